@@ -1,0 +1,34 @@
+# Tessera — top-level build.  `make` builds the image, `make run` boots it, `make test` runs
+# every test, `make bench` prints the benchmark tables.  See README.md and docs/.
+#
+# The build is split by purpose into mk/*.mk; this file only names the targets.
+
+.DEFAULT_GOAL := all
+BUILD     ?= build
+CONFIG    ?= configs/kiosk4.dts
+FUZZ_TIME ?= 60
+
+include mk/common.mk
+include mk/host.mk
+include mk/newlib.mk
+include mk/image.mk
+include mk/fuzz.mk
+
+.PHONY: all image run test unit e2e bench fuzz clean
+
+all: image
+
+run: image
+	tools/run-emu --emu auto
+
+# Unit and host tests first (seconds), a short fuzz pass, then the emulator end-to-end tests.
+test: unit
+	$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_SHORT)
+	$(MAKE) --no-print-directory e2e
+
+clean:
+	rm -rf $(BUILD)/host $(BUILD)/image $(BUILD)/fuzz $(BUILD)/iso $(BUILD)/tessera.iso
+
+# Also forgets the cached newlib build (about 40 s to rebuild).
+distclean:
+	rm -rf $(BUILD)
