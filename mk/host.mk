@@ -1,18 +1,13 @@
 # Hosted builds: unit tests (tests/unit), host integration tests (tests/host) and benchmarks
-# (bench/).  Every test_*.c / bench_*.c file is one program linked against the pure code.
+# (bench/).  Every test_*.c / bench_*.c file is one program.
 
-HOST_CC     ?= gcc
-HOST_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(INCS) -DTESSERA_HOSTED \
-               -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-HOST_LIBS   := -lcmocka -lfdt
+HOST_CC      ?= gcc
+HOST_CFLAGS  := -std=gnu11 -g -O1 $(WARN) $(INCS) -DTESSERA_HOSTED \
+                -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(WARN) $(INCS) -DTESSERA_HOSTED
+HOST_LIBS    := -lcmocka -lfdt
 
 H := $(BUILD)/host
-HOST_PURE_OBJS  := $(PURE_SRCS:%.c=$(H)/t/%.o)
-BENCH_PURE_OBJS := $(PURE_SRCS:%.c=$(H)/b/%.o)
-
-UNIT_TESTS  := $(patsubst %.c,$(H)/%,$(sort $(wildcard tests/unit/test_*.c tests/host/test_*.c)))
-BENCHES     := $(patsubst %.c,$(H)/%,$(sort $(wildcard bench/bench_*.c)))
 
 $(H)/t/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -21,22 +16,34 @@ $(H)/b/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
 
-$(H)/libpure-test.a: $(HOST_PURE_OBJS)
-	rm -f $@ && ar rcs $@ $^
-$(H)/libpure-bench.a: $(BENCH_PURE_OBJS)
-	rm -f $@ && ar rcs $@ $^
+# One archive per pure module and flavour (t = tests with sanitizers, b = optimised benchmarks).
+define module_archives
+$(H)/t/lib$(1).a: $(patsubst %.c,$(H)/t/%.o,$(call pure_srcs,$(1)))
+	rm -f $$@ && printf '!<arch>\n' >$$@ && $$(if $$^,ar rs $$@ $$^)
+$(H)/b/lib$(1).a: $(patsubst %.c,$(H)/b/%.o,$(call pure_srcs,$(1)))
+	rm -f $$@ && printf '!<arch>\n' >$$@ && $$(if $$^,ar rs $$@ $$^)
+endef
+$(foreach m,$(PURE_MODULES),$(eval $(call module_archives,$(m))))
 
-$(H)/tests/%: tests/%.c $(H)/libpure-test.a
-	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP $< $(H)/libpure-test.a $(HOST_LIBS) -o $@
-$(H)/bench/%: bench/%.c $(H)/libpure-bench.a
-	@mkdir -p $(dir $@)
-	$(HOST_CC) $(BENCH_CFLAGS) -MMD -MP $< $(H)/libpure-bench.a -lfdt -o $@
-
-.PHONY: unit-build
-unit-build: $(UNIT_TESTS)
+# A program links the archives of its module(s); -Wl,--start-group lets modules call each other.
+define host_program
+$(H)/$(basename $(1)): $(1) $(foreach m,$(call modules_of,$(1)),$(H)/$(2)/lib$(m).a)
+	@mkdir -p $$(dir $$@)
+	$(HOST_CC) $(3) -MMD -MP $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $(HOST_LIBS) -o $$@
+endef
+TEST_SRCS  := $(sort $(wildcard tests/unit/test_*.c tests/host/test_*.c))
+BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
+$(foreach s,$(TEST_SRCS),$(eval $(call host_program,$(s),t,$(HOST_CFLAGS))))
+$(foreach s,$(BENCH_SRCS),$(eval $(call host_program,$(s),b,$(BENCH_CFLAGS))))
+UNIT_TESTS := $(patsubst %.c,$(H)/%,$(TEST_SRCS))
+BENCHES    := $(patsubst %.c,$(H)/%,$(BENCH_SRCS))
 
 # Runs every unit and host test program; tests/run-unit sums cmocka's results into one line.
+# `make unit MODULE=gtt` runs only one module's tests.
+ifneq ($(MODULE),)
+UNIT_TESTS := $(foreach t,$(UNIT_TESTS),$(if $(filter $(MODULE),$(call module_of,$(t))),$(t)))
+BENCHES    := $(foreach t,$(BENCHES),$(if $(filter $(MODULE),$(call module_of,$(t))),$(t)))
+endif
 unit: $(UNIT_TESTS)
 	tests/run-unit $(UNIT_TESTS)
 

@@ -1,0 +1,1 @@
+# The hypervisor image (filled in with the boot code).

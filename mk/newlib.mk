@@ -1,0 +1,1 @@
+# newlib for the freestanding image (filled in with the image rules).
