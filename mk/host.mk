@@ -19,9 +19,9 @@ $(H)/b/%.o: %.c
 # One archive per pure module and flavour (t = tests with sanitizers, b = optimised benchmarks).
 define module_archives
 $(H)/t/lib$(1).a: $(patsubst %.c,$(H)/t/%.o,$(call pure_srcs,$(1)))
-	rm -f $$@ && printf '!<arch>\n' >$$@ $$(if $$^,&& ar rs $$@ $$^)
+	mkdir -p $$(dir $$@) && rm -f $$@ && printf '!<arch>\n' >$$@ $$(if $$^,&& ar rs $$@ $$^)
 $(H)/b/lib$(1).a: $(patsubst %.c,$(H)/b/%.o,$(call pure_srcs,$(1)))
-	rm -f $$@ && printf '!<arch>\n' >$$@ $$(if $$^,&& ar rs $$@ $$^)
+	mkdir -p $$(dir $$@) && rm -f $$@ && printf '!<arch>\n' >$$@ $$(if $$^,&& ar rs $$@ $$^)
 endef
 $(foreach m,$(PURE_MODULES),$(eval $(call module_archives,$(m))))
 
