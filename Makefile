@@ -13,6 +13,7 @@ include mk/host.mk
 include mk/newlib.mk
 include mk/image.mk
 include mk/fuzz.mk
+-include mk/config.mk
 
 .PHONY: all image run test unit e2e bench fuzz clean
 

@@ -23,4 +23,7 @@ PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 # The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  Files
 # whose second word is not a module (tests/host/test_render_loop.c) link every module.
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
-modules_of = $(or $(call module_of,$(1)),$(PURE_MODULES))
+# A module may use another (config checks graphics memory with gtt's layout): list it here.
+pure_deps_config := gtt
+pure_deps_igpu   :=
+modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))
