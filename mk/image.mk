@@ -1,1 +1,54 @@
-# The hypervisor image (filled in with the boot code).
+# The hypervisor image: tessera.elf (Multiboot2, linked at 2 MiB, identity-mapped) and the
+# hybrid BIOS/UEFI ISO that GRUB boots from a CD, a USB stick or eMMC.
+
+I := $(BUILD)/image
+GCC_INCLUDE := $(shell gcc -print-file-name=include)
+IMAGE_CFLAGS := -std=gnu11 -O2 -g $(WARN) $(INCS) -I$(I)/gen -ffreestanding -nostdinc \
+                -isystem $(NEWLIB_INCLUDE) -isystem $(GCC_INCLUDE) \
+                -fno-pic -fno-pie -mno-red-zone -mcmodel=small -fno-stack-protector \
+                -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -DTESSERA_IMAGE
+IMAGE_ASFLAGS := $(INCS) -D__ASSEMBLER__
+
+# Hardware and hypervisor code, plus the pure modules that are wired in so far.
+IMAGE_PURE_MODULES := core
+IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S) \
+                     $(filter-out boot/mb2_parse.c,$(wildcard boot/*.c)) \
+                     $(wildcard arch/x86/*.c) $(shell find vmm -name '*.c') \
+                     $(foreach m,$(IMAGE_PURE_MODULES),$(call pure_srcs,$(m))))
+IMAGE_OBJS := $(patsubst %,$(I)/obj/%.o,$(IMAGE_SRCS))
+IMAGE_LIBS := $(NEWLIB_LIBC) $(shell gcc -print-libgcc-file-name)
+
+$(I)/obj/%.c.o: %.c $(NEWLIB_LIBC) $(I)/gen/vmm/version.h
+	@mkdir -p $(dir $@)
+	gcc $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
+$(I)/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	gcc $(IMAGE_ASFLAGS) -MMD -MP -c $< -o $@
+
+# The version header is rewritten only when `git describe` changes, so it does not force a
+# rebuild on every make.
+$(I)/gen/vmm/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@v=$$(git describe --always --dirty --tags 2>/dev/null || echo unknown); \
+	 d=$$(date -u +%Y-%m-%d); \
+	 printf '#define TESSERA_VERSION "%s"\n#define TESSERA_BUILD_DATE "%s"\n' "$$v" "$$d" >$@.tmp; \
+	 cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+.PHONY: FORCE
+
+$(I)/tessera.elf: $(IMAGE_OBJS) boot/linker.ld
+	ld -nostdlib -static -z max-page-size=0x1000 -z noexecstack --build-id=none -T boot/linker.ld \
+	   -o $@ $(IMAGE_OBJS) --start-group $(IMAGE_LIBS) --end-group
+	@size $@ | tail -1 | awk '{printf "tessera.elf: text %d, data %d, bss %d bytes\n", $$1, $$2, $$3}'
+
+# The ISO holds the hypervisor, the guest images and GRUB for both firmware kinds.
+ISO_DIR := $(BUILD)/iso
+$(BUILD)/tessera.iso: $(I)/tessera.elf boot/grub.cfg
+	rm -rf $(ISO_DIR) && mkdir -p $(ISO_DIR)/boot/grub
+	cp $(I)/tessera.elf $(ISO_DIR)/boot/tessera.elf
+	cp boot/grub.cfg $(ISO_DIR)/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(ISO_DIR) >$(I)/grub-mkrescue.log 2>&1 || { cat $(I)/grub-mkrescue.log; exit 1; }
+	@ls -l $@ | awk '{printf "tessera.iso: %d bytes\n", $$5}'
+
+image: $(BUILD)/tessera.iso
+
+-include $(shell find $(I)/obj -name '*.d' 2>/dev/null)

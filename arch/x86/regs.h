@@ -1,0 +1,80 @@
+/* Architectural register bits and MSR numbers (Intel SDM Vol. 3A §2.5 control registers, §4.5
+ * paging entries, Vol. 4 MSR tables).  Usable from C and from assembly. */
+#ifndef TESSERA_ARCH_X86_REGS_H
+#define TESSERA_ARCH_X86_REGS_H
+
+#ifdef __ASSEMBLER__
+#define X86_BIT(n) (1 << (n))
+#else
+#define X86_BIT(n) (1ULL << (n))
+#endif
+
+/* CR0 (SDM Vol. 3A §2.5) */
+#define CR0_PE          X86_BIT(0)
+#define CR0_MP          X86_BIT(1)
+#define CR0_EM          X86_BIT(2)
+#define CR0_TS          X86_BIT(3)
+#define CR0_NE          X86_BIT(5)
+#define CR0_WP          X86_BIT(16)
+#define CR0_NW          X86_BIT(29)
+#define CR0_CD          X86_BIT(30)
+#define CR0_PG          X86_BIT(31)
+
+/* CR4 (SDM Vol. 3A §2.5) */
+#define CR4_PAE         X86_BIT(5)
+#define CR4_PGE         X86_BIT(7)
+#define CR4_OSFXSR      X86_BIT(9)
+#define CR4_OSXMMEXCPT  X86_BIT(10)
+#define CR4_VMXE        X86_BIT(13)
+
+/* RFLAGS (SDM Vol. 1 §3.4.3) */
+#define RFLAGS_IF       X86_BIT(9)
+
+/* Paging-structure entry bits (SDM Vol. 3A §4.5, Tables 4-15..4-20) */
+#define PTE_P           X86_BIT(0)
+#define PTE_W           X86_BIT(1)
+#define PTE_U           X86_BIT(2)
+#define PTE_PWT         X86_BIT(3)
+#define PTE_PCD         X86_BIT(4)
+#define PTE_PS          X86_BIT(7)    /* 2 MiB page in a PDE, 1 GiB in a PDPTE */
+#define PTE_NX          X86_BIT(63)
+
+/* MSRs (SDM Vol. 4, Table 2-2) */
+#define MSR_IA32_FEATURE_CONTROL    0x3A
+#define MSR_IA32_APIC_BASE          0x1B
+#define MSR_IA32_VMX_BASIC          0x480
+#define MSR_IA32_VMX_PINBASED_CTLS  0x481
+#define MSR_IA32_VMX_PROCBASED_CTLS 0x482
+#define MSR_IA32_VMX_EXIT_CTLS      0x483
+#define MSR_IA32_VMX_ENTRY_CTLS     0x484
+#define MSR_IA32_VMX_MISC           0x485
+#define MSR_IA32_VMX_CR0_FIXED0     0x486
+#define MSR_IA32_VMX_CR0_FIXED1     0x487
+#define MSR_IA32_VMX_CR4_FIXED0     0x488
+#define MSR_IA32_VMX_CR4_FIXED1     0x489
+#define MSR_IA32_VMX_PROCBASED_CTLS2 0x48B
+#define MSR_IA32_VMX_EPT_VPID_CAP   0x48C
+#define MSR_IA32_VMX_TRUE_PINBASED_CTLS  0x48D
+#define MSR_IA32_VMX_TRUE_PROCBASED_CTLS 0x48E
+#define MSR_IA32_VMX_TRUE_EXIT_CTLS      0x48F
+#define MSR_IA32_VMX_TRUE_ENTRY_CTLS     0x490
+#define MSR_EFER                    0xC0000080
+
+/* IA32_FEATURE_CONTROL bits (SDM Vol. 3C §23.7) */
+#define FEATURE_CONTROL_LOCK        X86_BIT(0)
+#define FEATURE_CONTROL_VMX_OUTSIDE_SMX X86_BIT(2)
+
+/* IA32_APIC_BASE bits (SDM Vol. 3A §10.4.4) */
+#define APIC_BASE_ENABLE            X86_BIT(11)
+#define APIC_BASE_ADDR_MASK         0xFFFFFF000ULL
+
+/* EFER bits (SDM Vol. 3A §2.2.1) */
+#define EFER_LME        X86_BIT(8)
+#define EFER_NXE        X86_BIT(11)
+
+/* CPUID feature bits (SDM Vol. 2A, CPUID) */
+#define CPUID_1_ECX_VMX             X86_BIT(5)
+#define CPUID_1_ECX_HYPERVISOR      X86_BIT(31)
+#define CPUID_1_EDX_APIC            X86_BIT(9)
+
+#endif

@@ -1,0 +1,42 @@
+/* 16550 UART (PC16550D datasheet; the PC's COM1 sits at I/O port 0x3F8, IRQ 4). */
+#ifndef TESSERA_ARCH_X86_UART_H
+#define TESSERA_ARCH_X86_UART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define COM1_PORT       0x3F8
+#define UART_CLOCK_HZ   115200      /* divisor latch input: 1.8432 MHz / 16 */
+
+/* Register offsets from the base port (datasheet Table 2). */
+#define UART_RBR        0           /* receive buffer (read, DLAB=0) */
+#define UART_THR        0           /* transmit holding (write, DLAB=0) */
+#define UART_DLL        0           /* divisor latch low (DLAB=1) */
+#define UART_IER        1           /* interrupt enable (DLAB=0) */
+#define UART_DLM        1           /* divisor latch high (DLAB=1) */
+#define UART_IIR        2           /* interrupt identification (read) */
+#define UART_FCR        2           /* FIFO control (write) */
+#define UART_LCR        3           /* line control */
+#define UART_MCR        4           /* modem control */
+#define UART_LSR        5           /* line status */
+#define UART_MSR        6           /* modem status */
+#define UART_SCR        7           /* scratch */
+
+#define UART_LCR_8N1    0x03
+#define UART_LCR_DLAB   0x80
+#define UART_FCR_ENABLE 0x01
+#define UART_FCR_CLEAR  0x06        /* clear receive and transmit FIFOs */
+#define UART_MCR_DTR    0x01
+#define UART_MCR_RTS    0x02
+#define UART_MCR_OUT2   0x08
+#define UART_LSR_DR     0x01        /* data ready */
+#define UART_LSR_THRE   0x20        /* transmit holding register empty */
+#define UART_IIR_NO_INT 0x01
+
+/* Sets up the UART for `baud` 8N1 with FIFOs; false when no UART answers at `port`. */
+bool uart_init(uint16_t port, uint32_t baud);
+void uart_putc(uint16_t port, char c);
+/* Next received byte, or -1 when none is waiting (never blocks). */
+int uart_getc(uint16_t port);
+
+#endif

@@ -1,0 +1,144 @@
+/* Boot, in the order DESIGN.md §3 gives: console first so every later step can speak, then the
+ * boot information, CPU tables, memory, time, devices, VT-x, and finally the shell. */
+#include "arch/x86/cpu.h"
+#include "arch/x86/gdt.h"
+#include "arch/x86/page_alloc.h"
+#include "arch/x86/paging.h"
+#include "arch/x86/pci.h"
+#include "arch/x86/timer.h"
+#include "arch/x86/trap.h"
+#include "arch/x86/vmx_caps.h"
+#include "boot/multiboot2.h"
+#include "vmm/console.h"
+#include "vmm/libc_glue.h"
+#include "vmm/log.h"
+#include "vmm/platform.h"
+#include "vmm/shell/shell.h"
+#include "vmm/version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define HEAP_BYTES      (32ULL << 20)
+#define LOW_MEMORY_END  0x100000ULL     /* real-mode IVT, BDA, EBDA, option ROMs, BIOS */
+#define MB2_INFO_MAX    (1ULL << 20)    /* no sane loader hands over more */
+
+struct platform platform;
+
+extern char _image_start[], _image_end[];
+
+static void reserve(uint64_t base, uint64_t end)
+{
+    if (platform.n_reserved < sizeof platform.reserved / sizeof platform.reserved[0])
+        platform.reserved[platform.n_reserved++] = (struct phys_range){ base, end };
+}
+
+static __attribute__((noreturn)) void stop(const char *why)
+{
+    console_puts(why);
+    console_puts("\nhypervisor stopped.\n");
+    cpu_halt_forever();
+}
+
+/* Usable RAM minus everything that is not ours to hand out. */
+static void memory_init(void)
+{
+    const struct boot_info *bi = &platform.boot;
+    struct phys_range usable[BOOT_MAX_MEM_REGIONS];
+    unsigned n = 0;
+    for (unsigned i = 0; i < bi->n_mem; i++)
+        if (bi->mem[i].type == BOOT_MEM_USABLE)
+            usable[n++] = (struct phys_range){ bi->mem[i].base, bi->mem[i].base + bi->mem[i].length };
+
+    reserve(0, LOW_MEMORY_END);
+    reserve((uint64_t)(uintptr_t)_image_start, (uint64_t)(uintptr_t)_image_end);
+    for (unsigned i = 0; i < bi->n_modules; i++)
+        reserve(bi->modules[i].start, bi->modules[i].end);
+
+    size_t bm_bytes = page_alloc_bitmap_bytes(usable, n);
+    uint64_t bm;
+    if (!phys_find_free(usable, n, platform.reserved, platform.n_reserved, bm_bytes, LOW_MEMORY_END, &bm)
+        || bm + bm_bytes > 4ULL << 30)
+        stop("no room below 4 GiB for the page allocator's bitmap");
+    reserve(bm, bm + ((bm_bytes + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)));
+    page_alloc_init(&platform.pages, (uint64_t *)(uintptr_t)bm, usable, n, platform.reserved, platform.n_reserved);
+
+    platform.mapped_top = paging_init(bi, &platform.pages);
+
+    uint64_t heap = page_alloc(&platform.pages, HEAP_BYTES / PAGE_SIZE, 1);
+    if (!heap)
+        stop("not enough memory for the hypervisor heap (32 MiB)");
+    platform.heap_base = heap;
+    platform.heap_size = HEAP_BYTES;
+    libc_heap_init((void *)(uintptr_t)heap, HEAP_BYTES);
+}
+
+static void log_boot_info(void)
+{
+    const struct boot_info *bi = &platform.boot;
+    uint64_t usable = 0;
+    for (unsigned i = 0; i < bi->n_mem; i++)
+        if (bi->mem[i].type == BOOT_MEM_USABLE)
+            usable += bi->mem[i].length;
+    log_info("boot: %s, %u memory regions (%llu MiB usable), %u modules, command line '%s'",
+             bi->loader[0] ? bi->loader : "unknown loader", bi->n_mem,
+             (unsigned long long)(usable >> 20), bi->n_modules, bi->cmdline);
+    for (unsigned i = 0; i < bi->n_modules; i++)
+        log_info("module %u: '%s' at %#llx, %llu KiB", i, bi->modules[i].tag,
+                 (unsigned long long)bi->modules[i].start,
+                 (unsigned long long)((bi->modules[i].end - bi->modules[i].start) / 1024));
+    if (bi->has_framebuffer)
+        log_info("framebuffer: %ux%u, %u bpp, pitch %u at %#llx", bi->fb.width, bi->fb.height,
+                 bi->fb.bpp, bi->fb.pitch, (unsigned long long)bi->fb.addr);
+    else
+        log_info("framebuffer: none (the kiosk wall will not be shown)");
+    if (bi->dropped)
+        log_warn("boot: %u memory-map or module entries did not fit and were ignored", bi->dropped);
+}
+
+void kmain(uint32_t magic, uint64_t info);
+void kmain(uint32_t magic, uint64_t info)
+{
+    console_init();
+    /* Stdio goes straight to the serial line; buffering would only delay what the operator sees. */
+    setvbuf(stdout, NULL, _IONBF, 0);
+    console_puts("\nTessera " TESSERA_VERSION " - GPU-partitioning hypervisor\n");
+    gdt_init();
+    idt_init();
+
+    if (magic != MB2_BOOTLOADER_MAGIC)
+        stop("not started by a Multiboot2 loader (wrong magic in EAX); boot Tessera from GRUB");
+    char err[160];
+    uint32_t info_size;
+    memcpy(&info_size, (const void *)(uintptr_t)info, sizeof info_size);
+    if (mb2_parse((const void *)(uintptr_t)info, info_size < MB2_INFO_MAX ? info_size : MB2_INFO_MAX,
+                  &platform.boot, err, sizeof err) < 0) {
+        console_puts("boot information is malformed: ");
+        stop(err);
+    }
+    memory_init();
+    bool ticking = timer_init();
+    irq_enable();
+    log_boot_info();
+    log_info("time: TSC %llu MHz (calibrated from %s); %s", (unsigned long long)(timer_tsc_hz() / 1000000),
+             timer_tsc_source(), ticking ? "LAPIC tick at 1000 Hz" : "no LAPIC: no periodic tick");
+    log_info("memory: %llu MiB free for guests and graphics memory, heap 32 MiB",
+             (unsigned long long)(platform.pages.free_pages * PAGE_SIZE >> 20));
+    log_info("pci: %u functions", pci_scan());
+
+    vmx_probe(&platform.vmx);
+    vmx_caps_describe(&platform.vmx, platform.vmx_line, sizeof platform.vmx_line);
+    log_info("%s", platform.vmx_line);
+
+    platform.boot_done_us = timer_uptime_us();
+    log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",
+             (unsigned long long)(platform.boot_done_us / 1000));
+    shell_init();
+    for (;;) {
+        shell_poll();
+        if (ticking)
+            irq_enable_and_halt();  /* sleep until the next tick or interrupt */
+        else
+            cpu_pause();
+    }
+}

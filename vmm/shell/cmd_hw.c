@@ -1,0 +1,92 @@
+/* Shell commands that look at the machine: mem, pci, cpuid, rdmsr, vmx. */
+#include "vmm/shell/commands.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/pci.h"
+#include "vmm/libc_glue.h"
+#include "vmm/platform.h"
+#include "vmm/shell/args.h"
+
+#include <stdio.h>
+
+#define MIB (1024ULL * 1024)
+
+enum shell_status cmd_mem(int argc, char **argv)
+{
+    const struct boot_info *bi = &platform.boot;
+    printf("memory map (%u regions):\n", bi->n_mem);
+    for (unsigned i = 0; i < bi->n_mem; i++) {
+        const struct boot_mem_region *r = &bi->mem[i];
+        printf("  %016llx-%016llx %8llu KiB %s\n", (unsigned long long)r->base,
+               (unsigned long long)(r->base + r->length - 1), (unsigned long long)(r->length / 1024),
+               boot_mem_type_name(r->type));
+    }
+    printf("reserved for the hypervisor and its boot data (%u ranges):\n", platform.n_reserved);
+    for (unsigned i = 0; i < platform.n_reserved; i++)
+        printf("  %016llx-%016llx\n", (unsigned long long)platform.reserved[i].base,
+               (unsigned long long)(platform.reserved[i].end - 1));
+    const struct page_alloc *pa = &platform.pages;
+    uint64_t used = pa->usable_pages - pa->free_pages;
+    printf("pages: %llu free of %llu (%llu MiB free, %llu MiB in use)\n",
+           (unsigned long long)pa->free_pages, (unsigned long long)pa->usable_pages,
+           (unsigned long long)(pa->free_pages * PAGE_SIZE / MIB), (unsigned long long)(used * PAGE_SIZE / MIB));
+    printf("heap: %zu KiB used of %zu KiB\n", libc_heap_used() / 1024, libc_heap_size() / 1024);
+    printf("identity mapped: 0-%llx\n", (unsigned long long)(platform.mapped_top - 1));
+    return SHELL_OK;
+}
+
+enum shell_status cmd_pci(int argc, char **argv)
+{
+    for (unsigned i = 0; i < pci_count(); i++) {
+        const struct pci_device *d = pci_get(i);
+        printf("%02x:%02x.%x %04x:%04x %s (class %02x:%02x:%02x rev %02x)\n", d->bus, d->dev, d->fn,
+               d->vendor, d->device, pci_class_name(d->class_code, d->subclass), d->class_code,
+               d->subclass, d->prog_if, d->revision);
+        for (unsigned b = 0; b < PCI_MAX_BARS; b++) {
+            const struct pci_bar *bar = &d->bars[b];
+            if (!bar->size)
+                continue;
+            printf("    BAR%u %s %#llx size %#llx%s%s\n", b, bar->io ? "io " : "mem",
+                   (unsigned long long)bar->base, (unsigned long long)bar->size,
+                   bar->is64 ? " 64-bit" : "", bar->prefetchable ? " prefetchable" : "");
+        }
+    }
+    printf("%u PCI functions\n", pci_count());
+    return SHELL_OK;
+}
+
+enum shell_status cmd_cpuid(int argc, char **argv)
+{
+    uint32_t leaf, sub = 0;
+    if (!args_parse_u32(argv[1], &leaf) || (argc > 2 && !args_parse_u32(argv[2], &sub)))
+        return SHELL_USAGE;
+    struct cpuid_regs r = cpuid(leaf, sub);
+    printf("cpuid %#010x.%u: eax=%08x ebx=%08x ecx=%08x edx=%08x\n", leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
+    return SHELL_OK;
+}
+
+enum shell_status cmd_rdmsr(int argc, char **argv)
+{
+    uint32_t msr;
+    uint64_t v;
+    if (!args_parse_u32(argv[1], &msr))
+        return SHELL_USAGE;
+    if (!rdmsr_safe(msr, &v)) {
+        shell_error("rdmsr %#x: the CPU raised #GP (no such MSR here)", msr);
+        return SHELL_FAILED;
+    }
+    printf("msr %#x = 0x%016llx\n", msr, (unsigned long long)v);
+    return SHELL_OK;
+}
+
+enum shell_status cmd_vmx(int argc, char **argv)
+{
+    const struct vmx_caps *c = &platform.vmx;
+    printf("%s\n", platform.vmx_line);
+    if (c->basic)
+        printf("IA32_VMX_BASIC %#018llx pin %#018llx proc %#018llx proc2 %#018llx ept/vpid %#018llx\n",
+               (unsigned long long)c->basic, (unsigned long long)c->pinbased,
+               (unsigned long long)c->procbased, (unsigned long long)c->procbased2,
+               (unsigned long long)c->ept_vpid);
+    return SHELL_OK;
+}

@@ -1,0 +1,18 @@
+/* The command table: the one place a command is named, described and bound to its handler.
+ * Output formats are documented in docs/operator-guide.md; tests and tools read them. */
+#include "vmm/shell/commands.h"
+
+const struct shell_command shell_commands[] = {
+    { "help",    "",                "list the commands",                          0, 0, cmd_help },
+    { "version", "",                "Tessera version and build",                  0, 0, cmd_version },
+    { "uptime",  "",                "time since boot and the clock source",       0, 0, cmd_uptime },
+    { "mem",     "",                "memory map and page allocator use",          0, 0, cmd_mem },
+    { "pci",     "",                "PCI functions with ids, class and BARs",     0, 0, cmd_pci },
+    { "cpuid",   "<leaf> [subleaf]", "run CPUID and print EAX..EDX",              1, 2, cmd_cpuid },
+    { "rdmsr",   "<msr>",           "read a model-specific register",             1, 1, cmd_rdmsr },
+    { "vmx",     "",                "VT-x capabilities read at boot",             0, 0, cmd_vmx },
+    { "log",     "[error|warn|info|debug]", "show recent log lines, or set the console level", 0, 1, cmd_log },
+    { "reboot",  "",                "reset the machine",                          0, 0, cmd_reboot },
+};
+
+const unsigned shell_command_count = sizeof shell_commands / sizeof shell_commands[0];

@@ -1,0 +1,18 @@
+/* Handlers of the shell's commands, grouped by topic in cmd_*.c; the table is commands.c. */
+#ifndef TESSERA_VMM_SHELL_COMMANDS_H
+#define TESSERA_VMM_SHELL_COMMANDS_H
+
+#include "vmm/shell/shell.h"
+
+enum shell_status cmd_help(int argc, char **argv);
+enum shell_status cmd_version(int argc, char **argv);
+enum shell_status cmd_uptime(int argc, char **argv);
+enum shell_status cmd_log(int argc, char **argv);
+enum shell_status cmd_reboot(int argc, char **argv);
+enum shell_status cmd_mem(int argc, char **argv);
+enum shell_status cmd_pci(int argc, char **argv);
+enum shell_status cmd_cpuid(int argc, char **argv);
+enum shell_status cmd_rdmsr(int argc, char **argv);
+enum shell_status cmd_vmx(int argc, char **argv);
+
+#endif

@@ -1,0 +1,34 @@
+/* The operator's shell on the serial console.  Every command is one row of the table in
+ * commands.c: {name, arguments, one-line help, argument counts, handler}.  `help` prints the
+ * table; a wrong argument count prints the usage line from the same row. */
+#ifndef TESSERA_VMM_SHELL_SHELL_H
+#define TESSERA_VMM_SHELL_SHELL_H
+
+#define SHELL_PROMPT "tessera> "
+
+enum shell_status {
+    SHELL_OK = 0,
+    SHELL_FAILED,       /* the handler printed an "error: ..." line */
+    SHELL_USAGE,        /* the arguments were wrong: print the usage line */
+};
+
+struct shell_command {
+    const char *name;
+    const char *args;           /* "<leaf> [subleaf]" */
+    const char *help;
+    unsigned min_args, max_args;
+    enum shell_status (*run)(int argc, char **argv);   /* argv[0] is the command name */
+};
+
+extern const struct shell_command shell_commands[];
+extern const unsigned shell_command_count;
+
+void shell_init(void);
+/* Reads whatever the operator typed and runs finished lines; never blocks. */
+void shell_poll(void);
+/* Runs one command line (modified in place). */
+enum shell_status shell_execute(char *line);
+
+__attribute__((format(printf, 1, 2))) void shell_error(const char *fmt, ...);
+
+#endif
