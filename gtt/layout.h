@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gtt/err.h"
 #include "gtt/hw.h"
 
 #define GTT_MIB                   (UINT64_C(1) << 20)
@@ -41,10 +42,7 @@
 
 #define GTT_MAX_VGPUS             128u    /* vGPU ids 0..127; the config may ask for fewer */
 
-/* Error codes (negative returns). */
-#define GTT_EINVAL   (-1)    /* malformed parameters (zero sizes, misalignment, NULL) */
-#define GTT_ENOSPC   (-2)    /* the requests do not fit; the message says what and by how much */
-#define GTT_ETOOMANY (-3)    /* more guests than GTT_MAX_VGPUS */
+/* Error codes: GTT_EINVAL, GTT_ENOSPC, GTT_ETOOMANY (see gtt/err.h). */
 
 enum gtt_share_mode {
     GTT_SHARE_ALL = 0,

@@ -1,0 +1,439 @@
+/* Life cycle of struct gtt and its vGPUs, the private shadow GTT, guest GGTT writes and the
+ * ladder-mapping bookkeeping. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtt/gtt.h"
+#include "gtt/internal.h"
+
+#define PAGE GEN9_GTT_PAGE_SIZE
+
+const char *gtt_strerror(int code)
+{
+    switch (code) {
+    case 0: return "ok";
+    case GTT_EINVAL: return "invalid argument";
+    case GTT_ENOSPC: return "does not fit";
+    case GTT_ETOOMANY: return "too many vGPUs";
+    case GTT_ERANGE: return "outside the vGPU's ranges";
+    case GTT_EPERM: return "page not owned by the guest";
+    case GTT_ENOMEM: return "out of memory";
+    case GTT_ENOENT: return "no such object";
+    case GTT_EEXIST: return "already exists";
+    case GTT_ELIMIT: return "beyond the balloon limits";
+    case GTT_EFULL: return "pool exhausted";
+    default: return "unknown error";
+    }
+}
+
+void gtt_emit_ept(struct gtt *g, unsigned vgpu, uint64_t aper_off, enum gtt_ept_kind kind,
+                  uint64_t target)
+{
+    if (!g->ops.ept_update)
+        return;
+    struct gtt_ept_update u = {.aper_off = aper_off, .target = target, .kind = kind};
+    g->ops.ept_update(g->ops.ctx, vgpu, &u);
+}
+
+void gtt_phys_set(struct gtt *g, uint32_t index, uint64_t pte, uint16_t owner)
+{
+    g->ops.ggtt_write(g->ops.ctx, index, pte);
+    g->owner[index] = owner;
+    uint32_t s = gtt_slot_of(g, index);
+    if (s != UINT32_MAX && g->slot_owner[s] != owner)
+        g->slot_owner[s] = GTT_OWNER_MIXED;   /* whole-slot writers set it back themselves */
+}
+
+static uint64_t *alloc_entries(uint32_t n, uint64_t fill)
+{
+    uint64_t *a = malloc((size_t)n * sizeof *a);
+    if (a)
+        for (uint32_t i = 0; i < n; i++)
+            a[i] = fill;
+    return a;
+}
+
+int gtt_init(struct gtt *g, const struct gtt_config *cfg)
+{
+    if (!g || !cfg || !cfg->layout || !cfg->ops.ggtt_write || !cfg->ops.translate)
+        return GTT_EINVAL;
+    const struct gtt_layout *l = cfg->layout;
+    if (l->ggtt_bytes == 0 || l->ggtt_bytes % PAGE || l->slot_bytes == 0 ||
+        l->slot_bytes % PAGE || l->slots.start % PAGE || l->n_guests > GTT_MAX_VGPUS ||
+        l->slots.start + l->slots.size > l->ggtt_bytes)
+        return GTT_EINVAL;
+    if (cfg->host_fences >= GEN9_NUM_FENCES || cfg->fences_per_vgpu > GTT_MAX_VGPU_FENCES)
+        return GTT_EINVAL;
+    if (cfg->copy > GTT_COPY_FULL || cfg->slots > GTT_SLOTS_SPARSE)
+        return GTT_EINVAL;
+    memset(g, 0, sizeof *g);
+    g->layout = *l;
+    g->ops = cfg->ops;
+    g->scratch_pte = cfg->scratch_pte;
+    g->copy = cfg->copy;
+    g->slot_mode = cfg->slots;
+    g->host_fences = cfg->host_fences;
+    g->fences_per_vgpu = cfg->fences_per_vgpu ? cfg->fences_per_vgpu : 4;
+    g->running = GTT_NO_VGPU;
+    g->n_entries = (uint32_t)(l->ggtt_bytes / PAGE);
+    g->slot_entries = (uint32_t)(l->slot_bytes / PAGE);
+    g->first_slot_entry = gtt_page_of(l->slots.start);
+    g->owner = malloc((size_t)g->n_entries * sizeof *g->owner);
+    unsigned ns = l->n_slots ? l->n_slots : 1;
+    g->slot_owner = malloc(ns * sizeof *g->slot_owner);
+    g->slot_sharers = calloc(ns, sizeof *g->slot_sharers);
+    if (!g->owner || !g->slot_owner || !g->slot_sharers) {
+        gtt_fini(g);
+        return GTT_ENOMEM;
+    }
+    for (uint32_t i = 0; i < g->n_entries; i++)
+        g->owner[i] = GTT_NO_VGPU;
+    for (unsigned s = 0; s < ns; s++)
+        g->slot_owner[s] = GTT_NO_VGPU;
+    for (unsigned i = 0; i < g->host_fences; i++)
+        g->phys_fence_busy |= 1u << i;
+    gtt_pool_init(&g->pool, l->fence_pool.start, l->fence_pool.size);
+
+    /* Start from a known state: everything the library manages points at the scratch page. */
+    uint32_t lo = gtt_page_of(l->fence_pool.start), hi = gtt_page_of(l->aperture_bytes);
+    for (uint32_t i = lo; i < hi; i++)
+        g->ops.ggtt_write(g->ops.ctx, i, g->scratch_pte);
+    g->st.entries_scrub += hi - lo;
+    lo = gtt_page_of(l->slots.start);
+    hi = gtt_page_of(l->slots.start + l->slots.size);
+    for (uint32_t i = lo; i < hi; i++)
+        g->ops.ggtt_write(g->ops.ctx, i, g->scratch_pte);
+    g->st.entries_scrub += hi - lo;
+    return 0;
+}
+
+static void vgpu_free(struct gtt *g, struct gtt_vgpu *v)
+{
+    if (!v)
+        return;
+    if (v->slot_host)
+        for (unsigned s = 0; s < g->layout.n_slots; s++) {
+            free(v->slot_host[s]);
+            free(v->slot_guest[s]);
+        }
+    free(v->slot_host);
+    free(v->slot_guest);
+    free(v->slot_set);
+    free(v->low_host);
+    free(v->low_guest);
+    free(v);
+}
+
+void gtt_fini(struct gtt *g)
+{
+    if (!g)
+        return;
+    for (unsigned i = 0; i < GTT_MAX_VGPUS; i++) {
+        vgpu_free(g, g->vgpu[i]);
+        g->vgpu[i] = NULL;
+    }
+    free(g->owner);
+    free(g->slot_owner);
+    free(g->slot_sharers);
+    g->owner = NULL;
+    g->slot_owner = NULL;
+    g->slot_sharers = NULL;
+}
+
+struct gtt_vgpu *gtt_vgpu_get(const struct gtt *g, unsigned id)
+{
+    return id < GTT_MAX_VGPUS ? g->vgpu[id] : NULL;
+}
+
+int gtt_slot_grant(struct gtt *g, struct gtt_vgpu *v, unsigned s)
+{
+    uint64_t *h = alloc_entries(g->slot_entries, g->scratch_pte);
+    uint64_t *q = calloc(g->slot_entries, sizeof *q);
+    if (!h || !q) {
+        free(h);
+        free(q);
+        return GTT_ENOMEM;
+    }
+    v->slot_host[s] = h;
+    v->slot_guest[s] = q;
+    v->slot_set[s / 64] |= UINT64_C(1) << (s % 64);
+    v->n_slots++;
+    g->slot_sharers[s]++;
+    return 0;
+}
+
+void gtt_slot_release(struct gtt *g, struct gtt_vgpu *v, unsigned s)
+{
+    free(v->slot_host[s]);
+    free(v->slot_guest[s]);
+    v->slot_host[s] = v->slot_guest[s] = NULL;
+    v->slot_set[s / 64] &= ~(UINT64_C(1) << (s % 64));
+    v->n_slots--;
+    g->slot_sharers[s]--;
+    /* The physical entries keep pointing at this guest's pages (still its RAM) and keep their
+     * owner; whoever next needs the slot overwrites them, and destroy scrubs them. */
+}
+
+static int check_spec(const struct gtt *g, const struct gtt_vgpu_spec *sp)
+{
+    const struct gtt_layout *l = &g->layout;
+    if (sp->low.size) {
+        if (sp->low.start % PAGE || sp->low.size % PAGE || sp->low.start < l->low_guest.start ||
+            sp->low.start + sp->low.size > l->low_guest.start + l->low_guest.size)
+            return GTT_ERANGE;
+    }
+    if (sp->n_slots && !sp->slots)
+        return GTT_EINVAL;
+    unsigned max = sp->max_slots ? sp->max_slots : sp->n_slots;
+    if (sp->min_slots > sp->n_slots || sp->n_slots > max || max > l->n_slots)
+        return GTT_ELIMIT;
+    for (unsigned i = 0; i < sp->n_slots; i++) {
+        if (sp->slots[i] >= l->n_slots)
+            return GTT_ERANGE;
+        for (unsigned j = 0; j < i; j++)
+            if (sp->slots[j] == sp->slots[i])
+                return GTT_EINVAL;
+        if (g->slot_mode == GTT_SLOTS_CONTIGUOUS && i > 0 && sp->slots[i] != sp->slots[0] + i)
+            return GTT_EINVAL;
+    }
+    return 0;
+}
+
+int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *sp)
+{
+    if (!g || !sp || id >= GTT_MAX_VGPUS)
+        return GTT_EINVAL;
+    if (g->vgpu[id])
+        return GTT_EEXIST;
+    int rc = check_spec(g, sp);
+    if (rc)
+        return rc;
+    struct gtt_vgpu *v = calloc(1, sizeof *v);
+    if (!v)
+        return GTT_ENOMEM;
+    unsigned ns = g->layout.n_slots;
+    v->id = id;
+    v->low = sp->low;
+    v->min_slots = sp->min_slots;
+    v->max_slots = sp->max_slots ? sp->max_slots : sp->n_slots;
+    v->n_fences = g->fences_per_vgpu;
+    v->slot_set = calloc(ns / 64 + 1, sizeof *v->slot_set);
+    v->slot_host = calloc(ns ? ns : 1, sizeof *v->slot_host);
+    v->slot_guest = calloc(ns ? ns : 1, sizeof *v->slot_guest);
+    uint32_t nlow = gtt_page_of(sp->low.size);
+    if (nlow) {
+        v->low_host = alloc_entries(nlow, g->scratch_pte);
+        v->low_guest = calloc(nlow, sizeof *v->low_guest);
+    }
+    if (!v->slot_set || !v->slot_host || !v->slot_guest ||
+        (nlow && (!v->low_host || !v->low_guest))) {
+        vgpu_free(g, v);
+        return GTT_ENOMEM;
+    }
+    for (unsigned i = 0; i < sp->n_slots; i++) {
+        rc = gtt_slot_grant(g, v, sp->slots[i]);
+        if (rc) {
+            for (unsigned s = 0; s < ns; s++)
+                if (v->slot_host[s])
+                    gtt_slot_release(g, v, s);
+            vgpu_free(g, v);
+            return rc;
+        }
+    }
+    g->vgpu[id] = v;
+    return 0;
+}
+
+int gtt_vgpu_create_from_layout(struct gtt *g, unsigned id)
+{
+    if (!g || id >= g->layout.n_guests)
+        return GTT_ENOENT;
+    const struct gtt_guest_layout *gl = &g->layout.guest[id];
+    unsigned slots[GTT_MAX_VGPUS];
+    unsigned *sl = gl->n_slots <= GTT_MAX_VGPUS ? slots : malloc(gl->n_slots * sizeof *sl);
+    if (!sl)
+        return GTT_ENOMEM;
+    for (unsigned i = 0; i < gl->n_slots; i++)
+        sl[i] = gl->first_slot + i;
+    struct gtt_vgpu_spec sp = {
+        .low = gl->low,
+        .n_slots = gl->n_slots,
+        .slots = sl,
+        .min_slots = gl->n_slots ? 1 : 0,
+        .max_slots = gl->n_slots,
+    };
+    int rc = gtt_vgpu_create(g, id, &sp);
+    if (sl != slots)
+        free(sl);
+    return rc;
+}
+
+int gtt_vgpu_reset(struct gtt *g, unsigned id, uint32_t *disable_regs)
+{
+    struct gtt_vgpu *v = g ? gtt_vgpu_get(g, id) : NULL;
+    if (!v)
+        return GTT_ENOENT;
+    gtt_fences_release_all(g, v, disable_regs);
+    return 0;
+}
+
+int gtt_vgpu_destroy(struct gtt *g, unsigned id, uint32_t *disable_regs)
+{
+    struct gtt_vgpu *v = g ? gtt_vgpu_get(g, id) : NULL;
+    if (!v)
+        return GTT_ENOENT;
+    gtt_fences_release_all(g, v, disable_regs);
+    /* Scrub every physical entry still holding this guest's pages, wherever it is (slots it
+     * gave back keep their owner until someone else needs them). */
+    for (uint32_t i = 0; i < g->n_entries; i++)
+        if (g->owner[i] == id) {
+            gtt_phys_set(g, i, g->scratch_pte, GTT_NO_VGPU);
+            g->st.entries_scrub++;
+        }
+    for (unsigned s = 0; s < g->layout.n_slots; s++) {
+        if (v->slot_host[s])
+            gtt_slot_release(g, v, s);
+        if (g->slot_owner[s] == GTT_OWNER_MIXED) {
+            /* Recompute the summary now that the slot may be uniform again. */
+            uint32_t base = g->first_slot_entry + s * g->slot_entries;
+            uint16_t o = g->owner[base];
+            for (uint32_t k = 1; k < g->slot_entries && o != GTT_OWNER_MIXED; k++)
+                if (g->owner[base + k] != o)
+                    o = GTT_OWNER_MIXED;
+            g->slot_owner[s] = o;
+        }
+    }
+    if (g->running == id)
+        g->running = GTT_NO_VGPU;
+    g->vgpu[id] = NULL;
+    vgpu_free(g, v);
+    return 0;
+}
+
+/* ---- shadow lookups ----------------------------------------------------------------------- */
+
+bool gtt_lookup(const struct gtt *g, const struct gtt_vgpu *v, uint32_t index, uint64_t **host,
+                uint64_t **guest)
+{
+    uint32_t lo = gtt_page_of(v->low.start), n = gtt_page_of(v->low.size);
+    if (index >= lo && index - lo < n) {
+        *host = &v->low_host[index - lo];
+        *guest = &v->low_guest[index - lo];
+        return true;
+    }
+    uint32_t s = gtt_slot_of(g, index);
+    if (s == UINT32_MAX || !v->slot_host[s])
+        return false;
+    uint32_t k = index - g->first_slot_entry - s * g->slot_entries;
+    *host = &v->slot_host[s][k];
+    *guest = &v->slot_guest[s][k];
+    return true;
+}
+
+bool gtt_vgpu_covers(const struct gtt *g, unsigned vgpu, uint32_t index)
+{
+    const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
+    uint64_t *h, *q;
+    return v && gtt_lookup(g, v, index, &h, &q);
+}
+
+int gtt_shadow_pte(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t *pte)
+{
+    const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
+    uint64_t *h, *q;
+    if (!v)
+        return GTT_ENOENT;
+    if (!gtt_lookup(g, v, index, &h, &q))
+        return GTT_ERANGE;
+    *pte = *h;
+    return 0;
+}
+
+int gtt_guest_read(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t *pte)
+{
+    const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
+    uint64_t *h, *q;
+    if (!v)
+        return GTT_ENOENT;
+    if (!gtt_lookup(g, v, index, &h, &q))
+        return GTT_ERANGE;
+    *pte = *q;
+    return 0;
+}
+
+int gtt_ladder_lookup(const struct gtt *g, unsigned vgpu, uint64_t aper_off, uint64_t *hpa)
+{
+    const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
+    if (!v)
+        return GTT_ENOENT;
+    if (aper_off < v->low.start || aper_off - v->low.start >= v->low.size)
+        return GTT_ERANGE;
+    uint32_t k = gtt_page_of(aper_off - v->low.start);
+    if (!(v->low_guest[k] & GEN9_GGTT_PTE_PRESENT))
+        return GTT_ENOENT;
+    *hpa = v->low_host[k] & GEN9_GGTT_PTE_ADDR_MASK;
+    return 0;
+}
+
+/* ---- guest writes ------------------------------------------------------------------------- */
+
+static int refuse(struct gtt *g, struct gtt_vgpu *v, int rc)
+{
+    v->st.writes_refused++;
+    g->st.writes_refused++;
+    return rc;
+}
+
+int gtt_guest_write(struct gtt *g, unsigned vgpu, uint32_t index, uint64_t pte)
+{
+    struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
+    if (!v)
+        return GTT_ENOENT;
+    uint64_t *hostp, *guestp;
+    if (index >= g->n_entries || !gtt_lookup(g, v, index, &hostp, &guestp))
+        return refuse(g, v, GTT_ERANGE);
+    /* Bits above the address field are reserved on Gen9: a guest setting them is refused
+     * rather than having them silently dropped. */
+    if (pte & ~(GEN9_GGTT_PTE_ADDR_MASK | GTT_PTE_FLAGS_MASK))
+        return refuse(g, v, GTT_EPERM);
+
+    bool present = pte & GEN9_GGTT_PTE_PRESENT;
+    uint64_t host = g->scratch_pte, hpa = 0;
+    if (present) {
+        uint64_t gpa = pte & GEN9_GGTT_PTE_ADDR_MASK;
+        if (g->ops.translate(g->ops.ctx, vgpu, gpa, &hpa) != 0)
+            return refuse(g, v, GTT_EPERM);
+        /* Never trust the translation blindly either: it must be a page address the PTE can
+         * hold. */
+        if (hpa & ~GEN9_GGTT_PTE_ADDR_MASK)
+            return refuse(g, v, GTT_EPERM);
+        host = hpa | (pte & GTT_PTE_FLAGS_MASK);
+    }
+    uint64_t old_guest = *guestp, old_host = *hostp;
+    *hostp = host;
+    *guestp = pte;
+    v->st.writes_ok++;
+    if (g->owner[index] == vgpu) {
+        g->ops.ggtt_write(g->ops.ctx, index, host);
+        v->st.writes_forwarded++;
+    }
+
+    uint64_t addr = (uint64_t)index << GEN9_GTT_PAGE_SHIFT;
+    if (addr >= v->low.start && addr - v->low.start < v->low.size) {
+        struct gtt_vfence *f = gtt_fence_covering(v, addr);
+        if (f) {
+            /* Fenced: the guest's CPU view goes through the pool copy; keep it current. */
+            uint32_t pi = gtt_page_of(f->pool_start + (addr - f->guest.start));
+            gtt_phys_set(g, pi, host, (uint16_t)vgpu);
+            g->st.entries_fence++;
+        } else {
+            bool was = old_guest & GEN9_GGTT_PTE_PRESENT;
+            uint64_t old_hpa = old_host & GEN9_GGTT_PTE_ADDR_MASK;
+            if (present && (!was || old_hpa != hpa))
+                gtt_emit_ept(g, vgpu, addr, GTT_EPT_MAP_RAM, hpa);
+            else if (!present && was)
+                gtt_emit_ept(g, vgpu, addr, GTT_EPT_UNMAP, 0);
+        }
+    }
+    return 0;
+}

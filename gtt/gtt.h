@@ -1,0 +1,281 @@
+/* Graphics memory at run time: private shadow GTTs, owner-tracked switching, predictive
+ * copying, ladder-mapping bookkeeping, the fence pool and slot ballooning (DESIGN.md §6).
+ *
+ * The library never touches hardware.  What it needs from outside comes in struct gtt_ops:
+ *   ggtt_write  writes one physical GGTT entry (the iGPU backend);
+ *   translate   turns a guest-physical page into a host-physical page and says whether the page
+ *               belongs to that guest's RAM (the VMM's memory map);
+ *   ept_update  tells the VMM to change the EPT mapping of one guest aperture page (ladder
+ *               mapping and fence remaps; may be NULL if the caller does not map the aperture).
+ *
+ * Vocabulary: an "entry" is one 8-byte GGTT entry mapping one 4 KiB page; entry index i covers
+ * graphics addresses [i << 12, (i + 1) << 12).  A vGPU's "ranges" are its low-GM window and its
+ * granted high-GM slots.  The "owner" of a physical entry is the vGPU whose shadow value it
+ * currently holds.
+ *
+ * All state lives in struct gtt, passed by pointer; one struct per physical GPU. */
+#ifndef GTT_GTT_H
+#define GTT_GTT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gtt/hw.h"
+#include "gtt/layout.h"
+#include "gtt/balloon_ctl.h"
+#include "gtt/fence_pool.h"
+
+#define GTT_NO_VGPU        0xFFFFu   /* "nobody" for running vGPU and entry owners */
+#define GTT_OWNER_MIXED    0xFFFEu   /* slot summary: entries have different owners */
+#define GTT_MAX_VGPU_FENCES 16u      /* virtual fence registers one vGPU may have */
+
+/* Where the VMM must point one guest aperture page (guest-physical BAR2 base + aper_off). */
+enum gtt_ept_kind {
+    GTT_EPT_UNMAP = 0,      /* the guest's GGTT entry is not present: map nothing */
+    GTT_EPT_MAP_RAM,        /* ladder mapping: straight to host-physical page `target` */
+    GTT_EPT_MAP_APERTURE,   /* fenced: to the physical aperture at offset `target` */
+};
+
+struct gtt_ept_update {
+    uint64_t aper_off;      /* offset in the guest's aperture (= graphics address) */
+    uint64_t target;        /* host-physical address, or physical-aperture offset */
+    enum gtt_ept_kind kind;
+};
+
+struct gtt_ops {
+    void *ctx;
+    void (*ggtt_write)(void *ctx, uint32_t index, uint64_t pte);
+    /* 0 and *hpa set if gpa is a page of vgpu's RAM; nonzero otherwise. */
+    int (*translate)(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa);
+    void (*ept_update)(void *ctx, unsigned vgpu, const struct gtt_ept_update *u);
+};
+
+/* How a switch decides what to write (the benchmark compares them; Tessera uses ENTRY). */
+enum gtt_copy_mode {
+    GTT_COPY_ENTRY = 0,     /* only entries whose owner differs (per-entry owner tracking) */
+    GTT_COPY_RANGE,         /* a whole range (window or slot) if any entry of it differs */
+    GTT_COPY_FULL,          /* every entry of the incoming vGPU's ranges (gScale-basic) */
+};
+
+/* How a vGPU's high-GM slots may be arranged. */
+enum gtt_slot_mode {
+    GTT_SLOTS_CONTIGUOUS = 0,   /* one range [first, first + n): what i915's PV info expresses */
+    GTT_SLOTS_SPARSE,           /* any set of slots (gBalloon's future work); see docs/gtt.md */
+};
+
+struct gtt_config {
+    const struct gtt_layout *layout;
+    struct gtt_ops ops;
+    uint64_t scratch_pte;       /* host PTE for entries nobody has written: the scratch page */
+    enum gtt_copy_mode copy;
+    enum gtt_slot_mode slots;
+    unsigned host_fences;       /* physical fence registers kept for the host (< 32) */
+    unsigned fences_per_vgpu;   /* virtual fence registers per vGPU (0 = 4, GVT-g's default) */
+};
+
+struct gtt_vgpu_spec {
+    struct gtt_range low;       /* low-GM window inside layout->low_guest (size may be 0) */
+    unsigned n_slots;
+    const unsigned *slots;      /* n_slots slot indices (contiguous mode: consecutive) */
+    unsigned min_slots, max_slots;  /* balloon bounds; max 0 = n_slots */
+};
+
+/* One virtual fence register of a vGPU. */
+struct gtt_vfence {
+    uint64_t guest_value;       /* what the guest wrote */
+    bool pooled;                /* a pool range and a physical register are held */
+    struct gtt_range guest;     /* fenced guest range (graphics addresses) */
+    uint64_t pool_start;        /* graphics address of the pool copy */
+    unsigned phys_reg;          /* physical fence register number */
+};
+
+struct gtt_vgpu_stats {
+    uint64_t switches_in;       /* times it became the render owner */
+    uint64_t entries_switch;    /* entries written for it on switches */
+    uint64_t entries_predict;   /* entries written for it ahead of a switch */
+    uint64_t entries_balloon;   /* entries written when its slots grew while running */
+    uint64_t writes_ok;         /* guest GGTT writes accepted */
+    uint64_t writes_forwarded;  /* ... of which reached the physical GGTT at once */
+    uint64_t writes_refused;    /* guest GGTT writes refused (range or ownership) */
+    uint64_t fence_writes, fence_refused;
+    uint64_t balloon_grows, balloon_shrinks, balloon_refused;  /* events, not slots */
+};
+
+struct gtt_vgpu {
+    unsigned id;
+    bool active;                /* the scheduler says it has work */
+    struct gtt_range low;
+    uint64_t *low_host, *low_guest;   /* shadow of the low window: host PTE and guest PTE */
+    uint64_t *slot_set;         /* bitmap over the layout's slots */
+    unsigned n_slots;
+    uint64_t **slot_host, **slot_guest;   /* per slot index: shadow, NULL if not granted */
+    unsigned min_slots, max_slots;
+    unsigned n_fences;
+    struct gtt_vfence fence[GTT_MAX_VGPU_FENCES];
+    struct gtt_vgpu_stats st;
+};
+
+struct gtt_stats {
+    uint64_t switches;
+    uint64_t entries_switch;        /* written on the switch path (the GPU waits for these) */
+    uint64_t entries_last_switch;
+    uint64_t max_entries_switch;
+    uint64_t entries_predict;       /* written ahead of a switch (CPU only, GPU busy) */
+    uint64_t entries_balloon;
+    uint64_t entries_fence;         /* written into the fence pool */
+    uint64_t entries_scrub;         /* written to the scratch page (init, destroy, fence free) */
+    uint64_t writes_refused;
+    uint64_t fence_refused;
+    uint64_t balloon_grows, balloon_shrinks, balloon_refused;
+};
+
+struct gtt {
+    struct gtt_layout layout;
+    struct gtt_ops ops;
+    uint64_t scratch_pte;
+    enum gtt_copy_mode copy;
+    enum gtt_slot_mode slot_mode;
+    uint32_t n_entries;             /* entries in the GGTT */
+    uint32_t slot_entries;          /* entries per slot */
+    uint32_t first_slot_entry;      /* entry index of slot 0 */
+    uint16_t *owner;                /* per entry: owning vGPU or GTT_NO_VGPU */
+    uint16_t *slot_owner;           /* per slot: owner of all its entries, or GTT_OWNER_MIXED */
+    uint16_t *slot_sharers;         /* per slot: how many vGPUs hold it */
+    unsigned running;               /* render owner, or GTT_NO_VGPU */
+    struct gtt_vgpu *vgpu[GTT_MAX_VGPUS];
+    struct gtt_fence_pool pool;
+    uint32_t phys_fence_busy;       /* bitmap of physical fence registers in use */
+    unsigned host_fences;
+    unsigned fences_per_vgpu;
+    struct gtt_stats st;
+};
+
+/* ---- life cycle --------------------------------------------------------------------------- */
+
+/* Copies the layout, allocates the tracking arrays and writes the scratch PTE to every entry the
+ * library manages (fence pool, guest low area, slots).  0 or GTT_EINVAL / GTT_ENOMEM. */
+int gtt_init(struct gtt *g, const struct gtt_config *cfg);
+void gtt_fini(struct gtt *g);
+
+/* Creates vGPU `id` with the given ranges; shadow entries start as the scratch PTE. */
+int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *spec);
+/* Creates vGPU `id` with the ranges the layout placed for it (min 1 slot, max = its request). */
+int gtt_vgpu_create_from_layout(struct gtt *g, unsigned id);
+/* Releases fences, slots and shadows, and writes the scratch PTE over every physical entry the
+ * vGPU still owns, so nothing in the GGTT keeps pointing at its RAM.  The physical fence
+ * registers the caller must now disable are or-ed into *disable_regs (may be NULL). */
+int gtt_vgpu_destroy(struct gtt *g, unsigned id, uint32_t *disable_regs);
+/* Device reset of the vGPU: releases its fences (restoring ladder mappings), as above. */
+int gtt_vgpu_reset(struct gtt *g, unsigned id, uint32_t *disable_regs);
+struct gtt_vgpu *gtt_vgpu_get(const struct gtt *g, unsigned id);
+
+/* ---- guest GGTT access -------------------------------------------------------------------- */
+
+/* A guest wrote `pte` to GGTT entry `index`.  The target must be a page of the guest's RAM
+ * (ops.translate), and index inside its ranges; otherwise GTT_EPERM / GTT_ERANGE and the write is
+ * counted as refused.  Accepted writes update the shadow, reach the physical GGTT at once only
+ * when this vGPU owns that entry, refresh the fence-pool copy if the page is fenced, and emit
+ * the ladder EPT update for aperture pages. */
+int gtt_guest_write(struct gtt *g, unsigned vgpu, uint32_t index, uint64_t pte);
+/* What the guest last wrote to `index` (0 if never). */
+int gtt_guest_read(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t *pte);
+/* Ladder mapping: the host-physical page the guest's entry for aperture offset `aper_off`
+ * points to; GTT_ENOENT if the entry is not present. */
+int gtt_ladder_lookup(const struct gtt *g, unsigned vgpu, uint64_t aper_off, uint64_t *hpa);
+/* The shadow (host) PTE the vGPU holds for `index`; GTT_ERANGE outside its ranges. */
+int gtt_shadow_pte(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t *pte);
+bool gtt_vgpu_covers(const struct gtt *g, unsigned vgpu, uint32_t index);
+
+/* ---- switching ---------------------------------------------------------------------------- */
+
+/* Makes `vgpu` the render owner: writes its shadow into the physical GGTT where needed (per the
+ * copy mode).  Returns the number of entries written (>= 0) or a negative error. */
+long gtt_switch_to(struct gtt *g, unsigned vgpu);
+/* The scheduler will run `next` after the current owner: write now the entries of next's ranges
+ * that the running vGPU does not use.  Returns entries written (counted apart from switches). */
+long gtt_predict(struct gtt *g, unsigned next);
+/* The scheduler's view: an idle vGPU is never switched to, so it is never copied. */
+int gtt_set_active(struct gtt *g, unsigned vgpu, bool active);
+
+/* ---- fences ------------------------------------------------------------------------------- */
+
+struct gtt_fence_result {
+    bool program;           /* the caller must write phys_value to physical register phys_reg */
+    unsigned phys_reg;
+    uint64_t phys_value;    /* pool range, same pitch and tiling; 0 = disable */
+    bool program_old;       /* also disable the register previously used (if it changed) */
+    unsigned old_reg;
+};
+
+/* The guest wrote `value` to its fence register `fence`.  Releases the previous pool range (if
+ * any), then, if the value is valid, allocates an equal pool range (first fit), copies the
+ * guest's GGTT entries there, remaps the guest's EPT for the fenced range to the pool's aperture
+ * pages, and returns the physical fence value.  Errors (message in err): GTT_ERANGE (range not in
+ * the guest's aperture window, or fence number too high), GTT_EINVAL (end before start),
+ * GTT_EFULL (pool or physical registers exhausted: the fence stays disabled). */
+int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
+                    struct gtt_fence_result *res, char *err, size_t errlen);
+
+/* Encoding helpers for the Gen9 fence layout. */
+uint64_t gtt_fence_encode(uint64_t start, uint64_t size, uint32_t pitch_bytes, bool tiled_y,
+                          bool valid);
+struct gtt_fence_fields {
+    uint64_t start, size;   /* graphics addresses, bytes */
+    uint32_t pitch_bytes;
+    bool tiled_y, valid;
+};
+int gtt_fence_decode(uint64_t value, struct gtt_fence_fields *f);
+
+/* ---- slots and ballooning ----------------------------------------------------------------- */
+
+/* Grows or shrinks vGPU's slots by q.  Contiguous mode: gBalloon's Algorithm 1 picks how many at
+ * each end.  Sparse mode: the least shared free-standing slots are added, the most shared are
+ * removed.  Never changes another vGPU's slots.  If the vGPU is running, newly granted slots are
+ * written to the physical GGTT at once.  GTT_ELIMIT beyond min/max or the slot count. */
+int gtt_balloon_grow(struct gtt *g, unsigned vgpu, unsigned q);
+int gtt_balloon_shrink(struct gtt *g, unsigned vgpu, unsigned q);
+/* The vGPU's slots in ascending order into out[cap]; returns the count. */
+unsigned gtt_vgpu_slots(const struct gtt *g, unsigned vgpu, unsigned *out, unsigned cap);
+bool gtt_vgpu_has_slot(const struct gtt *g, unsigned vgpu, unsigned slot);
+
+/* One balloon-controller period on g: gathers every vGPU's slots, lets gtt_ctl_decide() choose
+ * with util[id] (permille of its graphics memory in use) and req[id] (slots it asks for; both
+ * indexed by vGPU id, either may be NULL = 0), and applies the decisions.  A growth that
+ * Algorithm 1 cannot place counts as refused. */
+struct gtt_ctl_report {
+    enum gtt_ctl_band band;
+    uint32_t f;                 /* thousandths */
+    unsigned granted, refused;  /* growth requests */
+    unsigned shrunk_slots;
+};
+int gtt_balloon_period(struct gtt *g, const struct gtt_ctl_params *p, uint32_t w_ppm,
+                       uint32_t rcopy_ppm, const uint32_t *util, const unsigned *req,
+                       struct gtt_ctl_report *rep);
+
+/* ---- statistics --------------------------------------------------------------------------- */
+
+struct gtt_vgpu_summary {
+    bool exists, active;
+    struct gtt_range low;
+    unsigned n_slots;
+    unsigned first_slot, last_slot;     /* lowest and highest slot held */
+    unsigned shared_slots;              /* of its slots, how many others also hold */
+    unsigned max_sharing;               /* most vGPUs on any of its slots (incl. itself) */
+    uint64_t fence_bytes;               /* pool bytes its fences use */
+    unsigned fences_active;
+    struct gtt_vgpu_stats st;
+};
+
+struct gtt_summary {
+    unsigned n_vgpus, n_active;
+    unsigned n_slots, slots_used, slots_shared, max_sharing;
+    uint64_t pool_bytes, pool_used, pool_largest_free;
+    unsigned pool_ranges;
+    struct gtt_stats st;
+};
+
+void gtt_summarize(const struct gtt *g, struct gtt_summary *s);
+int gtt_vgpu_summarize(const struct gtt *g, unsigned vgpu, struct gtt_vgpu_summary *s);
+
+#endif

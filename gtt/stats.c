@@ -1,0 +1,62 @@
+/* Statistics for the shell and the benchmarks: ranges, slots, sharing, copies, fence pool use
+ * and balloon events, summarised from the live state and the counters. */
+#include <string.h>
+
+#include "gtt/gtt.h"
+#include "gtt/internal.h"
+
+int gtt_vgpu_summarize(const struct gtt *g, unsigned vgpu, struct gtt_vgpu_summary *s)
+{
+    const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
+    memset(s, 0, sizeof *s);
+    if (!v)
+        return GTT_ENOENT;
+    s->exists = true;
+    s->active = v->active;
+    s->low = v->low;
+    s->n_slots = v->n_slots;
+    bool first = true;
+    for (unsigned k = 0; k < g->layout.n_slots; k++) {
+        if (!v->slot_host[k])
+            continue;
+        if (first)
+            s->first_slot = k;
+        first = false;
+        s->last_slot = k;
+        unsigned share = g->slot_sharers[k];
+        if (share > 1)
+            s->shared_slots++;
+        if (share > s->max_sharing)
+            s->max_sharing = share;
+    }
+    for (unsigned i = 0; i < v->n_fences; i++)
+        if (v->fence[i].pooled) {
+            s->fences_active++;
+            s->fence_bytes += v->fence[i].guest.size;
+        }
+    s->st = v->st;
+    return 0;
+}
+
+void gtt_summarize(const struct gtt *g, struct gtt_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    for (unsigned i = 0; i < GTT_MAX_VGPUS; i++)
+        if (g->vgpu[i]) {
+            s->n_vgpus++;
+            s->n_active += g->vgpu[i]->active;
+        }
+    s->n_slots = g->layout.n_slots;
+    for (unsigned k = 0; k < g->layout.n_slots; k++) {
+        unsigned share = g->slot_sharers[k];
+        s->slots_used += share > 0;
+        s->slots_shared += share > 1;
+        if (share > s->max_sharing)
+            s->max_sharing = share;
+    }
+    s->pool_bytes = g->pool.size;
+    s->pool_used = gtt_pool_used(&g->pool);
+    s->pool_largest_free = gtt_pool_largest_free(&g->pool);
+    s->pool_ranges = g->pool.n_used;
+    s->st = g->st;
+}

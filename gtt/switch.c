@@ -1,0 +1,142 @@
+/* Render-owner switches and predictive copying: the only places that copy a vGPU's shadow into
+ * the physical GGTT in bulk.  What gets written depends on the copy mode:
+ *   ENTRY  per-entry owner tracking: an entry is written only if it holds someone else's value;
+ *   RANGE  per-range tracking as gScale did: a whole window or slot is written if any of it is
+ *          someone else's;
+ *   FULL   no tracking (gScale-basic): the whole allotment every time. */
+#include "gtt/gtt.h"
+#include "gtt/internal.h"
+
+/* Writes entries [first, first + n) from shadow[] for vGPU id; `only_foreign` skips those it
+ * already owns. */
+static uint64_t copy_run(struct gtt *g, uint16_t id, uint32_t first, uint32_t n,
+                         const uint64_t *shadow, bool only_foreign)
+{
+    uint64_t w = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = first + k;
+        if (only_foreign && g->owner[i] == id)
+            continue;
+        g->ops.ggtt_write(g->ops.ctx, i, shadow[k]);
+        g->owner[i] = id;
+        w++;
+    }
+    return w;
+}
+
+static bool any_foreign(const struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (g->owner[first + k] != id)
+            return true;
+    return false;
+}
+
+/* Brings one slot of v into the physical GGTT per the copy mode. */
+uint64_t gtt_copy_slot(struct gtt *g, struct gtt_vgpu *v, unsigned s)
+{
+    uint16_t id = (uint16_t)v->id;
+    uint32_t first = g->first_slot_entry + s * g->slot_entries;
+    uint64_t w;
+    switch (g->copy) {
+    case GTT_COPY_FULL:
+        w = copy_run(g, id, first, g->slot_entries, v->slot_host[s], false);
+        break;
+    case GTT_COPY_RANGE:
+        w = g->slot_owner[s] == id ? 0
+                                   : copy_run(g, id, first, g->slot_entries, v->slot_host[s],
+                                              false);
+        break;
+    default:
+        w = g->slot_owner[s] == id ? 0
+                                   : copy_run(g, id, first, g->slot_entries, v->slot_host[s],
+                                              true);
+        break;
+    }
+    g->slot_owner[s] = id;
+    return w;
+}
+
+/* Brings the part [first, first + n) of v's low window into the physical GGTT. */
+static uint64_t copy_low(struct gtt *g, struct gtt_vgpu *v, uint32_t first, uint32_t n)
+{
+    uint16_t id = (uint16_t)v->id;
+    const uint64_t *sh = v->low_host + (first - gtt_page_of(v->low.start));
+    switch (g->copy) {
+    case GTT_COPY_FULL:
+        return copy_run(g, id, first, n, sh, false);
+    case GTT_COPY_RANGE:
+        return any_foreign(g, id, first, n) ? copy_run(g, id, first, n, sh, false) : 0;
+    default:
+        return copy_run(g, id, first, n, sh, true);
+    }
+}
+
+long gtt_switch_to(struct gtt *g, unsigned vgpu)
+{
+    struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
+    if (!v)
+        return GTT_ENOENT;
+    if (!v->active)
+        return GTT_EINVAL;      /* idle vGPUs are skipped by the scheduler, never copied */
+    if (g->running == vgpu)
+        return 0;
+    uint64_t w = 0;
+    if (v->low.size)
+        w += copy_low(g, v, gtt_page_of(v->low.start), gtt_page_of(v->low.size));
+    for (unsigned s = 0; s < g->layout.n_slots; s++)
+        if (v->slot_host[s])
+            w += gtt_copy_slot(g, v, s);
+    g->running = vgpu;
+    g->st.switches++;
+    g->st.entries_switch += w;
+    g->st.entries_last_switch = w;
+    if (w > g->st.max_entries_switch)
+        g->st.max_entries_switch = w;
+    v->st.switches_in++;
+    v->st.entries_switch += w;
+    return (long)w;
+}
+
+long gtt_predict(struct gtt *g, unsigned next)
+{
+    struct gtt_vgpu *v = g ? gtt_vgpu_get(g, next) : NULL;
+    if (!v)
+        return GTT_ENOENT;
+    if (!v->active || g->running == next)
+        return 0;
+    const struct gtt_vgpu *run = g->running == GTT_NO_VGPU ? NULL : g->vgpu[g->running];
+    uint64_t w = 0;
+
+    /* Low window: the part outside the running vGPU's window (windows are intervals, so what is
+     * left is at most one piece on each side). */
+    uint32_t a = gtt_page_of(v->low.start), b = a + gtt_page_of(v->low.size);
+    uint32_t ra = run ? gtt_page_of(run->low.start) : 0;
+    uint32_t rb = run ? ra + gtt_page_of(run->low.size) : 0;
+    if (a < b) {
+        if (rb <= a || ra >= b || ra == rb) {
+            w += copy_low(g, v, a, b - a);
+        } else {
+            if (a < ra)
+                w += copy_low(g, v, a, ra - a);
+            if (rb < b)
+                w += copy_low(g, v, rb, b - rb);
+        }
+    }
+    /* Slots the running vGPU does not hold. */
+    for (unsigned s = 0; s < g->layout.n_slots; s++)
+        if (v->slot_host[s] && !(run && run->slot_host[s]))
+            w += gtt_copy_slot(g, v, s);
+    g->st.entries_predict += w;
+    v->st.entries_predict += w;
+    return (long)w;
+}
+
+int gtt_set_active(struct gtt *g, unsigned vgpu, bool active)
+{
+    struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
+    if (!v)
+        return GTT_ENOENT;
+    v->active = active;
+    return 0;
+}
