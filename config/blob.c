@@ -41,6 +41,12 @@ static uint32_t get32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* DTB fields are big-endian. */
+static uint32_t get_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 size_t cfg_blob_size(size_t dtb_len)
 {
     return CFG_BLOB_HEADER_BYTES + dtb_len;
@@ -130,11 +136,15 @@ int cfg_blob_load(const void *blob, size_t len, struct cfg *out, char *err, size
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     /* The DTB must be exactly what the wrapper says: no stray bytes a checker would skip. */
-    if (dtb_len >= sizeof(struct fdt_header) && fdt_magic(dtb) == FDT_MAGIC &&
-        fdt_totalsize(dtb) != dtb_len) {
-        snprintf(msg, sizeof msg, "config blob: DTB header totalsize %u, wrapper says %u",
-                 fdt_totalsize(dtb), dtb_len);
-        return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
+    /* (Read bytewise: the blob may sit at any address, libfdt's accessors want alignment.) */
+    if (dtb_len >= sizeof(struct fdt_header) &&
+        get_be32(dtb + offsetof(struct fdt_header, magic)) == FDT_MAGIC) {
+        uint32_t total = get_be32(dtb + offsetof(struct fdt_header, totalsize));
+        if (total != dtb_len) {
+            snprintf(msg, sizeof msg, "config blob: DTB header totalsize %u, wrapper says %u",
+                     total, dtb_len);
+            return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
+        }
     }
     return cfg_check_dtb(dtb, dtb_len, out, err, errlen);
 }

@@ -112,10 +112,28 @@ static bool char_ok(char c, uint8_t charset)
     return c >= 0x20 && c < 0x7f;
 }
 
+/* True if the value is one printable string: `weight = "100";` is four bytes, like a cell,
+ * and deserves "you wrote a string" rather than "expected 1..1000, got 825241600". */
+static bool looks_like_string(const char *v, int len)
+{
+    if (len < 2 || v[len - 1] != '\0')
+        return false;
+    for (int i = 0; i < len - 1; i++)
+        if (v[i] < 0x20 || v[i] >= 0x7f)
+            return false;
+    return true;
+}
+
 static int read_u32(struct cfg_ctx *x, const char *path, const struct cfg_prop *p,
                     const void *v, int len, uint32_t *dst)
 {
-    char what[200];
+    char what[200], shown[48];
+    if (looks_like_string(v, len)) {
+        snprintf(what, sizeof what,
+                 "expected one 32-bit cell (%s), e.g. %s = <%u>; got the string \"%s\"",
+                 p->what, p->name, p->min, printable(v, (size_t)len, shown));
+        return cfg_fail(x, path, p->name, what);
+    }
     if (len != 4) {
         snprintf(what, sizeof what,
                  "expected one 32-bit cell (%s), e.g. %s = <%u>; got %d bytes",
