@@ -35,6 +35,8 @@ struct fake {
     struct gtt_ept_update last_ept;
     unsigned last_ept_vgpu;
     unsigned deny_vgpu;         /* translate refuses everything for this vGPU (or ~0u) */
+    bool force;                 /* translate answers force_hpa for everything */
+    uint64_t force_hpa;
 };
 
 static void fake_ggtt_write(void *ctx, uint32_t index, uint64_t pte)
@@ -50,7 +52,7 @@ static int fake_translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
     struct fake *f = ctx;
     if (vgpu == f->deny_vgpu || gpa >= FAKE_RAM_SIZE)
         return -1;
-    *hpa = fake_ram_base(vgpu) + gpa;
+    *hpa = f->force ? f->force_hpa : fake_ram_base(vgpu) + gpa;
     return 0;
 }
 
