@@ -36,14 +36,15 @@ const struct igpu_scan_reg igpu_scan_default_regs_bcs[] = { ENGINE_REGS(GEN9_BCS
 const size_t igpu_scan_default_regs_bcs_count =
     sizeof(igpu_scan_default_regs_bcs) / sizeof(igpu_scan_default_regs_bcs[0]);
 
-/* Rough Gen9 figures, used only when the caller gives none: a command costs tens of
- * nanoseconds to parse, a blit has a set-up cost and then fills about 4 Gpixel/s. */
+/* Used when the caller gives no cost parameters.  The same order-of-magnitude Skylake GT2
+ * figures as the model's defaults (igpu_model_cost_defaults(), docs/igpu-model.md), so an
+ * estimate matches what the model charges; a unit test keeps the two equal. */
 const struct igpu_scan_cost igpu_scan_cost_default = {
-    .cmd_ns = 40,
-    .blit_ns = 500,
+    .cmd_ns = 20,
+    .blit_ns = 200,
     .pixel_ps = 250,
-    .write_ns = 100,
-    .batch_ns = 200,
+    .write_ns = 30,
+    .batch_ns = 100,
 };
 
 static const char *const err_text[IGPU_SCAN_E_COUNT] = {
