@@ -8,6 +8,10 @@
 
 #include "config/config.h"
 
+/* The DTB format version accepted: 17, the current one (Devicetree Specification v0.3,
+ * section 5.2), which dtc and libfdt's sequential-write API produce. */
+#define CFG_DTB_VERSION  17u
+
 /* Longest node path we build: "/guests/" plus a node name (libfdt caps names at 31 bytes). */
 #define CFG_PATH_MAX  64u
 

@@ -356,6 +356,15 @@ int cfg_check_dtb(const void *dtb, size_t len, struct cfg *out, char *err, size_
         rc = cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
         goto out;
     }
+    /* Only the current format (version 17, what dtc writes): libfdt's older-version paths
+     * are where malformed trees can still hurt it (fdt_check_full of libfdt 1.6.1 dereferences
+     * NULL on a crafted version-2 tree, found by tests/fuzz/fuzz_config_blob.c). */
+    if (fdt_version(dtb) != CFG_DTB_VERSION) {
+        snprintf(msg, sizeof msg, "DTB header: version %u, expected %u (as dtc writes)",
+                 fdt_version(dtb), CFG_DTB_VERSION);
+        rc = cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
+        goto out;
+    }
     if (fdt_totalsize(dtb) > len) {
         snprintf(msg, sizeof msg, "DTB header: totalsize %u but only %zu bytes present",
                  fdt_totalsize(dtb), len);

@@ -563,6 +563,10 @@ static void test_broken_dtb_is_a_blob_error(void **state)
     assert_non_null(strstr(t_err, "totalsize"));
     assert_int_equal(cfg_check_dtb(t_dtb, 10, &t_out, t_err, sizeof t_err), CFG_EBLOB);
     assert_non_null(strstr(t_err, "shorter than a DTB header"));
+    /* an older format version (libfdt still reads 2..16; we accept only what dtc writes) */
+    t_dtb[offsetof(struct fdt_header, version) + 3] = 16;
+    assert_int_equal(cfg_check_dtb(t_dtb, len, &t_out, t_err, sizeof t_err), CFG_EBLOB);
+    assert_non_null(strstr(t_err, "DTB header: version 16, expected 17"));
 }
 
 static void test_error_buffer_may_be_small_or_absent(void **state)
