@@ -33,3 +33,7 @@ clean:
 # Also forgets the cached newlib build (about 40 s to rebuild).
 distclean:
 	rm -rf $(BUILD)
+
+# End-to-end tests boot the image in QEMU (SeaBIOS and OVMF) and Bochs and drive the shell.
+e2e: image
+	tests/e2e/run $(BUILD)/tessera.iso

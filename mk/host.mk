@@ -11,10 +11,12 @@ H := $(BUILD)/host
 
 $(H)/t/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  HOSTCC  $<"
+	@$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 $(H)/b/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  BENCHCC $<"
+	@$(HOST_CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
 
 # One archive per pure module and flavour (t = tests with sanitizers, b = optimised benchmarks).
 define module_archives
@@ -29,7 +31,8 @@ $(foreach m,$(PURE_MODULES),$(eval $(call module_archives,$(m))))
 define host_program
 $(H)/$(basename $(1)): $(1) $(foreach m,$(call modules_of,$(1)),$(H)/$(2)/lib$(m).a)
 	@mkdir -p $$(dir $$@)
-	$(HOST_CC) $(3) -MMD -MP $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $(HOST_LIBS) -o $$@
+	@echo "  LINK    $$@"
+	@$(HOST_CC) $(3) -MMD -MP $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $(HOST_LIBS) -o $$@
 endef
 TEST_SRCS  := $(sort $(wildcard tests/unit/test_*.c tests/host/test_*.c))
 BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))

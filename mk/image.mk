@@ -18,12 +18,15 @@ IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S) \
 IMAGE_OBJS := $(patsubst %,$(I)/obj/%.o,$(IMAGE_SRCS))
 IMAGE_LIBS := $(NEWLIB_LIBC) $(shell gcc -print-libgcc-file-name)
 
-$(I)/obj/%.c.o: %.c $(NEWLIB_LIBC) $(I)/gen/vmm/version.h
+# version.h is order-only here; the files that include it depend on it through their .d files.
+$(I)/obj/%.c.o: %.c | $(NEWLIB_LIBC) $(I)/gen/vmm/version.h
 	@mkdir -p $(dir $@)
-	gcc $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	@gcc $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
 $(I)/obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
-	gcc $(IMAGE_ASFLAGS) -MMD -MP -c $< -o $@
+	@echo "  AS      $<"
+	@gcc $(IMAGE_ASFLAGS) -MMD -MP -c $< -o $@
 
 # The version header is rewritten only when `git describe` changes, so it does not force a
 # rebuild on every make.
@@ -36,17 +39,19 @@ $(I)/gen/vmm/version.h: FORCE
 .PHONY: FORCE
 
 $(I)/tessera.elf: $(IMAGE_OBJS) boot/linker.ld
-	ld -nostdlib -static -z max-page-size=0x1000 -z noexecstack --build-id=none -T boot/linker.ld \
+	@echo "  LD      $@"
+	@ld -nostdlib -static -z max-page-size=0x1000 -z noexecstack --build-id=none -T boot/linker.ld \
 	   -o $@ $(IMAGE_OBJS) --start-group $(IMAGE_LIBS) --end-group
 	@size $@ | tail -1 | awk '{printf "tessera.elf: text %d, data %d, bss %d bytes\n", $$1, $$2, $$3}'
 
 # The ISO holds the hypervisor, the guest images and GRUB for both firmware kinds.
 ISO_DIR := $(BUILD)/iso
 $(BUILD)/tessera.iso: $(I)/tessera.elf boot/grub.cfg
-	rm -rf $(ISO_DIR) && mkdir -p $(ISO_DIR)/boot/grub
-	cp $(I)/tessera.elf $(ISO_DIR)/boot/tessera.elf
-	cp boot/grub.cfg $(ISO_DIR)/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(ISO_DIR) >$(I)/grub-mkrescue.log 2>&1 || { cat $(I)/grub-mkrescue.log; exit 1; }
+	@rm -rf $(ISO_DIR) && mkdir -p $(ISO_DIR)/boot/grub
+	@cp $(I)/tessera.elf $(ISO_DIR)/boot/tessera.elf
+	@cp boot/grub.cfg $(ISO_DIR)/boot/grub/grub.cfg
+	@echo "  GRUB    $@"
+	@grub-mkrescue -o $@ $(ISO_DIR) >$(I)/grub-mkrescue.log 2>&1 || { cat $(I)/grub-mkrescue.log; exit 1; }
 	@ls -l $@ | awk '{printf "tessera.iso: %d bytes\n", $$5}'
 
 image: $(BUILD)/tessera.iso

@@ -61,7 +61,7 @@ enum shell_status cmd_cpuid(int argc, char **argv)
     if (!args_parse_u32(argv[1], &leaf) || (argc > 2 && !args_parse_u32(argv[2], &sub)))
         return SHELL_USAGE;
     struct cpuid_regs r = cpuid(leaf, sub);
-    printf("cpuid %#010x.%u: eax=%08x ebx=%08x ecx=%08x edx=%08x\n", leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
+    printf("cpuid 0x%08x.%u: eax=%08x ebx=%08x ecx=%08x edx=%08x\n", leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
     return SHELL_OK;
 }
 

@@ -1,0 +1,129 @@
+"""End-to-end harness: boots the image in an emulator (through tools/emulator.py, as `make run`
+does) and talks to the real serial shell over TCP.  Every wait has a timeout; a step that times
+out fails with what the console showed."""
+import os
+import re
+import socket
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import emulator  # noqa: E402
+
+PROMPT = "tessera> "
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\x07")
+
+
+class StepFailed(Exception):
+    pass
+
+
+class Session:
+    """One booted emulator with its console."""
+
+    def __init__(self, emu, iso, name, megs=512, boot_timeout=90):
+        self.emu, self.name = emu, name
+        self.workdir = os.path.join(emulator.ROOT, "build", "e2e", name)
+        os.makedirs(self.workdir, exist_ok=True)
+        self.console_log = open(os.path.join(self.workdir, "console.log"), "w")
+        self.raw = ""
+        srv = socket.socket()
+        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(1)
+        srv.settimeout(boot_timeout)
+        self.t0 = time.monotonic()
+        self.proc = emulator.start(emu, iso, srv.getsockname()[1], workdir=self.workdir, megs=megs,
+                                   log=os.path.join(self.workdir, "emulator.log"))
+        try:
+            self.conn, _ = srv.accept()
+        except socket.timeout:
+            self.close()
+            raise StepFailed(f"{emu} never connected its serial port (see {self.workdir}/emulator.log)")
+        finally:
+            srv.close()
+        self.conn.settimeout(0.2)
+        self.boot_seconds = None
+
+    def _pump(self):
+        try:
+            data = self.conn.recv(65536)
+        except socket.timeout:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            if self.proc.poll() is not None:
+                raise StepFailed(f"{self.emu} exited (status {self.proc.returncode})")
+            time.sleep(0.05)
+            return
+        text = data.decode("utf-8", "replace")
+        self.console_log.write(text)
+        self.console_log.flush()
+        self.raw += ANSI.sub("", text)
+
+    def expect(self, pattern, timeout, since=0):
+        """Waits until `pattern` (a regex) appears in the console text after offset `since`;
+        returns the match."""
+        rx = re.compile(pattern, re.M)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = rx.search(self.raw, since)
+            if m:
+                return m
+            if time.monotonic() > deadline:
+                tail = self.raw[max(since, len(self.raw) - 600):]
+                raise StepFailed(f"waited {timeout}s for /{pattern}/; console ended with:\n{tail}")
+            self._pump()
+
+    def wait_prompt(self, timeout):
+        m = self.expect(re.escape(PROMPT), timeout)
+        self.boot_seconds = time.monotonic() - self.t0
+        return m
+
+    def send(self, text):
+        # Byte by byte with a short gap: a real UART FIFO holds 16 bytes and the shell polls it.
+        for ch in text.encode():
+            self.conn.sendall(bytes([ch]))
+            time.sleep(0.002)
+
+    def command(self, line, timeout=20):
+        """Types `line`, waits for the next prompt and returns what the command printed."""
+        start = len(self.raw)
+        self.send(line + "\r")
+        echo = self.expect(re.escape(line) + r"\n", timeout, start)
+        end = self.expect(re.escape(PROMPT), timeout, echo.end())
+        return self.raw[echo.end():end.start()]
+
+    def close(self):
+        try:
+            os.killpg(self.proc.pid, 9)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        self.console_log.close()
+
+
+class Runner:
+    """Counts checks and prints one line per check and the closing summary."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+        self.times = []
+
+    def check(self, name, fn):
+        try:
+            fn()
+        except (StepFailed, AssertionError) as e:
+            self.failed += 1
+            print(f"FAIL {name}: {e}", flush=True)
+            return False
+        self.passed += 1
+        print(f"ok   {name}", flush=True)
+        return True
+
+    def summary(self):
+        for name, secs in self.times:
+            print(f"boot to prompt: {name} {secs:.1f} s")
+        print(f"e2e: {self.passed} passed, {self.failed} failed", flush=True)
+        return self.failed == 0

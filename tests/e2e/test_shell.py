@@ -1,0 +1,133 @@
+"""The foundation: the image boots under SeaBIOS, OVMF and Bochs, the shell answers, and the
+VT-x line tells the truth about each emulator."""
+import os
+import re
+
+from harness import Session, StepFailed
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def shell_commands():
+    """Command names from the shell's table, so the test follows the table."""
+    with open(os.path.join(ROOT, "vmm", "shell", "commands.c")) as f:
+        return re.findall(r'^\s*\{\s*"([a-z]+)"', f.read(), re.M)
+
+
+def built_version():
+    """The version string the image was built with (make writes it from git describe)."""
+    with open(os.path.join(ROOT, "build", "image", "gen", "vmm", "version.h")) as f:
+        return re.search(r'TESSERA_VERSION "([^"]+)"', f.read()).group(1)
+
+
+def boot(r, emu, iso, name, **kw):
+    holder = {}
+
+    def do_boot():
+        s = Session(emu, iso, name, **kw)
+        holder["s"] = s
+        s.expect(r"Tessera \S+ - GPU-partitioning hypervisor", 90 if emu != "bochs" else 180)
+        s.wait_prompt(60)
+        r.times.append((name, s.boot_seconds))
+
+    if not r.check(f"{name}: boots to the prompt", do_boot):
+        if "s" in holder:
+            holder["s"].close()
+        return None
+    return holder["s"]
+
+
+def common_shell_checks(r, s, name):
+    def help_lists_all():
+        out = s.command("help")
+        missing = [c for c in shell_commands() if not re.search(rf"^\s+{c}\b", out, re.M)]
+        assert not missing, f"help does not list {missing}"
+
+    def version():
+        out = s.command("version")
+        assert re.match(r"Tessera \S+ \(built \d{4}-\d\d-\d\d", out), out
+        assert f"Tessera {built_version()} " in out, f"expected '{built_version()}' in {out!r}"
+
+    def bad_command():
+        out = s.command("frobnicate now")
+        assert "error: unknown command 'frobnicate'" in out, out
+
+    def bad_argument():
+        out = s.command("cpuid banana")
+        assert "error: usage: cpuid <leaf> [subleaf]" in out, out
+        out = s.command("rdmsr")
+        assert "error: usage: rdmsr <msr>" in out, out
+
+    def cpuid_vendor():
+        out = s.command("cpuid 0")
+        m = re.search(r"cpuid 0x00000000\.0: eax=[0-9a-f]{8} ebx=([0-9a-f]{8}) ecx=([0-9a-f]{8}) edx=([0-9a-f]{8})", out)
+        assert m, out
+        vendor = b"".join(int(m.group(i), 16).to_bytes(4, "little") for i in (1, 3, 2))
+        assert vendor in (b"GenuineIntel", b"AuthenticAMD"), vendor
+
+    def pci_host_bridge():
+        out = s.command("pci")
+        assert re.search(r"^00:00\.0 8086:[0-9a-f]{4} host bridge", out, re.M), out
+
+    def mem_and_uptime():
+        out = s.command("mem")
+        assert re.search(r"pages: \d+ free of \d+", out), out
+        out = s.command("uptime")
+        assert re.search(r"up \d+\.\d{3} s; TSC \d+\.\d{3} MHz", out), out
+
+    def line_editing():
+        # "versoin": Left Left puts the cursor before "in", Backspace drops the "o", Right steps
+        # over the "i", "o" goes in: "version".  Then Up recalls it from the history.
+        start = len(s.raw)
+        s.send("versoin\x1b[D\x1b[D\x7f\x1b[Co\r")
+        s.expect(r"Tessera \S+ \(built", 20, start)
+        s.expect(r"tessera> ", 20, start + 1)
+        start = len(s.raw)
+        s.send("\x1b[A\r")
+        s.expect(r"Tessera \S+ \(built", 20, start)
+        s.expect(r"tessera> ", 20, start + 1)
+
+    r.check(f"{name}: help lists every command", help_lists_all)
+    r.check(f"{name}: version shows git describe and build date", version)
+    r.check(f"{name}: unknown command gets a one-line error", bad_command)
+    r.check(f"{name}: bad arguments print the usage line", bad_argument)
+    r.check(f"{name}: cpuid reads the vendor", cpuid_vendor)
+    r.check(f"{name}: pci shows the host bridge", pci_host_bridge)
+    r.check(f"{name}: mem and uptime answer", mem_and_uptime)
+    r.check(f"{name}: line editing and history", line_editing)
+
+
+def run(r, iso):
+    for emu, name in (("qemu", "qemu-bios"), ("qemu-uefi", "qemu-uefi")):
+        s = boot(r, emu, iso, name)
+        if not s:
+            continue
+        try:
+            r.check(f"{name}: says VT-x is not available", lambda: s.expect(
+                r"VT-x not available: guests not started \(CPUID\.1:ECX\.VMX\[bit 5\] is 0\)", 5))
+            common_shell_checks(r, s, name)
+        finally:
+            s.close()
+
+    s = boot(r, "bochs", iso, "bochs")
+    if not s:
+        return
+    try:
+        r.check("bochs: VT-x available with the capabilities read from the MSRs", lambda: s.expect(
+            r"VT-x: available \(VMCS rev 0x2b; EPT, VPID, unrestricted guest, preemption timer\)", 5))
+
+        def vmx_basic():
+            out = s.command("rdmsr 0x480")
+            assert "msr 0x480 = 0x00d810000000002b" in out, out
+
+        def missing_msr():
+            out = s.command("rdmsr 0xdeadbeef")
+            assert "error: rdmsr 0xdeadbeef: the CPU raised #GP" in out, out
+            out = s.command("version")     # and the shell is still alive
+            assert "Tessera" in out, out
+
+        r.check("bochs: rdmsr reads IA32_VMX_BASIC", vmx_basic)
+        r.check("bochs: rdmsr of a missing MSR is an error, not a crash", missing_msr)
+        common_shell_checks(r, s, "bochs")
+    finally:
+        s.close()
