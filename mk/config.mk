@@ -25,11 +25,12 @@ $(BUILD)/config.name: cfg-force
 	@mkdir -p $(dir $@)
 	@echo '$(CONFIG)' | cmp -s - $@ || echo '$(CONFIG)' >$@
 
-# dtc writes a dependency file (for /include/d .dtsi files); each listed file also gets an
-# empty rule so deleting one later does not break the build.
+# A new DTB invalidates the blob, so both go first: a failing dtc leaves neither, not even the
+# ones from an earlier CONFIG.  dtc writes a dependency file (for /include/d .dtsi files); each
+# listed file also gets an empty rule so deleting one later does not break the build.
 $(BUILD)/config.dtb: $(CONFIG) $(BUILD)/config.name
 	@mkdir -p $(dir $@)
-	@rm -f $@ $@.d
+	@rm -f $@ $@.d $(BUILD)/config.blob
 	$(DTC) -I dts -O dtb -d $@.d.tmp -o $@.tmp $(CONFIG) || { rm -f $@.tmp $@.d.tmp; exit 1; }
 	@{ sed 's|^[^:]*:|$@:|' $@.d.tmp; \
 	   sed -n 's|^[^:]*:||p' $@.d.tmp | tr ' ' '\n' | sed -n 's|^\(..*\)$$|\1:|p'; } >$@.d
