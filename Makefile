@@ -15,9 +15,14 @@ include mk/image.mk
 include mk/fuzz.mk
 -include mk/config.mk
 
-.PHONY: all image run test unit e2e bench fuzz clean
+.PHONY: all image run test unit e2e bench fuzz clean distclean deps
 
 all: image
+
+# Every entry point first makes sure the Debian packages are installed (fast when they are).
+deps:
+	@tools/setup-deps
+image unit bench fuzz newlib $(NEWLIB_LIBC): | deps
 
 run: image
 	tools/run-emu --emu auto

@@ -18,8 +18,7 @@ IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S) \
 IMAGE_OBJS := $(patsubst %,$(I)/obj/%.o,$(IMAGE_SRCS))
 IMAGE_LIBS := $(NEWLIB_LIBC) $(shell gcc -print-libgcc-file-name)
 
-# version.h is order-only here; the files that include it depend on it through their .d files.
-$(I)/obj/%.c.o: %.c | $(NEWLIB_LIBC) $(I)/gen/vmm/version.h
+$(I)/obj/%.c.o: %.c | $(NEWLIB_LIBC)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@gcc $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
@@ -28,15 +27,14 @@ $(I)/obj/%.S.o: %.S
 	@echo "  AS      $<"
 	@gcc $(IMAGE_ASFLAGS) -MMD -MP -c $< -o $@
 
-# The version header is rewritten only when `git describe` changes, so it does not force a
-# rebuild on every make.
-$(I)/gen/vmm/version.h: FORCE
-	@mkdir -p $(dir $@)
-	@v=$$(git describe --always --dirty --tags 2>/dev/null || echo unknown); \
-	 d=$$(date -u +%Y-%m-%d); \
-	 printf '#define TESSERA_VERSION "%s"\n#define TESSERA_BUILD_DATE "%s"\n' "$$v" "$$d" >$@.tmp; \
-	 cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
-.PHONY: FORCE
+# The version header is rewritten (while make reads this file) only when `git describe` or the
+# date changes, so it does not force a rebuild on every make.
+VERSION_H := $(I)/gen/vmm/version.h
+$(shell mkdir -p $(dir $(VERSION_H)); \
+        printf '#define TESSERA_VERSION "%s"\n#define TESSERA_BUILD_DATE "%s"\n' \
+          "$$(git describe --always --dirty --tags 2>/dev/null || echo unknown)" "$$(date -u +%Y-%m-%d)" \
+          >$(VERSION_H).tmp; \
+        cmp -s $(VERSION_H).tmp $(VERSION_H) && rm -f $(VERSION_H).tmp || mv $(VERSION_H).tmp $(VERSION_H))
 
 $(I)/tessera.elf: $(IMAGE_OBJS) boot/linker.ld
 	@echo "  LD      $@"
