@@ -225,6 +225,8 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level
             return scan_reject(c, IGPU_SCAN_E_TOO_MANY_BATCHES, GEN9_MI_BB_START_DW_ADDR_LO, gm);
         if (on_path(c, gm))
             return scan_reject(c, IGPU_SCAN_E_BATCH_LOOP, GEN9_MI_BB_START_DW_ADDR_LO, gm);
+        if (c->shadow_used >= cfg->shadow_dw)
+            return scan_reject(c, IGPU_SCAN_E_SHADOW_FULL, 0, cfg->shadow_dw);
         r = scan_range_find(cfg->ranges, cfg->n_ranges, gm);
         if (r < 0 || (gm & 3u))         /* the start check makes this unreachable */
             return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, GEN9_MI_BB_START_DW_ADDR_LO, gm);
