@@ -1,0 +1,194 @@
+/* sched_metrics.c — fairness and throughput measures (see sched_metrics.h). */
+#include "sched/sched_internal.h"
+#include "sched/sched_math.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t sched_ratio_ppm(uint64_t num, uint64_t den)
+{
+    if (den == 0)
+        return num == 0 ? SCHED_PPM : UINT32_MAX;
+    uint64_t r = sched_muldiv(num, SCHED_PPM, den);
+    return r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
+
+/* Jain's index works on x scaled so the largest is 2^16: sums and squares then stay far from
+ * 64-bit overflow for up to 2^14 entries, and the index keeps ~5 significant digits. */
+#define JAIN_SCALE   65536u
+#define JAIN_MAX_N   16384u
+
+size_t sched_fairness(const uint64_t *achieved, const uint64_t *ideal, size_t n,
+                      uint32_t *mmr_ppm, uint32_t *jain_ppm)
+{
+    uint64_t xmin = UINT64_MAX, xmax = 0;
+    size_t used = 0;
+    uint32_t mmr = SCHED_PPM, jain = SCHED_PPM;
+
+    if (!achieved || !ideal || n > JAIN_MAX_N)
+        n = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ideal[i] == 0)
+            continue;
+        uint64_t x = sched_muldiv(achieved[i], SCHED_PPM, ideal[i]);
+        if (x < xmin)
+            xmin = x;
+        if (x > xmax)
+            xmax = x;
+        used++;
+    }
+    if (used > 0 && xmax > 0) {
+        mmr = sched_ratio_ppm(xmin, xmax);
+        uint64_t sum = 0, sumsq = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (ideal[i] == 0)
+                continue;
+            uint64_t x = sched_muldiv(achieved[i], SCHED_PPM, ideal[i]);
+            uint64_t y = sched_muldiv(x, JAIN_SCALE, xmax);
+            sum += y;
+            sumsq += y * y;
+        }
+        jain = sched_ratio_ppm(sum * sum, (uint64_t)used * sumsq);
+    } else if (used > 0) {
+        mmr = jain = SCHED_PPM;     /* nobody got anything: equally (un)served */
+    }
+    if (mmr_ppm)
+        *mmr_ppm = mmr;
+    if (jain_ppm)
+        *jain_ppm = jain;
+    return used;
+}
+
+int sched_waterfill(const uint32_t *weight, const uint64_t *demand, size_t n,
+                    uint64_t capacity, uint64_t *share)
+{
+    if (!weight || !demand || !share)
+        return SCHED_EINVAL;
+    for (size_t i = 0; i < n; i++) {
+        if (weight[i] == 0)
+            return SCHED_EINVAL;
+        share[i] = 0;
+    }
+    bool *done = calloc(n ? n : 1, sizeof(*done));
+    if (!done)
+        return SCHED_ENOMEM;
+    uint64_t left = capacity;
+    for (;;) {
+        uint64_t wsum = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i])
+                wsum += weight[i];
+        if (wsum == 0)
+            break;
+        /* Whoever wants no more than its share at the current level is satisfied; the level
+         * only rises as they leave, so one pass may satisfy several. */
+        bool progress = false;
+        for (size_t i = 0; i < n; i++) {
+            if (done[i])
+                continue;
+            if (demand[i] <= sched_muldiv(left, weight[i], wsum)) {
+                share[i] = demand[i];
+                left -= demand[i];
+                done[i] = true;
+                progress = true;
+            }
+        }
+        if (!progress) {
+            for (size_t i = 0; i < n; i++)
+                if (!done[i])
+                    share[i] = sched_muldiv(left, weight[i], wsum);
+            break;
+        }
+    }
+    free(done);
+    return SCHED_OK;
+}
+
+static uint64_t active_weight(const struct sched *s)
+{
+    uint64_t w = 0;
+    for (uint32_t i = 0; i < s->cfg.max_vgpus; i++)
+        if (s->vgpus[i].present && s->vgpus[i].active)
+            w += s->vgpus[i].weight;
+    return w;
+}
+
+static uint64_t busy(const struct sched *s)
+{
+    uint64_t b = 0;
+    for (uint32_t i = 0; i < s->cfg.max_vgpus; i++)
+        if (s->vgpus[i].present)
+            b = sched_sat_add(b, s->vgpus[i].st.gpu_ns);
+    return b;
+}
+
+int sched_vgpu_stats_get(const struct sched *s, uint32_t id, struct sched_vgpu_stats *out)
+{
+    if (!s || !out)
+        return SCHED_EINVAL;
+    if (id >= s->cfg.max_vgpus || !s->vgpus[id].present)
+        return SCHED_ENOENT;
+    const struct sched_vgpu *v = &s->vgpus[id];
+    *out = v->st;
+    out->weight = v->weight;
+    out->interactive = sched_interactive_at(s, v, sched_now(s));
+    out->share_ppm = sched_ratio_ppm(v->st.gpu_ns, busy(s));
+    out->weight_share_ppm = v->active ? sched_ratio_ppm(v->weight, active_weight(s)) : 0;
+    return SCHED_OK;
+}
+
+int sched_metrics_get(const struct sched *s, struct sched_metrics *m)
+{
+    if (!s || !m)
+        return SCHED_EINVAL;
+    memset(m, 0, sizeof(*m));
+    uint64_t now = sched_now(s);
+    m->vgpus = s->nvgpus;
+    m->elapsed_ns = now > s->metrics_start_ns ? now - s->metrics_start_ns : 0;
+    m->busy_ns = busy(s);
+    m->utilisation_ppm = m->elapsed_ns ? sched_ratio_ppm(m->busy_ns, m->elapsed_ns) : 0;
+    m->picks = s->picks;
+    m->turns = s->turns;
+    m->switches = s->switches;
+    m->idle_picks = s->idle_picks;
+    m->hints = s->hints;
+    m->runaways = s->runaways;
+
+    uint32_t n = s->cfg.max_vgpus;
+    uint64_t *ach = calloc(n, sizeof(*ach));
+    uint64_t *ideal = calloc(n, sizeof(*ideal));
+    if (!ach || !ideal) {
+        free(ach);
+        free(ideal);
+        return SCHED_ENOMEM;
+    }
+    uint64_t wsum = active_weight(s);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct sched_vgpu *v = &s->vgpus[i];
+        if (!v->present || !v->active || wsum == 0)
+            continue;
+        ach[i] = v->st.gpu_ns;
+        ideal[i] = sched_muldiv(m->busy_ns, v->weight, wsum);
+        if (ideal[i] == 0)
+            ideal[i] = 1;
+        m->active++;
+    }
+    sched_fairness(ach, ideal, n, &m->mmr_ppm, &m->jain_ppm);
+    free(ach);
+    free(ideal);
+    return SCHED_OK;
+}
+
+void sched_metrics_reset(struct sched *s)
+{
+    if (!s)
+        return;
+    s->metrics_start_ns = sched_now(s);
+    s->picks = s->turns = s->switches = s->idle_picks = s->hints = s->runaways = 0;
+    for (uint32_t i = 0; i < s->cfg.max_vgpus; i++) {
+        struct sched_vgpu *v = &s->vgpus[i];
+        memset(&v->st, 0, sizeof(v->st));
+        /* Still counts as active if it has work right now. */
+        v->active = v->present && (v->runnable || v->running || v->count > 0);
+    }
+}
