@@ -42,33 +42,38 @@ static const char *printable(const char *s, size_t len, char buf[48])
 }
 
 /* Optimal-string-alignment distance (Levenshtein plus adjacent transpositions, so "weigth" is
- * one edit from "weight"), for strings of at most 32 characters; larger returns a big number. */
+ * one edit from "weight"), for strings of at most 32 characters; longer ones return a big
+ * number.  Three rolling rows keep it small on the hypervisor's boot stack. */
 static unsigned edit_distance(const char *a, const char *b)
 {
     enum { M = 33 };
     size_t la = strlen(a), lb = strlen(b);
-    unsigned d[M][M];
+    unsigned rows[3][M];
+    unsigned *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
     if (la >= M || lb >= M)
         return 1000;
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (unsigned)i;
     for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (unsigned)j;
+        prev[j] = (unsigned)j;
     for (size_t i = 1; i <= la; i++) {
+        cur[0] = (unsigned)i;
         for (size_t j = 1; j <= lb; j++) {
             unsigned cost = a[i - 1] != b[j - 1];
-            unsigned best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best)
-                best = d[i - 1][j - 1] + cost;
+            unsigned best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (prev[j - 1] + cost < best)
+                best = prev[j - 1] + cost;
             if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
+                prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
         }
+        unsigned *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
     }
-    return d[la][lb];
+    return prev[lb];
 }
 
 const char *cfg_suggest(const char *name, const char *const *known, unsigned n_known)
