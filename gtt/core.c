@@ -164,14 +164,28 @@ int gtt_slot_grant(struct gtt *g, struct gtt_vgpu *v, unsigned s)
 
 void gtt_slot_release(struct gtt *g, struct gtt_vgpu *v, unsigned s)
 {
+    /* The guest gave the slot back: physical entries still holding its pages are pointed at the
+     * scratch page.  Leaving them would be harmless for isolation (its own RAM) but wrong for
+     * tracking: were the slot granted back, they would look up to date while the new shadow is
+     * empty.  Whoever holds the slot and is running owns all of it, so entries owned by v are
+     * never in use by the running vGPU. */
+    uint16_t was = g->slot_owner[s];
+    if (was == v->id || was == GTT_OWNER_MIXED) {
+        uint32_t base = g->first_slot_entry + s * g->slot_entries;
+        for (uint32_t k = 0; k < g->slot_entries; k++)
+            if (g->owner[base + k] == v->id) {
+                gtt_phys_set(g, base + k, g->scratch_pte, GTT_NO_VGPU);
+                g->st.entries_scrub++;
+            }
+        if (was == v->id)
+            g->slot_owner[s] = GTT_NO_VGPU;     /* wholly scrubbed: uniform again */
+    }
     free(v->slot_host[s]);
     free(v->slot_guest[s]);
     v->slot_host[s] = v->slot_guest[s] = NULL;
     v->slot_set[s / 64] &= ~(UINT64_C(1) << (s % 64));
     v->n_slots--;
     g->slot_sharers[s]--;
-    /* The physical entries keep pointing at this guest's pages (still its RAM) and keep their
-     * owner; whoever next needs the slot overwrites them, and destroy scrubs them. */
 }
 
 static int check_spec(const struct gtt *g, const struct gtt_vgpu_spec *sp)

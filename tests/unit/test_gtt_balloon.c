@@ -209,6 +209,29 @@ static void test_running_vgpu_gets_new_slots_written(void **state)
     assert_int_equal(e->f.phys_writes, w);
 }
 
+static void test_regrown_slot_is_not_stale(void **state)
+{
+    struct env *e = *state;
+    /* vGPU 0 (slots 0,1) puts a page in slot 1 and owns it physically. */
+    uint32_t s1 = (uint32_t)(gtt_layout_slot_addr(&e->lay, 1) >> 12);
+    gtt_guest_write(&e->g, 0, s1, gpte(0x8000));
+    gtt_switch_to(&e->g, 0);
+    gtt_switch_to(&e->g, 3);
+    /* It gives slot 1 back (no other holder on either end: the first candidate, the right end)
+     * and the physical entries stop pointing at its pages. */
+    assert_int_equal(gtt_balloon_shrink(&e->g, 0, 1), 0);
+    assert_false(gtt_vgpu_has_slot(&e->g, 0, 1));
+    assert_int_equal(e->f.ggtt[s1], FAKE_SCRATCH);
+    /* Growing back gives an empty shadow, and a switch must show exactly that. */
+    assert_int_equal(gtt_balloon_grow(&e->g, 0, 1), 0);
+    assert_true(gtt_vgpu_has_slot(&e->g, 0, 1));
+    gtt_switch_to(&e->g, 0);
+    uint64_t pte;
+    assert_int_equal(gtt_shadow_pte(&e->g, 0, s1, &pte), 0);
+    assert_int_equal(pte, FAKE_SCRATCH);
+    assert_int_equal(e->f.ggtt[s1], FAKE_SCRATCH);
+}
+
 static void test_sparse_mode_picks_any_slots(void **state)
 {
     struct env *e = *state;
@@ -350,6 +373,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_live_limits, setup_contig, teardown),
         cmocka_unit_test_setup_teardown(test_running_vgpu_gets_new_slots_written, setup_contig,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_regrown_slot_is_not_stale, setup_contig, teardown),
         cmocka_unit_test_setup_teardown(test_sparse_mode_picks_any_slots, setup_sparse, teardown),
         cmocka_unit_test_setup_teardown(test_sparse_create_accepts_gaps, setup_sparse, teardown),
         cmocka_unit_test_setup_teardown(test_grow_from_nothing_is_placed, setup_contig, teardown),
