@@ -27,8 +27,10 @@ image unit bench fuzz newlib $(NEWLIB_LIBC): | deps
 run: image
 	tools/run-emu --emu auto
 
-# Unit and host tests first (seconds), a short fuzz pass, then the emulator end-to-end tests.
+# Unit and host tests first (seconds), the build-time configuration tests, a short fuzz pass,
+# then the emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
 test: unit
+	$(MAKE) --no-print-directory config-test
 	$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_SHORT)
 	$(MAKE) --no-print-directory e2e
 

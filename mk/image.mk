@@ -4,24 +4,37 @@
 I := $(BUILD)/image
 GCC_INCLUDE := $(shell gcc -print-file-name=include)
 IMAGE_CFLAGS := -std=gnu11 -O2 -g $(WARN) $(INCS) -I$(I)/gen -ffreestanding -nostdinc \
-                -isystem $(NEWLIB_INCLUDE) -isystem $(GCC_INCLUDE) \
+                -isystem $(NEWLIB_INCLUDE) -isystem $(GCC_INCLUDE) -isystem $(I)/fdt-include \
                 -fno-pic -fno-pie -mno-red-zone -mcmodel=small -fno-stack-protector \
                 -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -DTESSERA_IMAGE
 IMAGE_ASFLAGS := $(INCS) -D__ASSEMBLER__
 
 # Hardware and hypervisor code, plus the pure modules that are wired in so far.
-IMAGE_PURE_MODULES := core
-IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S) \
+IMAGE_PURE_MODULES := core config gtt
+IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S vmm/*.S) \
                      $(filter-out boot/mb2_parse.c,$(wildcard boot/*.c)) \
                      $(wildcard arch/x86/*.c) $(shell find vmm -name '*.c') \
                      $(foreach m,$(IMAGE_PURE_MODULES),$(call pure_srcs,$(m))))
 IMAGE_OBJS := $(patsubst %,$(I)/obj/%.o,$(IMAGE_SRCS))
-IMAGE_LIBS := $(NEWLIB_LIBC) $(shell gcc -print-libgcc-file-name)
+# libfdt comes from Debian unchanged (it uses the red zone: interrupts run on their own stack).
+LIBFDT_A   := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libfdt.a /usr/lib/libfdt.a))
+IMAGE_LIBS := $(LIBFDT_A) $(NEWLIB_LIBC) $(shell gcc -print-libgcc-file-name)
 
-$(I)/obj/%.c.o: %.c | $(NEWLIB_LIBC)
+# libfdt's three headers, without the rest of the host's /usr/include (glibc's would clash with
+# newlib's).
+FDT_HEADERS := $(addprefix $(I)/fdt-include/,libfdt.h libfdt_env.h fdt.h)
+$(I)/fdt-include/%.h: /usr/include/%.h
+	@mkdir -p $(dir $@)
+	@cp $< $@
+.SECONDARY: $(FDT_HEADERS)
+
+$(I)/obj/%.c.o: %.c | $(NEWLIB_LIBC) $(FDT_HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@gcc $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
+# The configuration blob is embedded by .incbin: a new CONFIG or config source rebuilds it.
+$(I)/obj/vmm/config_blob.S.o: IMAGE_ASFLAGS += -DCONFIG_BLOB_PATH='"$(BUILD)/config.blob"'
+$(I)/obj/vmm/config_blob.S.o: $(BUILD)/config.blob
 $(I)/obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"

@@ -78,6 +78,14 @@ int _getpid(void) { return 1; }
 int _kill(int pid, int sig);
 int _kill(int pid, int sig) { errno = EINVAL; return -1; }
 
+/* Debian's libfdt.a is built with -fstack-protector-strong; its canary is read at %fs:0x28. */
+void __stack_chk_fail(void);
+void __stack_chk_fail(void)
+{
+    console_puts("\ntessera: stack smashing detected inside a library call; stopping\n");
+    cpu_halt_forever();
+}
+
 /* abort() and a failed assert() end here: the hypervisor stops with the reason on the console. */
 void _exit(int status);
 void _exit(int status)

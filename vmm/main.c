@@ -9,6 +9,7 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/vmx_caps.h"
 #include "boot/multiboot2.h"
+#include "vmm/config_boot.h"
 #include "vmm/console.h"
 #include "vmm/libc_glue.h"
 #include "vmm/log.h"
@@ -126,6 +127,7 @@ void kmain(uint32_t magic, uint64_t info)
              (unsigned long long)(platform.pages.free_pages * PAGE_SIZE >> 20));
     log_info("pci: %u functions", pci_scan());
 
+    config_boot(&platform.boot);
     vmx_probe(&platform.vmx);
     vmx_caps_describe(&platform.vmx, platform.vmx_line, sizeof platform.vmx_line);
     log_info("%s", platform.vmx_line);

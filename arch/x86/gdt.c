@@ -16,7 +16,7 @@ struct tss64 {
 #define IST_STACK_SIZE 8192
 
 static struct tss64 tss;
-static uint8_t ist_stacks[3][IST_STACK_SIZE] __attribute__((aligned(16)));
+static uint8_t ist_stacks[IST_STACKS][IST_STACK_SIZE] __attribute__((aligned(16)));
 static uint64_t gdt[5] __attribute__((aligned(16)));
 
 struct __attribute__((packed)) descriptor_ptr {
@@ -32,9 +32,8 @@ struct __attribute__((packed)) descriptor_ptr {
 void gdt_init(void)
 {
     memset(&tss, 0, sizeof tss);
-    tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(uintptr_t)(ist_stacks[0] + IST_STACK_SIZE);
-    tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)(ist_stacks[1] + IST_STACK_SIZE);
-    tss.ist[IST_MACHINE_CHECK - 1] = (uint64_t)(uintptr_t)(ist_stacks[2] + IST_STACK_SIZE);
+    for (unsigned i = 0; i < IST_STACKS; i++)
+        tss.ist[i] = (uint64_t)(uintptr_t)(ist_stacks[i] + IST_STACK_SIZE);
     tss.iomap_base = sizeof tss;        /* no I/O permission bitmap */
 
     uint64_t base = (uint64_t)(uintptr_t)&tss, limit = sizeof tss - 1;

@@ -12,6 +12,10 @@
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI          2
 #define IST_MACHINE_CHECK 3
+/* External interrupts get a stack of their own too, so an interrupt never writes below the
+ * interrupted code's stack pointer: Debian's libfdt.a (linked unchanged) uses the red zone. */
+#define IST_IRQ          4
+#define IST_STACKS       4
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

@@ -45,7 +45,8 @@ void idt_init(void)
     for (const struct isr_entry *e = isr_table; e->vector != (uint64_t)-1; e++) {
         uint8_t ist = e->vector == VEC_DOUBLE_FAULT ? IST_DOUBLE_FAULT
                     : e->vector == VEC_NMI ? IST_NMI
-                    : e->vector == VEC_MACHINE_CHECK ? IST_MACHINE_CHECK : 0;
+                    : e->vector == VEC_MACHINE_CHECK ? IST_MACHINE_CHECK
+                    : e->vector >= VEC_EXCEPTIONS ? IST_IRQ : 0;
         set_gate((unsigned)e->vector, e->entry, ist);
     }
     struct __attribute__((packed)) { uint16_t limit; uint64_t base; } ptr = {

@@ -127,3 +127,28 @@ class Runner:
             print(f"boot to prompt: {name} {secs:.1f} s")
         print(f"e2e: {self.passed} passed, {self.failed} failed", flush=True)
         return self.failed == 0
+
+
+def make_iso(name, modules):
+    """Builds a variant of build/tessera.iso whose GRUB entry also loads `modules`, a list of
+    (file path, module2 tag).  Returns the new ISO's path."""
+    import shutil
+    import subprocess
+    root = emulator.ROOT
+    work = os.path.join(root, "build", "e2e", name)
+    tree = os.path.join(work, "iso")
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(os.path.join(root, "build", "iso"), tree)
+    lines = []
+    for i, (path, tag) in enumerate(modules):
+        dst = f"/boot/mod{i}"
+        shutil.copy(path, tree + dst)
+        lines.append(f"    module2 {dst} {tag}")
+    with open(os.path.join(root, "boot", "grub.cfg")) as f:
+        cfg = f.read()
+    cfg = re.sub(r"(\n\s*multiboot2 [^\n]*)", lambda m: m.group(1) + "\n" + "\n".join(lines), cfg, count=1)
+    with open(os.path.join(tree, "boot", "grub", "grub.cfg"), "w") as f:
+        f.write(cfg)
+    iso = os.path.join(work, f"{name}.iso")
+    subprocess.run(["grub-mkrescue", "-o", iso, tree], check=True, capture_output=True)
+    return iso

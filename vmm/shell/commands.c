@@ -11,6 +11,7 @@ const struct shell_command shell_commands[] = {
     { "cpuid",   "<leaf> [subleaf]", "run CPUID and print EAX..EDX",              1, 2, cmd_cpuid },
     { "rdmsr",   "<msr>",           "read a model-specific register",             1, 1, cmd_rdmsr },
     { "vmx",     "",                "VT-x capabilities read at boot",             0, 0, cmd_vmx },
+    { "config",  "",                "the active vendor configuration, or why it was refused", 0, 0, cmd_config },
     { "log",     "[error|warn|info|debug]", "show recent log lines, or set the console level", 0, 1, cmd_log },
     { "reboot",  "",                "reset the machine",                          0, 0, cmd_reboot },
 };

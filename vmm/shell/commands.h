@@ -14,5 +14,6 @@ enum shell_status cmd_pci(int argc, char **argv);
 enum shell_status cmd_cpuid(int argc, char **argv);
 enum shell_status cmd_rdmsr(int argc, char **argv);
 enum shell_status cmd_vmx(int argc, char **argv);
+enum shell_status cmd_config(int argc, char **argv);
 
 #endif
