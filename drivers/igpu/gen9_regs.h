@@ -1,0 +1,239 @@
+/*
+ * Intel Gen9 (Skylake) MMIO register and PCI configuration facts used by Tessera.
+ *
+ * Every offset and bit below is named once here and used by name everywhere else. Sources:
+ *   - Linux i915: gt/intel_engine_regs.h (ring registers), gt/intel_lrc_reg.h (execlist
+ *     registers), gt/intel_gt_regs.h and i915_reg.h (fences, interrupts, forcewake, GDRST),
+ *     intel_uncore.c (forcewake protocol and the Gen9 forcewake range table),
+ *     gt/intel_ggtt.c and gt/intel_gtt.h (GMCH control decoding, GFX_FLSH_CNTL),
+ *     gt/intel_gt_clock_utils.c (command-streamer timestamp frequency).
+ *   - Intel PRM for Skylake ("Intel Graphics PRM, Skylake"), Vol 2c (Command Reference:
+ *     Registers) and Vol 5 (Memory Views: GGTT, fences, tiling).
+ *
+ * Offsets are byte offsets into the MMIO half of BAR0 (GTTMMADR).
+ */
+#ifndef TESSERA_DRIVERS_IGPU_GEN9_REGS_H
+#define TESSERA_DRIVERS_IGPU_GEN9_REGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- BAR0 (GTTMMADR) geometry ---------------------------------------------------------- */
+
+/* Gen8+: GTTMMADR is 16 MiB; registers in the low half, GGTT entries start at the middle
+ * (i915 gt/intel_ggtt.c: gen6_gttmmadr_size() = SZ_16M, gen6_gttadr_offset() = size / 2). */
+#define GEN9_GTTMMADR_SIZE          (16u << 20)
+#define GEN9_GGTT_BAR0_OFFSET       (GEN9_GTTMMADR_SIZE / 2u)
+/* The register window: "registers in the first 2 MiB" (i915 maps 2 MiB of MMIO on Gen8+). */
+#define GEN9_MMIO_SIZE              (2u << 20)
+
+/* ---- Masked registers ---------------------------------------------------------------------
+ * Many control registers take a write-enable mask in bits 31:16: a write changes bit n (0..15)
+ * only if bit n+16 is set (i915 i915_reg_defs.h: _MASKED_FIELD, _MASKED_BIT_ENABLE/DISABLE). */
+#define GEN9_MASKED_FIELD(mask, value)   ((uint32_t)(((uint32_t)(mask) << 16) | (uint32_t)(value)))
+#define GEN9_MASKED_BIT_ENABLE(bit)      GEN9_MASKED_FIELD((bit), (bit))
+#define GEN9_MASKED_BIT_DISABLE(bit)     GEN9_MASKED_FIELD((bit), 0u)
+
+/* Apply a masked write to the current value of a masked register. */
+static inline uint32_t gen9_masked_apply(uint32_t cur, uint32_t write)
+{
+    uint32_t mask = write >> 16;
+    return (cur & ~mask & 0xffffu) | (write & mask & 0xffffu);
+}
+
+/* ---- Engines ------------------------------------------------------------------------------ */
+
+/* i915 gt/intel_engine_regs.h / i915_reg.h: RENDER_RING_BASE, BLT_RING_BASE. */
+#define GEN9_RCS_BASE               0x02000u
+#define GEN9_BCS_BASE               0x22000u
+
+/* Ring buffer registers, relative to an engine base (i915 gt/intel_engine_regs.h). */
+#define GEN9_RING_TAIL(base)        ((base) + 0x30u)
+#define   GEN9_TAIL_ADDR            0x001FFFF8u   /* qword-aligned offset into the ring */
+#define GEN9_RING_HEAD(base)        ((base) + 0x34u)
+#define   GEN9_HEAD_ADDR            0x001FFFFCu   /* dword-aligned offset into the ring */
+#define   GEN9_HEAD_WRAP_COUNT      0xFFE00000u
+#define GEN9_RING_START(base)       ((base) + 0x38u)
+#define GEN9_RING_CTL(base)         ((base) + 0x3Cu)
+#define   GEN9_RING_NR_PAGES        0x001FF000u   /* (size in pages - 1) << 12 */
+#define   GEN9_RING_VALID           0x00000001u
+#define GEN9_RING_ACTHD_UDW(base)   ((base) + 0x5Cu)
+#define GEN9_RING_ACTHD(base)       ((base) + 0x74u)
+#define GEN9_RING_HWS_PGA(base)     ((base) + 0x80u)   /* status page graphics address */
+#define GEN9_RING_NOPID(base)       ((base) + 0x94u)   /* last MI_NOOP identification value */
+#define GEN9_RING_HWSTAM(base)      ((base) + 0x98u)
+#define GEN9_RING_MI_MODE(base)     ((base) + 0x9Cu)   /* masked */
+#define   GEN9_MI_MODE_IDLE         (1u << 9)
+#define   GEN9_MI_MODE_STOP_RING    (1u << 8)
+#define GEN9_RING_IMR(base)         ((base) + 0xA8u)
+#define GEN9_RING_EIR(base)         ((base) + 0xB0u)
+#define GEN9_RING_EMR(base)         ((base) + 0xB4u)
+#define GEN9_RING_ESR(base)         ((base) + 0xB8u)
+#define GEN9_RING_RESET_CTL(base)   ((base) + 0xD0u)   /* masked */
+#define   GEN9_RESET_CTL_CAT_ERROR        (1u << 2)
+#define   GEN9_RESET_CTL_READY_TO_RESET   (1u << 1)
+#define   GEN9_RESET_CTL_REQUEST_RESET    (1u << 0)
+#define GEN9_RING_BBSTATE(base)     ((base) + 0x110u)
+#define GEN9_RING_BBADDR(base)      ((base) + 0x140u)
+#define GEN9_RING_BBADDR_UDW(base)  ((base) + 0x168u)
+
+/* Execlists (i915 gt/intel_lrc_reg.h, gt/intel_engine_regs.h). ELSP is a write-only port: a
+ * submission is four dword writes, element 1 upper, element 1 lower, element 0 upper, element
+ * 0 lower; the last write starts the load (i915 execlists_submit_ports()/write_desc()). */
+#define GEN9_RING_ELSP(base)              ((base) + 0x230u)
+#define GEN9_RING_EXECLIST_STATUS_LO(base) ((base) + 0x234u)
+#define GEN9_RING_EXECLIST_STATUS_HI(base) ((base) + 0x238u)
+#define GEN9_RING_CONTEXT_CONTROL(base)   ((base) + 0x244u)  /* masked */
+#define   GEN9_CTX_CTRL_RESTORE_INHIBIT   (1u << 0)
+#define   GEN9_CTX_CTRL_RS_CTX_ENABLE     (1u << 1)
+#define   GEN9_CTX_CTRL_SAVE_INHIBIT      (1u << 2)
+#define   GEN9_CTX_CTRL_INHIBIT_SYN_SWITCH (1u << 3)
+#define GEN9_RING_MODE(base)              ((base) + 0x29Cu)  /* GFX_MODE, masked */
+#define   GEN9_GFX_RUN_LIST_ENABLE        (1u << 15)
+#define   GEN9_GFX_PPGTT_ENABLE           (1u << 9)
+#define GEN9_RING_TIMESTAMP(base)         ((base) + 0x358u)
+#define GEN9_RING_TIMESTAMP_UDW(base)     ((base) + 0x35Cu)
+/* Context status buffer: 6 qword entries (lower dword status, upper dword context id). */
+#define GEN9_RING_CSB_LO(base, i)         ((base) + 0x370u + (uint32_t)(i) * 8u)
+#define GEN9_RING_CSB_HI(base, i)         ((base) + 0x374u + (uint32_t)(i) * 8u)
+#define GEN9_CSB_ENTRIES                  6u
+#define GEN9_RING_CSB_PTR(base)           ((base) + 0x3A0u)  /* masked */
+#define   GEN9_CSB_PTR_MASK               0x7u
+#define   GEN9_CSB_WRITE_PTR_SHIFT        0u
+#define   GEN9_CSB_READ_PTR_SHIFT         8u
+/* Value of the write pointer after reset: "no entry written yet"; the first event then lands in
+ * entry 0 (i915 gvt/execlist.c emulate_csb_update(); intel_lrc_reg.h notes 6 and 7 are not
+ * valid entry numbers). */
+#define   GEN9_CSB_PTR_RESET              0x7u
+#define GEN9_RING_CTX_TIMESTAMP(base)     ((base) + 0x3A8u)
+/* Sixteen 64-bit command-streamer general purpose registers (GEN8_RING_CS_GPR). */
+#define GEN9_RING_CS_GPR(base, n)         ((base) + 0x600u + (uint32_t)(n) * 8u)
+#define GEN9_CS_GPR_COUNT                 16u
+
+/* Blitter tiling control: selects Y-major instead of X-major for tiled blit surfaces; a
+ * masked register (i915 gt/intel_gt_regs.h BCS_SWCTRL, BCS_SRC_Y, BCS_DST_Y). */
+#define GEN9_BCS_SWCTRL                   0x22200u
+#define   GEN9_BCS_SWCTRL_SRC_Y           (1u << 0)
+#define   GEN9_BCS_SWCTRL_DST_Y           (1u << 1)
+
+/* Command-streamer timestamp frequency on Skylake: 12 MHz (i915 gt/intel_gt_clock_utils.c,
+ * gen9 non-LP without the crystal-clock CTC source). One tick is 83.33 ns. */
+#define GEN9_CS_TIMESTAMP_HZ              12000000u
+
+/* ---- Fences (i915 i915_reg.h FENCE_REG_GEN6_LO/HI, gt/intel_ggtt_fencing.c) --------------- */
+#define GEN9_FENCE_COUNT                  32u
+#define GEN9_FENCE_REG_LO(i)              (0x100000u + (uint32_t)(i) * 8u)
+#define GEN9_FENCE_REG_HI(i)              (0x100004u + (uint32_t)(i) * 8u)
+/* 64-bit fence layout: bits 63:44 end page (address of the LAST 4 KiB page, inclusive),
+ * bits 42:32 pitch in 128-byte units minus one, bits 31:12 start page, bit 1 Y-tiled,
+ * bit 0 valid. Written low = 0, high, low so the fence is never valid with a stale half. */
+#define GEN9_FENCE_PAGE                   4096u
+#define GEN9_FENCE_VALID                  (1ull << 0)
+#define GEN9_FENCE_TILING_Y               (1ull << 1)
+#define GEN9_FENCE_START_MASK             0x00000000FFFFF000ull
+#define GEN9_FENCE_PITCH_SHIFT            32
+#define GEN9_FENCE_PITCH_MASK             (0x7FFull << GEN9_FENCE_PITCH_SHIFT)
+#define GEN9_FENCE_PITCH_UNIT             128u
+#define GEN9_FENCE_MAX_PITCH_VAL          0x800u   /* pitch/128 <= 2048 (GEN7_FENCE_MAX_PITCH_VAL) */
+#define GEN9_FENCE_END_SHIFT              32       /* end address bits 31:12 sit at 63:44 */
+#define GEN9_FENCE_END_MASK               0xFFFFF00000000000ull
+
+/* The decoded form of a fence register. */
+struct gen9_fence {
+    bool valid;
+    bool y_tiled;
+    uint32_t start;     /* graphics address of the first page */
+    uint64_t end;       /* graphics address one past the last byte (exclusive) */
+    uint32_t pitch;     /* bytes per row, a multiple of 128 */
+};
+
+/* Encode a fence; returns 0 for an invalid (disabled) fence if size is 0. Callers check
+ * alignment and pitch limits with gen9_fence_check() first. */
+static inline uint64_t gen9_fence_encode(uint32_t start, uint32_t size, uint32_t pitch,
+                                         bool y_tiled)
+{
+    uint64_t v;
+    if (size == 0)
+        return 0;
+    v = (uint64_t)(start + size - GEN9_FENCE_PAGE) << GEN9_FENCE_END_SHIFT;
+    v &= GEN9_FENCE_END_MASK;
+    v |= (uint64_t)start & GEN9_FENCE_START_MASK;
+    v |= ((uint64_t)(pitch / GEN9_FENCE_PITCH_UNIT - 1u) << GEN9_FENCE_PITCH_SHIFT) &
+         GEN9_FENCE_PITCH_MASK;
+    if (y_tiled)
+        v |= GEN9_FENCE_TILING_Y;
+    return v | GEN9_FENCE_VALID;
+}
+
+static inline struct gen9_fence gen9_fence_decode(uint64_t v)
+{
+    struct gen9_fence f;
+    f.valid = (v & GEN9_FENCE_VALID) != 0;
+    f.y_tiled = (v & GEN9_FENCE_TILING_Y) != 0;
+    f.start = (uint32_t)(v & GEN9_FENCE_START_MASK);
+    f.end = ((v & GEN9_FENCE_END_MASK) >> GEN9_FENCE_END_SHIFT) + GEN9_FENCE_PAGE;
+    f.pitch = (uint32_t)(((v & GEN9_FENCE_PITCH_MASK) >> GEN9_FENCE_PITCH_SHIFT) + 1u) *
+              GEN9_FENCE_PITCH_UNIT;
+    return f;
+}
+
+/* ---- GGTT invalidation (i915 gt/intel_ggtt.c gen8_ggtt_invalidate) ----------------------- */
+#define GEN9_GFX_FLSH_CNTL                0x101008u
+#define   GEN9_GFX_FLSH_CNTL_EN           (1u << 0)
+
+/* ---- Reset (i915 gt/intel_gt_regs.h GEN6_GDRST, gt/intel_reset.c gen8_engine_reset) ------ */
+#define GEN9_GDRST                        0x941Cu
+#define   GEN9_GRDOM_FULL                 (1u << 0)
+#define   GEN9_GRDOM_RENDER               (1u << 1)
+#define   GEN9_GRDOM_MEDIA                (1u << 2)
+#define   GEN9_GRDOM_BLT                  (1u << 3)
+
+/* ---- Interrupts (Gen8 layout; i915 i915_reg.h GEN8_MASTER_IRQ, GEN8_GT_ISR/IMR/IIR/IER) -- */
+#define GEN9_MASTER_IRQ                   0x44200u
+#define   GEN9_MASTER_IRQ_CONTROL         (1u << 31)
+#define   GEN9_MASTER_GT_RCS_IRQ          (1u << 0)   /* GT bank 0 has a pending bit */
+#define   GEN9_MASTER_GT_BCS_IRQ          (1u << 1)
+#define GEN9_GT_ISR(bank)                 (0x44300u + 0x10u * (uint32_t)(bank))
+#define GEN9_GT_IMR(bank)                 (0x44304u + 0x10u * (uint32_t)(bank))
+#define GEN9_GT_IIR(bank)                 (0x44308u + 0x10u * (uint32_t)(bank))
+#define GEN9_GT_IER(bank)                 (0x4430Cu + 0x10u * (uint32_t)(bank))
+/* Bank 0 holds the render engine in bits 15:0 and the blitter in bits 31:16. */
+#define GEN9_GT_RCS_IRQ_BANK              0u
+#define GEN9_GT_BCS_IRQ_BANK              0u
+#define GEN9_GT_RCS_IRQ_SHIFT             0u
+#define GEN9_GT_BCS_IRQ_SHIFT             16u
+/* Per-engine interrupt bits (shifted by the engine's IRQ shift). */
+#define   GEN9_GT_USER_INTERRUPT          (1u << 0)   /* MI_USER_INTERRUPT */
+#define   GEN9_GT_CS_MASTER_ERROR         (1u << 3)   /* command streamer error */
+#define   GEN9_GT_PIPECTL_NOTIFY          (1u << 4)   /* PIPE_CONTROL / MI_FLUSH_DW notify */
+#define   GEN9_GT_CONTEXT_SWITCH          (1u << 8)   /* a CSB entry was written */
+
+/* ---- Forcewake (i915 gt/intel_gt_regs.h, intel_uncore.c) --------------------------------
+ * A domain is woken by a masked write of FORCEWAKE_KERNEL to its request register and is
+ * awake once the same bit reads back set in its ack register; released by the masked clear. */
+#define GEN9_FORCEWAKE_RENDER             0xA278u
+#define GEN9_FORCEWAKE_ACK_RENDER         0x0D84u
+#define GEN9_FORCEWAKE_GT                 0xA188u   /* "blitter"/GT domain */
+#define GEN9_FORCEWAKE_ACK_GT             0x130044u
+#define GEN9_FORCEWAKE_MEDIA              0xA270u
+#define GEN9_FORCEWAKE_ACK_MEDIA          0x0D88u
+#define   GEN9_FORCEWAKE_KERNEL           (1u << 0)
+#define   GEN9_FORCEWAKE_KERNEL_FALLBACK  (1u << 15)
+/* Registers at or above this offset never need forcewake (i915 NEEDS_FORCE_WAKE). */
+#define GEN9_FORCEWAKE_LIMIT              0x40000u
+
+/* ---- PCI configuration space of the iGPU (00:02.0) --------------------------------------- */
+#define GEN9_PCI_VENDOR_INTEL             0x8086u
+#define GEN9_PCI_BAR0                     0x10u     /* GTTMMADR, 64-bit memory BAR */
+#define GEN9_PCI_BAR2                     0x18u     /* GMADR (aperture), 64-bit prefetchable */
+/* GMCH graphics control, 16 bits (i915 intel_gtt/i915_drm.h SNB_GMCH_CTRL, BDW_GMCH_*). */
+#define GEN9_PCI_GMCH_CTRL                0x50u
+#define   GEN9_GMCH_GGMS_SHIFT            6u        /* GGTT size: 1 << GGMS MiB, 0 = none */
+#define   GEN9_GMCH_GGMS_MASK             0x3u
+#define   GEN9_GMCH_GMS_SHIFT             8u        /* stolen size code */
+#define   GEN9_GMCH_GMS_MASK              0xFFu
+/* Base of data stolen memory (i915 INTEL_BSM; bits 31:20 hold the base). */
+#define GEN9_PCI_BDSM                     0x5Cu
+#define   GEN9_BDSM_MASK                  0xFFF00000u
+
+#endif /* TESSERA_DRIVERS_IGPU_GEN9_REGS_H */

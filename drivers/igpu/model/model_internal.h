@@ -1,0 +1,155 @@
+/*
+ * Internal state of the Gen9 model, shared by the model's source files only.
+ */
+#ifndef TESSERA_DRIVERS_IGPU_MODEL_MODEL_INTERNAL_H
+#define TESSERA_DRIVERS_IGPU_MODEL_MODEL_INTERNAL_H
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>      /* snprintf only */
+
+#include "drivers/igpu/gen9_context.h"
+#include "drivers/igpu/gen9_gtt.h"
+#include "drivers/igpu/gen9_regs.h"
+#include "drivers/igpu/igpu.h"
+#include "drivers/igpu/model/igpu_model.h"
+
+/* Translation cache: direct-mapped, emptied only by GGTT invalidation (like the hardware's
+ * GTT TLBs, which do not snoop GGTT writes). */
+#define MODEL_TLB_SIZE      512u
+
+/* Longest command the model fetches whole: MI_STORE_DATA_IMM has a 10-bit length field. */
+#define MODEL_MAX_CMD_DW    (0x3FFu + 2u)
+
+/* Batch levels: 0 is the ring, 1 a first-level batch, 2 a second-level batch. */
+#define MODEL_MAX_LEVEL     2u
+
+struct model_tlb_entry {
+    uint32_t tag;             /* page index + 1; 0 = empty */
+    uint64_t pte;
+};
+
+struct model_execlist {
+    uint64_t desc[2];
+    bool valid;
+};
+
+struct model_engine {
+    enum igpu_engine id;
+    uint32_t base;
+    enum igpu_model_engine_state state;
+
+    /* registers owned by the engine */
+    uint32_t hws_pga;
+    bool hws_valid;           /* HWS_PGA written since reset: CSB is mirrored there */
+    uint32_t hwstam;
+    uint32_t mi_mode;         /* masked; STOP_RING honoured */
+    uint32_t imr;             /* RING_IMR: events masked before reaching the GT IIR */
+    uint32_t gfx_mode;        /* masked; RUN_LIST_ENABLE required for ELSP */
+    uint32_t reset_ctl;       /* masked */
+    uint32_t nopid;
+    uint32_t gpr[GEN9_CS_GPR_COUNT * 2];
+    uint32_t elsp_dw[4];
+    unsigned elsp_n;
+
+    /* execlists: the running list and one pending (queued by an ELSP write while active) */
+    struct model_execlist cur;
+    unsigned cur_elem;        /* element of cur running */
+    struct model_execlist pend;
+    bool need_restore;        /* element cur_elem must be loaded before executing */
+    bool lite_restore;        /* reload only the tail of the running context */
+
+    /* running context */
+    uint64_t desc;
+    uint32_t lrca;
+    uint32_t ctx_id;
+    uint32_t ring_start, ring_ctl, ring_size;
+    uint32_t head, tail;
+    uint32_t head_wraps;
+    uint64_t ctx_ts_ticks;    /* CTX_TIMESTAMP at restore */
+    uint64_t ctx_start_ticks; /* engine timestamp at restore */
+
+    /* batch stack: addr[l] is the next command of level l (1..2) */
+    unsigned level;
+    uint64_t bb_addr[MODEL_MAX_LEVEL + 1];
+    uint64_t cmd_gaddr;       /* address of the command being executed */
+
+    /* context status buffer */
+    uint32_t csb[GEN9_CSB_ENTRIES][2];
+    uint32_t csb_wp, csb_rp;  /* hardware write pointer, software read pointer */
+
+    /* execlist queue slots (RING_EXECLIST_STATUS): which slot runs, which is written next */
+    unsigned slot_cur, slot_wp;
+
+    /* time, in picoseconds so per-pixel costs add up exactly */
+    uint64_t clock_ps;        /* the engine's clock: work done plus idle time let pass */
+    uint64_t busy_ps;         /* modelled work only */
+
+    struct igpu_model_stats stats;
+    struct igpu_model_fault fault;
+    uint32_t cmd[MODEL_MAX_CMD_DW];
+};
+
+struct igpu_model {
+    struct igpu_model_config cfg;
+    struct igpu igpu;
+    struct model_engine eng[IGPU_NUM_ENGINES];
+    struct model_tlb_entry tlb[MODEL_TLB_SIZE];
+
+    uint64_t fence[GEN9_FENCE_COUNT];
+    uint32_t bcs_swctrl;      /* masked */
+    uint32_t master_irq;      /* control bit only; pending bits computed */
+    uint32_t gt_imr, gt_iir, gt_ier;
+    uint32_t fw_req[3];       /* forcewake request registers (masked); acks mirror them */
+    bool irq_line;
+};
+
+/* ---- model_core.c ---- */
+struct model_engine *model_engine(struct igpu_model *m, enum igpu_engine e);
+void model_raise(struct igpu_model *m, struct model_engine *en, uint32_t events);
+int model_reg_read(struct igpu_model *m, uint32_t reg, uint32_t *val);
+int model_reg_write(struct igpu_model *m, uint32_t reg, uint32_t val);
+/* Register access from a command (LRI/LRM write, SRM read): only registers the model lets
+ * commands touch. Returns IGPU_OK or IGPU_EUNSUPPORTED. */
+int model_cmd_reg_write(struct igpu_model *m, struct model_engine *en, uint32_t reg,
+                        uint32_t val);
+int model_cmd_reg_read(struct igpu_model *m, struct model_engine *en, uint32_t reg,
+                       uint32_t *val);
+uint64_t model_timestamp_ticks(const struct igpu_model *m, const struct model_engine *en);
+
+/* ---- model_ggtt.c ---- */
+int model_ggtt_read_pte(struct igpu_model *m, uint32_t index, uint64_t *pte);
+int model_ggtt_write_pte(struct igpu_model *m, uint32_t index, uint64_t pte);
+void model_tlb_flush(struct igpu_model *m);
+/* Engine access to graphics memory: checks, translates, faults the engine on failure.
+ * Returns true on success. */
+bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, void *buf,
+                     size_t len, bool write, enum igpu_model_access kind);
+bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,
+                     uint32_t *val, enum igpu_model_access kind);
+bool model_gm_write32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,
+                      uint32_t val, enum igpu_model_access kind);
+
+/* ---- model_execlist.c ---- */
+void model_engine_reset(struct igpu_model *m, struct model_engine *en);
+int model_elsp_write(struct igpu_model *m, struct model_engine *en, uint32_t val);
+int model_elsp_submit(struct igpu_model *m, struct model_engine *en, uint64_t d0, uint64_t d1);
+uint32_t model_execlist_status_lo(const struct model_engine *en);
+int model_csb_drain(struct igpu_model *m, struct model_engine *en, struct igpu_csb_event *ev,
+                    unsigned max);
+/* Stop the engine with a fault (the first fault sticks until reset). detail is one line. */
+void model_fault(struct igpu_model *m, struct model_engine *en, enum igpu_fault_reason r,
+                 uint64_t gaddr, const char *detail);
+
+/* ---- model_cmd.c ---- */
+/* Execute the command at the engine's current position; returns its cost in picoseconds
+ * (the engine may be faulted afterwards). */
+uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en);
+
+/* ---- model_blit.c ---- */
+uint64_t model_exec_blit(struct igpu_model *m, struct model_engine *en, const uint32_t *cmd,
+                         uint32_t len);
+
+#endif /* TESSERA_DRIVERS_IGPU_MODEL_MODEL_INTERNAL_H */
