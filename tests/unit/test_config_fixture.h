@@ -5,8 +5,10 @@
 #ifndef TEST_CONFIG_FIXTURE_H
 #define TEST_CONFIG_FIXTURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <libfdt.h>
