@@ -43,7 +43,7 @@ bool config_boot(const struct boot_info *bi)
     log_info("config (%s): %u guests, scheduler %s, CRC-32 %08x", a->source, a->cfg.n_guests,
              cfg_sched_policy_name(a->cfg.scheduler.policy), a->cfg.dtb_crc32);
     for (unsigned i = 0; i < a->cfg.n_guests; i++) {
-        char line[320];
+        char line[CFG_CMDLINE_MAX + 200];   /* a guest line holds its whole command line */
         cfg_guest_summary(&a->cfg, i, line, sizeof line);
         log_info("%s", line);
     }
