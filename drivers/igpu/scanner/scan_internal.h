@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/scanner/scanner.h"
 
 /* Engines a descriptor allows, as bits. */
@@ -55,8 +56,21 @@ struct scan_cmd_desc {
 
 /* The descriptor for a header dword, or NULL if the command is unknown. */
 const struct scan_cmd_desc *scan_lookup(uint32_t hdr);
-/* Header bits fixed by the command's identity (type, opcode, sub-opcodes). */
-uint32_t scan_ident_mask(uint32_t hdr);
+/* Header bits fixed by the command's identity: type and opcode (MI 31:23, 2D 31:22), or
+ * type, sub-type, opcode and sub-opcode (3D 31:16). */
+static inline uint32_t scan_ident_mask(uint32_t hdr)
+{
+    switch (gen9_cmd_type(hdr)) {
+    case GEN9_CMD_TYPE_MI:
+        return ~0u << GEN9_MI_OPCODE_SHIFT;
+    case GEN9_CMD_TYPE_2D:
+        return ~0u << GEN9_2D_OPCODE_SHIFT;
+    case GEN9_CMD_TYPE_3D:
+        return ~0u << GEN9_3D_SUBOP_SHIFT;
+    default:
+        return ~0u;
+    }
+}
 
 /* Record the first rejection and return its code: the offending dword is operand `op` (0 =
  * the header) of the current command (c->cur_off, c->cur_hdr) in the current buffer. */

@@ -159,20 +159,6 @@ const struct scan_cmd_desc *scan_lookup(uint32_t hdr)
     return d->name ? d : NULL;
 }
 
-uint32_t scan_ident_mask(uint32_t hdr)
-{
-    switch (gen9_cmd_type(hdr)) {
-    case GEN9_CMD_TYPE_MI:
-        return ~0u << GEN9_MI_OPCODE_SHIFT;
-    case GEN9_CMD_TYPE_2D:
-        return ~0u << GEN9_2D_OPCODE_SHIFT;
-    case GEN9_CMD_TYPE_3D:
-        return ~0u << GEN9_3D_SUBOP_SHIFT;
-    default:
-        return ~0u;
-    }
-}
-
 const char *igpu_scan_cmd_name(uint32_t hdr)
 {
     const struct scan_cmd_desc *d = scan_lookup(hdr);

@@ -26,6 +26,7 @@ struct scan_buf {
     uint64_t gm;            /* batch: guest address of dw[0] */
     size_t shadow_off;      /* batch: dw - cfg->shadow */
     uint64_t gm_limit;      /* batch: end of the allowed range it starts in, dword-trimmed */
+    unsigned calls;         /* batch starts that call (pass 2 has work only if non-zero) */
 };
 
 enum scan_end { END_RING, END_BB_END, END_CHAIN };
@@ -48,7 +49,7 @@ enum igpu_scan_err scan_reject(struct scan_ctx *c, enum igpu_scan_err code, uint
 }
 
 /* Make dwords [0, need) of the buffer present, copying more of a batch if needed. */
-static enum igpu_scan_err buf_ensure(struct scan_ctx *c, struct scan_buf *b, size_t need)
+static enum igpu_scan_err buf_fill(struct scan_ctx *c, struct scan_buf *b, size_t need)
 {
     const struct igpu_scan_config *cfg = c->cfg;
 
@@ -73,6 +74,12 @@ static enum igpu_scan_err buf_ensure(struct scan_ctx *c, struct scan_buf *b, siz
         b->avail += n;
     }
     return IGPU_SCAN_OK;
+}
+
+static inline enum igpu_scan_err buf_ensure(struct scan_ctx *c, struct scan_buf *b,
+                                            size_t need)
+{
+    return b->avail >= need ? IGPU_SCAN_OK : buf_fill(c, b, need);
 }
 
 /* Total dwords of an accepted command (the descriptor says how wide its length field is). */
@@ -142,11 +149,15 @@ static enum igpu_scan_err scan_pass1(struct scan_ctx *c, struct scan_buf *b, siz
             *end = END_BB_END;
             return IGPU_SCAN_OK;
         }
-        if (is_bb_start(hdr) && !scan_bb_start_is_call(hdr, c->level)) {
-            /* A chaining start: nothing after it in this batch executes. */
-            *len_out = i + len;
-            *end = END_CHAIN;
-            return IGPU_SCAN_OK;
+        if (is_bb_start(hdr)) {
+            if (scan_bb_start_is_call(hdr, c->level)) {
+                b->calls++;
+            } else {
+                /* A chaining start: nothing after it in this batch executes. */
+                *len_out = i + len;
+                *end = END_CHAIN;
+                return IGPU_SCAN_OK;
+            }
         }
         i += len;
     }
@@ -179,15 +190,17 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level
 static enum igpu_scan_err scan_pass2(struct scan_ctx *c, struct scan_buf *b, size_t len)
 {
     size_t i, n;
+    unsigned left = b->calls;
     enum igpu_scan_err e;
 
-    for (i = 0; i < len; i += n) {
+    for (i = 0; i < len && left; i += n) {
         uint32_t hdr = b->dw[i];
         size_t child;
 
         n = cmd_len(scan_lookup(hdr), hdr);     /* pass 1 accepted it: known */
         if (!is_bb_start(hdr) || !scan_bb_start_is_call(hdr, c->level))
             continue;
+        left--;
         c->cur_off = (uint32_t)i;
         c->cur_hdr = hdr;
         e = follow(c, scan_bb_start_target(&b->dw[i]), c->level + 1, &child);
