@@ -627,12 +627,21 @@ static void model_run(const struct work *w)
     igpu_model_run_until_idle(m, w->engine, 1000000000ull);
     {
         const struct igpu_model_fault *ft = igpu_model_fault(m, w->engine);
+        struct igpu_model_stats st;
+        uint64_t pad = w->ring_dw & 1;          /* submit pads the ring to a qword */
+
         /* The trap aborts before the model could report a denied access; faults for
          * features the model lacks are acceptable, faults on memory are not. */
         if (ft && (ft->reason == IGPU_FAULT_ACCESS_DENIED ||
                    ft->reason == IGPU_FAULT_GGTT_NOT_PRESENT ||
                    ft->reason == IGPU_FAULT_GGTT_RANGE || ft->reason == IGPU_FAULT_MEMORY))
             fail("model: accepted workload faulted on memory", ft->reason, ft->gaddr);
+        /* A clean run did exactly the work the scanner predicted, at the predicted cost. */
+        if (!ft && igpu_model_stats(m, w->engine, &st) == 0 &&
+            (st.commands != w->res.commands + pad || st.batches != w->res.batches ||
+             st.pixels != w->res.blit_pixels ||
+             st.busy_ns != w->res.est_cost_ns + pad * mc.cost.cmd_ns + mc.cost.ctx_switch_ns))
+            fail("model: executed work or cost differs from the scan", st.commands, st.busy_ns);
     }
     t.armed = false;
     igpu_model_destroy(m);
