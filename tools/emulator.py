@@ -68,6 +68,7 @@ log: {os.path.join(workdir, 'bochs.log')}
 def command(emu, iso, serial_port=None, workdir=None, megs=512, gui=False):
     """The argv that boots `iso` in `emu`; with serial_port the emulator's COM1 connects to
     127.0.0.1:serial_port, otherwise (QEMU only) COM1 is the caller's stdio."""
+    iso = os.path.abspath(iso)    # the emulator may run in another folder
     if emu in ("qemu", "qemu-uefi", "kvm"):
         argv = ["qemu-system-x86_64", "-m", str(megs), "-cdrom", iso, "-no-reboot",
                 "-monitor", "none"]
