@@ -113,10 +113,10 @@ static uint32_t build(struct scenario *sc, uint32_t max)
         s->name = "sleepy";
         s->what = "3 vGPUs 1:2:3: saturating MM; MM sleeping 50%; MM sleeping 80%";
         s->g[0] = async_guest(1, US(207), 64);
-        s->g[1] = async_guest(2, US(207), 64);
+        s->g[1] = async_guest(2, US(207), 8);
         s->g[1].on_ns = MS(20);
         s->g[1].off_ns = MS(20);
-        s->g[2] = async_guest(3, US(207), 64);
+        s->g[2] = async_guest(3, US(207), 8);
         s->g[2].on_ns = MS(10);
         s->g[2].off_ns = MS(40);
         s->n = 3;
@@ -137,9 +137,15 @@ static uint32_t build(struct scenario *sc, uint32_t max)
     return k;
 }
 
-static void print_ppm(uint32_t ppm)
+/* ppm as a decimal with 3 places, rounded; rotating buffers so several fit in one printf. */
+static const char *fmt(uint32_t ppm)
 {
-    printf(" %7u.%03u", ppm / 1000000u, (ppm % 1000000u) / 1000u);
+    static char buf[8][16];
+    static unsigned k;
+    char *b = buf[k++ % 8];
+    uint32_t milli = (ppm + 500u) / 1000u;
+    snprintf(b, sizeof(buf[0]), "%u.%03u", milli / 1000u, milli % 1000u);
+    return b;
 }
 
 static int run_scenarios(void)
@@ -154,8 +160,9 @@ static int run_scenarios(void)
            (unsigned long long)(p.switch_ns / 1000), (unsigned long long)(p.dispatch_ns / 1000),
            (unsigned long long)(p.duration_ns / 1000000000ull),
            (unsigned long long)(p.warmup_ns / 1000000ull));
-    printf("%-9s %-7s %11s %11s %11s %11s %9s %7s\n", "scenario", "policy", "MMR", "Jain",
-           "overhead", "util", "switch/s", "hints/s");
+    printf("%-9s %-7s %6s %6s %8s %6s %6s %6s %6s %8s %7s\n", "scenario", "policy", "MMR",
+           "Jain", "overhead", "MMR", "Jain", "ovrhd", "util", "switch/s", "hints/s");
+    printf("%-17s %-22s %-20s\n", "", "|-- vs share ideal --|", "|-- vs gps ideal --|");
     for (uint32_t i = 0; i < nsc; i++) {
         struct scenario *s = &sc[i];
         struct sched_sim_params ps = p;
@@ -180,11 +187,10 @@ static int run_scenarios(void)
             uint64_t secs = (ps.duration_ns - ps.warmup_ns) / 1000000ull;
             printf("%-9s %-7s", s->name,
                    cfg.hold_ns ? "fair+h" : sched_policy_name(cfg.policy));
-            print_ppm(ev.mmr_ppm);
-            print_ppm(ev.jain_ppm);
-            print_ppm(ev.overhead_ppm);
-            print_ppm(ev.utilisation_ppm);
-            printf(" %9llu %7llu\n", (unsigned long long)(ev.switches * 1000 / secs),
+            printf(" %6s %6s %8s %6s %6s %6s %6s", fmt(ev.mmr_ppm), fmt(ev.jain_ppm),
+                   fmt(ev.overhead_ppm), fmt(ev.mmr_gps_ppm), fmt(ev.jain_gps_ppm),
+                   fmt(ev.overhead_gps_ppm), fmt(ev.utilisation_ppm));
+            printf(" %8llu %7llu\n", (unsigned long long)(ev.switches * 1000 / secs),
                    (unsigned long long)(ev.hints * 1000 / secs));
         }
     }

@@ -197,12 +197,22 @@ static void win_roll(const struct sched *s, struct sched_vgpu *v, uint64_t now)
     v->win_start_ns += windows * w;
 }
 
-/* Interactive: more than cfg.interactive_waits sync waits in the current window or in the
- * window just before it.  Read-only, so the shell's view and the pick agree. */
+/*
+ * Interactive: more than cfg.interactive_waits sync waits per window (10 ms), counted two
+ * ways.  In wall time: in the current window or the one before.  Per GPU time: per 10 ms of
+ * GPU time the vGPU recently received (at least 1 ms of it).  The second keeps a guest that
+ * waits after every kernel interactive under congestion, when it is served so rarely that
+ * its waits per wall-clock window fall — which is when coscheduling matters most; FairGV
+ * profiles its guests alone, where the two counts agree.  Read-only, so the shell's view and
+ * the pick agree.
+ */
 bool sched_interactive_at(const struct sched *s, const struct sched_vgpu *v, uint64_t now)
 {
     uint64_t w = s->cfg.interactive_window_ns;
     uint32_t thr = s->cfg.interactive_waits;
+    if (v->svc_ns >= SCHED_MS(1) &&
+        sched_muldiv(v->svc_waits, w, v->svc_ns) > thr)
+        return true;
     if (!v->win_started || now < v->win_start_ns)
         return v->win_started && (v->prev_win_count > thr || v->win_count > thr);
     if (now - v->win_start_ns < w)
@@ -478,6 +488,12 @@ int sched_complete(struct sched *s, uint32_t id, uint64_t wid, uint64_t gpu_ns)
     v->last_done_ns = sched_now(s);
     v->st.gpu_ns = sched_sat_add(v->st.gpu_ns, gpu_ns);
     v->st.workloads++;
+    /* Recent history only: halve once it spans more than four windows of GPU time. */
+    v->svc_ns = sched_sat_add(v->svc_ns, gpu_ns);
+    if (v->svc_ns > 4 * s->cfg.interactive_window_ns) {
+        v->svc_ns >>= 1;
+        v->svc_waits >>= 1;
+    }
     v->head = (v->head + 1) % s->cfg.queue_depth;
     v->count--;
     v->inflight--;
@@ -493,6 +509,7 @@ int sched_sync_wait(struct sched *s, uint32_t id)
         return SCHED_ENOENT;
     win_roll(s, v, sched_now(s));
     v->win_count++;
+    v->svc_waits++;
     return SCHED_OK;
 }
 

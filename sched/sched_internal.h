@@ -54,6 +54,8 @@ struct sched_vgpu {
     uint32_t win_count;
     uint32_t prev_win_count;
     bool     win_started;
+    uint64_t svc_waits;      /* sync waits and GPU time received, recent (halved together) */
+    uint64_t svc_ns;
 
     struct sched_vgpu_stats st;
 };

@@ -36,7 +36,13 @@ struct gsim {
     uint32_t head, count;
     uint64_t next_id;
     bool runaway_done;
+    uint64_t rem;               /* ideal engine: head workload's work left, 1/GPS_UNIT ns */
 };
+
+/* The ideal engine serves every backlogged guest at once, each at weight / total weight of
+ * the backlogged (generalised processor sharing, the fluid model fair queuing imitates),
+ * with no switch or dispatch cost.  Work is counted in 1/1024 ns so shares round finely. */
+#define GPS_UNIT 1024u
 
 struct core {
     int32_t running;            /* guest index or -1 */
@@ -46,6 +52,7 @@ struct core {
 
 struct sim {
     uint64_t now;
+    bool gps;                   /* ideal engine instead of scheduler + engine */
     struct sched *s;
     const struct sched_sim_params *p;
     uint32_t depth;
@@ -167,6 +174,12 @@ static void next_iteration(struct sim *m, uint32_t gi)
 {
     struct gsim *g = &m->g[gi];
     if (g->cfg->on_ns && m->now >= g->active_until) {
+        /* Like a program that copies its results back before it sleeps: its GPU work is
+         * done by the time it sleeps, so the sleep ratio is really GPU-idle time. */
+        if (g->outstanding > 0) {
+            g->st = G_SYNC;
+            return;
+        }
         g->st = G_SLEEP;
         g->until = m->now + jitter(m, g->cfg->off_ns, 25);
         return;
@@ -187,19 +200,23 @@ static void submit_burst(struct sim *m, uint32_t gi)
             g->runaway_done = true;
         }
         uint64_t est = c->est_unknown ? 0 : jitter(m, actual, c->est_error_pct);
-        struct sched_workload w = { .id = g->next_id, .est_ns = est };
-        int rc = sched_submit(m->s, gi, &w);
-        if (rc == SCHED_EFULL)
-            break;
-        if (rc != SCHED_OK) {
-            m->err = rc;
-            return;
+        if (!m->gps) {
+            struct sched_workload w = { .id = g->next_id, .est_ns = est };
+            int rc = sched_submit(m->s, gi, &w);
+            if (rc == SCHED_EFULL)
+                break;
+            if (rc != SCHED_OK) {
+                m->err = rc;
+                return;
+            }
+        } else if (g->count == 0) {
+            g->rem = sched_muldiv(actual, GPS_UNIT, 1);
         }
         g->fifo[(g->head + g->count) % m->depth] = (struct wl){ g->next_id, actual };
         g->count++;
         g->next_id++;
         g->outstanding++;
-        if (!m->batch_active)
+        if (!m->batch_active && !m->gps)
             m->need_pick = true;
     }
 }
@@ -213,7 +230,8 @@ static void think_end(struct sim *m, uint32_t gi)
     }
     submit_burst(m, gi);
     if (c->sync && g->outstanding > 0) {
-        sched_sync_wait(m->s, gi);
+        if (!m->gps)
+            sched_sync_wait(m->s, gi);
         if (measuring(m))
             m->gr[gi].sync_waits++;
         g->st = G_SYNC;
@@ -333,11 +351,81 @@ static void watchdog(struct sim *m)
     unblock(m, v);
 }
 
+/* ---- the ideal engine ---- */
+
+static uint64_t gps_backlogged_weight(const struct sim *m)
+{
+    uint64_t w = 0;
+    for (uint32_t i = 0; i < m->n; i++)
+        if (m->g[i].count > 0)
+            w += m->g[i].cfg->weight;
+    return w;
+}
+
+/* Serves every backlogged guest for dt ns at its share of the engine. */
+static void gps_advance(struct sim *m, uint64_t dt)
+{
+    uint64_t wsum = gps_backlogged_weight(m);
+    if (wsum == 0 || dt == 0)
+        return;
+    for (uint32_t i = 0; i < m->n; i++) {
+        struct gsim *g = &m->g[i];
+        if (g->count == 0)
+            continue;
+        uint64_t served = sched_muldiv(dt * GPS_UNIT, g->cfg->weight, wsum);
+        g->rem = served >= g->rem ? 0 : g->rem - served;
+    }
+}
+
+/* When the first head workload will be done at the current rates. */
+static uint64_t gps_next(const struct sim *m)
+{
+    uint64_t wsum = gps_backlogged_weight(m), t = SCHED_NEVER;
+    for (uint32_t i = 0; i < m->n; i++) {
+        const struct gsim *g = &m->g[i];
+        if (g->count == 0)
+            continue;
+        /* ceil(rem * wsum / (weight * unit)): the served amount then covers rem */
+        uint64_t den = (uint64_t)g->cfg->weight * GPS_UNIT;
+        uint64_t num = sched_muldiv(g->rem, wsum, 1);
+        uint64_t dt = num / den + (num % den != 0);
+        t = sched_min_u64(t, sched_sat_add(m->now, dt));
+    }
+    return t;
+}
+
+static bool gps_complete(struct sim *m)
+{
+    bool progress = false;
+    for (uint32_t i = 0; i < m->n; i++) {
+        struct gsim *g = &m->g[i];
+        while (g->count > 0 && g->rem == 0) {
+            struct wl w = g->fifo[g->head];
+            if (measuring(m)) {
+                m->gr[i].gpu_ns += w.actual;
+                m->gr[i].workloads++;
+                m->r->busy_ns += w.actual;
+            }
+            g->head = (g->head + 1) % m->depth;
+            g->count--;
+            g->outstanding--;
+            if (g->count > 0)
+                g->rem = sched_muldiv(g->fifo[g->head].actual, GPS_UNIT, 1);
+            unblock(m, i);
+            progress = true;
+        }
+    }
+    return progress;
+}
+
 /* ---- the event loop ---- */
 
 static bool step(struct sim *m)
 {
-    if (m->batch_active && m->batch_next_end <= m->now) {
+    if (m->gps) {
+        if (gps_complete(m))
+            return true;
+    } else if (m->batch_active && m->batch_next_end <= m->now) {
         complete_one(m);
         return true;
     }
@@ -353,6 +441,8 @@ static bool step(struct sim *m)
             progress = true;
         }
     }
+    if (m->gps)
+        return progress;
     if (m->batch_active && m->now >= m->next_tick) {
         watchdog(m);
         progress = true;
@@ -367,7 +457,9 @@ static bool step(struct sim *m)
 static uint64_t next_time(const struct sim *m)
 {
     uint64_t t = m->p->duration_ns;
-    if (m->batch_active) {
+    if (m->gps) {
+        t = sched_min_u64(t, gps_next(m));
+    } else if (m->batch_active) {
         t = sched_min_u64(t, m->batch_next_end);
         t = sched_min_u64(t, m->next_tick);
     } else {
@@ -399,14 +491,15 @@ static int check(const struct sched_config *cfg, const struct sched_sim_guest *g
     return SCHED_OK;
 }
 
-int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
-                  const struct sched_sim_params *p, struct sched_sim_result *r,
-                  struct sched_sim_guest_result *gr)
+static int run(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
+               const struct sched_sim_params *p, struct sched_sim_result *r,
+               struct sched_sim_guest_result *gr, bool gps)
 {
     if (!r || !gr || check(cfg, g, n, p) != SCHED_OK)
         return SCHED_EINVAL;
     struct sim m;
     memset(&m, 0, sizeof(m));
+    m.gps = gps;
     memset(r, 0, sizeof(*r));
     memset(gr, 0, n * sizeof(*gr));
     m.p = p;
@@ -420,7 +513,7 @@ int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *
     r->window_ns = p->duration_ns - p->warmup_ns;
 
     struct sched_clock clk = { .now = sim_clock, .ctx = &m };
-    int rc = sched_create(cfg, &clk, &m.s);
+    int rc = gps ? SCHED_OK : sched_create(cfg, &clk, &m.s);
     m.g = calloc(n, sizeof(*m.g));
     m.cores = calloc(m.ncores ? m.ncores : 1, sizeof(*m.cores));
     if (rc == SCHED_OK && (!m.g || !m.cores))
@@ -436,7 +529,7 @@ int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *
         m.g[i].fifo = calloc(m.depth, sizeof(struct wl));
         if (!m.g[i].fifo)
             rc = SCHED_ENOMEM;
-        else
+        else if (!gps)
             rc = sched_vgpu_add(m.s, i, g[i].weight);
     }
     if (rc == SCHED_OK) {
@@ -452,6 +545,8 @@ int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *
             uint64_t t = next_time(&m);
             if (t >= p->duration_ns)
                 break;
+            if (gps)
+                gps_advance(&m, t - m.now);
             m.now = t;
         }
         rc = m.err;
@@ -466,58 +561,16 @@ int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *
     return rc;
 }
 
-int sched_sim_evaluate(const struct sched_config *cfg, const struct sched_sim_guest *g,
-                       uint32_t n, const struct sched_sim_params *p,
-                       struct sched_sim_eval *ev, struct sched_sim_guest_result *gr)
+int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
+                  const struct sched_sim_params *p, struct sched_sim_result *r,
+                  struct sched_sim_guest_result *gr)
 {
-    if (!ev || !gr || check(cfg, g, n, p) != SCHED_OK)
-        return SCHED_EINVAL;
-    memset(ev, 0, sizeof(*ev));
-    uint64_t *demand = calloc(n, sizeof(*demand));
-    uint64_t *ideal = calloc(n, sizeof(*ideal));
-    uint64_t *achieved = calloc(n, sizeof(*achieved));
-    uint32_t *weight = calloc(n, sizeof(*weight));
-    int rc = (demand && ideal && achieved && weight) ? SCHED_OK : SCHED_ENOMEM;
+    return run(cfg, g, n, p, r, gr, false);
+}
 
-    /* Standalone: each guest alone on the GPU. */
-    struct sched_config alone = *cfg;
-    alone.policy = SCHED_POLICY_FAIR;
-    struct sched_sim_result r;
-    uint64_t capacity = 0;
-    for (uint32_t i = 0; rc == SCHED_OK && i < n; i++) {
-        struct sched_sim_guest one = g[i];
-        struct sched_sim_params p1 = *p;
-        struct sched_sim_guest_result gr1;
-        if (p1.ncores) {
-            one.core = 0;
-            p1.ncores = 1;
-        }
-        rc = sched_sim_run(&alone, &one, 1, &p1, &r, &gr1);
-        demand[i] = gr1.gpu_ns;
-        weight[i] = g[i].weight;
-        if (demand[i] > capacity)
-            capacity = demand[i];
-    }
-    if (rc == SCHED_OK)
-        rc = sched_waterfill(weight, demand, n, capacity, ideal);
-    if (rc == SCHED_OK)
-        rc = sched_sim_run(cfg, g, n, p, &r, gr);
-    if (rc == SCHED_OK) {
-        uint64_t sum_ideal = 0, sum_ach = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            achieved[i] = gr[i].gpu_ns;
-            sum_ideal += ideal[i];
-            sum_ach += achieved[i];
-            ev->hints += gr[i].hints;
-        }
-        sched_fairness(achieved, ideal, n, &ev->mmr_ppm, &ev->jain_ppm);
-        ev->overhead_ppm = sched_ratio_ppm(sum_ideal, sum_ach);
-        ev->utilisation_ppm = sched_ratio_ppm(r.busy_ns, r.window_ns);
-        ev->switches = r.switches;
-    }
-    free(demand);
-    free(ideal);
-    free(achieved);
-    free(weight);
-    return rc;
+int sched_sim_run_ideal(const struct sched_config *cfg, const struct sched_sim_guest *g,
+                        uint32_t n, const struct sched_sim_params *p,
+                        struct sched_sim_result *r, struct sched_sim_guest_result *gr)
+{
+    return run(cfg, g, n, p, r, gr, true);
 }

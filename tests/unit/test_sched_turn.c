@@ -284,6 +284,36 @@ static void test_interactive_classification_and_hint(void **state)
     sched_destroy(s);
 }
 
+/* Waits counted per GPU time: a guest that waits after every 377 us kernel is interactive
+ * (26 waits per 10 ms of its GPU time) even when it is served only every 5 ms; one that
+ * streams kernels and waits once is not. */
+static void test_interactive_by_gpu_time(void **state)
+{
+    (void)state;
+    struct sched *s = mk(NULL);
+    sched_vgpu_add(s, 0, 1);
+    sched_vgpu_add(s, 1, 1);
+    for (int i = 0; i < 20; i++) {
+        now_ns = (uint64_t)i * MS(5);
+        submit_n(s, 0, (uint64_t)i, 1, SCHED_US(377));
+        sched_sync_wait(s, 0);
+        struct sched_decision d = pick(s);
+        assert_int_equal(d.vgpu, 0);
+        assert_int_equal(d.cosched_hint, i >= 3);   /* from 1.1 ms of service on */
+        run(s, &d, SCHED_US(377));
+        assert_int_equal(pick(s).kind, SCHED_PICK_IDLE);    /* queue dry: the turn ends */
+        assert_true(sched_vgpu_interactive(s, 0) == (i >= 2));
+    }
+    submit_n(s, 1, 0, 20, SCHED_US(377));
+    sched_sync_wait(s, 1);
+    for (int i = 0; i < 20; i++) {
+        struct sched_decision d = pick(s);
+        run(s, &d, SCHED_US(377));
+    }
+    assert_false(sched_vgpu_interactive(s, 1));
+    sched_destroy(s);
+}
+
 /* With a hold, an interactive vGPU whose queue ran dry keeps the engine for its next
  * submission, and pays for the idle time; without one it would yield. */
 static void test_hold_for_interactive(void **state)
@@ -421,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_work_conservation),
         cmocka_unit_test(test_watchdog_and_reset),
         cmocka_unit_test(test_interactive_classification_and_hint),
+        cmocka_unit_test(test_interactive_by_gpu_time),
         cmocka_unit_test(test_hold_for_interactive),
         cmocka_unit_test(test_idle_and_wake),
         cmocka_unit_test(test_api_refusals),
