@@ -78,11 +78,11 @@ struct blit {
     int32_t dx, dy, sx, sy, w, h;
 };
 
-static void combine(const struct blit *b, const uint8_t *s, uint8_t *d, uint32_t n,
-                    uint32_t xb0)
+/* d = ROP(P, S, D) under the byte mask; n bytes starting at a pixel boundary. */
+static void combine(const struct blit *b, const uint8_t *s, uint8_t *d, uint32_t n)
 {
+    uint32_t j = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = (xb0 + i) % b->cpp;
         uint8_t p = b->pat[j], v;
         if (b->rop == GEN9_ROP_PAT_COPY)
             v = p;
@@ -91,6 +91,8 @@ static void combine(const struct blit *b, const uint8_t *s, uint8_t *d, uint32_t
         else
             v = rop3(b->rop, p, s ? s[i] : 0, d[i]);
         d[i] = (uint8_t)((v & b->mask[j]) | (d[i] & (uint8_t)~b->mask[j]));
+        if (++j == b->cpp)
+            j = 0;
     }
 }
 
@@ -107,9 +109,11 @@ static uint64_t do_blit(struct igpu_model *m, struct model_engine *en, const str
     uint32_t nchunks = (row_bytes + CHUNK - 1u) / CHUNK;
     uint64_t done = 0;
 
-    if (!b->has_src && b->rop == GEN9_ROP_PAT_COPY)
-        for (uint32_t i = 0; i < CHUNK; i++)
-            dbuf[i] = b->pat[i % b->cpp];
+    if (!b->has_src && b->rop == GEN9_ROP_PAT_COPY) {
+        uint32_t fill = row_bytes < CHUNK ? row_bytes : CHUNK;
+        for (uint32_t i = 0; i < fill; i += b->cpp)
+            memcpy(dbuf + i, b->pat, b->cpp);
+    }
     for (int32_t r = 0; r < b->h; r++) {
         int32_t row = up ? b->h - 1 - r : r;
         uint32_t dy = (uint32_t)(b->dy + row), sy = (uint32_t)(b->sy + row);
@@ -118,15 +122,17 @@ static uint64_t do_blit(struct igpu_model *m, struct model_engine *en, const str
             uint32_t off = c * CHUNK;
             uint32_t n = row_bytes - off < CHUNK ? row_bytes - off : CHUNK;
             uint32_t dxb = (uint32_t)b->dx * b->cpp + off, sxb = (uint32_t)b->sx * b->cpp + off;
+            /* Plain fills and copies write their operand as it is. */
             bool fast_fill = !b->has_src && b->rop == GEN9_ROP_PAT_COPY && b->full_mask;
+            bool fast_copy = b->has_src && b->rop == GEN9_ROP_SRC_COPY && b->full_mask;
 
             if (b->has_src && !surf_rw(m, en, &b->src, sxb, sy, sbuf, n, false))
                 return done;
             if (need_dst && !surf_rw(m, en, &b->dst, dxb, dy, dbuf, n, false))
                 return done;
-            if (!fast_fill)
-                combine(b, b->has_src ? sbuf : NULL, dbuf, n, 0);
-            if (!surf_rw(m, en, &b->dst, dxb, dy, dbuf, n, true))
+            if (!fast_fill && !fast_copy)
+                combine(b, b->has_src ? sbuf : NULL, dbuf, n);
+            if (!surf_rw(m, en, &b->dst, dxb, dy, fast_copy ? sbuf : dbuf, n, true))
                 return done;
         }
         done += (uint64_t)b->w;

@@ -76,11 +76,25 @@ int igpu_model_submit_ring(struct igpu_model *m, enum igpu_engine e, uint32_t lr
     room = (head + size - tail - 8u) % size;
     if (padded * 4u > room)
         return IGPU_EBUSY;
-    for (size_t i = 0; i < padded; i++) {
-        uint32_t dw = i < n_dw ? cmds[i] : GEN9_MI_NOOP;
-        if ((rc = write32(m, (uint64_t)start + tail, dw)))
+    for (size_t i = 0; i < padded;) {
+        /* Copy up to the end of the ring (or of a staging block) at once. */
+        uint8_t blk[256];
+        size_t k = (size - tail) / 4u;
+        if (k > padded - i)
+            k = padded - i;
+        if (k > sizeof(blk) / 4u)
+            k = sizeof(blk) / 4u;
+        for (size_t j = 0; j < k; j++) {
+            uint32_t dw = i + j < n_dw ? cmds[i + j] : GEN9_MI_NOOP;
+            blk[4 * j] = (uint8_t)dw;
+            blk[4 * j + 1] = (uint8_t)(dw >> 8);
+            blk[4 * j + 2] = (uint8_t)(dw >> 16);
+            blk[4 * j + 3] = (uint8_t)(dw >> 24);
+        }
+        if ((rc = igpu_model_gm_write(m, (uint64_t)start + tail, blk, k * 4u)))
             return rc;
-        tail = (tail + 4u) % size;
+        tail = (uint32_t)((tail + k * 4u) % size);
+        i += k;
     }
     if ((rc = write32(m, st + GEN9_CTX_RING_TAIL * 4u, tail)))
         return rc;
