@@ -74,6 +74,7 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     g->slot_mode = cfg->slots;
     g->host_fences = cfg->host_fences;
     g->fences_per_vgpu = cfg->fences_per_vgpu ? cfg->fences_per_vgpu : 4;
+    g->balloon_count_idle = cfg->balloon_count_idle;
     g->running = GTT_NO_VGPU;
     g->n_entries = (uint32_t)(l->ggtt_bytes / PAGE);
     g->slot_entries = (uint32_t)(l->slot_bytes / PAGE);

@@ -72,6 +72,10 @@ struct gtt_config {
     enum gtt_slot_mode slots;
     unsigned host_fences;       /* physical fence registers kept for the host (< 32) */
     unsigned fences_per_vgpu;   /* virtual fence registers per vGPU (0 = 4, GVT-g's default) */
+    /* Balloon plans weigh sharing by the vGPUs that are active (false, Tessera's default: an
+     * idle vGPU is never copied, so sharing a slot with it costs nothing), or by every vGPU
+     * (true: gBalloon's Algorithm 1 exactly as published). */
+    bool balloon_count_idle;
 };
 
 struct gtt_vgpu_spec {
@@ -148,6 +152,7 @@ struct gtt {
     uint32_t phys_fence_busy;       /* bitmap of physical fence registers in use */
     unsigned host_fences;
     unsigned fences_per_vgpu;
+    bool balloon_count_idle;
     struct gtt_stats st;
 };
 

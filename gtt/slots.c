@@ -37,6 +37,28 @@ static unsigned first_slot(const struct gtt *g, const struct gtt_vgpu *v)
     return 0;
 }
 
+/* Whether vGPU o's slots count as sharing when planning for v. */
+static bool counts(const struct gtt *g, const struct gtt_vgpu *o, const struct gtt_vgpu *v)
+{
+    return o == v || o->active || g->balloon_count_idle;
+}
+
+/* Per-slot occupancy by the vGPUs that count (malloc'd; NULL on failure). */
+static uint16_t *occupancy(const struct gtt *g, const struct gtt_vgpu *v)
+{
+    unsigned M = g->layout.n_slots;
+    uint16_t *occ = calloc(M ? M : 1, sizeof *occ);
+    if (!occ)
+        return NULL;
+    for (unsigned j = 0; j < GTT_MAX_VGPUS; j++) {
+        const struct gtt_vgpu *o = g->vgpu[j];
+        if (o && counts(g, o, v))
+            for (unsigned s = 0; s < M; s++)
+                occ[s] += o->slot_host[s] != NULL;
+    }
+    return occ;
+}
+
 /* Contiguous plan: fills out[] with the q slots to add (grow) or remove (shrink). */
 static int plan_contiguous(struct gtt *g, struct gtt_vgpu *v, unsigned q, bool grow,
                            unsigned *out)
@@ -44,7 +66,11 @@ static int plan_contiguous(struct gtt *g, struct gtt_vgpu *v, unsigned q, bool g
     unsigned M = g->layout.n_slots;
     if (grow && v->n_slots == 0) {
         unsigned start;
-        int rc = gtt_balloon_place(M, g->slot_sharers, q, &start);
+        uint16_t *occ = occupancy(g, v);
+        if (!occ)
+            return GTT_ENOMEM;
+        int rc = gtt_balloon_place(M, occ, q, &start);
+        free(occ);
         if (rc)
             return rc;
         for (unsigned k = 0; k < q; k++)
@@ -54,8 +80,9 @@ static int plan_contiguous(struct gtt *g, struct gtt_vgpu *v, unsigned q, bool g
     unsigned P[GTT_MAX_VGPUS], S[GTT_MAX_VGPUS], L, R;
     for (unsigned j = 0; j < GTT_MAX_VGPUS; j++) {
         const struct gtt_vgpu *o = g->vgpu[j];
-        P[j] = o && o->n_slots ? first_slot(g, o) : 0;
-        S[j] = o ? o->n_slots : 0;
+        bool c = o && counts(g, o, v);
+        P[j] = c && o->n_slots ? first_slot(g, o) : 0;
+        S[j] = c ? o->n_slots : 0;
     }
     unsigned pk = P[v->id], sk = S[v->id];
     int rc = grow ? gtt_balloon_expand(M, GTT_MAX_VGPUS, P, S, v->id, q, &L, &R)
@@ -93,12 +120,15 @@ static int balloon(struct gtt *g, unsigned vgpu, unsigned q, bool grow)
         plan = malloc(q * sizeof *plan);
         if (!plan)
             return GTT_ENOMEM;
-        if (g->slot_mode == GTT_SLOTS_CONTIGUOUS)
+        if (g->slot_mode == GTT_SLOTS_CONTIGUOUS) {
             rc = plan_contiguous(g, v, q, grow, plan);
-        else if (grow)
-            rc = gtt_balloon_sparse_grow(M, g->slot_sharers, v->slot_set, q, plan);
-        else
-            rc = gtt_balloon_sparse_shrink(M, g->slot_sharers, v->slot_set, q, plan);
+        } else {
+            uint16_t *occ = occupancy(g, v);
+            rc = !occ ? GTT_ENOMEM
+                 : grow ? gtt_balloon_sparse_grow(M, occ, v->slot_set, q, plan)
+                        : gtt_balloon_sparse_shrink(M, occ, v->slot_set, q, plan);
+            free(occ);
+        }
     }
     if (rc) {
         free(plan);

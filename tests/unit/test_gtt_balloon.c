@@ -95,7 +95,7 @@ struct env {
 };
 
 /* Five 1 MiB slots and the worked example's four vGPUs (ids 0..3). */
-static int make_env(void **state, enum gtt_slot_mode mode)
+static int make_env_idle(void **state, enum gtt_slot_mode mode, bool count_idle)
 {
     struct env *e = calloc(1, sizeof *e);
     struct gtt_layout_params p = {
@@ -107,6 +107,7 @@ static int make_env(void **state, enum gtt_slot_mode mode)
     fake_init(&e->f, &e->lay);
     struct gtt_config c = fake_config(&e->f, &e->lay);
     c.slots = mode;
+    c.balloon_count_idle = count_idle;
     if (gtt_init(&e->g, &c))
         return -1;
     for (unsigned v = 0; v < 4; v++) {
@@ -121,8 +122,15 @@ static int make_env(void **state, enum gtt_slot_mode mode)
     return 0;
 }
 
-static int setup_contig(void **state) { return make_env(state, GTT_SLOTS_CONTIGUOUS); }
-static int setup_sparse(void **state) { return make_env(state, GTT_SLOTS_SPARSE); }
+static int setup_contig(void **state)
+{
+    return make_env_idle(state, GTT_SLOTS_CONTIGUOUS, false);
+}
+static int setup_sparse(void **state) { return make_env_idle(state, GTT_SLOTS_SPARSE, false); }
+static int setup_published(void **state)
+{
+    return make_env_idle(state, GTT_SLOTS_CONTIGUOUS, true);
+}
 
 static int teardown(void **state)
 {
@@ -207,6 +215,27 @@ static void test_running_vgpu_gets_new_slots_written(void **state)
     uint64_t w = e->f.phys_writes;
     assert_int_equal(gtt_balloon_grow(&e->g, 0, 1), 0);
     assert_int_equal(e->f.phys_writes, w);
+}
+
+/* With vGPU2 and vGPU3 (ids 1, 2) idle, sharing their slots costs nothing: Tessera's default
+ * grows vGPU4 to the right, onto the idle vGPUs, instead of onto the busy vGPU1. */
+static void test_idle_sharing_is_free(void **state)
+{
+    struct env *e = *state;
+    gtt_set_active(&e->g, 1, false);
+    gtt_set_active(&e->g, 2, false);
+    assert_int_equal(gtt_balloon_grow(&e->g, 3, 2), 0);
+    assert_slots(e, 3, 3, (unsigned[]){2, 3, 4});
+}
+
+/* gBalloon as published counts every vGPU, busy or not: two to the left. */
+static void test_published_counts_idle_too(void **state)
+{
+    struct env *e = *state;
+    gtt_set_active(&e->g, 1, false);
+    gtt_set_active(&e->g, 2, false);
+    assert_int_equal(gtt_balloon_grow(&e->g, 3, 2), 0);
+    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
 }
 
 static void test_regrown_slot_is_not_stale(void **state)
@@ -373,6 +402,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_live_limits, setup_contig, teardown),
         cmocka_unit_test_setup_teardown(test_running_vgpu_gets_new_slots_written, setup_contig,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_idle_sharing_is_free, setup_contig, teardown),
+        cmocka_unit_test_setup_teardown(test_published_counts_idle_too, setup_published, teardown),
         cmocka_unit_test_setup_teardown(test_regrown_slot_is_not_stale, setup_contig, teardown),
         cmocka_unit_test_setup_teardown(test_sparse_mode_picks_any_slots, setup_sparse, teardown),
         cmocka_unit_test_setup_teardown(test_sparse_create_accepts_gaps, setup_sparse, teardown),
