@@ -2,8 +2,6 @@
  * Small helpers of the backend interface (drivers/igpu/igpu.h) shared by both backends:
  * error and engine names, engine MMIO bases, timestamp unit conversion.
  */
-#include <string.h>
-
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"

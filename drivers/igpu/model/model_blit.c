@@ -22,7 +22,7 @@
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/model/model_internal.h"
 
-#define CHUNK 4096u          /* bytes of a row handled at once; a multiple of every cpp */
+#define CHUNK MODEL_BLIT_CHUNK
 
 struct surf {
     uint64_t base;
@@ -99,7 +99,7 @@ static void combine(const struct blit *b, const uint8_t *s, uint8_t *d, uint32_t
 /* Run the blit; returns the number of pixels written before a fault stopped it. */
 static uint64_t do_blit(struct igpu_model *m, struct model_engine *en, const struct blit *b)
 {
-    uint8_t sbuf[CHUNK], dbuf[CHUNK];
+    uint8_t *sbuf = en->blit_src, *dbuf = en->blit_dst;
     bool need_dst = rop_uses_dst(b->rop) || !b->full_mask;
     bool same = b->has_src && b->src.base == b->dst.base && b->src.pitch == b->dst.pitch &&
                 b->src.tiling == b->dst.tiling;

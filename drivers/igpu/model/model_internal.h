@@ -23,6 +23,10 @@
 /* Longest command the model fetches whole: MI_STORE_DATA_IMM has a 10-bit length field. */
 #define MODEL_MAX_CMD_DW    (0x3FFu + 2u)
 
+/* Bytes of a blit row handled at once (a multiple of every pixel size). The buffers live in
+ * the engine, not on the stack: the hypervisor's stacks are small. */
+#define MODEL_BLIT_CHUNK    4096u
+
 /* Batch levels: 0 is the ring, 1 a first-level batch, 2 a second-level batch. */
 #define MODEL_MAX_LEVEL     2u
 
@@ -90,6 +94,7 @@ struct model_engine {
     struct igpu_model_stats stats;
     struct igpu_model_fault fault;
     uint32_t cmd[MODEL_MAX_CMD_DW];
+    uint8_t blit_src[MODEL_BLIT_CHUNK], blit_dst[MODEL_BLIT_CHUNK];
 };
 
 struct igpu_model {

@@ -3,6 +3,7 @@
  * ring contents into graphics memory, then submit through ELSP — so tests, the benchmark and
  * the scanner's fuzz property check can run command buffers with a few calls.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/igpu/gen9_cmd.h"
@@ -13,29 +14,39 @@
 int igpu_model_ctx_init(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
                         uint32_t ring_gaddr, uint32_t ring_size)
 {
-    uint32_t state[STATE_PAGE_DW];
-    uint8_t zero[GEN9_GTT_PAGE_SIZE];
+    /* Built on the heap: two pages are too much for the hypervisor's small stacks. */
+    uint32_t *state;
+    uint8_t *page;
     int rc;
 
     if (!m || !model_engine(m, e) || (lrca & GEN9_GTT_PAGE_MASK))
         return IGPU_EINVAL;
-    rc = igpu_lrc_init_state(state, STATE_PAGE_DW, e, ring_gaddr, ring_size, 0, 0);
-    if (rc)
-        return rc;
-    memset(zero, 0, sizeof(zero));
-    rc = igpu_model_gm_write(m, (uint64_t)lrca + GEN9_LRC_PPHWSP_PN * GEN9_GTT_PAGE_SIZE, zero,
-                             sizeof(zero));
-    if (rc)
-        return rc;
-    /* Stored little-endian, as the engine reads it. */
-    for (unsigned i = 0; i < STATE_PAGE_DW; i++) {
-        uint8_t *p = zero + 4u * i;
-        p[0] = (uint8_t)state[i];
-        p[1] = (uint8_t)(state[i] >> 8);
-        p[2] = (uint8_t)(state[i] >> 16);
-        p[3] = (uint8_t)(state[i] >> 24);
+    state = malloc(GEN9_GTT_PAGE_SIZE);
+    page = calloc(1, GEN9_GTT_PAGE_SIZE);
+    if (!state || !page) {
+        free(state);
+        free(page);
+        return IGPU_ENOMEM;
     }
-    return igpu_model_gm_write(m, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET, zero, sizeof(zero));
+    rc = igpu_lrc_init_state(state, STATE_PAGE_DW, e, ring_gaddr, ring_size, 0, 0);
+    if (rc == IGPU_OK)
+        rc = igpu_model_gm_write(m, (uint64_t)lrca + GEN9_LRC_PPHWSP_PN * GEN9_GTT_PAGE_SIZE,
+                                 page, GEN9_GTT_PAGE_SIZE);
+    if (rc == IGPU_OK) {
+        /* Stored little-endian, as the engine reads it. */
+        for (unsigned i = 0; i < STATE_PAGE_DW; i++) {
+            uint8_t *p = page + 4u * i;
+            p[0] = (uint8_t)state[i];
+            p[1] = (uint8_t)(state[i] >> 8);
+            p[2] = (uint8_t)(state[i] >> 16);
+            p[3] = (uint8_t)(state[i] >> 24);
+        }
+        rc = igpu_model_gm_write(m, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET, page,
+                                 GEN9_GTT_PAGE_SIZE);
+    }
+    free(state);
+    free(page);
+    return rc;
 }
 
 static int read32(struct igpu_model *m, uint64_t gaddr, uint32_t *v)
