@@ -4,8 +4,8 @@
  * Part 1: FairGV's scenarios in the trace-driven simulator (sched/sched_sim.h), every policy
  *         on the same traces: Min-Max Ratio, Jain's index, aggregated overhead, utilisation,
  *         owner switches.
- * Part 2: decision cost: host nanoseconds per sched_pick() that starts a new turn, median of
- *         many, for 4..256 vGPUs.
+ * Part 2: decision cost: host nanoseconds per sched_pick() that ends a turn and starts the
+ *         next, median and mean of many, for 4..256 vGPUs.
  *
  * Prints numbers; it is not a test.  `make bench MODULE=sched`; docs/bench-sched.md explains.
  */
@@ -203,11 +203,27 @@ static int run_scenarios(void)
 
 /* ---- Part 2: decision cost ---- */
 
-static uint64_t fake_now;
-static uint64_t fake_clock(void *ctx)
+/*
+ * K schedulers in the same state are driven in lock step; one timed block is one
+ * sched_pick() on each of them, back to back, so the clock's resolution and cost are spread
+ * over K picks.  Every workload costs more than a slice, so each pick ends the owner's turn
+ * and starts the next: the policy's whole decision (charge, re-queue, select).  The fake
+ * scheduler clock advances with the simulated GPU time, so periodic accounting (rr balance,
+ * credit refill, las decay) happens at its real rate and shows in the mean.
+ */
+#define K       16u
+#define BLOCKS  12000u
+#define DEPTH   4u
+
+struct inst {
+    struct sched *s;
+    uint64_t now;
+    uint64_t next_id[256];
+};
+
+static uint64_t inst_clock(void *ctx)
 {
-    (void)ctx;
-    return fake_now;
+    return ((const struct inst *)ctx)->now;
 }
 
 static uint64_t host_ns(void)
@@ -223,90 +239,90 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-#define PICKS 200000u
-
-/* Median host ns of sched_pick() over PICKS picks that each end one turn and start the next:
- * every workload costs more than a slice, so each completion ends the owner's turn. */
-static int pick_cost(enum sched_policy pol, uint32_t n, uint64_t *median, uint64_t *overhead)
+static void refill(struct inst *in, uint32_t v)
 {
-    struct sched_config cfg;
-    sched_config_default(&cfg);
-    cfg.policy = pol;
-    cfg.max_vgpus = n;
-    cfg.queue_depth = 8;
-    struct sched_clock clk = { .now = fake_clock, .ctx = NULL };
-    struct sched *s;
-    fake_now = 0;
-    if (sched_create(&cfg, &clk, &s) != SCHED_OK)
-        return -1;
-    static uint64_t next_id[256];
-    for (uint32_t v = 0; v < n; v++) {
-        sched_vgpu_add(s, v, v % 8 + 1);
-        next_id[v] = 0;
-        for (int k = 0; k < 4; k++) {
-            struct sched_workload w = { .id = next_id[v]++, .est_ns = MS(7) };
-            sched_submit(s, v, &w);
+    while (sched_vgpu_queued(in->s, v) < DEPTH) {
+        struct sched_workload w = { .id = in->next_id[v]++, .est_ns = MS(7) };
+        sched_submit(in->s, v, &w);
+    }
+}
+
+/* ns per pick: median and mean over BLOCKS blocks of K picks. */
+static int pick_cost(enum sched_policy pol, uint32_t n, uint64_t *median, uint64_t *mean)
+{
+    static struct inst in[K];
+    static struct sched_decision d[K];
+    uint64_t *t = malloc(BLOCKS * sizeof(*t));
+    int rc = t ? 0 : -1;
+    memset(in, 0, sizeof(in));
+    for (uint32_t k = 0; k < K && rc == 0; k++) {
+        struct sched_config cfg;
+        sched_config_default(&cfg);
+        cfg.policy = pol;
+        cfg.max_vgpus = n;
+        cfg.queue_depth = DEPTH;
+        struct sched_clock clk = { .now = inst_clock, .ctx = &in[k] };
+        if (sched_create(&cfg, &clk, &in[k].s) != SCHED_OK) {
+            rc = -1;
+            break;
+        }
+        for (uint32_t v = 0; v < n; v++) {
+            sched_vgpu_add(in[k].s, v, v % 8 + 1);
+            refill(&in[k], v);
         }
     }
-    uint64_t *t = malloc(PICKS * sizeof(*t));
-    uint64_t *e = malloc(PICKS * sizeof(*e));
-    if (!t || !e) {
-        free(t);
-        free(e);
-        sched_destroy(s);
-        return -1;
-    }
-    uint32_t done = 0;
-    while (done < PICKS) {
-        struct sched_decision d;
+    uint64_t sum = 0;
+    for (uint32_t b = 0; b < BLOCKS && rc == 0; b++) {
         uint64_t t0 = host_ns();
-        sched_pick(s, &d);
-        uint64_t t1 = host_ns();
-        uint64_t t2 = host_ns();
-        e[done] = t2 - t1;          /* the clock's own cost, subtracted below */
-        t[done++] = t1 - t0;
-        if (d.kind != SCHED_PICK_DISPATCH) {
-            fake_now += MS(1);
-            continue;
-        }
-        /* Workload ids are consecutive per vGPU, so the batch is first_id.. */
-        for (uint32_t k = 0; k < d.count; k++) {
-            fake_now += MS(7);
-            sched_complete(s, d.vgpu, d.first_id + k, MS(7));
-        }
-        while (sched_vgpu_queued(s, d.vgpu) < 4) {
-            struct sched_workload w = { .id = next_id[d.vgpu]++, .est_ns = MS(7) };
-            sched_submit(s, d.vgpu, &w);
+        for (uint32_t k = 0; k < K; k++)
+            sched_pick(in[k].s, &d[k]);
+        t[b] = host_ns() - t0;
+        sum += t[b];
+        for (uint32_t k = 0; k < K; k++) {
+            if (d[k].kind != SCHED_PICK_DISPATCH) {
+                in[k].now += MS(1);
+                continue;
+            }
+            for (uint32_t j = 0; j < d[k].count; j++) {
+                in[k].now += MS(7);
+                sched_complete(in[k].s, d[k].vgpu, d[k].first_id + j, MS(7));
+            }
+            refill(&in[k], d[k].vgpu);
         }
     }
-    qsort(t, PICKS, sizeof(*t), cmp_u64);
-    qsort(e, PICKS, sizeof(*e), cmp_u64);
-    *median = t[PICKS / 2];
-    *overhead = e[PICKS / 2];
+    if (rc == 0) {
+        qsort(t, BLOCKS, sizeof(*t), cmp_u64);
+        *median = (t[BLOCKS / 2] + K / 2) / K;
+        *mean = (sum / BLOCKS + K / 2) / K;
+    }
+    for (uint32_t k = 0; k < K; k++)
+        sched_destroy(in[k].s);
     free(t);
-    free(e);
-    sched_destroy(s);
-    return 0;
+    return rc;
 }
 
 static int run_pick_cost(void)
 {
     static const uint32_t sizes[] = { 4, 8, 16, 32, 64, 128, 256 };
-    printf("Part 2: decision cost, host ns per sched_pick() that switches turns "
-           "(median of %u, clock read cost subtracted)\n\n", PICKS);
-    printf("%-7s", "policy");
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-        printf(" %7u", sizes[i]);
-    printf("   (vGPUs)\n");
-    for (unsigned pol = 0; pol < SCHED_POLICY_COUNT; pol++) {
-        printf("%-7s", sched_policy_name((enum sched_policy)pol));
-        for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-            uint64_t med, clk;
-            if (pick_cost((enum sched_policy)pol, sizes[i], &med, &clk) != 0) {
-                printf(" error\n");
+    const size_t ns = sizeof(sizes) / sizeof(sizes[0]);
+    uint64_t med[SCHED_POLICY_COUNT][7], avg[SCHED_POLICY_COUNT][7];
+    for (unsigned pol = 0; pol < SCHED_POLICY_COUNT; pol++)
+        for (size_t i = 0; i < ns; i++)
+            if (pick_cost((enum sched_policy)pol, sizes[i], &med[pol][i], &avg[pol][i]) != 0)
                 return 1;
-            }
-            printf(" %7llu", (unsigned long long)(med > clk ? med - clk : 0));
+    printf("Part 2: decision cost, host ns per sched_pick() that ends a turn and starts the "
+           "next\n(blocks of %u picks on %u schedulers in lock step, %u blocks)\n\n",
+           K, K, BLOCKS);
+    for (int which = 0; which < 2; which++) {
+        printf("%-7s", which ? "mean" : "median");
+        for (size_t i = 0; i < ns; i++)
+            printf(" %6u", sizes[i]);
+        printf("   vGPUs\n");
+        for (unsigned pol = 0; pol < SCHED_POLICY_COUNT; pol++) {
+            printf("%-7s", sched_policy_name((enum sched_policy)pol));
+            for (size_t i = 0; i < ns; i++)
+                printf(" %6llu", (unsigned long long)(which ? avg : med)[pol][i]);
+            printf("\n");
         }
         printf("\n");
     }
