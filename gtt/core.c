@@ -60,7 +60,12 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     const struct gtt_layout *l = cfg->layout;
     if (l->ggtt_bytes == 0 || l->ggtt_bytes % PAGE || l->slot_bytes == 0 ||
         l->slot_bytes % PAGE || l->slots.start % PAGE || l->n_guests > GTT_MAX_VGPUS ||
-        l->slots.start + l->slots.size > l->ggtt_bytes)
+        l->slots.start + l->slots.size > l->ggtt_bytes || l->aperture_bytes > l->ggtt_bytes ||
+        l->fence_pool.start % PAGE || l->fence_pool.size % PAGE ||
+        l->fence_pool.start + l->fence_pool.size > l->aperture_bytes ||
+        l->low_guest.start + l->low_guest.size > l->aperture_bytes ||
+        l->slots.start < l->aperture_bytes ||
+        (uint64_t)l->n_slots * l->slot_bytes != l->slots.size)
         return GTT_EINVAL;
     if (cfg->host_fences >= GEN9_NUM_FENCES || cfg->fences_per_vgpu > GTT_MAX_VGPU_FENCES)
         return GTT_EINVAL;

@@ -15,6 +15,9 @@
 
 #define PAGE GEN9_GTT_PAGE_SIZE
 
+/* Physical fence registers in use are kept in a 32-bit mask (struct gtt.phys_fence_busy). */
+_Static_assert(GEN9_NUM_FENCES <= 32, "phys_fence_busy is a 32-bit mask");
+
 uint64_t gtt_fence_encode(uint64_t start, uint64_t size, uint32_t pitch_bytes, bool tiled_y,
                           bool valid)
 {

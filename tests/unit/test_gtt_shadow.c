@@ -244,6 +244,17 @@ static void test_init_rejects_bad_config(void **state)
     c.copy = (enum gtt_copy_mode)9;
     assert_int_equal(gtt_init(&g2, &c), GTT_EINVAL);
     assert_int_equal(gtt_init(NULL, &c), GTT_EINVAL);
+    /* A hand-made layout that contradicts itself is refused rather than trusted. */
+    struct gtt_layout bad = e->lay;
+    bad.fence_pool.start = bad.aperture_bytes;
+    c = fake_config(&e->f, &bad);
+    assert_int_equal(gtt_init(&g2, &c), GTT_EINVAL);
+    bad = e->lay;
+    bad.n_slots++;
+    assert_int_equal(gtt_init(&g2, &c), GTT_EINVAL);
+    bad = e->lay;
+    bad.slots.start -= bad.slot_bytes;
+    assert_int_equal(gtt_init(&g2, &c), GTT_EINVAL);
     assert_string_equal(gtt_strerror(GTT_EPERM), "page not owned by the guest");
 }
 
