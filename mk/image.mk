@@ -9,13 +9,20 @@ IMAGE_CFLAGS := -std=gnu11 -O2 -g $(WARN) $(INCS) -I$(I)/gen -ffreestanding -nos
                 -fno-asynchronous-unwind-tables -fno-omit-frame-pointer -DTESSERA_IMAGE
 IMAGE_ASFLAGS := $(INCS) -D__ASSEMBLER__
 
-# Hardware and hypervisor code, plus the pure modules that are wired in so far.
-IMAGE_PURE_MODULES := core config gtt
+# Hardware and hypervisor code (core's pure files are part of it), linked whole.  The other pure
+# modules are compiled freestanding into one archive each, so every one of them is proven to
+# build for the image and the link takes only the objects the hypervisor uses.
+IMAGE_ARCHIVE_MODULES := config gtt sched igpu
 IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S vmm/*.S) \
                      $(filter-out boot/mb2_parse.c,$(wildcard boot/*.c)) \
-                     $(wildcard arch/x86/*.c) $(shell find vmm -name '*.c') \
-                     $(foreach m,$(IMAGE_PURE_MODULES),$(call pure_srcs,$(m))))
+                     $(wildcard arch/x86/*.c) $(shell find vmm -name '*.c') $(call pure_srcs,core))
 IMAGE_OBJS := $(patsubst %,$(I)/obj/%.o,$(IMAGE_SRCS))
+IMAGE_ARCHIVES := $(foreach m,$(IMAGE_ARCHIVE_MODULES),$(I)/lib$(m).a)
+define image_archive
+$(I)/lib$(1).a: $(patsubst %,$(I)/obj/%.o,$(call pure_srcs,$(1)))
+	@rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach m,$(IMAGE_ARCHIVE_MODULES),$(eval $(call image_archive,$(m))))
 # libfdt comes from Debian unchanged (it uses the red zone: interrupts run on their own stack).
 LIBFDT_A   := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libfdt.a /usr/lib/libfdt.a))
 IMAGE_LIBS := $(LIBFDT_A) $(NEWLIB_LIBC) $(shell gcc -print-libgcc-file-name)
@@ -49,10 +56,10 @@ $(shell mkdir -p $(dir $(VERSION_H)); \
           >$(VERSION_H).tmp; \
         cmp -s $(VERSION_H).tmp $(VERSION_H) && rm -f $(VERSION_H).tmp || mv $(VERSION_H).tmp $(VERSION_H))
 
-$(I)/tessera.elf: $(IMAGE_OBJS) boot/linker.ld
+$(I)/tessera.elf: $(IMAGE_OBJS) $(IMAGE_ARCHIVES) boot/linker.ld
 	@echo "  LD      $@"
 	@ld -nostdlib -static -z max-page-size=0x1000 -z noexecstack --build-id=none -T boot/linker.ld \
-	   -o $@ $(IMAGE_OBJS) --start-group $(IMAGE_LIBS) --end-group
+	   -o $@ $(IMAGE_OBJS) --start-group $(IMAGE_ARCHIVES) $(IMAGE_LIBS) --end-group
 	@size $@ | tail -1 | awk '{printf "tessera.elf: text %d, data %d, bss %d bytes\n", $$1, $$2, $$3}'
 
 # The ISO holds the hypervisor, the guest images and GRUB for both firmware kinds.
