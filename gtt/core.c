@@ -6,7 +6,7 @@
 #include "gtt/gtt.h"
 #include "gtt/internal.h"
 
-#define PAGE GEN9_GTT_PAGE_SIZE
+#define PAGE GTT_PAGE_BYTES
 
 const char *gtt_strerror(int code)
 {
@@ -67,7 +67,7 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
         l->slots.start < l->aperture_bytes ||
         (uint64_t)l->n_slots * l->slot_bytes != l->slots.size)
         return GTT_EINVAL;
-    if (cfg->host_fences >= GEN9_NUM_FENCES || cfg->fences_per_vgpu > GTT_MAX_VGPU_FENCES)
+    if (cfg->host_fences >= GEN9_FENCE_COUNT || cfg->fences_per_vgpu > GTT_MAX_VGPU_FENCES)
         return GTT_EINVAL;
     if (cfg->copy > GTT_COPY_FULL || cfg->slots > GTT_SLOTS_SPARSE)
         return GTT_EINVAL;

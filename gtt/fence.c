@@ -13,16 +13,16 @@
 #include "gtt/gtt.h"
 #include "gtt/internal.h"
 
-#define PAGE GEN9_GTT_PAGE_SIZE
+#define PAGE GTT_PAGE_BYTES
 
 /* Physical fence registers in use are kept in a 32-bit mask (struct gtt.phys_fence_busy). */
-_Static_assert(GEN9_NUM_FENCES <= 32, "phys_fence_busy is a 32-bit mask");
+_Static_assert(GEN9_FENCE_COUNT <= 32, "phys_fence_busy is a 32-bit mask");
 
 uint64_t gtt_fence_encode(uint64_t start, uint64_t size, uint32_t pitch_bytes, bool tiled_y,
                           bool valid)
 {
     uint64_t v = start & GEN9_FENCE_START_MASK;
-    uint64_t last = (start + size - PAGE) >> GEN9_GTT_PAGE_SHIFT;
+    uint64_t last = (start + size - PAGE) & GEN9_FENCE_START_MASK;   /* address of the last page */
     v |= (last << GEN9_FENCE_END_SHIFT) & GEN9_FENCE_END_MASK;
     uint64_t p = pitch_bytes / GEN9_FENCE_PITCH_UNIT;
     if (p)
@@ -37,7 +37,7 @@ uint64_t gtt_fence_encode(uint64_t start, uint64_t size, uint32_t pitch_bytes, b
 int gtt_fence_decode(uint64_t value, struct gtt_fence_fields *f)
 {
     uint64_t start = value & GEN9_FENCE_START_MASK;
-    uint64_t end = ((value & GEN9_FENCE_END_MASK) >> GEN9_FENCE_END_SHIFT) << GEN9_GTT_PAGE_SHIFT;
+    uint64_t end = (value & GEN9_FENCE_END_MASK) >> GEN9_FENCE_END_SHIFT;
     f->valid = value & GEN9_FENCE_VALID;
     f->tiled_y = value & GEN9_FENCE_TILING_Y;
     f->pitch_bytes = (uint32_t)((((value & GEN9_FENCE_PITCH_MASK) >> GEN9_FENCE_PITCH_SHIFT) + 1) *
@@ -171,16 +171,16 @@ int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value
     if (had_reg >= 0 && !(g->phys_fence_busy & (1u << had_reg))) {
         reg = (unsigned)had_reg;
     } else {
-        for (reg = 0; reg < GEN9_NUM_FENCES; reg++)
+        for (reg = 0; reg < GEN9_FENCE_COUNT; reg++)
             if (!(g->phys_fence_busy & (1u << reg)))
                 break;
     }
-    if (reg == GEN9_NUM_FENCES) {
+    if (reg == GEN9_FENCE_COUNT) {
         gtt_pool_free(&g->pool, pool_start);
         snprintf(msg, sizeof msg,
                  "no free physical fence register for fence %u of vGPU %u (%u registers, %u "
                  "kept for the host)",
-                 fence, vgpu, GEN9_NUM_FENCES, g->host_fences);
+                 fence, vgpu, GEN9_FENCE_COUNT, g->host_fences);
         return refuse(g, v, GTT_EFULL, err, errlen, msg);
     }
     g->phys_fence_busy |= 1u << reg;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PAGE GEN9_GTT_PAGE_SIZE
+#define PAGE GTT_PAGE_BYTES
 
 /* Writes a size as "N MiB" when it is whole mebibytes, else "N KiB" (sizes are page multiples
  * once validated; unvalidated sizes fall back to bytes). */

@@ -291,7 +291,7 @@ static void op_fence(struct sim *s)
     int rc = gtt_fence_write(&s->g, v, fi, val, &r, err, sizeof err);
     assert_true(rc == 0 || rc == GTT_ERANGE || rc == GTT_EFULL || rc == GTT_EINVAL);
     if (rc == 0 && r.program) {
-        assert_true(r.phys_reg < GEN9_NUM_FENCES);
+        assert_true(r.phys_reg < GEN9_FENCE_COUNT);
         struct gtt_fence_fields ff;
         assert_int_equal(gtt_fence_decode(r.phys_value, &ff), 0);
         assert_true(ff.valid);
