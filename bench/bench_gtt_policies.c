@@ -18,7 +18,7 @@
  * Time advances in 6 ms slices; the scheduler runs the busy vGPUs round-robin and skips idle
  * ones; every 3 s one busy guest goes idle and an idle one becomes busy (fixed seed).
  *
- * Cost of one entry: COST_PS below, derived from gScale's own measurement (see docs/bench-gtt.md):
+ * Cost of one entry: COST_PS below, derived from gScale's own measurement (see docs/benchmarks.md):
  * gScale-basic copying 64 + 384 MiB = 114688 entries took 21.8% of GPU time with gVirt's 16 ms
  * slice, i.e. 114688 c / (16 ms + 114688 c) = 0.218, c = 38.9 ns per entry (an uncached 8-byte
  * write into the GGTT plus the shadow read).  The benchmark also measures this library's own
@@ -348,7 +348,7 @@ int main(void)
     printf("gtt policies: guests 64 MiB low / 384 MiB high, GGTT 4 GiB, aperture 256 MiB, "
            "host 16 MiB, fence pool 32 MiB\n");
     printf("slice %u ms, %u slices per run (busy set changes every %u slices), cost %u.%u ns "
-           "per entry (from gScale's 21.8%%, see docs/bench-gtt.md)\n",
+           "per entry (from gScale's 21.8%%, see docs/benchmarks.md)\n",
            SLICE_US / 1000, SLICES, PHASE, COST_PS / 1000, COST_PS % 1000 / 100);
     printf("measured software cost of this library's copy loop into RAM: %.2f ns/entry "
            "(lower bound; the real GGTT is uncached MMIO)\n\n", measure_entry_ns());

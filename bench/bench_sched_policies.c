@@ -7,7 +7,7 @@
  * Part 2: decision cost: host nanoseconds per sched_pick() that ends a turn and starts the
  *         next, median and mean of many, for 4..256 vGPUs.
  *
- * Prints numbers; it is not a test.  `make bench MODULE=sched`; docs/bench-sched.md explains.
+ * Prints numbers; it is not a test.  `make bench MODULE=sched`; docs/benchmarks.md explains.
  */
 #include <stdint.h>
 #include <stdio.h>
