@@ -9,12 +9,16 @@ INCS := -I. -Iinclude
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core
+PURE_MODULES := gtt sched igpu config core vmx
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
 pure_dirs_config := config
 pure_srcs_core   := boot/mb2_parse.c vmm/shell/line.c vmm/shell/args.c arch/x86/page_alloc.c
+# The pure half of VT-x support: control negotiation, EPT tables, the MMIO instruction decoder,
+# MSR bitmaps, the VMCS field-name table.  The VMX instructions themselves are not in it.
+pure_dirs_vmx    := arch/x86/vmx/pure
+pure_srcs_vmx    := vmm/mmio_decode.c vmm/msr_bitmap.c
 
 pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null)))
