@@ -47,7 +47,8 @@ static int parse_mmap(const uint8_t *tag, uint32_t size, struct boot_info *out, 
         snprintf(err, errlen, "memory map entry size %u (expected a multiple of 8, at least 24)", esize);
         return -1;
     }
-    for (uint32_t off = 16; off + esize <= size; off += esize) {
+    /* 64-bit sums: a huge entry_size must end the loop, not wrap around it. */
+    for (uint64_t off = 16; off + esize <= size; off += esize) {
         if (out->n_mem == BOOT_MAX_MEM_REGIONS) {
             out->dropped++;
             continue;

@@ -33,14 +33,15 @@ size_t page_alloc_bitmap_bytes(const struct phys_range *usable, unsigned n_usabl
     uint64_t lo, hi;
     usable_span(usable, n_usable, &lo, &hi);
     uint64_t frames = (hi - lo) >> PAGE_SHIFT;
-    return (size_t)((frames + BITS - 1) / BITS * sizeof(uint64_t));
+    /* Two bitmaps: "not available" and "handed out by page_alloc". */
+    return (size_t)(2 * ((frames + BITS - 1) / BITS) * sizeof(uint64_t));
 }
 
 static bool overlaps_reserved(uint64_t b, uint64_t e, const struct phys_range *r, unsigned n,
                               uint64_t *skip_to)
 {
     for (unsigned i = 0; i < n; i++) {
-        if (b < r[i].end && r[i].base < e) {
+        if (r[i].base < r[i].end && b < r[i].end && r[i].base < e) {
             *skip_to = page_up(r[i].end);
             return true;
         }
@@ -52,9 +53,15 @@ bool phys_find_free(const struct phys_range *usable, unsigned n_usable,
                     const struct phys_range *reserved, unsigned n_reserved,
                     uint64_t bytes, uint64_t min_addr, uint64_t *out)
 {
+    /* Sizes and addresses so close to 2^64 that rounding up would wrap have no place. */
+    if (bytes > UINT64_MAX - PAGE_SIZE || min_addr > UINT64_MAX - PAGE_SIZE)
+        return false;
     bytes = page_up(bytes);
     for (unsigned i = 0; i < n_usable; i++) {
-        uint64_t b = page_up(usable[i].base > min_addr ? usable[i].base : min_addr);
+        uint64_t start = usable[i].base > min_addr ? usable[i].base : min_addr;
+        if (start > UINT64_MAX - PAGE_SIZE)
+            continue;
+        uint64_t b = page_up(start);
         uint64_t e = page_down(usable[i].end);
         uint64_t skip;
         while (b < e && e - b >= bytes) {
@@ -62,6 +69,8 @@ bool phys_find_free(const struct phys_range *usable, unsigned n_usable,
                 *out = b;
                 return true;
             }
+            if (skip <= b)      /* a reserved range reaching the top of the address space */
+                break;
             b = skip;
         }
     }
@@ -86,7 +95,7 @@ static const struct phys_range *first_overlap(uint64_t b, uint64_t e,
 {
     const struct phys_range *best = NULL;
     for (unsigned i = 0; i < n; i++)
-        if (b < r[i].end && r[i].base < e && (!best || r[i].base < best->base))
+        if (r[i].base < r[i].end && b < r[i].end && r[i].base < e && (!best || r[i].base < best->base))
             best = &r[i];
     return best;
 }
@@ -98,10 +107,13 @@ void page_alloc_init(struct page_alloc *pa, uint64_t *bitmap,
     uint64_t lo, hi;
     usable_span(usable, n_usable, &lo, &hi);
     memset(pa, 0, sizeof *pa);
+    size_t bytes = page_alloc_bitmap_bytes(usable, n_usable);
     pa->bitmap = bitmap;
+    pa->allocated = bitmap + bytes / 2 / sizeof(uint64_t);
     pa->first_pfn = lo >> PAGE_SHIFT;
     pa->n_frames = (hi - lo) >> PAGE_SHIFT;
-    memset(bitmap, 0xFF, page_alloc_bitmap_bytes(usable, n_usable));
+    memset(pa->bitmap, 0xFF, bytes / 2);
+    memset(pa->allocated, 0, bytes / 2);
 
     /* Walk each usable range, freeing the gaps between the reserved ranges that cut it. */
     for (unsigned i = 0; i < n_usable; i++) {
@@ -160,8 +172,10 @@ uint64_t page_alloc(struct page_alloc *pa, uint64_t count, uint64_t align_pages)
         i = search(pa, 0, pa->n_frames, count, align_pages);
     if (i == UINT64_MAX)
         return 0;
-    for (uint64_t k = i; k < i + count; k++)
+    for (uint64_t k = i; k < i + count; k++) {
         bit_set(pa->bitmap, k);
+        bit_set(pa->allocated, k);
+    }
     pa->free_pages -= count;
     pa->next_hint = i + count;
     return (pa->first_pfn + i) << PAGE_SHIFT;
@@ -175,11 +189,14 @@ bool page_free(struct page_alloc *pa, uint64_t phys, uint64_t count)
     if (pfn < pa->first_pfn || count > pa->n_frames || pfn - pa->first_pfn > pa->n_frames - count)
         return false;
     uint64_t first = pfn - pa->first_pfn;
+    /* Only pages this allocator handed out come back: never reserved pages or holes. */
     for (uint64_t k = first; k < first + count; k++)
-        if (!bit_get(pa->bitmap, k))
+        if (!bit_get(pa->allocated, k))
             return false;
-    for (uint64_t k = first; k < first + count; k++)
+    for (uint64_t k = first; k < first + count; k++) {
         bit_clear(pa->bitmap, k);
+        bit_clear(pa->allocated, k);
+    }
     pa->free_pages += count;
     if (first < pa->next_hint)
         pa->next_hint = first;

@@ -19,12 +19,14 @@ struct page_alloc {
     uint64_t first_pfn;                 /* frame number of bitmap bit 0 */
     uint64_t n_frames;                  /* bits in the bitmap */
     uint64_t *bitmap;                   /* bit set = not available */
+    uint64_t *allocated;                /* bit set = handed out by page_alloc (so page_free
+                                           can refuse reserved pages and holes) */
     uint64_t usable_pages;              /* free at init time */
     uint64_t free_pages;
     uint64_t next_hint;                 /* where the next search starts */
 };
 
-/* Bytes of bitmap needed to cover the usable ranges. */
+/* Bytes of bitmap storage needed to cover the usable ranges (both bitmaps). */
 size_t page_alloc_bitmap_bytes(const struct phys_range *usable, unsigned n_usable);
 
 /* First page-aligned place of `bytes` inside a usable range and outside every reserved range,

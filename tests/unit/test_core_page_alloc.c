@@ -107,11 +107,12 @@ static void make_std(void) { make(std_usable, N(std_usable), std_reserved, N(std
 static void test_bitmap_bytes(void **state)
 {
     (void)state;
+    /* Two bitmaps of one bit per frame each ("not available" and "allocated"). */
     const struct phys_range one[] = {{1 * MiB, 64 * MiB}};
-    assert_int_equal(page_alloc_bitmap_bytes(one, 1), 16128 / 64 * 8);
-    assert_int_equal(page_alloc_bitmap_bytes(std_usable, 2), (4 * GiB + 16 * MiB - 1 * MiB) / PG / 8);
+    assert_int_equal(page_alloc_bitmap_bytes(one, 1), 2 * (16128 / 64 * 8));
+    assert_int_equal(page_alloc_bitmap_bytes(std_usable, 2), 2 * ((4 * GiB + 16 * MiB - 1 * MiB) / PG / 8));
     const struct phys_range odd[] = {{1 * MiB + 1, 2 * MiB - 1}};   /* 254 whole pages */
-    assert_int_equal(page_alloc_bitmap_bytes(odd, 1), 4 * 8);
+    assert_int_equal(page_alloc_bitmap_bytes(odd, 1), 2 * (4 * 8));
     const struct phys_range tiny[] = {{1 * MiB + 1, 1 * MiB + 4095}};
     assert_int_equal(page_alloc_bitmap_bytes(tiny, 1), 0);
     assert_int_equal(page_alloc_bitmap_bytes(NULL, 0), 0);

@@ -130,10 +130,14 @@ void line_start(struct line_editor *ed)
     emits(ed, ed->prompt);
 }
 
+/* A CSI sequence's final byte.  Only the plain forms of the keys we know act; anything with a
+ * modifier (ESC [ 1 ; 5 C) or another number (F6 is ESC [ 17 ~) is swallowed, never typed. */
 static void escape_final(struct line_editor *ed, unsigned char c)
 {
-    char p = ed->esc_param;
+    unsigned p = ed->esc_num;
     ed->esc_state = ESC_NONE;
+    if (ed->esc_extra || (c != '~' && p != 0))
+        return;
     switch (c) {
     case 'A': history_step(ed, +1); break;
     case 'B': history_step(ed, -1); break;
@@ -142,9 +146,9 @@ static void escape_final(struct line_editor *ed, unsigned char c)
     case 'H': move_to(ed, 0); break;
     case 'F': move_to(ed, ed->len); break;
     case '~':
-        if (p == '1' || p == '7') move_to(ed, 0);
-        else if (p == '4' || p == '8') move_to(ed, ed->len);
-        else if (p == '3') delete_at_cursor(ed);
+        if (p == 1 || p == 7) move_to(ed, 0);
+        else if (p == 4 || p == 8) move_to(ed, ed->len);
+        else if (p == 3) delete_at_cursor(ed);
         break;
     default: break;     /* sequences we do not know are swallowed whole, not inserted */
     }
@@ -157,15 +161,22 @@ enum line_result line_feed(struct line_editor *ed, unsigned char c)
     switch (ed->esc_state) {
     case ESC_GOT_ESC:
         ed->esc_state = (c == '[' || c == 'O') ? ESC_GOT_CSI : ESC_NONE;
-        ed->esc_param = 0;
+        ed->esc_num = 0;
+        ed->esc_extra = 0;
         return LINE_PENDING;
     case ESC_GOT_CSI:
     case ESC_GOT_PARAM:
-        if (c >= '0' && c <= '9') {
-            ed->esc_param = (char)c;
+        /* ECMA-48 §5.4: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, final 0x40-0x7E. */
+        if (c >= '0' && c <= '9' && !ed->esc_extra) {
+            ed->esc_num = ed->esc_num < 1000 ? ed->esc_num * 10 + (c - '0') : ed->esc_num;
             ed->esc_state = ESC_GOT_PARAM;
-        } else {
+        } else if (c >= 0x20 && c <= 0x3F) {
+            ed->esc_extra = 1;
+            ed->esc_state = ESC_GOT_PARAM;
+        } else if (c >= 0x40 && c <= 0x7E) {
             escape_final(ed, c);
+        } else {
+            ed->esc_state = ESC_NONE;   /* a control byte ends a broken sequence */
         }
         return LINE_PENDING;
     }

@@ -23,7 +23,8 @@ struct line_editor {
     int hist_pos;               /* -1: editing a new line; else how far back we are */
     char draft[LINE_MAX_LEN + 1];   /* the new line, kept while browsing history */
     int esc_state;              /* escape-sequence parser state */
-    char esc_param;
+    unsigned esc_num;           /* the first numeric parameter of a CSI sequence (0: none) */
+    unsigned char esc_extra;    /* the sequence had more than one parameter or a modifier */
     char last;                  /* previous byte, to swallow the \n of a \r\n pair */
     const char *prompt;
     line_output out;
