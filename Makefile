@@ -14,6 +14,7 @@ include mk/newlib.mk
 include mk/image.mk
 include mk/fuzz.mk
 -include mk/config.mk
+-include mk/guests.mk
 
 .PHONY: all image run test unit e2e bench fuzz clean distclean deps
 

@@ -15,6 +15,9 @@
 #include "vmm/log.h"
 #include "vmm/platform.h"
 #include "vmm/shell/shell.h"
+#include "vmm/vcpu_run.h"
+#include "vmm/vm.h"
+#include "vmm/vmx_setup.h"
 #include "vmm/version.h"
 
 #include <stdio.h>
@@ -127,10 +130,14 @@ void kmain(uint32_t magic, uint64_t info)
              (unsigned long long)(platform.pages.free_pages * PAGE_SIZE >> 20));
     log_info("pci: %u functions", pci_scan());
 
-    config_boot(&platform.boot);
+    bool config_ok = config_boot(&platform.boot);
     vmx_probe(&platform.vmx);
     vmx_caps_describe(&platform.vmx, platform.vmx_line, sizeof platform.vmx_line);
     log_info("%s", platform.vmx_line);
+    if (platform.vmx.available && !vmx_setup_cpu(&platform.vmx, &platform.pages))
+        log_error("VT-x: cannot enter VMX operation (%s): guests not started", vmx.error);
+    if (config_ok && vmx.on)
+        vm_init_all(&active_config.cfg);
 
     platform.boot_done_us = timer_uptime_us();
     log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",
@@ -138,6 +145,8 @@ void kmain(uint32_t magic, uint64_t info)
     shell_init();
     for (;;) {
         shell_poll();
+        if (vcpu_run_round())
+            continue;               /* some guest wanted more CPU: next round at once */
         if (ticking)
             irq_enable_and_halt();  /* sleep until the next tick or interrupt */
         else

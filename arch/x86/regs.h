@@ -14,6 +14,7 @@
 #define CR0_MP          X86_BIT(1)
 #define CR0_EM          X86_BIT(2)
 #define CR0_TS          X86_BIT(3)
+#define CR0_ET          X86_BIT(4)
 #define CR0_NE          X86_BIT(5)
 #define CR0_WP          X86_BIT(16)
 #define CR0_NW          X86_BIT(29)
@@ -59,6 +60,12 @@
 #define MSR_IA32_VMX_TRUE_EXIT_CTLS      0x48F
 #define MSR_IA32_VMX_TRUE_ENTRY_CTLS     0x490
 #define MSR_EFER                    0xC0000080
+#define MSR_FS_BASE                 0xC0000100
+#define MSR_GS_BASE                 0xC0000101
+#define MSR_KERNEL_GS_BASE          0xC0000102
+#define MSR_IA32_TSC                0x10
+#define MSR_IA32_MISC_ENABLE        0x1A0
+#define MSR_IA32_PAT                0x277
 
 /* IA32_FEATURE_CONTROL bits (SDM Vol. 3C §23.7) */
 #define FEATURE_CONTROL_LOCK        X86_BIT(0)
@@ -70,6 +77,7 @@
 
 /* EFER bits (SDM Vol. 3A §2.2.1) */
 #define EFER_LME        X86_BIT(8)
+#define EFER_LMA        X86_BIT(10)
 #define EFER_NXE        X86_BIT(11)
 
 /* CPUID feature bits (SDM Vol. 2A, CPUID) */

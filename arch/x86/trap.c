@@ -54,6 +54,8 @@ void idt_init(void)
     __asm__ volatile("lidt %0" : : "m"(ptr));
 }
 
+uint64_t idt_base(void) { return (uint64_t)(uintptr_t)idt; }
+
 void irq_register(uint8_t vector, irq_handler handler)
 {
     handlers[vector] = handler;

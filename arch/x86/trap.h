@@ -30,6 +30,7 @@ struct trap_frame {
 typedef void (*irq_handler)(struct trap_frame *frame);
 
 void idt_init(void);
+uint64_t idt_base(void);
 void irq_register(uint8_t vector, irq_handler handler);
 
 /* Called from isr.S for every vector. */

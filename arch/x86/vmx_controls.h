@@ -19,8 +19,22 @@
 #define PIN_VMX_PREEMPTION_TIMER        VMX_BIT(6)
 
 /* Primary processor-based controls (Table 25-6) */
+#define PROC_INTERRUPT_WINDOW_EXITING   VMX_BIT(2)
+#define PROC_USE_TSC_OFFSETTING         VMX_BIT(3)
 #define PROC_HLT_EXITING                VMX_BIT(7)
+#define PROC_INVLPG_EXITING             VMX_BIT(9)
+#define PROC_MWAIT_EXITING              VMX_BIT(10)
+#define PROC_RDPMC_EXITING              VMX_BIT(11)
+#define PROC_RDTSC_EXITING              VMX_BIT(12)
+#define PROC_CR3_LOAD_EXITING           VMX_BIT(15)
+#define PROC_CR3_STORE_EXITING          VMX_BIT(16)
+#define PROC_CR8_LOAD_EXITING           VMX_BIT(19)
+#define PROC_CR8_STORE_EXITING          VMX_BIT(20)
+#define PROC_MOV_DR_EXITING             VMX_BIT(23)
+#define PROC_UNCONDITIONAL_IO_EXITING   VMX_BIT(24)
 #define PROC_USE_IO_BITMAPS             VMX_BIT(25)
+#define PROC_MONITOR_EXITING            VMX_BIT(29)
+#define PROC_PAUSE_EXITING              VMX_BIT(30)
 #define PROC_USE_MSR_BITMAPS            VMX_BIT(28)
 #define PROC_ACTIVATE_SECONDARY         VMX_BIT(31)
 
@@ -28,5 +42,47 @@
 #define PROC2_ENABLE_EPT                VMX_BIT(1)
 #define PROC2_ENABLE_VPID               VMX_BIT(5)
 #define PROC2_UNRESTRICTED_GUEST        VMX_BIT(7)
+
+/* VM-exit controls (Table 25-13) */
+#define EXIT_SAVE_DEBUG_CONTROLS        VMX_BIT(2)
+#define EXIT_HOST_ADDRESS_SPACE_SIZE    VMX_BIT(9)
+#define EXIT_ACK_INTERRUPT_ON_EXIT      VMX_BIT(15)
+#define EXIT_SAVE_IA32_PAT              VMX_BIT(18)
+#define EXIT_LOAD_IA32_PAT              VMX_BIT(19)
+#define EXIT_SAVE_IA32_EFER             VMX_BIT(20)
+#define EXIT_LOAD_IA32_EFER             VMX_BIT(21)
+
+/* VM-entry controls (Table 25-15) */
+#define ENTRY_LOAD_DEBUG_CONTROLS       VMX_BIT(2)
+#define ENTRY_IA32E_MODE_GUEST          VMX_BIT(9)
+#define ENTRY_LOAD_IA32_PAT             VMX_BIT(14)
+#define ENTRY_LOAD_IA32_EFER            VMX_BIT(15)
+
+/* IA32_VMX_MISC (Appendix A.6): bits 4:0 give the preemption-timer rate, TSC >> N. */
+#define VMX_MISC_PREEMPTION_SHIFT_MASK  0x1Fu
+
+/* VM-entry interruption-information field (SDM §26.8.3, Table 25-17) */
+#define INTR_INFO_VALID                 VMX_BIT(31)
+#define INTR_INFO_DELIVER_ERROR_CODE    VMX_BIT(11)
+#define INTR_TYPE_HW_EXCEPTION          (3u << 8)
+
+/* EPT-violation exit qualification (SDM §28.2.1, Table 28-7) */
+#define EPT_QUAL_READ                   VMX_BIT(0)
+#define EPT_QUAL_WRITE                  VMX_BIT(1)
+#define EPT_QUAL_FETCH                  VMX_BIT(2)
+#define EPT_QUAL_GLA_VALID              VMX_BIT(7)
+
+/* I/O-instruction exit qualification (Table 28-5) */
+#define IO_QUAL_SIZE_MASK               0x7u        /* size - 1 */
+#define IO_QUAL_IN                      VMX_BIT(3)
+#define IO_QUAL_STRING                  VMX_BIT(4)
+#define IO_QUAL_REP                     VMX_BIT(5)
+#define IO_QUAL_PORT_SHIFT              16
+
+/* Guest segment access rights (SDM §25.4.1, Table 25-2) */
+#define VMX_AR_UNUSABLE                 VMX_BIT(16)
+#define VMX_AR_CODE64                   0xA09Bu     /* execute/read, accessed, S, P, L, G */
+#define VMX_AR_DATA                     0xC093u     /* read/write, accessed, S, P, D/B, G */
+#define VMX_AR_TSS64_BUSY               0x008Bu     /* busy 64-bit TSS, P */
 
 #endif

@@ -15,5 +15,10 @@ enum shell_status cmd_cpuid(int argc, char **argv);
 enum shell_status cmd_rdmsr(int argc, char **argv);
 enum shell_status cmd_vmx(int argc, char **argv);
 enum shell_status cmd_config(int argc, char **argv);
+enum shell_status cmd_vms(int argc, char **argv);
+enum shell_status cmd_vm(int argc, char **argv);
+enum shell_status cmd_console(int argc, char **argv);
+enum shell_status cmd_vcpu(int argc, char **argv);
+enum shell_status cmd_exits(int argc, char **argv);
 
 #endif

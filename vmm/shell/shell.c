@@ -9,6 +9,14 @@
 #include <string.h>
 
 static struct line_editor editor;
+static bool (*divert)(unsigned char c, void *ctx);
+static void *divert_ctx;
+
+void shell_divert(bool (*byte)(unsigned char c, void *ctx), void *ctx)
+{
+    divert = byte;
+    divert_ctx = ctx;
+}
 
 static void to_console(const char *s, size_t len, void *ctx) { console_write(s, len); }
 
@@ -69,12 +77,20 @@ void shell_poll(void)
 {
     int c;
     while ((c = console_getc()) >= 0) {
+        if (divert) {
+            if (!divert((unsigned char)c, divert_ctx)) {
+                divert = NULL;
+                line_start(&editor);
+            }
+            continue;
+        }
         enum line_result r = line_feed(&editor, (unsigned char)c);
         if (r == LINE_PENDING)
             continue;
         if (r == LINE_READY)
             shell_execute(editor.buf);
         fflush(stdout);
-        line_start(&editor);
+        if (!divert)        /* a command that diverted input (console) prompts when it ends */
+            line_start(&editor);
     }
 }

@@ -4,6 +4,8 @@
 #ifndef TESSERA_VMM_SHELL_SHELL_H
 #define TESSERA_VMM_SHELL_SHELL_H
 
+#include <stdbool.h>
+
 #define SHELL_PROMPT "tessera> "
 
 enum shell_status {
@@ -30,5 +32,9 @@ void shell_poll(void);
 enum shell_status shell_execute(char *line);
 
 __attribute__((format(printf, 1, 2))) void shell_error(const char *fmt, ...);
+
+/* Sends what the operator types to `byte` instead of the line editor (e.g. a guest's console)
+ * until it returns false; then the prompt comes back. */
+void shell_divert(bool (*byte)(unsigned char c, void *ctx), void *ctx);
 
 #endif

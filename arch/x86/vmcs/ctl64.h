@@ -1,0 +1,31 @@
+/* VMCS 64-bit control fields: Intel SDM Vol. 3C Appendix B, Table B-4 (field encodings). */
+#ifndef TESSERA_ARCH_X86_VMCS_CTL64_H
+#define TESSERA_ARCH_X86_VMCS_CTL64_H
+
+#define VMCS_IO_BITMAP_A           0x2000
+#define VMCS_IO_BITMAP_B           0x2002
+#define VMCS_MSR_BITMAP            0x2004
+#define VMCS_EXIT_MSR_STORE_ADDR   0x2006
+#define VMCS_EXIT_MSR_LOAD_ADDR    0x2008
+#define VMCS_ENTRY_MSR_LOAD_ADDR   0x200A
+#define VMCS_EXECUTIVE_VMCS_PTR    0x200C
+#define VMCS_PML_ADDR              0x200E
+#define VMCS_TSC_OFFSET            0x2010
+#define VMCS_VIRTUAL_APIC_ADDR     0x2012
+#define VMCS_APIC_ACCESS_ADDR      0x2014
+#define VMCS_POSTED_INT_DESC_ADDR  0x2016
+#define VMCS_VM_FUNCTION_CONTROLS  0x2018
+#define VMCS_EPT_POINTER           0x201A
+#define VMCS_EOI_EXIT_BITMAP0      0x201C
+#define VMCS_EOI_EXIT_BITMAP1      0x201E
+#define VMCS_EOI_EXIT_BITMAP2      0x2020
+#define VMCS_EOI_EXIT_BITMAP3      0x2022
+#define VMCS_EPTP_LIST_ADDR        0x2024
+#define VMCS_VMREAD_BITMAP         0x2026
+#define VMCS_VMWRITE_BITMAP        0x2028
+#define VMCS_VE_INFO_ADDR          0x202A
+#define VMCS_XSS_EXIT_BITMAP       0x202C
+#define VMCS_ENCLS_EXIT_BITMAP     0x202E
+#define VMCS_TSC_MULTIPLIER        0x2032
+
+#endif

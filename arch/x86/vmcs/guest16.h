@@ -1,0 +1,16 @@
+/* VMCS 16-bit guest-state fields: Intel SDM Vol. 3C Appendix B, Table B-2 (field encodings). */
+#ifndef TESSERA_ARCH_X86_VMCS_GUEST16_H
+#define TESSERA_ARCH_X86_VMCS_GUEST16_H
+
+#define VMCS_GUEST_ES_SELECTOR       0x0800
+#define VMCS_GUEST_CS_SELECTOR       0x0802
+#define VMCS_GUEST_SS_SELECTOR       0x0804
+#define VMCS_GUEST_DS_SELECTOR       0x0806
+#define VMCS_GUEST_FS_SELECTOR       0x0808
+#define VMCS_GUEST_GS_SELECTOR       0x080A
+#define VMCS_GUEST_LDTR_SELECTOR     0x080C
+#define VMCS_GUEST_TR_SELECTOR       0x080E
+#define VMCS_GUEST_INTERRUPT_STATUS  0x0810
+#define VMCS_GUEST_PML_INDEX         0x0812
+
+#endif

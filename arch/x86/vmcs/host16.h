@@ -1,0 +1,13 @@
+/* VMCS 16-bit host-state fields: Intel SDM Vol. 3C Appendix B, Table B-3 (field encodings). */
+#ifndef TESSERA_ARCH_X86_VMCS_HOST16_H
+#define TESSERA_ARCH_X86_VMCS_HOST16_H
+
+#define VMCS_HOST_ES_SELECTOR  0x0C00
+#define VMCS_HOST_CS_SELECTOR  0x0C02
+#define VMCS_HOST_SS_SELECTOR  0x0C04
+#define VMCS_HOST_DS_SELECTOR  0x0C06
+#define VMCS_HOST_FS_SELECTOR  0x0C08
+#define VMCS_HOST_GS_SELECTOR  0x0C0A
+#define VMCS_HOST_TR_SELECTOR  0x0C0C
+
+#endif

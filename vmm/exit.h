@@ -1,0 +1,36 @@
+/* The VM-exit dispatcher: one handler per basic exit reason in a table (exit.c), each small and
+ * deciding what happens next. */
+#ifndef TESSERA_VMM_EXIT_H
+#define TESSERA_VMM_EXIT_H
+
+#include "vmm/vm.h"
+
+enum exit_action {
+    EXIT_RESUME,        /* back into the guest */
+    EXIT_YIELD,         /* the guest gave up its slice (HLT, hypercall, timer) */
+    EXIT_STOPPED,       /* the handler stopped the guest (vm_stop with the reason) */
+};
+
+struct exit_info {
+    uint32_t reason;            /* basic reason, bits 15:0 */
+    uint32_t full_reason;
+    uint64_t qualification;
+    uint64_t rip;
+    uint32_t insn_len;
+};
+
+enum exit_action exit_dispatch(struct vm *vm);
+
+/* Handlers in their own files. */
+enum exit_action exit_io(struct vm *vm, const struct exit_info *x);
+enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x);
+enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x);
+enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x);
+enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x);
+
+/* Moves RIP past the instruction that exited. */
+void exit_skip_instruction(const struct exit_info *x);
+/* Injects #GP(0) into the guest at its next entry (SDM §27.6). */
+void exit_inject_gp(void);
+
+#endif

@@ -1,0 +1,127 @@
+/* EPT violations: an access to a registered MMIO region is decoded and emulated; any other
+ * access outside the guest's RAM stops the guest, naming the address, the access and the
+ * instruction. */
+#include "vmm/exit.h"
+
+#include "arch/x86/page_alloc.h"
+#include "arch/x86/regs.h"
+#include "arch/x86/vmx_controls.h"
+#include "vmm/mmio.h"
+#include "vmm/mmio_decode.h"
+
+#include <string.h>
+
+struct vm_mmio {
+    struct mmio_region r[MMIO_MAX_REGIONS];
+    unsigned n;
+};
+static struct vm_mmio regions[64];      /* by guest id: TESSERA_MAX_GUESTS */
+
+bool mmio_register(struct vm *vm, const struct mmio_region *r)
+{
+    struct vm_mmio *m = &regions[vm->id];
+    if (m->n == MMIO_MAX_REGIONS)
+        return false;
+    m->r[m->n++] = *r;
+    return true;
+}
+
+const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa)
+{
+    const struct vm_mmio *m = &regions[vm->id];
+    for (unsigned i = 0; i < m->n; i++)
+        if (gpa >= m->r[i].base && gpa - m->r[i].base < m->r[i].size)
+            return &m->r[i];
+    return NULL;
+}
+
+/* 4-level walk (SDM Vol. 3A §4.5) through tables that must lie in guest RAM. */
+bool guest_virt_to_phys(const struct vm *vm, uint64_t cr3, uint64_t gva, uint64_t *gpa)
+{
+    const uint64_t addr_mask = 0x000FFFFFFFFFF000ULL;
+    uint64_t table = cr3 & addr_mask;
+    for (int level = 3; level >= 0; level--) {
+        const uint64_t *t = vm_gpa_ptr(vm, table, PAGE_SIZE);
+        if (!t)
+            return false;
+        uint64_t e = t[(gva >> (12 + 9 * level)) & 511];
+        if (!(e & PTE_P))
+            return false;
+        if (level > 0 && level < 3 && (e & PTE_PS)) {
+            uint64_t page = 1ULL << (12 + 9 * level);
+            *gpa = (e & addr_mask & ~(page - 1)) | (gva & (page - 1));
+            return true;
+        }
+        table = e & addr_mask;
+    }
+    *gpa = table | (gva & 0xFFF);
+    return true;
+}
+
+/* Up to 15 instruction bytes at the guest's RIP. */
+static unsigned fetch_insn(const struct vm *vm, uint64_t rip, uint8_t *buf)
+{
+    uint64_t cr3 = vmread(VMCS_GUEST_CR3);
+    unsigned n = 0;
+    while (n < 15) {
+        uint64_t gpa;
+        if (!guest_virt_to_phys(vm, cr3, rip + n, &gpa))
+            break;
+        unsigned chunk = (unsigned)(PAGE_SIZE - (gpa & (PAGE_SIZE - 1)));
+        if (chunk > 15 - n)
+            chunk = 15 - n;
+        const uint8_t *p = vm_gpa_ptr(vm, gpa, chunk);
+        if (!p)
+            break;
+        memcpy(buf + n, p, chunk);
+        n += chunk;
+    }
+    return n;
+}
+
+static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const struct mmio_region *r,
+                                uint64_t gpa)
+{
+    uint8_t bytes[15];
+    unsigned n = fetch_insn(vm, x->rip, bytes);
+    struct mmio_insn in;
+    int err = mmio_decode(bytes, n, &in);
+    if (err) {
+        vm_stop(vm, VM_CRASHED, "MMIO access to %s at GPA %#llx by an instruction the emulator does not "
+                "support (%s) at RIP %#llx", r->name, (unsigned long long)gpa, mmio_strerror(err),
+                (unsigned long long)x->rip);
+        return EXIT_STOPPED;
+    }
+    uint64_t *g = vm->gprs.gpr, off = gpa - r->base;
+    bool ok;
+    if (in.is_write) {
+        uint64_t src = in.src == MMIO_SRC_REG ? g[in.reg] : 0;
+        ok = r->write && r->write(r->ctx, off, in.size, mmio_store_value(&in, src));
+    } else {
+        uint64_t v = 0;
+        ok = r->read && r->read(r->ctx, off, in.size, &v);
+        if (ok)
+            g[in.reg] = mmio_load_result(&in, g[in.reg], v);
+    }
+    if (!ok) {
+        vm_stop(vm, VM_CRASHED, "%s of %u bytes at %s offset %#llx refused (RIP %#llx)",
+                in.is_write ? "write" : "read", in.size, r->name, (unsigned long long)off,
+                (unsigned long long)x->rip);
+        return EXIT_STOPPED;
+    }
+    vmwrite(VMCS_GUEST_RIP, x->rip + in.len);
+    return EXIT_RESUME;
+}
+
+enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
+{
+    uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
+    const struct mmio_region *r = mmio_find(vm, gpa);
+    if (r)
+        return emulate(vm, x, r, gpa);
+    const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"
+                       : x->qualification & EPT_QUAL_WRITE ? "write" : "read";
+    vm_stop(vm, VM_CRASHED, "%s at GPA %#llx outside its memory (RIP %#llx)", access,
+            (unsigned long long)gpa, (unsigned long long)x->rip);
+    return EXIT_STOPPED;
+}

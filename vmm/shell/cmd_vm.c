@@ -1,0 +1,144 @@
+/* Shell commands for guests: vms, vm start|stop|reset, console, vcpu, exits. */
+#include "vmm/shell/commands.h"
+
+#include "arch/x86/timer.h"
+#include "vmm/console.h"
+#include "vmm/vm.h"
+#include "vmm/vmx_setup.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CONSOLE_ESCAPE 0x1D     /* Ctrl-] */
+
+static struct vm *lookup(const char *arg)
+{
+    struct vm *vm = vm_lookup(arg);
+    if (!vm)
+        shell_error("no guest '%s' (give an id from 0 to %u or a name; 'vms' lists them)", arg,
+                    vm_count() ? vm_count() - 1 : 0);
+    return vm;
+}
+
+enum shell_status cmd_vms(int argc, char **argv)
+{
+    if (!vm_count()) {
+        printf("no guests (%s)\n", vmx.on ? "the configuration has none or was refused" : vmx.error);
+        return SHELL_OK;
+    }
+    printf("%3s %-15s %-8s %7s %10s %-20s %9s\n", "id", "name", "state", "RAM", "exits", "last exit", "uptime");
+    for (unsigned i = 0; i < vm_count(); i++) {
+        const struct vm *vm = vm_get(i);
+        uint64_t up = vm->state == VM_RUNNING ? (timer_now_ns() - vm->started_ns) / 1000000 : 0;
+        printf("%3u %-15s %-8s %5uM %10llu %-20s %5llu.%01llus\n", vm->id, vm->cfg->name,
+               vm_state_name(vm->state), vm->cfg->ram_mib, (unsigned long long)vm->exits,
+               vm->exits ? vmx_exit_reason_name(vm->last_exit) : "-",
+               (unsigned long long)(up / 1000), (unsigned long long)(up / 100 % 10));
+        if (vm->state != VM_RUNNING && vm->reason[0])
+            printf("    %s\n", vm->reason);
+    }
+    return SHELL_OK;
+}
+
+enum shell_status cmd_vm(int argc, char **argv)
+{
+    struct vm *vm = lookup(argv[2]);
+    if (!vm)
+        return SHELL_FAILED;
+    if (!strcmp(argv[1], "stop")) {
+        if (vm->state != VM_RUNNING) {
+            shell_error("guest %u (%s) is not running (%s)", vm->id, vm->cfg->name, vm_state_name(vm->state));
+            return SHELL_FAILED;
+        }
+        vm_stop(vm, VM_STOPPED, "stopped by the operator");
+    } else if (!strcmp(argv[1], "start")) {
+        if (vm->state == VM_RUNNING) {
+            shell_error("guest %u (%s) is already running", vm->id, vm->cfg->name);
+            return SHELL_FAILED;
+        }
+        if (!vm_start(vm)) {
+            shell_error("guest %u (%s) did not start: %s", vm->id, vm->cfg->name, vm->reason);
+            return SHELL_FAILED;
+        }
+    } else if (!strcmp(argv[1], "reset")) {
+        if (!vm_start(vm)) {
+            shell_error("guest %u (%s) did not restart: %s", vm->id, vm->cfg->name, vm->reason);
+            return SHELL_FAILED;
+        }
+    } else {
+        return SHELL_USAGE;
+    }
+    printf("guest %u (%s): %s\n", vm->id, vm->cfg->name, vm_state_name(vm->state));
+    return SHELL_OK;
+}
+
+static void write_console(const char *s, size_t n, void *ctx) { console_write(s, n); }
+static void live_output(void *ctx, char c) { console_write(&c, 1); }
+
+static bool console_input(unsigned char c, void *ctx)
+{
+    struct vm *vm = ctx;
+    if (c == CONSOLE_ESCAPE) {
+        vm->uart.on_output = NULL;
+        printf("\n[back to the shell]\n");
+        return false;
+    }
+    vuart_push_input(&vm->uart, c);
+    return true;
+}
+
+enum shell_status cmd_console(int argc, char **argv)
+{
+    struct vm *vm = lookup(argv[1]);
+    if (!vm)
+        return SHELL_FAILED;
+    printf("[console of guest %u (%s), %s; Ctrl-] returns to the shell]\n", vm->id, vm->cfg->name,
+           vm_state_name(vm->state));
+    vuart_replay(&vm->uart, write_console, NULL);
+    vm->uart.on_output = live_output;
+    vm->uart.ctx = vm;
+    shell_divert(console_input, vm);
+    return SHELL_OK;
+}
+
+enum shell_status cmd_vcpu(int argc, char **argv)
+{
+    struct vm *vm = lookup(argv[1]);
+    if (!vm)
+        return SHELL_FAILED;
+    if (!vm->vmcs_phys || vmptrld(vm->vmcs_phys) != VMX_OK) {
+        shell_error("guest %u (%s) has no VMCS yet", vm->id, vm->cfg->name);
+        return SHELL_FAILED;
+    }
+    const uint64_t *g = vm->gprs.gpr;
+    static const char *const names[GPR_COUNT] = { "RAX", "RCX", "RDX", "RBX", "RSP", "RBP", "RSI",
+        "RDI", "R8 ", "R9 ", "R10", "R11", "R12", "R13", "R14", "R15" };
+    printf("guest %u (%s): %s, %llu exits, last %s\n", vm->id, vm->cfg->name, vm_state_name(vm->state),
+           (unsigned long long)vm->exits, vm->exits ? vmx_exit_reason_name(vm->last_exit) : "-");
+    printf("RIP=%016llx RSP=%016llx RFLAGS=%016llx\n", (unsigned long long)vmread(VMCS_GUEST_RIP),
+           (unsigned long long)vmread(VMCS_GUEST_RSP), (unsigned long long)vmread(VMCS_GUEST_RFLAGS));
+    for (unsigned i = 0; i < GPR_COUNT; i++) {
+        if (i == GPR_RSP)
+            continue;
+        printf("%s=%016llx%s", names[i], (unsigned long long)g[i], (i % 4 == 3) ? "\n" : " ");
+    }
+    printf("CR0=%016llx CR3=%016llx CR4=%016llx EFER=%016llx\n", (unsigned long long)vmread(VMCS_GUEST_CR0),
+           (unsigned long long)vmread(VMCS_GUEST_CR3), (unsigned long long)vmread(VMCS_GUEST_CR4),
+           (unsigned long long)vmread(VMCS_GUEST_IA32_EFER));
+    printf("exit reason %#llx qualification %#llx; EPTP %#llx VPID %u; run time %llu ms\n",
+           (unsigned long long)vmread(VMCS_EXIT_REASON), (unsigned long long)vmread(VMCS_EXIT_QUALIFICATION),
+           (unsigned long long)vmread(VMCS_EPT_POINTER), vm->vpid, (unsigned long long)(vm->run_ns / 1000000));
+    return SHELL_OK;
+}
+
+enum shell_status cmd_exits(int argc, char **argv)
+{
+    struct vm *vm = lookup(argv[1]);
+    if (!vm)
+        return SHELL_FAILED;
+    printf("guest %u (%s): %llu exits\n", vm->id, vm->cfg->name, (unsigned long long)vm->exits);
+    for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
+        if (vm->exit_count[r])
+            printf("  %-24s %llu\n", vmx_exit_reason_name(r), (unsigned long long)vm->exit_count[r]);
+    return SHELL_OK;
+}

@@ -1,0 +1,72 @@
+#include "vmm/vcpu_run.h"
+
+#include "arch/x86/cpu.h"
+#include "arch/x86/timer.h"
+#include "vmm/exit.h"
+#include "vmm/vm.h"
+#include "vmm/vmx_setup.h"
+
+static inline void fxsave(void *area) { __asm__ volatile("fxsave64 (%0)" : : "r"(area) : "memory"); }
+static inline void fxrstor(const void *area) { __asm__ volatile("fxrstor64 (%0)" : : "r"(area) : "memory"); }
+
+/* The preemption timer counts down at TSC >> shift (SDM §26.5.1); the field is 32 bits. */
+static uint32_t preemption_ticks(uint64_t ns)
+{
+    uint64_t tsc = ns * (timer_tsc_hz() / 1000) / 1000000;
+    uint64_t t = tsc >> vmx.preemption_shift;
+    return t == 0 ? 1 : t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+/* Runs `vm` until its slice ends, it yields, or it stops.  True if it used the whole slice. */
+static bool run_slice(struct vm *vm)
+{
+    uint8_t host_fpu[512] __attribute__((aligned(16)));
+    if (vmptrld(vm->vmcs_phys) != VMX_OK) {
+        vm_stop(vm, VM_CRASHED, "VMPTRLD of its VMCS failed");
+        return false;
+    }
+    uint64_t start = timer_now_ns(), deadline = start + vm->slice_ns;
+    bool used_all = false;
+    for (;;) {
+        uint64_t now = timer_now_ns();
+        if (now >= deadline) {
+            used_all = true;
+            break;
+        }
+        vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(deadline - now));
+        /* Interrupts stay off from here to the exit; one that arrives meanwhile makes the guest
+         * exit and is taken by the host right after. */
+        irq_disable();
+        fxsave(host_fpu);
+        fxrstor(vm->fpu);
+        int rc = vmx_run(&vm->gprs, vm->launched);
+        fxsave(vm->fpu);
+        fxrstor(host_fpu);
+        irq_enable();
+        if (rc != VMX_OK) {
+            vm_stop(vm, VM_CRASHED, "%s failed: %s", vm->launched ? "VMRESUME" : "VMLAUNCH",
+                    rc == VMX_FAIL_VALID ? vmx_instruction_error_name(vmx_instruction_error())
+                                         : "no valid VMCS");
+            break;
+        }
+        vm->launched = true;
+        enum exit_action a = exit_dispatch(vm);
+        if (a == EXIT_RESUME)
+            continue;
+        used_all = a == EXIT_YIELD && vm->last_exit == EXIT_REASON_PREEMPTION_TIMER;
+        break;
+    }
+    vm->run_ns += timer_now_ns() - start;
+    return used_all;
+}
+
+bool vcpu_run_round(void)
+{
+    bool busy = false;
+    for (unsigned i = 0; i < vm_count(); i++) {
+        struct vm *vm = vm_get(i);
+        if (vm->state == VM_RUNNING && run_slice(vm))
+            busy = true;
+    }
+    return busy;
+}

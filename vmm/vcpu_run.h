@@ -1,0 +1,12 @@
+/* Time-slicing the guests' vCPUs on the boot CPU: round robin, each vCPU for its slice (the
+ * configured slice scaled by its weight) ended by the VMX preemption timer, or earlier when it
+ * halts.  Between slices the shell gets the CPU, so the operator is never locked out. */
+#ifndef TESSERA_VMM_VCPU_RUN_H
+#define TESSERA_VMM_VCPU_RUN_H
+
+#include <stdbool.h>
+
+/* Runs one round over the running guests; false when no guest wanted the CPU. */
+bool vcpu_run_round(void);
+
+#endif

@@ -1,0 +1,183 @@
+/* The guests' lifecycle: memory and EPT when a guest first starts, a fresh image and VMCS on
+ * every start, and a clear record of why a guest is not running. */
+#include "vmm/vm.h"
+
+#include "arch/x86/regs.h"
+#include "arch/x86/timer.h"
+#include "arch/x86/vmx_controls.h"
+#include "tessera/abi/guest.h"
+#include "vmm/guest_load.h"
+#include "vmm/log.h"
+#include "vmm/msr_bitmap.h"
+#include "vmm/platform.h"
+#include "vmm/vmcs_setup.h"
+#include "vmm/vmx_setup.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGES_2M (PAGE_2M_BYTES / PAGE_SIZE)
+#define PAGE_2M_BYTES (2ULL << 20)
+
+static struct vm *vms;
+static unsigned n_vms;
+
+unsigned vm_count(void) { return n_vms; }
+struct vm *vm_get(unsigned id) { return id < n_vms ? &vms[id] : NULL; }
+
+struct vm *vm_lookup(const char *s)
+{
+    char *end;
+    unsigned long id = strtoul(s, &end, 10);
+    if (*s && !*end)
+        return vm_get((unsigned)id);
+    for (unsigned i = 0; i < n_vms; i++)
+        if (!strcmp(vms[i].cfg->name, s))
+            return &vms[i];
+    return NULL;
+}
+
+const char *vm_state_name(enum vm_state s)
+{
+    switch (s) {
+    case VM_STOPPED: return "stopped";
+    case VM_RUNNING: return "running";
+    case VM_FAILED:  return "failed";
+    case VM_CRASHED: return "crashed";
+    case VM_EXITED:  return "exited";
+    }
+    return "?";
+}
+
+void *vm_gpa_ptr(const struct vm *vm, uint64_t gpa, uint64_t len)
+{
+    if (gpa > vm->ram_bytes || len > vm->ram_bytes - gpa)
+        return NULL;
+    return (void *)(uintptr_t)(vm->ram_hpa + gpa);
+}
+
+void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vm->reason, sizeof vm->reason, fmt, ap);
+    va_end(ap);
+    vm->state = state;
+    if (state == VM_STOPPED)
+        log_info("guest %u (%s): stopped: %s", vm->id, vm->cfg->name, vm->reason);
+    else
+        log_warn("guest %u (%s): %s: %s", vm->id, vm->cfg->name, vm_state_name(state), vm->reason);
+}
+
+/* EPT tables come from the page allocator; the hypervisor's memory is identity mapped. */
+static uint64_t ept_alloc(void *ctx) { return vmx_zeroed_page(); }
+static void ept_free(void *ctx, uint64_t phys) { page_free(&platform.pages, phys, 1); }
+static void *ept_virt(void *ctx, uint64_t phys) { return (void *)(uintptr_t)phys; }
+
+/* RAM, EPT, VMCS and MSR bitmap: taken once, kept across stop and start. */
+static bool vm_allocate(struct vm *vm)
+{
+    if (vm->ram_hpa)
+        return true;
+    vm->ram_bytes = (uint64_t)vm->cfg->ram_mib << 20;
+    vm->ram_hpa = page_alloc(&platform.pages, vm->ram_bytes / PAGE_SIZE, PAGES_2M);
+    if (!vm->ram_hpa) {
+        snprintf(vm->reason, sizeof vm->reason, "no %u MiB of contiguous free memory for its RAM", vm->cfg->ram_mib);
+        return false;
+    }
+    const struct ept_ops ops = { ept_alloc, ept_free, ept_virt, NULL };
+    vm->vmcs_phys = vmx_zeroed_page();
+    vm->msr_bitmap_phys = vmx_zeroed_page();
+    if (!vm->vmcs_phys || !vm->msr_bitmap_phys || ept_init(&vm->ept, &ops) != 0 ||
+        ept_map(&vm->ept, 0, vm->ram_hpa, vm->ram_bytes, EPT_PERM_RWX, EPT_MT_WB) != 0) {
+        snprintf(vm->reason, sizeof vm->reason, "no memory for its EPT tables or VMCS");
+        return false;
+    }
+    vm->ept_ready = true;
+    /* MSRs: every access exits except the segment bases, which the VMCS switches anyway. */
+    uint8_t *bm = (uint8_t *)(uintptr_t)vm->msr_bitmap_phys;
+    msr_bitmap_init(bm);
+    msr_bitmap_allow(bm, MSR_FS_BASE, true, true);
+    msr_bitmap_allow(bm, MSR_GS_BASE, true, true);
+    return true;
+}
+
+static const struct boot_module *find_image(const char *tag)
+{
+    const struct boot_info *bi = &platform.boot;
+    for (unsigned i = 0; i < bi->n_modules; i++)
+        if (!strcmp(bi->modules[i].tag, tag))
+            return &bi->modules[i];
+    return NULL;
+}
+
+bool vm_start(struct vm *vm)
+{
+    if (!vmx.on) {
+        snprintf(vm->reason, sizeof vm->reason, "VT-x not available");
+        vm->state = VM_FAILED;
+        return false;
+    }
+    const struct boot_module *m = find_image(vm->cfg->image);
+    uint64_t entry;
+    if (!m) {
+        vm_stop(vm, VM_FAILED, "no GRUB module tagged '%s' (its image)", vm->cfg->image);
+        return false;
+    }
+    vm->boot_count++;
+    if (!vm_allocate(vm) || !guest_load(vm, (const void *)(uintptr_t)m->start, m->end - m->start, &entry) ||
+        !vmcs_setup(vm, entry)) {
+        vm->state = VM_FAILED;
+        log_warn("guest %u (%s): failed: %s", vm->id, vm->cfg->name, vm->reason);
+        return false;
+    }
+    invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
+    if (vm->vpid)
+        invvpid(INVVPID_SINGLE_CONTEXT, vm->vpid, 0);
+    memset(&vm->gprs, 0, sizeof vm->gprs);
+    vm->gprs.gpr[GPR_RSI] = TESSERA_GUEST_BOOT_INFO;
+    /* A clean FPU/SSE state: FXSAVE of the reset state would do, but the architectural default
+     * (FCW 0x37F, MXCSR 0x1F80) is all a fresh guest needs. */
+    memset(vm->fpu, 0, sizeof vm->fpu);
+    vm->fpu[0] = 0x7F; vm->fpu[1] = 0x03;
+    vm->fpu[24] = 0x80; vm->fpu[25] = 0x1F;
+    vuart_reset(&vm->uart);
+    vm->kernel_gs_base = 0;
+    vm->reason[0] = 0;
+    vm->started_ns = timer_now_ns();
+    vm->state = VM_RUNNING;
+    log_info("guest %u (%s): started from '%s' (%llu KiB), %u MiB RAM at %#llx, entry %#llx",
+             vm->id, vm->cfg->name, vm->cfg->image, (unsigned long long)((m->end - m->start) / 1024),
+             vm->cfg->ram_mib, (unsigned long long)vm->ram_hpa, (unsigned long long)entry);
+    return true;
+}
+
+void vm_init_all(const struct cfg *cfg)
+{
+    n_vms = cfg->n_guests;
+    vms = calloc(n_vms, sizeof *vms);
+    if (!vms) {
+        log_error("no memory for %u guests", n_vms);
+        n_vms = 0;
+        return;
+    }
+    for (unsigned i = 0; i < n_vms; i++) {
+        struct vm *vm = &vms[i];
+        vm->id = i;
+        vm->cfg = &cfg->guest[i];
+        vm->vpid = vmx.proc2 & PROC2_ENABLE_VPID ? (uint16_t)(i + 1) : 0;
+        /* A time slice in proportion to the render weight (100 = the configured slice). */
+        vm->slice_ns = (uint64_t)cfg->scheduler.slice_us * 1000 * vm->cfg->weight / 100;
+        if (!vuart_init(&vm->uart)) {
+            vm_stop(vm, VM_FAILED, "no memory for its console");
+            continue;
+        }
+        snprintf(vm->reason, sizeof vm->reason, "not started (autostart off)");
+        if (!vmx.on)
+            vm_stop(vm, VM_FAILED, "VT-x not available: %s", vmx.error);
+        else if (vm->cfg->autostart)
+            vm_start(vm);
+    }
+}

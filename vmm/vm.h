@@ -1,0 +1,64 @@
+/* Guests: the fixed set from the vendor configuration, each with its own RAM (EPT-backed, never
+ * shared), one vCPU, a virtual UART, and per-reason exit counters. */
+#ifndef TESSERA_VMM_VM_H
+#define TESSERA_VMM_VM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/vmx.h"
+#include "arch/x86/vmx_exit_reasons.h"
+#include "arch/x86/vmx/pure/ept.h"
+#include "config/config.h"
+#include "vmm/vuart.h"
+
+enum vm_state {
+    VM_STOPPED,         /* not running: never started, or `vm stop` */
+    VM_RUNNING,
+    VM_FAILED,          /* could not be started (bad or missing image, no memory): reason */
+    VM_CRASHED,         /* stopped by the hypervisor for what it did: reason */
+    VM_EXITED,          /* the guest asked to stop (hypercall) */
+};
+
+struct vm {
+    unsigned id;
+    const struct cfg_guest *cfg;
+    enum vm_state state;
+    char reason[200];               /* why it is not running */
+
+    uint64_t ram_hpa, ram_bytes;    /* guest-physical [0, ram_bytes) -> host [ram_hpa, ...) */
+    struct ept ept;
+    bool ept_ready;
+    uint64_t vmcs_phys, msr_bitmap_phys;
+    bool launched;
+    uint16_t vpid;
+
+    struct vmx_gprs gprs;
+    uint8_t fpu[512] __attribute__((aligned(16)));   /* guest FXSAVE image */
+    uint64_t kernel_gs_base;        /* emulated IA32_KERNEL_GS_BASE */
+
+    struct vuart uart;
+    uint64_t exits, exit_count[EXIT_REASON_COUNT];
+    uint32_t last_exit;
+    uint64_t started_ns, run_ns, slice_ns;
+    uint64_t boot_count;
+    bool yield;                     /* gave up the rest of its slice (HLT, hypercall) */
+};
+
+/* Prepares every configured guest (virtual UART, memory is taken when it starts) and starts
+ * those marked autostart.  Needs VT-x (vmx_setup) and a valid configuration. */
+void vm_init_all(const struct cfg *cfg);
+unsigned vm_count(void);
+struct vm *vm_get(unsigned id);
+/* By id ("2") or name ("kiosk2"); NULL if there is none. */
+struct vm *vm_lookup(const char *id_or_name);
+
+/* Loads the image afresh and starts the vCPU from its entry point. */
+bool vm_start(struct vm *vm);
+void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *vm_state_name(enum vm_state s);
+
+/* Guest-physical to host pointer for [gpa, gpa + len) inside guest RAM, else NULL. */
+void *vm_gpa_ptr(const struct vm *vm, uint64_t gpa, uint64_t len);
+
+#endif

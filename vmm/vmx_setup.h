@@ -1,0 +1,30 @@
+/* VMX operation on the boot CPU: VMXON once at boot, and the control values every guest's VMCS
+ * uses, negotiated once against the capability MSRs. */
+#ifndef TESSERA_VMM_VMX_SETUP_H
+#define TESSERA_VMM_VMX_SETUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/page_alloc.h"
+#include "arch/x86/vmx_caps.h"
+
+struct vmx_setup {
+    bool on;
+    char error[240];            /* why VMX operation could not start */
+    uint32_t revision;
+    uint32_t pin, proc, proc2, exit, entry;
+    uint64_t cr0_fixed0, cr0_fixed1, cr4_fixed0, cr4_fixed1;
+    unsigned preemption_shift;  /* the preemption timer counts at TSC >> shift */
+    uint64_t vmxon_phys;
+};
+
+extern struct vmx_setup vmx;
+
+/* Negotiates the controls Tessera needs (a missing one is named in vmx.error), sets CR4.VMXE
+ * and the fixed CR0/CR4 bits, and executes VMXON. */
+bool vmx_setup_cpu(const struct vmx_caps *caps, struct page_alloc *pa);
+/* A zeroed 4 KiB page from the allocator, or 0. */
+uint64_t vmx_zeroed_page(void);
+
+#endif
