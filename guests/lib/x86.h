@@ -1,0 +1,91 @@
+/* Single x86 instructions a guest needs, as inline functions, and the architectural bits they
+ * use (Intel SDM Vol. 3A §2.5 for CR0/CR4, §4.5 for 4-level paging entries, §6.14.1 for 64-bit
+ * IDT gates).  The one place guest code holds inline assembly for these. */
+#ifndef TESSERA_GUESTS_LIB_X86_H
+#define TESSERA_GUESTS_LIB_X86_H
+
+#include <stdint.h>
+
+/* Page-table entry bits (SDM Vol. 3A, Tables 4-15 to 4-20). */
+#define X86_PTE_P       (1ULL << 0)     /* present */
+#define X86_PTE_RW      (1ULL << 1)     /* writable */
+#define X86_PTE_PWT     (1ULL << 3)     /* write-through */
+#define X86_PTE_PCD     (1ULL << 4)     /* cache disable */
+#define X86_PTE_PS      (1ULL << 7)     /* in a PDE: maps a 2 MiB page */
+#define X86_PTE_ADDR    0x000ffffffffff000ULL   /* bits 51:12, the next table or the page */
+#define X86_PAGE_SIZE   0x1000ULL
+#define X86_LARGE_PAGE  0x200000ULL     /* 2 MiB */
+#define X86_VA_BITS     48
+
+/* 64-bit IDT gate type: present, DPL 0, interrupt gate (SDM Vol. 3A, Figure 6-8). */
+#define X86_IDT_INTERRUPT_GATE 0x8e
+
+/* CPUID.1:ECX (SDM Vol. 2A, Table 3-10). */
+#define X86_CPUID1_ECX_VMX        (1u << 5)
+#define X86_CPUID1_ECX_HYPERVISOR (1u << 31)   /* set by hypervisors, reserved on hardware */
+
+struct x86_cpuid { uint32_t eax, ebx, ecx, edx; };
+
+static inline struct x86_cpuid x86_cpuid(uint32_t leaf, uint32_t subleaf)
+{
+    struct x86_cpuid r;
+    __asm__ volatile("cpuid" : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+                     : "a"(leaf), "c"(subleaf));
+    return r;
+}
+
+static inline uint64_t x86_rdtsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void x86_wrmsr(uint32_t msr, uint64_t v)
+{
+    __asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
+}
+
+static inline void x86_outb(uint16_t port, uint8_t v)
+{
+    __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint8_t x86_inb(uint16_t port)
+{
+    uint8_t v;
+    __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+static inline uint64_t x86_read_cr2(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr2, %0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t x86_read_cr3(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr3, %0" : "=r"(v));
+    return v;
+}
+
+static inline uint16_t x86_read_cs(void)
+{
+    uint16_t v;
+    __asm__ volatile("mov %%cs, %0" : "=r"(v));
+    return v;
+}
+
+static inline void x86_invlpg(uint64_t va)
+{
+    __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
+}
+
+/* In a guest, HLT exits to the hypervisor (which takes it as a yield); with interrupts off it
+ * would otherwise stop the CPU for good. */
+static inline void x86_hlt(void) { __asm__ volatile("hlt" : : : "memory"); }
+
+#endif
