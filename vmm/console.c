@@ -1,10 +1,14 @@
 #include "vmm/console.h"
 
+#include "arch/x86/cpu.h"
+#include "arch/x86/regs.h"
 #include "arch/x86/uart.h"
 
 #include <string.h>
 
 static bool have_uart;
+static char tx[CONSOLE_TX_BYTES];
+static size_t tx_head, tx_tail;     /* bytes ever queued / ever sent */
 
 bool console_init(void)
 {
@@ -12,20 +16,75 @@ bool console_init(void)
     return have_uart;
 }
 
+/* The ring is shared with the tick's interrupt handler: touch it with interrupts off. */
+static uint64_t irq_save(void)
+{
+    uint64_t flags = read_rflags();
+    irq_disable();
+    return flags;
+}
+
+static void irq_restore(uint64_t flags)
+{
+    if (flags & RFLAGS_IF)
+        irq_enable();
+}
+
+static void drain(void)
+{
+    if (tx_tail == tx_head || !uart_tx_empty(COM1_PORT))
+        return;
+    for (unsigned n = 0; n < UART_FIFO_BYTES && tx_tail != tx_head; n++)
+        uart_put_nowait(COM1_PORT, tx[tx_tail++ % CONSOLE_TX_BYTES]);
+}
+
+void console_tx_poll(void)
+{
+    if (!have_uart)
+        return;
+    uint64_t f = irq_save();
+    drain();
+    irq_restore(f);
+}
+
+static void queue(char c)
+{
+    while (tx_head - tx_tail == CONSOLE_TX_BYTES) {
+        drain();                        /* full: wait for the UART, the only case that blocks */
+        cpu_pause();
+    }
+    tx[tx_head++ % CONSOLE_TX_BYTES] = c;
+}
+
 void console_write(const char *buf, size_t len)
 {
     if (!have_uart)
         return;
+    uint64_t f = irq_save();
     for (size_t i = 0; i < len; i++) {
         if (buf[i] == '\n')
-            uart_putc(COM1_PORT, '\r');
-        uart_putc(COM1_PORT, buf[i]);
+            queue('\r');
+        queue(buf[i]);
     }
+    drain();
+    irq_restore(f);
 }
 
 void console_puts(const char *s)
 {
     console_write(s, strlen(s));
+}
+
+void console_flush(void)
+{
+    if (!have_uart)
+        return;
+    uint64_t f = irq_save();
+    while (tx_tail != tx_head) {
+        drain();
+        cpu_pause();
+    }
+    irq_restore(f);
 }
 
 int console_getc(void)

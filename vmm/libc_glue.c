@@ -83,6 +83,7 @@ void __stack_chk_fail(void);
 void __stack_chk_fail(void)
 {
     console_puts("\ntessera: stack smashing detected inside a library call; stopping\n");
+    console_flush();
     cpu_halt_forever();
 }
 
@@ -91,6 +92,7 @@ void _exit(int status);
 void _exit(int status)
 {
     console_puts("\ntessera: libc called _exit; stopping\n");
+    console_flush();
     cpu_halt_forever();
 }
 

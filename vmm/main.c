@@ -41,6 +41,7 @@ static __attribute__((noreturn)) void stop(const char *why)
 {
     console_puts(why);
     console_puts("\nhypervisor stopped.\n");
+    console_flush();
     cpu_halt_forever();
 }
 
@@ -122,6 +123,7 @@ void kmain(uint32_t magic, uint64_t info)
     }
     memory_init();
     bool ticking = timer_init();
+    timer_set_tick_hook(console_tx_poll);
     irq_enable();
     log_boot_info();
     log_info("time: TSC %llu MHz (calibrated from %s); %s", (unsigned long long)(timer_tsc_hz() / 1000000),

@@ -8,10 +8,15 @@
 static uint64_t tsc_hz, tsc_boot;
 static const char *tsc_source = "uncalibrated";
 static volatile uint64_t ticks;
+static void (*tick_hook)(void);
+
+void timer_set_tick_hook(void (*hook)(void)) { tick_hook = hook; }
 
 static void tick(struct trap_frame *f)
 {
     ticks++;
+    if (tick_hook)
+        tick_hook();
     lapic_eoi();
 }
 

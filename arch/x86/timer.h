@@ -16,5 +16,7 @@ uint64_t timer_uptime_us(void);
 uint64_t timer_now_ns(void);
 uint64_t timer_ticks(void);
 void timer_delay_us(uint64_t us);
+/* Work done on every tick, in interrupt context (the console's transmit drain). */
+void timer_set_tick_hook(void (*hook)(void));
 
 #endif

@@ -122,6 +122,7 @@ static __attribute__((noreturn)) void fatal_exception(struct trap_frame *f)
     static int nesting;
     if (nesting++) {
         console_puts("\nnested exception while reporting one; stopping\n");
+        console_flush();
         cpu_halt_forever();
     }
     say("\n*** hypervisor exception: %s (vector %llu), error code %#llx\n",
@@ -140,6 +141,7 @@ static __attribute__((noreturn)) void fatal_exception(struct trap_frame *f)
         (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
     stack_trace(f->rip, f->rbp);
     say("hypervisor stopped.\n");
+    console_flush();
     cpu_halt_forever();
 }
 

@@ -34,3 +34,13 @@ int uart_getc(uint16_t port)
         return -1;
     return inb(port + UART_RBR);
 }
+
+bool uart_tx_empty(uint16_t port)
+{
+    return inb(port + UART_LSR) & UART_LSR_THRE;
+}
+
+void uart_put_nowait(uint16_t port, char c)
+{
+    outb(port + UART_THR, (uint8_t)c);
+}

@@ -36,6 +36,10 @@
 /* Sets up the UART for `baud` 8N1 with FIFOs; false when no UART answers at `port`. */
 bool uart_init(uint16_t port, uint32_t baud);
 void uart_putc(uint16_t port, char c);
+/* True when the transmitter (and its 16-byte FIFO) is empty: up to UART_FIFO_BYTES may go. */
+bool uart_tx_empty(uint16_t port);
+void uart_put_nowait(uint16_t port, char c);
+#define UART_FIFO_BYTES 16          /* 16550A transmit FIFO */
 /* Next received byte, or -1 when none is waiting (never blocks). */
 int uart_getc(uint16_t port);
 

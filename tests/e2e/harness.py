@@ -144,7 +144,7 @@ def make_iso(name, modules):
         dst = f"/boot/mod{i}"
         shutil.copy(path, tree + dst)
         lines.append(f"    module2 {dst} {tag}")
-    with open(os.path.join(root, "boot", "grub.cfg")) as f:
+    with open(os.path.join(tree, "boot", "grub", "grub.cfg")) as f:    # the built one, with the guests
         cfg = f.read()
     cfg = re.sub(r"(\n\s*multiboot2 [^\n]*)", lambda m: m.group(1) + "\n" + "\n".join(lines), cfg, count=1)
     with open(os.path.join(tree, "boot", "grub", "grub.cfg"), "w") as f:

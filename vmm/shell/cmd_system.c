@@ -3,6 +3,7 @@
 
 #include "arch/x86/reboot.h"
 #include "arch/x86/timer.h"
+#include "vmm/console.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
 #include "vmm/version.h"
@@ -57,5 +58,6 @@ enum shell_status cmd_reboot(int argc, char **argv)
 {
     printf("rebooting\n");
     fflush(stdout);
+    console_flush();
     machine_reboot();
 }
