@@ -12,10 +12,17 @@
 #define GUEST_IDENTITY_MAP (4ULL << 30)    /* the low 4 GiB (RAM and MMIO windows) at least */
 #define PD_BYTES (1ULL << 30)              /* one page directory of 2 MiB pages maps 1 GiB */
 
-static bool fail(struct vm *vm, const char *fmt, const char *detail, unsigned long long a,
-                 unsigned long long b)
+#include <stdarg.h>
+
+/* Records why the image cannot be loaded ("image 'hello': ...") and returns false. */
+__attribute__((format(printf, 2, 3)))
+static bool fail(struct vm *vm, const char *fmt, ...)
 {
-    snprintf(vm->reason, sizeof vm->reason, fmt, detail, a, b);
+    int n = snprintf(vm->reason, sizeof vm->reason, "image '%s': ", vm->cfg->image);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vm->reason + n, sizeof vm->reason - (size_t)n, fmt, ap);
+    va_end(ap);
     return false;
 }
 
@@ -23,20 +30,18 @@ static bool fail(struct vm *vm, const char *fmt, const char *detail, unsigned lo
  * pages the hypervisor owns. */
 static bool load_elf(struct vm *vm, const uint8_t *img, uint64_t len, uint64_t *entry)
 {
-    const char *tag = vm->cfg->image;
     if (len < sizeof(struct elf64_ehdr))
-        return fail(vm, "image '%s': %llu bytes is too short for an ELF header%.0llu", tag, len, 0);
+        return fail(vm, "%llu bytes is too short for an ELF header", (unsigned long long)len);
     struct elf64_ehdr eh;
     memcpy(&eh, img, sizeof eh);
     if (memcmp(eh.e_ident, ELF_MAGIC, 4) || eh.e_ident[4] != ELFCLASS64 || eh.e_ident[5] != ELFDATA2LSB)
-        return fail(vm, "image '%s': not a little-endian ELF-64 file%.0llu%.0llu", tag, 0, 0);
+        return fail(vm, "not a little-endian ELF-64 file");
     if (eh.e_type != ET_EXEC || eh.e_machine != EM_X86_64)
-        return fail(vm, "image '%s': ELF type %llu machine %llu (expected an x86-64 executable)", tag,
-                    eh.e_type, eh.e_machine);
+        return fail(vm, "ELF type %u machine %u (expected an x86-64 executable)", eh.e_type, eh.e_machine);
     if (eh.e_phentsize != sizeof(struct elf64_phdr) || eh.e_phoff > len ||
         (uint64_t)eh.e_phnum * sizeof(struct elf64_phdr) > len - eh.e_phoff)
-        return fail(vm, "image '%s': program headers at %llu x%llu lie outside the file", tag,
-                    eh.e_phoff, eh.e_phnum);
+        return fail(vm, "program headers at %llu x%u lie outside the file",
+                    (unsigned long long)eh.e_phoff, eh.e_phnum);
     bool entry_loaded = false;
     for (unsigned i = 0; i < eh.e_phnum; i++) {
         struct elf64_phdr ph;
@@ -44,12 +49,12 @@ static bool load_elf(struct vm *vm, const uint8_t *img, uint64_t len, uint64_t *
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
             continue;
         if (ph.p_filesz > ph.p_memsz || ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
-            return fail(vm, "image '%s': segment at file offset %llu (%llu bytes) lies outside the file",
-                        tag, ph.p_offset, ph.p_filesz);
+            return fail(vm, "segment at file offset %llu (%llu bytes) lies outside the file",
+                        (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz);
         if (ph.p_paddr < TESSERA_GUEST_IMAGE_MIN || ph.p_memsz > vm->ram_bytes ||
             ph.p_paddr > vm->ram_bytes - ph.p_memsz)
-            return fail(vm, "image '%s': segment at %#llx (%llu bytes) does not fit the guest's RAM above 1 MiB",
-                        tag, ph.p_paddr, ph.p_memsz);
+            return fail(vm, "segment at %#llx (%llu bytes) does not fit the guest's RAM above 1 MiB",
+                        (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_memsz);
         uint8_t *dst = vm_gpa_ptr(vm, ph.p_paddr, ph.p_memsz);
         memcpy(dst, img + ph.p_offset, ph.p_filesz);
         memset(dst + ph.p_filesz, 0, ph.p_memsz - ph.p_filesz);
@@ -57,7 +62,7 @@ static bool load_elf(struct vm *vm, const uint8_t *img, uint64_t len, uint64_t *
             entry_loaded = true;
     }
     if (!entry_loaded)
-        return fail(vm, "image '%s': entry point %#llx is not inside a loaded segment%.0llu", tag, eh.e_entry, 0);
+        return fail(vm, "entry point %#llx is not inside a loaded segment", (unsigned long long)eh.e_entry);
     *entry = eh.e_entry;
     return true;
 }

@@ -18,8 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PAGES_2M (PAGE_2M_BYTES / PAGE_SIZE)
 #define PAGE_2M_BYTES (2ULL << 20)
+#define PAGES_2M (PAGE_2M_BYTES / PAGE_SIZE)    /* guest RAM is 2 MiB aligned for large EPT pages */
+#define FXSAVE_FCW_OFFSET     0
+#define FXSAVE_MXCSR_OFFSET   24
+#define FXSAVE_FCW_DEFAULT    0x037F            /* all x87 exceptions masked, extended precision */
+#define FXSAVE_MXCSR_DEFAULT  0x1F80            /* all SSE exceptions masked */
 
 static struct vm *vms;
 static unsigned n_vms;
@@ -138,11 +142,13 @@ bool vm_start(struct vm *vm)
         invvpid(INVVPID_SINGLE_CONTEXT, vm->vpid, 0);
     memset(&vm->gprs, 0, sizeof vm->gprs);
     vm->gprs.gpr[GPR_RSI] = TESSERA_GUEST_BOOT_INFO;
-    /* A clean FPU/SSE state: FXSAVE of the reset state would do, but the architectural default
-     * (FCW 0x37F, MXCSR 0x1F80) is all a fresh guest needs. */
+    /* A clean x87/SSE state in FXSAVE layout (SDM Vol. 1 §10.5.1, Table 10-2): the FCW and
+     * MXCSR values FNINIT and reset give, everything else zero. */
     memset(vm->fpu, 0, sizeof vm->fpu);
-    vm->fpu[0] = 0x7F; vm->fpu[1] = 0x03;
-    vm->fpu[24] = 0x80; vm->fpu[25] = 0x1F;
+    const uint16_t fcw = FXSAVE_FCW_DEFAULT;
+    const uint32_t mxcsr = FXSAVE_MXCSR_DEFAULT;
+    memcpy(vm->fpu + FXSAVE_FCW_OFFSET, &fcw, sizeof fcw);
+    memcpy(vm->fpu + FXSAVE_MXCSR_OFFSET, &mxcsr, sizeof mxcsr);
     vuart_reset(&vm->uart);
     vm->kernel_gs_base = 0;
     vm->reason[0] = 0;
