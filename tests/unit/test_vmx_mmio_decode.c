@@ -75,6 +75,7 @@ static const struct want good[] = {
     { "movzx rax, byte [rdi]",  { 0x48, 0x0F, 0xB6, 0x07 }, 4, L, 1, MMIO_SRC_REG, MMIO_RAX, false, 0, MMIO_EXT_ZERO, 8 },
     { "movzx ax, byte [rdi]",   { 0x66, 0x0F, 0xB6, 0x07 }, 4, L, 1, MMIO_SRC_REG, MMIO_RAX, false, 0, MMIO_EXT_ZERO, 2 },
     { "movzx ecx, word [rdi]",  { 0x0F, 0xB7, 0x0F }, 3, L, 2, MMIO_SRC_REG, MMIO_RCX, false, 0, MMIO_EXT_ZERO, 4 },
+    { "movzx ax, word [rdi]",   { 0x66, 0x0F, 0xB7, 0x07 }, 4, L, 2, MMIO_SRC_REG, MMIO_RAX, false, 0, MMIO_EXT_ZERO, 2 },
     { "movsx eax, byte [rdi]",  { 0x0F, 0xBE, 0x07 }, 3, L, 1, MMIO_SRC_REG, MMIO_RAX, false, 0, MMIO_EXT_SIGN, 4 },
     { "movsx rax, word [rdi]",  { 0x48, 0x0F, 0xBF, 0x07 }, 4, L, 2, MMIO_SRC_REG, MMIO_RAX, false, 0, MMIO_EXT_SIGN, 8 },
     { "movsx r8, word [rdi+8]", { 0x4C, 0x0F, 0xBF, 0x47, 0x08 }, 5, L, 2, MMIO_SRC_REG, MMIO_R8, false, 0, MMIO_EXT_SIGN, 8 },
