@@ -11,10 +11,10 @@ FUZZ_TIME ?= 60
 include mk/common.mk
 include mk/host.mk
 include mk/newlib.mk
+-include mk/guests.mk
 include mk/image.mk
 include mk/fuzz.mk
 -include mk/config.mk
--include mk/guests.mk
 
 .PHONY: all image run test unit e2e bench fuzz clean distclean deps
 

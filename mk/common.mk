@@ -3,6 +3,7 @@
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wno-unused-parameter
 INCS := -I. -Iinclude
+GCC_INCLUDE := $(shell gcc -print-file-name=include)
 
 # Pure code: no hardware access, no inline assembly, state passed in by pointer.  It is built
 # twice, freestanding into the image and hosted into tests, fuzzers and benchmarks.  Each pure

@@ -43,6 +43,5 @@ guests: $(GUEST_ELFS)
 # The ISO carries the guests.  Named here as well because a rule's prerequisites are expanded
 # when make reads it: if this file is included after mk/image.mk, GUEST_ELFS was still empty
 # there and the ISO would be built without first building the guests.
-$(BUILD)/tessera.iso: $(GUEST_ELFS)
 
 -include $(shell find $(G)/obj -name '*.d' 2>/dev/null)

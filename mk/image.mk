@@ -2,7 +2,6 @@
 # hybrid BIOS/UEFI ISO that GRUB boots from a CD, a USB stick or eMMC.
 
 I := $(BUILD)/image
-GCC_INCLUDE := $(shell gcc -print-file-name=include)
 IMAGE_CFLAGS := -std=gnu11 -O2 -g $(WARN) $(INCS) -I$(I)/gen -ffreestanding -nostdinc \
                 -isystem $(NEWLIB_INCLUDE) -isystem $(GCC_INCLUDE) -isystem $(I)/fdt-include \
                 -fno-pic -fno-pie -mno-red-zone -mcmodel=small -fno-stack-protector \

@@ -4,9 +4,15 @@
  *
  * Boot protocol (DESIGN.md §4, modelled on Linux's 64-bit boot protocol, where RSI points to
  * boot_params): the vCPU starts in 64-bit long mode at the ELF entry point, CPL 0, paging on
- * with identity page tables (2 MiB pages) over all guest RAM built by the hypervisor at
- * TESSERA_GUEST_PT_BASE, interrupts off (RFLAGS.IF = 0, no IDT), RSI = TESSERA_GUEST_BOOT_INFO
- * (guest-physical address of struct tessera_boot_info), RSP = the top of guest RAM. */
+ * with identity page tables (2 MiB pages) built by the hypervisor at TESSERA_GUEST_PT_BASE over
+ * the low 4 GiB or all guest RAM if that is more (so an access outside RAM reaches the
+ * hypervisor instead of faulting in the guest), interrupts off (RFLAGS.IF = 0, no IDT),
+ * RSI = TESSERA_GUEST_BOOT_INFO (guest-physical address of struct tessera_boot_info),
+ * RSP = the top of guest RAM.  Everything from 1 MiB to the top of RAM outside the loaded image
+ * is the guest's to use (heap, stacks); the pages below 1 MiB hold what the hypervisor built.
+ * HLT with interrupts off means "nothing to do until later": the vCPU yields and resumes after
+ * the HLT.  Each guest has its own x87/SSE state; the exception bitmap is empty, so the guest's
+ * IDT handles its own faults.  See docs/guest-abi.md. */
 #ifndef TESSERA_ABI_GUEST_H
 #define TESSERA_ABI_GUEST_H
 
