@@ -140,6 +140,9 @@ def hostile_guests(r, iso):
         def cpuid_hides_vmx():
             text = console(s, "cpuid-probe", 0.2)
             assert "cpuid signature TesseraVMM vmx=0" in text, text
+            m = re.search(r"cpuid exit round trip (\d+) TSC ticks", text)
+            assert m, text
+            print(f"measure: one CPUID exit round trip takes {m.group(1)} Bochs TSC ticks (emulated cycles)")
         r.check("hostile: CPUID shows TesseraVMM and hides VMX", cpuid_hides_vmx)
 
         def others_unharmed():
