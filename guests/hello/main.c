@@ -8,7 +8,11 @@
  * n counts printed ticks from 0; t is milliseconds since the guest started, from the TSC.
  * Ticks are due at t = n * period on a fixed grid; a tick that comes late (the guest was not
  * scheduled) is printed at once and the grid points it slept through are skipped, so a stall
- * shows as a gap in t rather than as a burst.  Command line: period_ms=<n> (default 100). */
+ * shows as a gap in t rather than as a burst.  Command line: period_ms=<n> (default 100).
+ *
+ * Keys typed on its console (shell `console <vm>`) are acknowledged on the next tick:
+ *
+ *   guest <id> key '<c>'        (a printable character; others as key 0x<hex>) */
 #include "guests/lib/guest.h"
 
 #include <inttypes.h>
@@ -27,6 +31,12 @@ int guest_main(const struct tessera_boot_info *boot)
     uint64_t due_us = 0;
     for (uint64_t n = 0;; n++) {
         guest_sleep_until_us(due_us);
+        for (int c; (c = guest_console_getc()) >= 0; ) {
+            if (c >= 0x20 && c < 0x7F)
+                printf("guest %" PRIu32 " key '%c'\n", boot->guest_id, c);
+            else
+                printf("guest %" PRIu32 " key 0x%02x\n", boot->guest_id, c);
+        }
         uint64_t now_us = guest_now_us();
         printf("guest %" PRIu32 " tick %" PRIu64 " t=%" PRIu64 "\n", boot->guest_id, n,
                now_us / 1000);

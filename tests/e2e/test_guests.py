@@ -70,6 +70,16 @@ def default_guests(r, iso):
             assert ticks and set(ticks) == {2}, text[-500:]
         r.check("guests: console 2 shows guest 2's output from boot on; Ctrl-] returns", console_shows_output)
 
+        def console_input():
+            start = len(s.raw)
+            s.send("console 1\r")
+            s.expect(r"\[console of guest 1 \(kiosk1\)", 20, start)
+            s.send("ok")
+            s.expect(r"guest 1 key 'o'\n(.*\n)*guest 1 key 'k'", 20, start)
+            s.send("\x1d")
+            s.expect(r"\[back to the shell\]\ntessera> ", 20, start)
+        r.check("guests: what the operator types on a console reaches that guest", console_input)
+
         def stop_one():
             out = s.command("vm stop 2")
             assert "guest 2 (kiosk2): stopped" in out, out
