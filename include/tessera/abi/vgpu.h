@@ -1,0 +1,91 @@
+/* The vGPU as a guest sees it (docs/vgpu-abi.md).
+ *
+ * The PV info page at BAR0 + 0x78000 is laid out exactly as Linux's i915_pvinfo.h
+ * ("struct vgt_if", version 1.0), so an unmodified i915 guest recognises a mediated GPU, reads
+ * which graphics memory it owns (avail_rs) and balloons out the rest.  Tessera's own protocol
+ * (graphics-memory balloon requests) lives in the second half page's reserved area and uses
+ * g2v_notify values above i915's; no i915 field is ever moved.  Field offsets are checked
+ * against i915_pvinfo.h by tests/unit/test_core_vgpu_abi.c. */
+#ifndef TESSERA_ABI_VGPU_H
+#define TESSERA_ABI_VGPU_H
+
+#include <stdint.h>
+
+#define VGT_PVINFO_PAGE         0x78000     /* offset in BAR0 */
+#define VGT_PVINFO_SIZE         0x1000
+#define VGT_MAGIC               0x4776544776544776ULL   /* "vGTvGTvG" */
+#define VGT_VERSION_MAJOR       1
+#define VGT_VERSION_MINOR       0
+
+/* g2v_notify values i915 defines (enum vgt_g2v_type). */
+#define VGT_G2V_PPGTT_L3_PAGE_TABLE_CREATE   2
+#define VGT_G2V_PPGTT_L3_PAGE_TABLE_DESTROY  3
+#define VGT_G2V_PPGTT_L4_PAGE_TABLE_CREATE   4
+#define VGT_G2V_PPGTT_L4_PAGE_TABLE_DESTROY  5
+#define VGT_G2V_EXECLIST_CONTEXT_CREATE      6
+#define VGT_G2V_EXECLIST_CONTEXT_DESTROY     7
+
+/* vgt_caps bits (i915_pvinfo.h). */
+#define VGT_CAPS_FULL_PPGTT     (1u << 2)
+#define VGT_CAPS_HWSP_EMULATION (1u << 3)
+#define VGT_CAPS_HUGE_GTT       (1u << 4)
+
+#define VGT_DRV_DISPLAY_NOT_READY 0
+#define VGT_DRV_DISPLAY_READY     1
+
+/* Tessera's extension: a guest asks for more or fewer 64 MiB high-GM slots by writing
+ * `request` (signed slot delta) and then TESSERA_G2V_BALLOON to g2v_notify; the hypervisor
+ * answers in `status`, updates avail_rs and bumps `generation`. */
+#define TESSERA_G2V_BALLOON         0x100
+#define TESSERA_BALLOON_MAGIC       0x4E4C4254u     /* "TBLN" */
+#define TESSERA_BALLOON_IDLE        0
+#define TESSERA_BALLOON_GRANTED     1
+#define TESSERA_BALLOON_REFUSED     2
+
+struct vgt_if_range {
+    uint32_t base;
+    uint32_t size;
+};
+
+struct tessera_balloon_if {
+    uint32_t magic;             /* TESSERA_BALLOON_MAGIC when the extension is present */
+    int32_t request;            /* slots wanted: +N grow, -N shrink */
+    uint32_t status;            /* TESSERA_BALLOON_* for the last request */
+    uint32_t generation;        /* +1 whenever avail_rs changes */
+    uint32_t slots;             /* high-GM slots held now */
+    uint32_t slot_mib;          /* slot size */
+    uint32_t reserved[10];
+};
+
+struct vgt_if {
+    uint64_t magic;                     /* 0x000: VGT_MAGIC */
+    uint16_t version_major;             /* 0x008 */
+    uint16_t version_minor;             /* 0x00a */
+    uint32_t vgt_id;                    /* 0x00c: the vGPU's id */
+    uint32_t vgt_caps;                  /* 0x010 */
+    uint32_t rsv1[11];                  /* pad to 0x040 */
+    struct {
+        struct vgt_if_range mappable_gmadr;     /* 0x040: low GM (aperture) */
+        struct vgt_if_range nonmappable_gmadr;  /* 0x048: high GM */
+        uint32_t fence_num;                     /* 0x050 */
+        uint32_t rsv2[3];
+    } avail_rs;
+    uint32_t rsv3[0x200 - 24];          /* pad to half page */
+    uint32_t rsv4;                      /* 0x800 */
+    uint32_t display_ready;             /* 0x804 */
+    uint32_t rsv5[4];
+    uint32_t g2v_notify;                /* 0x818 */
+    uint32_t rsv6[5];
+    uint32_t cursor_x_hot;              /* 0x830 */
+    uint32_t cursor_y_hot;              /* 0x834 */
+    struct { uint32_t lo, hi; } pdp[4]; /* 0x838 */
+    uint32_t execlist_context_descriptor_lo;   /* 0x858 */
+    uint32_t execlist_context_descriptor_hi;   /* 0x85c */
+    /* i915's rsv7 pads to one page; Tessera's extension sits at its end. */
+    uint32_t rsv7[0x200 - 24 - sizeof(struct tessera_balloon_if) / 4];
+    struct tessera_balloon_if tessera_balloon;
+} __attribute__((packed));
+
+#define TESSERA_BALLOON_OFFSET (VGT_PVINFO_SIZE - sizeof(struct tessera_balloon_if))
+
+#endif
