@@ -357,7 +357,8 @@ bool gtt_vgpu_covers(const struct gtt *g, unsigned vgpu, uint32_t index)
     return v && gtt_lookup(g, v, index, &h, &q);
 }
 
-int gtt_shadow_pte(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t *pte)
+/* One of a vGPU's two views of entry `index`: the shadow (host value) or what the guest wrote. */
+static int read_entry(const struct gtt *g, unsigned vgpu, uint32_t index, bool guest_view, uint64_t *pte)
 {
     const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
     uint64_t *h, *q;
@@ -365,20 +366,18 @@ int gtt_shadow_pte(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t 
         return GTT_ENOENT;
     if (!gtt_lookup(g, v, index, &h, &q))
         return GTT_ERANGE;
-    *pte = *h;
+    *pte = guest_view ? *q : *h;
     return 0;
+}
+
+int gtt_shadow_pte(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t *pte)
+{
+    return read_entry(g, vgpu, index, false, pte);
 }
 
 int gtt_guest_read(const struct gtt *g, unsigned vgpu, uint32_t index, uint64_t *pte)
 {
-    const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
-    uint64_t *h, *q;
-    if (!v)
-        return GTT_ENOENT;
-    if (!gtt_lookup(g, v, index, &h, &q))
-        return GTT_ERANGE;
-    *pte = *q;
-    return 0;
+    return read_entry(g, vgpu, index, true, pte);
 }
 
 int gtt_ladder_lookup(const struct gtt *g, unsigned vgpu, uint64_t aper_off, uint64_t *hpa)

@@ -1,6 +1,7 @@
 /* The system-call layer newlib expects (newlib/libc/include/reent.h lists them).  Output goes to
  * the console, the heap is one region reserved at boot, and everything a hypervisor has no use
  * for (files, processes) fails with the proper errno rather than pretending. */
+#include "tessera/newlib_syscalls.h"
 #include "vmm/libc_glue.h"
 
 #include "arch/x86/cpu.h"
@@ -12,11 +13,6 @@
 
 #undef errno
 extern int errno;
-
-/* This newlib build (x86_64-elf, see newlib/configure.host) is configured with
- * MISSING_SYSCALL_NAMES, so its reentrant layer calls write(), sbrk(), ...; the conventional
- * underscored names are the definitions and the plain names alias them. */
-#define SYSCALL_ALIAS(plain, impl) __typeof__(impl) plain __attribute__((alias(#impl)))
 
 static char *heap_base, *heap_brk, *heap_limit;
 
@@ -96,13 +92,5 @@ void _exit(int status)
     cpu_halt_forever();
 }
 
-SYSCALL_ALIAS(sbrk, _sbrk);
-SYSCALL_ALIAS(write, _write);
-SYSCALL_ALIAS(read, _read);
-SYSCALL_ALIAS(close, _close);
-SYSCALL_ALIAS(open, _open);
-SYSCALL_ALIAS(lseek, _lseek);
-SYSCALL_ALIAS(isatty, _isatty);
-SYSCALL_ALIAS(fstat, _fstat);
-SYSCALL_ALIAS(getpid, _getpid);
-SYSCALL_ALIAS(kill, _kill);
+/* newlib calls the plain names (see tessera/newlib_syscalls.h). */
+NEWLIB_SYSCALL_ALIASES();

@@ -1,6 +1,7 @@
 /* The system-call layer newlib calls (newlib/libc/include/reent.h lists it), for a guest: stdout
  * and stderr go to the console, stdin reads it, the heap is the guest RAM above the image, and
  * what a guest has no use for (files, processes) fails with the proper errno. */
+#include "tessera/newlib_syscalls.h"
 #include "guests/lib/guest.h"
 #include "guests/lib/internal.h"
 #include "guests/lib/x86.h"
@@ -22,11 +23,6 @@ static int fail(int e)
     errno = e;
     return -1;
 }
-
-/* This newlib build (x86_64-elf, newlib/configure.host) uses MISSING_SYSCALL_NAMES, so its
- * reentrant layer calls write(), sbrk(), ...: the underscored names are the definitions and
- * the plain names alias them. */
-#define SYSCALL_ALIAS(plain, impl) __typeof__(impl) plain __attribute__((alias(#impl)))
 
 static char *heap_base, *heap_brk, *heap_limit;
 
@@ -109,13 +105,5 @@ void _exit(int status)
     guest_exit_now((uint64_t)(unsigned)status);
 }
 
-SYSCALL_ALIAS(sbrk, _sbrk);
-SYSCALL_ALIAS(write, _write);
-SYSCALL_ALIAS(read, _read);
-SYSCALL_ALIAS(close, _close);
-SYSCALL_ALIAS(open, _open);
-SYSCALL_ALIAS(lseek, _lseek);
-SYSCALL_ALIAS(isatty, _isatty);
-SYSCALL_ALIAS(fstat, _fstat);
-SYSCALL_ALIAS(getpid, _getpid);
-SYSCALL_ALIAS(kill, _kill);
+/* newlib calls the plain names (see tessera/newlib_syscalls.h). */
+NEWLIB_SYSCALL_ALIASES();

@@ -138,42 +138,37 @@ enum igpu_scan_err scan_check_lri(struct scan_ctx *c, const uint32_t *cmd, uint3
     return IGPU_SCAN_OK;
 }
 
-enum igpu_scan_err scan_check_srm(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
+/* MI_STORE_REGISTER_MEM and MI_LOAD_REGISTER_MEM share one layout: a register and a GGTT
+ * address.  Only the register's direction and what the command does differ. */
+static enum igpu_scan_err check_reg_mem(struct scan_ctx *c, const uint32_t *cmd, uint32_t use_ggtt,
+                                        uint32_t reg_access, uint32_t *counter)
 {
     uint64_t addr;
     enum igpu_scan_err e;
 
-    (void)len;
-    if (!(cmd[0] & GEN9_MI_SRM_USE_GGTT))
+    if (!(cmd[0] & use_ggtt))
         return scan_reject(c, IGPU_SCAN_E_PPGTT, 0, cmd[0]);
-    e = check_reg(c, GEN9_MI_RM_DW_REG, cmd[GEN9_MI_RM_DW_REG], IGPU_SCAN_REG_READ);
+    e = check_reg(c, GEN9_MI_RM_DW_REG, cmd[GEN9_MI_RM_DW_REG], reg_access);
     if (!e)
         e = get_addr(c, cmd, GEN9_MI_RM_DW_ADDR_LO, 4, &addr);
     if (!e)
         e = check_mem(c, GEN9_MI_RM_DW_ADDR_LO, addr, 4);
     if (e)
         return e;
-    c->res->mem_writes++;
+    (*counter)++;
     return IGPU_SCAN_OK;
+}
+
+enum igpu_scan_err scan_check_srm(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
+{
+    (void)len;
+    return check_reg_mem(c, cmd, GEN9_MI_SRM_USE_GGTT, IGPU_SCAN_REG_READ, &c->res->mem_writes);
 }
 
 enum igpu_scan_err scan_check_lrm(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
 {
-    uint64_t addr;
-    enum igpu_scan_err e;
-
     (void)len;
-    if (!(cmd[0] & GEN9_MI_LRM_USE_GGTT))
-        return scan_reject(c, IGPU_SCAN_E_PPGTT, 0, cmd[0]);
-    e = check_reg(c, GEN9_MI_RM_DW_REG, cmd[GEN9_MI_RM_DW_REG], IGPU_SCAN_REG_WRITE);
-    if (!e)
-        e = get_addr(c, cmd, GEN9_MI_RM_DW_ADDR_LO, 4, &addr);
-    if (!e)
-        e = check_mem(c, GEN9_MI_RM_DW_ADDR_LO, addr, 4);
-    if (e)
-        return e;
-    c->res->reg_writes++;
-    return IGPU_SCAN_OK;
+    return check_reg_mem(c, cmd, GEN9_MI_LRM_USE_GGTT, IGPU_SCAN_REG_WRITE, &c->res->reg_writes);
 }
 
 enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
