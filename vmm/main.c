@@ -11,6 +11,7 @@
 #include "boot/multiboot2.h"
 #include "vmm/config_boot.h"
 #include "vmm/console.h"
+#include "vmm/gpu.h"
 #include "vmm/libc_glue.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
@@ -133,6 +134,8 @@ void kmain(uint32_t magic, uint64_t info)
     log_info("pci: %u functions", pci_scan());
 
     bool config_ok = config_boot(&platform.boot);
+    if (config_ok)
+        gpu_init(&active_config.cfg);
     vmx_probe(&platform.vmx);
     vmx_caps_describe(&platform.vmx, platform.vmx_line, sizeof platform.vmx_line);
     log_info("%s", platform.vmx_line);

@@ -87,7 +87,15 @@ def common_shell_checks(r, s, name):
         s.expect(r"Tessera \S+ \(built", 20, start)
         s.expect(r"tessera> ", 20, start + 1)
 
+    def gtt_map():
+        out = s.command("gtt")
+        assert re.search(r"^GGTT 4096 MiB \(1048576 entries\), aperture 256 MiB, backend model", out, re.M), out
+        assert re.search(r"^  fence pool\s+0x001000000-0x002ffffff\s+32 MiB", out, re.M), out
+        windows = re.findall(r"^  vgpu (\d+)\s+kiosk\1 ", out, re.M)
+        assert windows == ["0", "1", "2", "3"], out
+
     r.check(f"{name}: help lists every command", help_lists_all)
+    r.check(f"{name}: gtt maps the default configuration's graphics memory", gtt_map)
     r.check(f"{name}: version shows git describe and build date", version)
     r.check(f"{name}: unknown command gets a one-line error", bad_command)
     r.check(f"{name}: bad arguments print the usage line", bad_argument)
