@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx
+PURE_MODULES := gtt sched igpu config core vmx vpci
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -20,6 +20,8 @@ pure_srcs_core   := boot/mb2_parse.c vmm/shell/line.c vmm/shell/args.c arch/x86/
 # MSR bitmaps, the VMCS field-name table.  The VMX instructions themselves are not in it.
 pure_dirs_vmx    := arch/x86/vmx/pure
 pure_srcs_vmx    := vmm/mmio_decode.c vmm/msr_bitmap.c
+# The guest-visible PCI configuration space (mechanism #1) and the devices in it.
+pure_dirs_vpci   := vmm/vpci
 
 pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null)))
