@@ -19,16 +19,22 @@ static struct guest_bus {
     struct vpci *bus;
     uint64_t boot_count;        /* the guest start the bus was built for */
     bool refused;               /* could not be built; said so once */
+    uint64_t shown[PCI_MAX_BARS];   /* the vGPU's BAR bases as last logged */
 } guest_bus[TESSERA_MAX_GUESTS];
 static vpci_guest_bar_hook bar_hook;
 
+/* The default hook logs where the vGPU's BARs go when decoding is on and the place is new:
+ * sizing and the decode toggles around it are not news. */
 static void log_bar(unsigned guest_id, const struct vpci_bar_event *ev)
 {
     struct vm *vm = vm_get(guest_id);
-    if (ev->decode && vm)
-        log_info("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx (%s, %#llx bytes)", guest_id,
-                 vm->cfg->name, ev->dev, ev->fn, ev->bar, (unsigned long long)ev->base,
-                 ev->io ? "I/O" : "memory", (unsigned long long)ev->size);
+    struct guest_bus *g = &guest_bus[guest_id];
+    if (!ev->decode || !vm || ev->dev != VGPU_PCI_DEV || g->shown[ev->bar] == ev->base)
+        return;
+    g->shown[ev->bar] = ev->base;
+    log_info("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx (%s, %#llx bytes)", guest_id,
+             vm->cfg->name, ev->dev, ev->fn, ev->bar, (unsigned long long)ev->base,
+             ev->io ? "I/O" : "memory", (unsigned long long)ev->size);
 }
 
 static void bar_event(void *ctx, const struct vpci_bar_event *ev)
@@ -66,6 +72,9 @@ struct vpci *vpci_of(unsigned guest_id)
         return NULL;
     }
     g->refused = false;
+    for (unsigned b = 0; b < PCI_MAX_BARS; b++)
+        if (vpci_bar_base(g->bus, VGPU_PCI_DEV, VGPU_PCI_FN, b, &g->shown[b]) != VPCI_OK)
+            g->shown[b] = 0;
     vpci_set_bar_callback(g->bus, bar_event, (void *)(uintptr_t)guest_id);
     return g->bus;
 }

@@ -8,7 +8,8 @@
  *   BAR2  0xE0000000, the aperture window: the guest's low graphics memory rounded up to a
  *         power of two, 64-bit prefetchable; at most 256 MiB so it ends below BAR0
  *   BAR4  I/O 0xF000, 64 ports, as real Gen9 has (not emulated: reads all ones)
- * Both memory BARs sit above every guest's RAM and below the local APIC and IOAPIC pages. */
+ * Both memory BARs sit below the IOAPIC and local APIC pages, and above guest RAM for any guest
+ * with less than 3.5 GiB. */
 #ifndef TESSERA_VMM_VPCI_VGPU_PCI_H
 #define TESSERA_VMM_VPCI_VGPU_PCI_H
 
