@@ -2,6 +2,7 @@
  * 32-bit) and CONFIG_DATA (0xCFC..0xCFF) reach the guest's virtual PCI bus (vmm/vpci); every
  * other port reads as all ones and ignores writes, as an empty ISA bus does. */
 #include "vmm/exit.h"
+#include "vmm/config_boot.h"
 
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"
@@ -61,14 +62,18 @@ struct vpci *vpci_of(unsigned guest_id)
         log_warn("guest %u (%s): no memory for its virtual PCI bus", guest_id, vm->cfg->name);
         return NULL;
     }
-    int e = vgpu_pci_build(g->bus, vm->cfg->low_gm_mib);
+    /* The aperture BAR spans the whole aperture the GGTT layout assumes: guest graphics
+     * addresses equal host ones (DESIGN.md §5), so a guest's low window sits at its own
+     * offset inside it and the rest is ballooned out. */
+    uint32_t aperture_mib = active_config.cfg.appliance.aperture_mib;
+    int e = vgpu_pci_build(g->bus, aperture_mib);
     if (e != VPCI_OK) {
         free(g->bus);
         g->bus = NULL;
         g->refused = true;
-        log_warn("guest %u (%s): no virtual PCI bus: %s (low graphics memory %u MiB, aperture "
-                 "window at most %llu MiB)", guest_id, vm->cfg->name, vpci_strerror(e),
-                 vm->cfg->low_gm_mib, (unsigned long long)(VGPU_BAR2_MAX_SIZE >> 20));
+        log_warn("guest %u (%s): no virtual PCI bus: %s (aperture %u MiB, aperture window at "
+                 "most %llu MiB)", guest_id, vm->cfg->name, vpci_strerror(e), aperture_mib,
+                 (unsigned long long)(VGPU_BAR2_MAX_SIZE >> 20));
         return NULL;
     }
     g->refused = false;

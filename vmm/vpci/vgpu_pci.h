@@ -5,8 +5,10 @@
  * callback reports where they went):
  *   BAR0  0xF0000000, 16 MiB, 64-bit memory, not prefetchable: registers (first 2 MiB, PV info
  *         page at +0x78000) and the GGTT (+8 MiB)
- *   BAR2  0xE0000000, the aperture window: the guest's low graphics memory rounded up to a
- *         power of two, 64-bit prefetchable; at most 256 MiB so it ends below BAR0
+ *   BAR2  0xE0000000, the aperture window: the whole aperture the GGTT layout assumes (guest
+ *         graphics addresses equal host ones, so the guest's own low window lies at its
+ *         offset inside), rounded up to a power of two, 64-bit prefetchable; at most 256 MiB
+ *         so it ends below BAR0
  *   BAR4  I/O 0xF000, 64 ports, as real Gen9 has (not emulated: reads all ones)
  * Both memory BARs sit below the IOAPIC and local APIC pages, and above guest RAM for any guest
  * with less than 3.5 GiB. */
@@ -51,7 +53,7 @@
 #define VGPU_GMCH_CTRL_VALUE      ((uint16_t)(INTEL_GMCH_GGMS_8M << INTEL_GMCH_GGMS_SHIFT))
 #define VGPU_BDSM_VALUE           0u
 
-/* The aperture BAR's size for `low_gm_mib` of low graphics memory: rounded up to a power of
+/* The aperture BAR's size for an aperture of `low_gm_mib` MiB: rounded up to a power of
  * two, 1 MiB at least.  0 if that exceeds VGPU_BAR2_MAX_SIZE. */
 uint64_t vgpu_pci_aperture_bytes(uint32_t low_gm_mib);
 
