@@ -11,9 +11,20 @@ import subprocess
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE.fd"
 BOCHS_BIOS = "/usr/share/bochs/BIOS-bochs-latest"
-# Bochs's own LGPL VGA BIOS crashes GRUB's VBE mode set; SeaBIOS's stdvga ROM (shipped with
-# QEMU) drives the same Bochs VBE "dispi" hardware correctly.
-BOCHS_VGABIOS = "/usr/share/seabios/vgabios-stdvga.bin"
+# The boot framebuffer under Bochs (measured with Bochs 2.7 on Debian 12).  Bochs clamps the VBE
+# modes a VGA BIOS may offer to what the display library reports (VBE_DISPI_GETCAPS), and the
+# rfb library reports 720x480 at 8 bpp (and panics on any deeper mode): with rfb the LGPL VGA
+# BIOS offers only 8-bpp modes and GRUB's fallback to 640x480x8 triple-faults.  SeaBIOS's
+# SeaVGABIOS is no way out: it stores its state in its own ROM, which Bochs's rombios leaves
+# read-only, so it offers no VBE modes at all ("framebuffer: none").  The term library reports
+# 1024x768x32 (the generic capabilities); it cannot show a graphics mode, so its "N bpp graphics
+# mode not supported" panic is made a report -- the framebuffer itself is Bochs's VBE memory and
+# works.  Result: the LGPL VGA BIOS sets GRUB's 1024x768x32 with the LFB at 0xe0000000.  term
+# needs TERM set (it draws to a pty of its own that nobody reads) and ignores SIGTERM, so it runs
+# under a shell that turns SIGTERM/SIGINT/SIGHUP into SIGKILL (tools/run-emu stops the emulator
+# with SIGTERM).
+BOCHS_VGABIOS = "/usr/share/bochs/VGABIOS-lgpl-latest"
+BOCHS_HEADLESS_DISPLAY = "term"
 EMULATORS = ("kvm", "bochs", "qemu", "qemu-uefi")
 
 
@@ -60,6 +71,9 @@ display_library: {display}
 port_e9_hack: enabled=1
 log: {os.path.join(workdir, 'bochs.log')}
 """)
+        if display == BOCHS_HEADLESS_DISPLAY:
+            # term cannot draw graphics modes; reporting that is enough (see BOCHS_VGABIOS)
+            f.write("panic: action=fatal, term=report\n")
     with open(os.path.join(workdir, "cont.rc"), "w") as f:
         f.write("c\n")
     return path
@@ -81,9 +95,14 @@ def command(emu, iso, serial_port=None, workdir=None, megs=512, gui=False):
         return argv
     if emu == "bochs":
         workdir = workdir or os.path.join(ROOT, "build", "emu", f"bochs-{os.getpid()}")
-        display = 'x' if gui else 'rfb, options="timeout=0"'
+        display = 'x' if gui else BOCHS_HEADLESS_DISPLAY
         rc = bochsrc(iso, serial_port, workdir, megs, display)
-        return ["bochs", "-q", "-f", rc, "-rc", os.path.join(workdir, "cont.rc")]
+        argv = ["bochs", "-q", "-f", rc, "-rc", os.path.join(workdir, "cont.rc")]
+        if display != BOCHS_HEADLESS_DISPLAY:
+            return argv
+        # term ignores SIGTERM: the shell kills it for good when asked to stop
+        return ["sh", "-c", 'TERM=vt100 "$@" & pid=$!; trap "kill -KILL $pid; wait $pid" TERM INT HUP; '
+                'wait $pid', "bochs-term"] + argv
     raise ValueError(f"unknown emulator '{emu}' (expected auto or one of {', '.join(EMULATORS)})")
 
 
