@@ -4,7 +4,7 @@
 
     .text
 
-.macro STUB vector, has_error
+.macro ISR_ENTRY vector, has_error
     .balign 16
 isr_\vector:
     .if \has_error == 0
@@ -16,13 +16,13 @@ isr_\vector:
 
 /* Vectors whose exceptions push an error code: 8, 10-14, 17, 21, 29, 30. */
 .irp v, 0,1,2,3,4,5,6,7,9,15,16,18,19,20,22,23,24,25,26,27,28,31
-    STUB \v, 0
+    ISR_ENTRY \v, 0
 .endr
 .irp v, 8,10,11,12,13,14,17,21,29,30
-    STUB \v, 1
+    ISR_ENTRY \v, 1
 .endr
 .irp v, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,255
-    STUB \v, 0
+    ISR_ENTRY \v, 0
 .endr
 
 isr_common:
