@@ -222,6 +222,25 @@ static inline struct gen9_fence gen9_fence_decode(uint64_t v)
 /* Registers at or above this offset never need forcewake (i915 NEEDS_FORCE_WAKE). */
 #define GEN9_FORCEWAKE_LIMIT              0x40000u
 
+/* ---- Display: pipe A and its primary plane (i915 i915_reg.h PIPESRC, PLANE_CTL/STRIDE/POS/
+ * SIZE/SURF(pipe A, plane 1); PRM Vol 2c "PLANE_*").  Tessera's vGPU emulates these so a guest
+ * can name its framebuffer; the hypervisor composes it onto the kiosk wall. */
+#define GEN9_PIPESRC_A                    0x6001Cu  /* (width - 1) << 16 | (height - 1) */
+#define   GEN9_PIPESRC_WIDTH_SHIFT        16u
+#define GEN9_PLANE_CTL_1_A                0x70180u
+#define   GEN9_PLANE_CTL_ENABLE           (1u << 31)
+#define   GEN9_PLANE_CTL_FORMAT_MASK      (0xFu << 24)
+#define   GEN9_PLANE_CTL_FORMAT_XRGB_8888 (0x4u << 24)
+#define   GEN9_PLANE_CTL_TILED_MASK       (0x7u << 10)   /* 0 = linear */
+#define GEN9_PLANE_STRIDE_1_A             0x70188u  /* linear: in units of 64 bytes */
+#define   GEN9_PLANE_STRIDE_UNIT          64u
+#define   GEN9_PLANE_STRIDE_MASK          0x3FFu
+#define GEN9_PLANE_POS_1_A                0x7018Cu
+#define GEN9_PLANE_SIZE_1_A               0x70190u  /* (height - 1) << 16 | (width - 1) */
+#define   GEN9_PLANE_SIZE_HEIGHT_SHIFT    16u
+#define GEN9_PLANE_SURF_1_A               0x7019Cu  /* graphics address, 4 KiB aligned */
+#define   GEN9_PLANE_SURF_ADDR_MASK       0xFFFFF000u
+
 /* ---- PCI configuration space of the iGPU (00:02.0) --------------------------------------- */
 #define GEN9_PCI_VENDOR_INTEL             0x8086u
 #define GEN9_PCI_BAR0                     0x10u     /* GTTMMADR, 64-bit memory BAR */

@@ -54,8 +54,26 @@ struct tessera_balloon_if {
     uint32_t generation;        /* +1 whenever avail_rs changes */
     uint32_t slots;             /* high-GM slots held now */
     uint32_t slot_mib;          /* slot size */
-    uint32_t reserved[10];
+    /* Workload accounting, read-only for the guest (docs/vgpu-abi.md "Submitting work"). */
+    uint32_t submitted;         /* ELSP submissions seen */
+    uint32_t completed;         /* ... that ran to completion */
+    uint32_t rejected;          /* ... refused by the command scanner or the vGPU */
+    uint32_t last_reject;       /* TESSERA_REJECT_* of the last refusal */
+    uint32_t resets;            /* engine resets of this vGPU (watchdog or operator) */
+    uint32_t ggtt_refused;      /* GGTT writes refused */
+    uint32_t fence_refused;     /* fence writes refused */
+    uint32_t reserved[1];
 };
+
+/* last_reject: 1..99 are the command scanner's reasons (enum igpu_scan_err, same numbers);
+ * the vGPU's own start at 100. */
+#define TESSERA_REJECT_NONE         0
+#define TESSERA_REJECT_BAD_CONTEXT  100     /* descriptor, context image or ring unusable */
+#define TESSERA_REJECT_QUEUE_FULL   101     /* too many workloads queued */
+#define TESSERA_REJECT_ENGINE       102     /* engine other than the blitter */
+#define TESSERA_REJECT_RESET        103     /* dropped by an engine reset (watchdog) */
+#define TESSERA_REJECT_SHRUNK       104     /* its graphics memory was ballooned away */
+#define TESSERA_REJECT_GPU_FAULT    105     /* the GPU faulted while running it */
 
 struct vgt_if {
     uint64_t magic;                     /* 0x000: VGT_MAGIC */
