@@ -91,6 +91,13 @@ struct guest_trap {
 bool guest_trap_try(void (*fn)(void *arg), void *arg, struct guest_trap *trap);
 const char *guest_trap_name(unsigned vector);   /* "#GP"; "#??" for a reserved vector */
 
+/* ---- Memory ---- */
+
+/* Lowers the top of malloc's heap to `limit` (a guest-physical address), so the RAM above it is
+ * the guest's to use for other purposes, such as pages the GPU reads and writes (the vGPU
+ * library's DMA pool).  Returns false if the heap already extends above `limit`. */
+bool guest_heap_limit(uintptr_t limit);
+
 /* ---- Page tables ---- */
 
 /* Identity-maps the guest-physical range [gpa, gpa + len) with 2 MiB pages, uncached, in the

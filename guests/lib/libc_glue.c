@@ -33,6 +33,14 @@ void guest_heap_init(uintptr_t base, uintptr_t limit)
     heap_limit = (char *)(limit > base ? limit : base);
 }
 
+bool guest_heap_limit(uintptr_t limit)
+{
+    if (!heap_base || (char *)limit < heap_brk)
+        return false;           /* malloc already handed out memory above it */
+    heap_limit = (char *)limit;
+    return true;
+}
+
 void *_sbrk(ptrdiff_t incr);
 void *_sbrk(ptrdiff_t incr)
 {

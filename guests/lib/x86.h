@@ -58,6 +58,31 @@ static inline uint8_t x86_inb(uint16_t port)
     return v;
 }
 
+/* 16- and 32-bit port I/O (PCI configuration mechanism #1 uses dword accesses). */
+static inline void x86_outw(uint16_t port, uint16_t v)
+{
+    __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint16_t x86_inw(uint16_t port)
+{
+    uint16_t v;
+    __asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+static inline void x86_outl(uint16_t port, uint32_t v)
+{
+    __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint32_t x86_inl(uint16_t port)
+{
+    uint32_t v;
+    __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
 static inline uint64_t x86_read_cr2(void)
 {
     uint64_t v;
