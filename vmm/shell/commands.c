@@ -17,6 +17,7 @@ const struct shell_command shell_commands[] = {
     { "vcpu",    "<vm>",            "a guest's registers and key VMCS fields",     1, 1, cmd_vcpu },
     { "exits",   "<vm>",            "a guest's VM exits by reason",                1, 1, cmd_exits },
     { "gtt",     "",                "the graphics-memory map: host area, fence pool, guest windows, slots", 0, 0, cmd_gtt },
+    { "screenshot", "[vm] [crc]",   "the kiosk wall, or a guest's own framebuffer, as text (docs/display.md)", 0, 2, cmd_screenshot },
     { "config",  "",                "the active vendor configuration, or why it was refused", 0, 0, cmd_config },
     { "log",     "[error|warn|info|debug]", "show recent log lines, or set the console level", 0, 1, cmd_log },
     { "reboot",  "",                "reset the machine",                          0, 0, cmd_reboot },
