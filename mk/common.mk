@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci
+PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -22,6 +22,10 @@ pure_dirs_vmx    := arch/x86/vmx/pure
 pure_srcs_vmx    := vmm/mmio_decode.c vmm/msr_bitmap.c
 # The guest-visible PCI configuration space (mechanism #1) and the devices in it.
 pure_dirs_vpci   := vmm/vpci
+# The kiosk wall: composing guest framebuffers into tiles and the screenshot text format.
+pure_dirs_display := vmm/display
+# The mediated vGPU device: BAR0 emulation, execlist shadowing, the render loop, ballooning.
+pure_dirs_vgpu   := vmm/vgpu
 
 pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null)))
@@ -33,4 +37,5 @@ module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(
 # A module may use another (config checks graphics memory with gtt's layout): list it here.
 pure_deps_config := gtt
 pure_deps_igpu   :=
+pure_deps_vgpu   := gtt sched igpu
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))

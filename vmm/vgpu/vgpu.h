@@ -1,0 +1,166 @@
+/* The mediated vGPU (DESIGN.md §5-§9, the guest's view in docs/vgpu-abi.md).
+ *
+ * One `struct vgpu_dev` per physical GPU joins the pieces: it owns one `struct vgpu` per guest
+ * (virtual BAR0: register file, PV info page, GGTT window, fences, execlist submission port,
+ * display plane) and runs the render loop that feeds the scanned workloads of the vGPU the
+ * scheduler picks to the backend.  Graphics memory is gtt/'s, scheduling is sched/'s, command
+ * checking is the scanner's, the GPU is any igpu backend.
+ *
+ * Pure: no hardware access and no globals.  What the device needs from the hypervisor comes in
+ * struct vgpu_env (guest RAM, the render clock, running the GPU, logging), so the whole
+ * pipeline runs in host tests against the software model. */
+#ifndef TESSERA_VMM_VGPU_VGPU_H
+#define TESSERA_VMM_VGPU_VGPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/igpu/igpu.h"
+#include "drivers/igpu/scanner/scanner.h"
+#include "gtt/gtt.h"
+#include "sched/sched.h"
+#include "tessera/abi/vgpu.h"
+
+#define VGPU_MAX                64u
+#define VGPU_BAR0_SIZE          (16u << 20)     /* GTTMMADR: registers + GGTT */
+#define VGPU_MMIO_SIZE          (2u << 20)      /* the register half */
+#define VGPU_GGTT_OFFSET        (8u << 20)      /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
+#define VGPU_QUEUE_MAX          32u             /* workloads queued + in flight per vGPU */
+#define VGPU_SLICE_MAX_DW       1024u           /* one submission's ring bytes / 4 */
+#define VGPU_SHADOW_BYTES       (16u << 10)     /* batch copies of one workload */
+#define VGPU_CSB_ENTRIES        6u              /* Gen9 CSB depth */
+#define VGPU_REJECT_LOG         4u              /* last rejections kept for `vgpu` */
+#define VGPU_OTHER_REGS         128u            /* plain-storage registers per vGPU */
+
+enum vgpu_log_level { VGPU_LOG_DEBUG, VGPU_LOG_INFO, VGPU_LOG_WARN, VGPU_LOG_ERROR };
+
+/* What the device needs from the hypervisor. */
+struct vgpu_env {
+    void *ctx;
+    /* Host pointer to [gpa, gpa + len) of guest `vm`'s RAM, NULL if any of it is outside. */
+    void *(*guest_ram)(void *ctx, unsigned vm, uint64_t gpa, uint64_t len);
+    /* The render clock in ns: the scheduler's clock and the watchdog's. */
+    uint64_t (*now_ns)(void *ctx);
+    /* Let the GPU work on the blitter for up to budget_ns; returns the GPU time used (the
+     * model executes here; real hardware runs by itself and returns the time that passed). */
+    uint64_t (*gpu_run)(void *ctx, uint64_t budget_ns);
+    /* Wall-clock ns for measuring the CPU time GGTT copying costs (R_copy); may be NULL. */
+    uint64_t (*cpu_ns)(void *ctx);
+    /* Why the blitter stopped, or NULL if it has not faulted (reset clears it). */
+    const char *(*gpu_fault)(void *ctx);
+    void (*log)(void *ctx, enum vgpu_log_level level, const char *msg);
+};
+
+/* Graphics memory the hypervisor keeps for itself (gtt layout's host area), already mapped by
+ * host GGTT entries: `bytes` at graphics address `gm`, reachable at `hva` in the hypervisor. */
+struct vgpu_host_mem {
+    uint64_t gm;
+    void *hva;
+    uint64_t bytes;
+};
+
+struct vgpu_dev_config {
+    struct gtt *gtt;
+    struct sched *sched;
+    struct igpu *igpu;
+    struct vgpu_host_mem host;
+    uint32_t engine_hws_gm;         /* the blitter's own status page (host area, not in `host`) */
+    struct vgpu_env env;
+    unsigned max_vgpus;             /* the host area is shared by this many */
+    uint64_t render_budget_ns;      /* GPU time per render-loop step (0: 1 ms) */
+};
+
+/* Why the last workloads were refused, for `vgpu`. */
+struct vgpu_reject {
+    uint32_t code;                  /* TESSERA_REJECT_* */
+    char why[120];
+};
+
+struct vgpu_stats {
+    uint64_t mmio_reads, mmio_writes, other_regs;
+    uint64_t ggtt_writes, ggtt_refused;
+    uint64_t fence_writes, fence_refused;
+    uint64_t submitted, queued, completed, rejected, dropped;
+    uint64_t resets;
+    uint64_t gpu_ns;                /* GPU time its workloads used */
+    uint64_t balloon_requests, balloon_granted, balloon_refused;
+};
+
+/* One vGPU as the shell shows it. */
+struct vgpu_info {
+    bool exists;
+    unsigned vm;
+    struct gtt_range low, high;     /* avail_rs as the guest sees it */
+    unsigned slots, fences;
+    uint32_t queued;                /* queued + in flight */
+    bool display_enabled;
+    uint32_t fb_width, fb_height, fb_stride;
+    uint64_t fb_gm;
+    struct vgpu_stats st;
+    unsigned n_rejects;             /* valid entries of rejects[], newest first */
+    struct vgpu_reject rejects[VGPU_REJECT_LOG];
+};
+
+/* The render loop's own numbers (`sched` shows them with the scheduler's). */
+struct vgpu_render_stats {
+    uint64_t dispatches, workloads, switches;
+    uint64_t entries_switch, entries_predict;   /* GGTT entries written on switches / ahead */
+    uint64_t busy_ns;                           /* GPU time used by guests' work */
+    uint64_t watchdog_resets, gpu_faults;
+    uint64_t copy_cpu_ns;                       /* CPU time spent writing them */
+    uint64_t balloon_periods, balloon_events;
+    struct gtt_ctl_report last_period;
+};
+
+struct vgpu_dev;
+struct vgpu;
+
+int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out);
+void vgpu_dev_destroy(struct vgpu_dev *d);
+
+/* Creates the vGPU of guest `vm` (its gtt vGPU and sched vGPU must exist with the same id).
+ * tile_w x tile_h is its place on the wall (PIPESRC).  Host-area memory is set aside for its
+ * shadow context, ring and batch copies; GTT_ENOMEM-like failures return a negative value. */
+int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_h);
+struct vgpu *vgpu_get(struct vgpu_dev *d, unsigned vm);
+
+/* The guest's device was reset (guest restart): registers, queue and shadow state rebuilt. */
+void vgpu_guest_reset(struct vgpu *v);
+
+/* BAR0 access at `off` (< VGPU_BAR0_SIZE) of size 1, 2, 4 or 8.  false refuses the access
+ * (misaligned or crossing a register); the caller stops the guest for that. */
+bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val);
+bool vgpu_mmio_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val);
+
+/* The render loop: one step (retire, watchdog, balloon, dispatch, run the GPU a little).
+ * Returns true if the GPU has work (call again soon). */
+bool vgpu_render_step(struct vgpu_dev *d);
+
+/* Operator actions. */
+int vgpu_set_weight(struct vgpu_dev *d, unsigned vm, uint32_t weight);
+/* Grows (+) or shrinks (-) the vGPU's high-GM slots now; the guest sees the new avail_rs. */
+int vgpu_balloon_adjust(struct vgpu_dev *d, unsigned vm, int delta, char *err, size_t errlen);
+/* Resets the vGPU's engine state and drops its queue (as the watchdog does). */
+int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why);
+
+/* One balloon-controller period: w_ppm is the measured vCPU wait share, rcopy_ppm the share of
+ * CPU time spent copying GGTT entries since the last period (the caller measures both). */
+int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint32_t w_ppm,
+                        uint32_t rcopy_ppm, struct gtt_ctl_report *rep);
+
+/* Introspection. */
+void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out);
+void vgpu_render_stats_get(const struct vgpu_dev *d, struct vgpu_render_stats *out);
+/* The guest's framebuffer as its plane registers describe it; read() fetches bytes of it
+ * through the vGPU's GGTT entries.  false if the plane is off or unusable. */
+struct vgpu_plane {
+    uint32_t width, height, stride;
+    uint64_t gm;
+};
+bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out);
+bool vgpu_gm_read(const struct vgpu *v, uint64_t gm, void *buf, size_t len);
+
+const char *vgpu_reject_name(uint32_t code);
+
+#endif

@@ -1,0 +1,126 @@
+/* State shared by the vGPU's files (not for users of vgpu.h). */
+#ifndef TESSERA_VMM_VGPU_VGPU_INTERNAL_H
+#define TESSERA_VMM_VGPU_VGPU_INTERNAL_H
+
+#include "vmm/vgpu/vgpu.h"
+
+#define VGPU_MAX_RANGES (1u + 64u)      /* low window + high slots */
+
+/* One scanned workload waiting for (or on) the GPU. */
+struct vgpu_workload {
+    uint64_t id;                    /* the scheduler's id: per vGPU, increasing */
+    bool is_void;                   /* refused or dropped: retires with `code`, never runs */
+    bool inflight, done;            /* on the GPU; finished, waiting to retire in order */
+    uint32_t code;                  /* TESSERA_REJECT_* of a void record */
+    unsigned shadow;                /* index of its batch-copy buffer */
+    uint32_t lrca, ctx_id, tail;    /* guest context to retire: RING_HEAD := tail */
+    uint32_t range_gen;             /* the vGPU's range generation when it was scanned */
+    uint64_t est_ns;
+    uint32_t n_dw;
+    uint32_t cmds[VGPU_SLICE_MAX_DW];   /* the ring slice, batch starts pointing at copies;
+                                         * last, so a void record need not clear it */
+};
+
+/* A plain register that has no rule (storage only). */
+struct vgpu_other_reg {
+    uint32_t off, val;
+};
+
+struct vgpu {
+    struct vgpu_dev *dev;
+    unsigned id;                    /* = guest id = gtt and sched id */
+    uint32_t tile_w, tile_h;
+
+    /* registers with rules (docs/vgpu-abi.md) */
+    uint32_t fw_req[3];             /* forcewake request registers (masked value) */
+    uint32_t ring_mode, hws_pga, imr;
+    uint32_t elsp[4];
+    unsigned elsp_n;                /* dwords written of the current submission */
+    uint32_t execlist_status_lo, execlist_status_hi;
+    uint32_t csb[VGPU_CSB_ENTRIES][2];
+    unsigned csb_write;             /* index of the last entry written */
+    uint32_t csb_read;              /* guest's read pointer */
+    uint32_t gt_iir, gt_imr, gt_ier, master_irq;
+    uint64_t fence[GTT_MAX_VGPU_FENCES];
+    uint32_t plane_ctl, plane_stride, plane_size, plane_surf, plane_pos;
+    uint32_t ggtt_lo_pending[2];    /* a dword write to an entry's low half: index, value */
+    bool ggtt_lo_valid;
+    struct vgt_if pv;               /* the PV info page */
+    struct vgpu_other_reg other[VGPU_OTHER_REGS];
+    unsigned n_other;
+
+    /* ranges the scanner allows, rebuilt when avail_rs changes */
+    struct igpu_scan_range ranges[VGPU_MAX_RANGES];
+    size_t n_ranges;
+    uint32_t range_gen;             /* +1 whenever ranges shrink */
+
+    /* host-area memory of this vGPU */
+    uint64_t ctx_gm, ring_gm, hwsp_gm, shadow_gm;   /* graphics addresses */
+    uint8_t *ctx_hva, *ring_hva, *hwsp_hva, *shadow_hva;
+    uint32_t ring_bytes;
+    unsigned n_shadow;
+    uint64_t shadow_busy;           /* bitmap of batch-copy buffers in use */
+
+    /* the queue: workloads in submission order, q_head is the oldest */
+    struct vgpu_workload *q;        /* VGPU_QUEUE_MAX records */
+    unsigned q_head, q_len;
+    uint64_t next_id;
+    uint32_t host_ctx_id;
+
+    int32_t grow_request;           /* slots a guest asked for, waiting for the controller */
+    int32_t shrink_pending;         /* slots a guest gave back, applied when the GPU is idle */
+    struct vgpu_stats st;
+    struct vgpu_reject rejects[VGPU_REJECT_LOG];
+    unsigned n_rejects, reject_pos;
+};
+
+struct vgpu_dev {
+    struct vgpu_dev_config cfg;
+    struct vgpu *v[VGPU_MAX];
+    uint64_t host_used;             /* bytes of the host area handed out */
+    uint64_t host_share;            /* bytes per vGPU */
+
+    /* the engine: which vGPU's workloads are on it */
+    unsigned running;               /* vGPU with work in flight, or VGPU_MAX */
+    unsigned inflight;              /* workloads in flight (from the queue head) */
+    uint64_t inflight_ns;           /* GPU time used since the last retirement */
+    struct vgpu_render_stats st;
+};
+
+/* vgpu_dev.c */
+void vgpu_logf(struct vgpu_dev *d, enum vgpu_log_level l, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+bool vgpu_gm_write(struct vgpu *v, uint64_t gm, const void *buf, size_t len);
+bool vgpu_gm_read32(const struct vgpu *v, uint64_t gm, uint32_t *val);
+bool vgpu_gm_write32(struct vgpu *v, uint64_t gm, uint32_t val);
+void vgpu_ranges_refresh(struct vgpu *v);
+void vgpu_note_reject(struct vgpu *v, uint32_t code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void wr32le(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline uint32_t rd32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* vgpu_submit.c */
+void vgpu_elsp_submit(struct vgpu *v);
+/* Retires the oldest queued workload: the guest's context RING_HEAD, CSB, status page,
+ * interrupt bits and counters.  code TESSERA_REJECT_NONE = it ran to completion. */
+void vgpu_retire_head(struct vgpu *v, uint32_t code);
+void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code);
+
+/* vgpu_render.c */
+void vgpu_drop_queue(struct vgpu *v, uint32_t code);
+/* Runs the GPU until nothing is in flight (no new dispatch): graphics memory may then change. */
+void vgpu_render_drain(struct vgpu_dev *d);
+
+/* vgpu_balloon.c */
+void vgpu_pv_update_ranges(struct vgpu *v);
+void vgpu_balloon_notify(struct vgpu *v);
+/* Applies guest shrink requests that arrived while the engine was busy. */
+void vgpu_balloon_apply_pending(struct vgpu_dev *d);
+
+#endif

@@ -1,0 +1,245 @@
+/* The render loop (DESIGN.md §7): the scheduler picks a vGPU, its entries are brought into the
+ * physical GGTT (and the next one's written ahead), its scanned workloads go to the blitter in
+ * the vGPU's shadow context, completions are matched by breadcrumb, charged and retired to the
+ * guest; runaways are reset by the watchdog without touching the other vGPUs. */
+#include "vmm/vgpu/vgpu_internal.h"
+
+#include "drivers/igpu/gen9_cmd.h"
+#include "drivers/igpu/gen9_context.h"
+
+#include <string.h>
+
+/* Breadcrumb: the hypervisor's own MI_STORE_DATA_IMM after every workload writes its id here. */
+#define SEQNO_OFFSET 0x100u
+
+static uint32_t seqno_of(const struct vgpu *v)
+{
+    return rd32le(v->hwsp_hva + SEQNO_OFFSET);
+}
+
+/* Retires finished and void records at the head of the queue, in order. */
+static void retire_ready(struct vgpu *v)
+{
+    while (v->q_len) {
+        struct vgpu_workload *w = &v->q[v->q_head];
+        if (!w->is_void && !w->done)
+            break;
+        vgpu_retire_head(v, TESSERA_REJECT_NONE);
+    }
+    v->execlist_status_lo = v->q_len ? GEN9_EXECLIST0_VALID : 0;
+    /* gtt/ copies and plans only for vGPUs with work (an idle one is never switched to). */
+    gtt_set_active(v->dev->cfg.gtt, v->id, v->q_len != 0);
+}
+
+/* Marks the in-flight workloads whose breadcrumb has landed as done and charges GPU time: what
+ * was used since the last completion goes to the newest one finished (sched allows that). */
+static void collect(struct vgpu_dev *d, struct vgpu *v)
+{
+    uint32_t seq = seqno_of(v);
+    struct vgpu_workload *last = NULL;
+    for (unsigned i = 0; i < v->q_len; i++) {
+        struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        if (!w->inflight)
+            continue;
+        if ((int32_t)(seq - (uint32_t)w->id) < 0)
+            break;
+        w->inflight = false;
+        w->done = true;
+        d->inflight--;
+        if (last)
+            sched_complete(d->cfg.sched, v->id, last->id, 0);
+        last = w;
+    }
+    if (last) {
+        sched_complete(d->cfg.sched, v->id, last->id, d->inflight_ns);
+        v->st.gpu_ns += d->inflight_ns;
+        d->inflight_ns = 0;
+    }
+    if (d->inflight == 0)
+        d->running = VGPU_MAX;
+    retire_ready(v);
+}
+
+/* Drops every workload of v: in flight ones were cut short by the engine reset. */
+void vgpu_drop_queue(struct vgpu *v, uint32_t code)
+{
+    for (unsigned i = 0; i < v->q_len; i++) {
+        struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        if (!w->is_void) {
+            v->shadow_busy &= ~(1ull << w->shadow);
+            w->is_void = true;
+            w->code = code;
+            w->inflight = w->done = false;
+            v->st.dropped++;
+        }
+    }
+    retire_ready(v);
+}
+
+int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
+{
+    struct vgpu *v = vgpu_get(d, vm);
+    if (!v)
+        return -1;
+    if (d->running == vm) {
+        igpu_engine_reset(d->cfg.igpu, IGPU_BCS);
+        int rc = igpu_engine_init(d->cfg.igpu, IGPU_BCS, d->cfg.engine_hws_gm);
+        if (rc != IGPU_OK)
+            vgpu_logf(d, VGPU_LOG_ERROR, "blitter did not restart after the reset: %s", igpu_strerror(rc));
+        d->running = VGPU_MAX;
+        d->inflight = 0;
+        d->inflight_ns = 0;
+    }
+    int n = sched_vgpu_reset(d->cfg.sched, vm);
+    unsigned queued = v->q_len;
+    vgpu_drop_queue(v, TESSERA_REJECT_RESET);
+    v->st.resets++;
+    v->pv.tessera_balloon.resets++;
+    vgpu_logf(d, VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped", vm, why, queued);
+    (void)n;
+    return 0;
+}
+
+/* Brings v's graphics memory into the physical GGTT if another vGPU's is there. */
+static void switch_to(struct vgpu_dev *d, struct vgpu *v)
+{
+    struct gtt *g = d->cfg.gtt;
+    uint64_t t0 = d->cfg.env.cpu_ns ? d->cfg.env.cpu_ns(d->cfg.env.ctx) : 0;
+    gtt_set_active(g, v->id, true);
+    if (g->running != v->id) {
+        long n = gtt_switch_to(g, v->id);
+        if (n > 0)
+            d->st.entries_switch += (uint64_t)n;
+        d->st.switches++;
+        igpu_ggtt_flush(d->cfg.igpu);
+    }
+    /* Predict the next owner: the other vGPU with the most work waiting. */
+    unsigned next = VGPU_MAX;
+    uint32_t most = 0;
+    for (unsigned i = 0; i < VGPU_MAX; i++) {
+        if (!d->v[i] || i == v->id)
+            continue;
+        uint32_t q = sched_vgpu_queued(d->cfg.sched, i);
+        if (q > most) {
+            most = q;
+            next = i;
+        }
+    }
+    if (next != VGPU_MAX) {
+        long n = gtt_predict(g, next);
+        if (n > 0)
+            d->st.entries_predict += (uint64_t)n;
+    }
+    if (d->cfg.env.cpu_ns)
+        d->st.copy_cpu_ns += d->cfg.env.cpu_ns(d->cfg.env.ctx) - t0;
+}
+
+static uint32_t *ring_put(struct vgpu *v, uint32_t *off, uint32_t n_dw)
+{
+    uint32_t *p = (uint32_t *)(void *)(v->ring_hva + *off);
+    *off += 4u * n_dw;
+    return p;
+}
+
+static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
+{
+    struct vgpu *v = vgpu_get(d, dec->vgpu);
+    if (!v)
+        return;
+    switch_to(d, v);
+    uint32_t off = 0, left = dec->count;
+    for (unsigned i = 0; i < v->q_len && left; i++) {
+        struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        if (w->is_void || w->inflight || w->done)
+            continue;
+        left--;
+        if (w->range_gen != v->range_gen) {
+            /* Scanned against graphics memory the vGPU no longer holds: never run it. */
+            v->shadow_busy &= ~(1ull << w->shadow);
+            w->is_void = true;
+            w->code = TESSERA_REJECT_SHRUNK;
+            v->st.dropped++;
+            sched_complete(d->cfg.sched, v->id, w->id, 0);
+            continue;
+        }
+        if (off + 4u * (w->n_dw + 6u) > v->ring_bytes)
+            break;      /* cannot happen with the dispatch cap; the rest waits for next turn */
+        memcpy(ring_put(v, &off, w->n_dw), w->cmds, 4u * w->n_dw);
+        uint32_t *c = ring_put(v, &off, 4);
+        uint64_t seq_gm = v->hwsp_gm + SEQNO_OFFSET;
+        c[0] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
+        c[1] = (uint32_t)seq_gm;
+        c[2] = (uint32_t)(seq_gm >> 32);
+        c[3] = (uint32_t)w->id;
+        w->inflight = true;
+        d->inflight++;
+        d->st.workloads++;
+    }
+    retire_ready(v);
+    if (d->inflight == 0)
+        return;
+    if (off & 7u)
+        *ring_put(v, &off, 1) = GEN9_MI_NOOP;     /* RING_TAIL is qword aligned */
+    uint8_t *st = v->ctx_hva + GEN9_LRC_STATE_OFFSET;
+    wr32le(st + 4u * GEN9_CTX_RING_HEAD, 0);
+    wr32le(st + 4u * GEN9_CTX_RING_TAIL, off);
+    uint64_t desc = (v->ctx_gm & GEN9_CTX_LRCA_MASK) | GEN9_CTX_VALID |
+                    (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT) |
+                    (uint64_t)v->host_ctx_id << GEN9_CTX_ID_SHIFT;
+    int rc = igpu_elsp_submit(d->cfg.igpu, IGPU_BCS, desc, 0);
+    d->running = v->id;
+    d->inflight_ns = 0;
+    d->st.dispatches++;
+    if (rc != IGPU_OK) {
+        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "GPU refused the submission: %s", igpu_strerror(rc));
+        vgpu_reset(d, v->id, "submission failed");
+    }
+}
+
+/* Runs the GPU for one budget and takes in what finished; a fault resets the owner. */
+static void run_gpu(struct vgpu_dev *d)
+{
+    struct vgpu *v = vgpu_get(d, d->running);
+    uint64_t used = d->cfg.env.gpu_run(d->cfg.env.ctx, d->cfg.render_budget_ns);
+    d->inflight_ns += used;
+    d->st.busy_ns += used;
+    struct igpu_csb_event ev[VGPU_CSB_ENTRIES];
+    while (igpu_csb_read(d->cfg.igpu, IGPU_BCS, ev, VGPU_CSB_ENTRIES) > 0)
+        ;       /* completions are matched by breadcrumb; the CSB only has to be drained */
+    collect(d, v);
+    const char *fault = d->cfg.env.gpu_fault ? d->cfg.env.gpu_fault(d->cfg.env.ctx) : NULL;
+    if (fault && d->running == v->id) {
+        d->st.gpu_faults++;
+        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "GPU fault while running its workload: %s", fault);
+        vgpu_reset(d, v->id, "GPU fault");
+    }
+}
+
+void vgpu_render_drain(struct vgpu_dev *d)
+{
+    for (unsigned spins = 0; d->running != VGPU_MAX && spins < 100000; spins++)
+        run_gpu(d);
+}
+
+bool vgpu_render_step(struct vgpu_dev *d)
+{
+    if (d->running != VGPU_MAX)
+        run_gpu(d);
+
+    uint32_t runaway;
+    if (sched_watchdog(d->cfg.sched, &runaway)) {
+        d->st.watchdog_resets++;
+        struct vgpu *v = vgpu_get(d, runaway);
+        if (v)
+            vgpu_note_reject(v, TESSERA_REJECT_RESET, "watchdog: a workload ran longer than the limit");
+        vgpu_reset(d, runaway, "watchdog");
+    }
+
+    if (d->running == VGPU_MAX) {
+        vgpu_balloon_apply_pending(d);
+        struct sched_decision dec;
+        if (sched_pick(d->cfg.sched, &dec) == SCHED_OK && dec.kind == SCHED_PICK_DISPATCH)
+            dispatch(d, &dec);
+    }
+    return d->running != VGPU_MAX;
+}

@@ -1,0 +1,227 @@
+/* Execlist submission: a guest's ELSP write becomes a scanned workload on the render scheduler
+ * (or a refusal the guest is told about), and workloads retire back to the guest in order.
+ *
+ * The guest's ring bytes between its context's RING_HEAD and the new RING_TAIL are copied out
+ * (so the guest cannot change them after the check), every batch they start is copied into a
+ * host-area buffer by the scanner, and only those copies ever reach the GPU (DESIGN.md §8). */
+#include "vmm/vgpu/vgpu_internal.h"
+
+#include "drivers/igpu/gen9_context.h"
+#include "drivers/igpu/gen9_gtt.h"
+#include "drivers/igpu/gen9_regs.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SCAN_MAX_BATCHES 16u
+
+static int scan_read(void *ctx, uint64_t gm, void *dst, size_t len)
+{
+    return vgpu_gm_read(ctx, gm, dst, len) ? 0 : -1;
+}
+
+static bool in_ranges(const struct vgpu *v, uint64_t gm, uint64_t len)
+{
+    return igpu_scan_ranges_contain(v->ranges, v->n_ranges, gm, len);
+}
+
+static int shadow_take(struct vgpu *v)
+{
+    for (unsigned i = 0; i < v->n_shadow; i++) {
+        if (!(v->shadow_busy & (1ull << i))) {
+            v->shadow_busy |= 1ull << i;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Tells the guest one of its submissions is finished with (ran, refused or dropped). */
+void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code)
+{
+    /* The engine would have saved RING_HEAD = tail into the context image. */
+    vgpu_gm_write32(v, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, tail);
+
+    v->csb_write = (v->csb_write + 1) % VGPU_CSB_ENTRIES;
+    v->csb[v->csb_write][0] = GEN9_CTX_STATUS_ACTIVE_IDLE | GEN9_CTX_STATUS_COMPLETE;
+    v->csb[v->csb_write][1] = ctx_id;
+    if (v->hws_pga) {
+        uint64_t csb = (uint64_t)v->hws_pga + 4u * (GEN9_HWS_CSB_BUF0_INDEX + 2u * v->csb_write);
+        vgpu_gm_write32(v, csb, v->csb[v->csb_write][0]);
+        vgpu_gm_write32(v, csb + 4, ctx_id);
+        vgpu_gm_write32(v, (uint64_t)v->hws_pga + 4u * GEN9_HWS_CSB_WRITE_INDEX, v->csb_write);
+    }
+    v->gt_iir |= (GEN9_GT_CONTEXT_SWITCH | GEN9_GT_USER_INTERRUPT) << GEN9_GT_BCS_IRQ_SHIFT;
+
+    if (code == TESSERA_REJECT_NONE) {
+        v->st.completed++;
+        v->pv.tessera_balloon.completed++;
+    } else {
+        v->pv.tessera_balloon.rejected++;
+        v->pv.tessera_balloon.last_reject = code;
+    }
+}
+
+/* Retires the oldest record. */
+void vgpu_retire_head(struct vgpu *v, uint32_t code)
+{
+    struct vgpu_workload *w = &v->q[v->q_head];
+    if (!w->is_void)
+        v->shadow_busy &= ~(1ull << w->shadow);
+    vgpu_retire(v, w->lrca, w->ctx_id, w->tail, w->is_void ? w->code : code);
+    v->q_head = (v->q_head + 1) % VGPU_QUEUE_MAX;
+    v->q_len--;
+}
+
+/* A refused submission.  With nothing queued the guest is told at once; otherwise a void record
+ * keeps the order (the guest's RING_HEAD must not pass work that has not run yet). */
+static void refuse(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code)
+{
+    v->st.rejected++;
+    if (v->q_len == 0 || v->q_len == VGPU_QUEUE_MAX) {
+        vgpu_retire(v, lrca, ctx_id, tail, code);
+        return;
+    }
+    struct vgpu_workload *w = &v->q[(v->q_head + v->q_len) % VGPU_QUEUE_MAX];
+    memset(w, 0, offsetof(struct vgpu_workload, cmds));
+    w->is_void = true;
+    w->code = code;
+    w->lrca = lrca;
+    w->ctx_id = ctx_id;
+    w->tail = tail;
+    v->q_len++;
+}
+
+/* Reads the ring registers of the guest context at lrca and checks them. */
+struct guest_ring {
+    uint32_t start, size, head, tail;
+};
+
+static bool read_context(struct vgpu *v, uint32_t lrca, struct guest_ring *r, char *why, size_t n)
+{
+    uint64_t st = (uint64_t)lrca + GEN9_LRC_STATE_OFFSET;
+    uint32_t head, tail, start, ctl;
+    if (!in_ranges(v, lrca, GEN9_LR_CONTEXT_OTHER_SIZE)) {
+        snprintf(why, n, "context image at %#x is outside the vGPU's graphics memory", lrca);
+        return false;
+    }
+    if (!vgpu_gm_read32(v, st + 4u * GEN9_CTX_RING_HEAD, &head) ||
+        !vgpu_gm_read32(v, st + 4u * GEN9_CTX_RING_TAIL, &tail) ||
+        !vgpu_gm_read32(v, st + 4u * GEN9_CTX_RING_START, &start) ||
+        !vgpu_gm_read32(v, st + 4u * GEN9_CTX_RING_CTL, &ctl)) {
+        snprintf(why, n, "context image at %#x is not mapped by its GGTT entries", lrca);
+        return false;
+    }
+    r->start = start & ~(uint32_t)GEN9_GTT_PAGE_MASK;
+    r->size = (ctl & GEN9_RING_NR_PAGES) + GEN9_GTT_PAGE_SIZE;
+    r->head = head & GEN9_HEAD_ADDR;
+    r->tail = tail & GEN9_TAIL_ADDR;
+    if (!(ctl & GEN9_RING_VALID) || !in_ranges(v, r->start, r->size) || r->head >= r->size ||
+        r->tail >= r->size) {
+        snprintf(why, n, "context %#x: ring %#x size %#x head %#x tail %#x is not a valid ring in its "
+                 "graphics memory", lrca, r->start, r->size, r->head, r->tail);
+        return false;
+    }
+    return true;
+}
+
+/* One element of an ELSP submission. */
+static void submit_element(struct vgpu *v, uint64_t desc)
+{
+    struct vgpu_dev *d = v->dev;
+    uint32_t lrca = (uint32_t)(desc & GEN9_CTX_LRCA_MASK);
+    uint32_t ctx_id = (uint32_t)(desc >> GEN9_CTX_ID_SHIFT);
+    char why[160];
+    struct guest_ring r;
+
+    v->st.submitted++;
+    v->pv.tessera_balloon.submitted++;
+    if (!read_context(v, lrca, &r, why, sizeof why)) {
+        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %s", why);
+        /* Nothing usable to retire into: tell the guest through the counters only. */
+        v->st.rejected++;
+        v->pv.tessera_balloon.rejected++;
+        v->pv.tessera_balloon.last_reject = TESSERA_REJECT_BAD_CONTEXT;
+        return;
+    }
+    uint32_t bytes = (r.tail - r.head + r.size) % r.size;
+    if (bytes == 0) {
+        vgpu_retire(v, lrca, ctx_id, r.tail, TESSERA_REJECT_NONE);
+        return;
+    }
+    if (bytes > VGPU_SLICE_MAX_DW * 4u) {
+        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %u ring bytes in one "
+                         "submission, at most %u", bytes, VGPU_SLICE_MAX_DW * 4u);
+        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_BAD_CONTEXT);
+        return;
+    }
+    int k = v->q_len < VGPU_QUEUE_MAX ? shadow_take(v) : -1;
+    if (k < 0) {
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: %u workloads queued", v->q_len);
+        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
+        return;
+    }
+    struct vgpu_workload *w = &v->q[(v->q_head + v->q_len) % VGPU_QUEUE_MAX];
+    uint32_t first = r.size - r.head < bytes ? r.size - r.head : bytes;
+    if (!vgpu_gm_read(v, (uint64_t)r.start + r.head, w->cmds, first) ||
+        !vgpu_gm_read(v, r.start, (uint8_t *)w->cmds + first, bytes - first)) {
+        v->shadow_busy &= ~(1ull << k);
+        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: ring %#x not mapped", r.start);
+        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_BAD_CONTEXT);
+        return;
+    }
+
+    struct igpu_scan_config sc = {
+        .engine = IGPU_BCS,
+        .ranges = v->ranges, .n_ranges = v->n_ranges,
+        .regs = igpu_scan_default_regs_bcs, .n_regs = igpu_scan_default_regs_bcs_count,
+        .max_depth = IGPU_SCAN_HW_MAX_DEPTH, .max_batches = SCAN_MAX_BATCHES,
+        .read = scan_read, .read_ctx = v,
+        .shadow = (uint32_t *)(void *)(v->shadow_hva + (size_t)k * VGPU_SHADOW_BYTES),
+        .shadow_dw = VGPU_SHADOW_BYTES / 4u,
+        .shadow_gm = v->shadow_gm + (uint64_t)k * VGPU_SHADOW_BYTES,
+    };
+    struct igpu_scan_result res;
+    enum igpu_scan_err e = igpu_scan_ring(&sc, w->cmds, bytes / 4u, &res);
+    if (e != IGPU_SCAN_OK) {
+        v->shadow_busy &= ~(1ull << k);
+        igpu_scan_error_format(&res.err, why, sizeof why);
+        vgpu_note_reject(v, (uint32_t)e, "workload refused by the scanner: %s", why);
+        refuse(v, lrca, ctx_id, r.tail, (uint32_t)e);
+        return;
+    }
+    w->id = v->next_id + 1;
+    w->is_void = w->inflight = w->done = false;
+    w->code = TESSERA_REJECT_NONE;
+    w->n_dw = bytes / 4u;
+    w->shadow = (unsigned)k;
+    w->lrca = lrca;
+    w->ctx_id = ctx_id;
+    w->tail = r.tail;
+    w->range_gen = v->range_gen;
+    w->est_ns = res.est_cost_ns;
+    int rc = sched_submit(d->cfg.sched, v->id, &(struct sched_workload){ w->id, w->est_ns });
+    if (rc != SCHED_OK) {
+        v->shadow_busy &= ~(1ull << k);
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused by the scheduler: %s",
+                         sched_strerror(rc));
+        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
+        return;
+    }
+    v->next_id = w->id;
+    v->q_len++;
+    v->st.queued++;
+}
+
+/* The fourth ELSP dword arrived: elsp[] holds descriptor 1 high, 1 low, 0 high, 0 low. */
+void vgpu_elsp_submit(struct vgpu *v)
+{
+    uint64_t desc1 = (uint64_t)v->elsp[0] << 32 | v->elsp[1];
+    uint64_t desc0 = (uint64_t)v->elsp[2] << 32 | v->elsp[3];
+    if (desc0 & GEN9_CTX_VALID)
+        submit_element(v, desc0);
+    if (desc1 & GEN9_CTX_VALID)
+        submit_element(v, desc1);
+    v->execlist_status_lo = v->q_len ? GEN9_EXECLIST0_VALID : 0;
+}
