@@ -244,4 +244,24 @@ uint32_t vgpu_font_draw(uint32_t *pixels, uint32_t w, uint32_t h, uint32_t pitch
 /* Width in pixels of `text` drawn at `scale` (each glyph and one column of spacing). */
 uint32_t vgpu_font_width(const char *text, uint32_t scale);
 
+/* ---- Kiosk guests' common start (vgpu_kiosk.c) ---- */
+
+struct vgpu_kiosk {
+    struct vgpu v;
+    struct vgpu_surface fb;     /* tile-sized, XRGB8888, in low graphics memory, on the plane */
+    uint32_t bg;                /* background colour 0xRRGGBB: cmdline bg=, else the default */
+};
+
+/* vgpu_init, then a framebuffer of the tile's size cleared to the background by the GPU and
+ * put on the plane, then the "<name>: vgpu ready ..." line.  False (after a message) if any
+ * step fails. */
+bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot,
+                      const char *name, uint32_t default_bg);
+/* A colour from the command line (`key=0xRRGGBB`), else `dflt`. */
+uint32_t vgpu_cmdline_color(const struct tessera_boot_info *boot, const char *key,
+                            uint32_t dflt);
+/* Fills a rectangle of a surface by the GPU: one workload, waited for.  Returns its result. */
+enum vgpu_result vgpu_fill_wait(struct vgpu *v, const struct vgpu_surface *s, uint32_t x1,
+                                uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color);
+
 #endif
