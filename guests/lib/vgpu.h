@@ -219,8 +219,9 @@ enum vgpu_balloon_answer { VGPU_BALLOON_GRANTED, VGPU_BALLOON_REFUSED, VGPU_BALL
 enum vgpu_balloon_answer vgpu_balloon_request(struct vgpu *v, int32_t delta,
                                               uint64_t timeout_us);
 /* Re-reads avail_rs if the extension's generation moved (or `force`).  Returns true if the
- * ranges changed; the high-GM allocator is then reset (every high buffer must be re-placed
- * with vgpu_bo_replace) and the low one kept if the low range did not move. */
+ * ranges changed; the allocator of a range that changed is then reset (every buffer in it
+ * must be re-placed with vgpu_bo_replace; the library's own ring and context live in low
+ * graphics memory, which balloon changes do not touch). */
 bool vgpu_refresh_ranges(struct vgpu *v, bool force);
 /* The extension's counters (docs/vgpu-abi.md "Workload accounting"). */
 uint32_t vgpu_ext_read(const struct vgpu *v, uint32_t ext_field_offset);

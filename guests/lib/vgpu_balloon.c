@@ -34,9 +34,10 @@ bool vgpu_refresh_ranges(struct vgpu *v, bool force)
     v->slots = vgpu_ext_read(v, EXT_FIELD(slots));
     v->slot_mib = vgpu_ext_read(v, EXT_FIELD(slot_mib));
 
-    bool low_moved = force || lb != v->low_base || ls != v->low_size;
-    bool high_moved = force || hb != v->high_base || hs != v->high_size;
-    if (low_moved && !force)
+    /* The first read (all zero before) sets the allocators up. */
+    bool low_moved = lb != v->low_base || ls != v->low_size;
+    bool high_moved = hb != v->high_base || hs != v->high_size;
+    if (low_moved && v->low_size)
         vgpu_complain(v, "low graphics memory moved to 0x%" PRIx64 "+0x%" PRIx64
                       ": ring and framebuffer must be rebuilt", lb, ls);
     v->low_base = lb;
