@@ -26,6 +26,18 @@ bool mmio_register(struct vm *vm, const struct mmio_region *r)
     return true;
 }
 
+bool mmio_set_base(struct vm *vm, const char *name, uint64_t base)
+{
+    struct vm_mmio *m = &regions[vm->id];
+    for (unsigned i = 0; i < m->n; i++) {
+        if (!strcmp(m->r[i].name, name)) {
+            m->r[i].base = base;
+            return true;
+        }
+    }
+    return false;
+}
+
 const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa)
 {
     const struct vm_mmio *m = &regions[vm->id];

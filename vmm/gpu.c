@@ -4,6 +4,7 @@
 #include "arch/x86/pci.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
+#include "vmm/vgpu_host.h"
 #include "vmm/vm.h"
 
 #include <stdio.h>
@@ -46,12 +47,11 @@ static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
     return 0;
 }
 
-/* Ladder mapping: the guest's aperture pages follow its GGTT entries.  Applied once guests
- * have a vGPU to write through (the aperture BAR is not mapped into guests yet). */
+/* Ladder mapping: the guest's aperture pages follow its GGTT entries (vmm/vgpu_host.c maps
+ * them in its EPT). */
 static void ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_update *u)
 {
-    log_debug("vgpu %u: aperture page %#llx -> %#llx (kind %d) not applied: no aperture BAR yet",
-              vgpu, (unsigned long long)u->aper_off, (unsigned long long)u->target, u->kind);
+    vgpu_host_ept_update(vgpu, u);
 }
 
 static void describe_pci(void)

@@ -17,13 +17,16 @@
 #include "vmm/platform.h"
 #include "vmm/shell/shell.h"
 #include "vmm/vcpu_run.h"
+#include "vmm/vgpu_host.h"
 #include "vmm/vm.h"
+#include "vmm/wall.h"
 #include "vmm/vmx_setup.h"
 #include "vmm/version.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#define GPU_POLL_US     4000            /* rendering per main-loop round, at most */
 #define HEAP_BYTES      (32ULL << 20)
 #define LOW_MEMORY_END  0x100000ULL     /* real-mode IVT, BDA, EBDA, option ROMs, BIOS */
 #define MB2_INFO_MAX    (1ULL << 20)    /* no sane loader hands over more */
@@ -143,6 +146,8 @@ void kmain(uint32_t magic, uint64_t info)
         log_error("VT-x: cannot enter VMX operation (%s): guests not started", vmx.error);
     if (config_ok && vmx.on)
         vm_init_all(&active_config.cfg);
+    if (config_ok && !(vmx.on && vgpu_host_init(&active_config.cfg)))
+        wall_init(&active_config.cfg, NULL);    /* the wall shows "no signal" tiles */
 
     platform.boot_done_us = timer_uptime_us();
     log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",
@@ -150,8 +155,11 @@ void kmain(uint32_t magic, uint64_t info)
     shell_init();
     for (;;) {
         shell_poll();
-        if (vcpu_run_round())
-            continue;               /* some guest wanted more CPU: next round at once */
+        /* The GPU (the model, on emulators) and the vCPUs share the CPU: a few ms of rendering
+         * per round of guest slices. */
+        bool gpu_busy = vgpu_host_poll(GPU_POLL_US);
+        if (vcpu_run_round() || gpu_busy)
+            continue;               /* some guest or the GPU wanted more CPU: next round at once */
         if (ticking)
             irq_enable_and_halt();  /* sleep until the next tick or interrupt */
         else

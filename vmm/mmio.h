@@ -22,6 +22,8 @@ struct mmio_region {
 
 bool mmio_register(struct vm *vm, const struct mmio_region *r);
 const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa);
+/* Moves the region registered under `name` (a guest moved the BAR it belongs to). */
+bool mmio_set_base(struct vm *vm, const char *name, uint64_t base);
 
 /* Guest-virtual to guest-physical through the guest's own page tables (CR3), as the CPU would
  * for a supervisor access; false when unmapped. */

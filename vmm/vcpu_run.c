@@ -60,13 +60,36 @@ static bool run_slice(struct vm *vm)
     return used_all;
 }
 
+static uint64_t wait_ns, demand_ns;
+static bool wanted[64];             /* by guest id: used its whole slice last round */
+
 bool vcpu_run_round(void)
 {
     bool busy = false;
-    for (unsigned i = 0; i < vm_count(); i++) {
+    uint64_t start = timer_now_ns(), ran[64] = { 0 };
+    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
         struct vm *vm = vm_get(i);
-        if (vm->state == VM_RUNNING && run_slice(vm))
+        if (vm->state != VM_RUNNING)
+            continue;
+        uint64_t t0 = vm->run_ns;
+        bool all = run_slice(vm);
+        ran[i] = vm->run_ns - t0;
+        if (all)
             busy = true;
+        wanted[i] = all;
+    }
+    uint64_t round = timer_now_ns() - start;
+    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
+        if (wanted[i]) {
+            wait_ns += round - ran[i];
+            demand_ns += round;
+        }
     }
     return busy;
+}
+
+void vcpu_wait_stats(uint64_t *wait, uint64_t *demand)
+{
+    *wait = wait_ns;
+    *demand = demand_ns;
 }

@@ -5,8 +5,13 @@
 #define TESSERA_VMM_VCPU_RUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Runs one round over the running guests; false when no guest wanted the CPU. */
 bool vcpu_run_round(void);
+/* Run-queue waiting, for the balloon controller's W: *wait is the time vCPUs that wanted the CPU
+ * (used their whole last slice) spent waiting while others ran, *demand the time they wanted
+ * it (round lengths); both accumulate from boot, in ns. */
+void vcpu_wait_stats(uint64_t *wait, uint64_t *demand);
 
 #endif

@@ -1,6 +1,7 @@
 /* The guests' lifecycle: memory and EPT when a guest first starts, a fresh image and VMCS on
  * every start, and a clear record of why a guest is not running. */
 #include "vmm/vm.h"
+#include "vmm/vgpu_host.h"
 
 #include "arch/x86/regs.h"
 #include "arch/x86/timer.h"
@@ -138,6 +139,7 @@ bool vm_start(struct vm *vm)
         return false;
     }
     invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
+    vgpu_host_guest_started(vm->id);
     if (vm->vpid)
         invvpid(INVVPID_SINGLE_CONTEXT, vm->vpid, 0);
     memset(&vm->gprs, 0, sizeof vm->gprs);

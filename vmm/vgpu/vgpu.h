@@ -21,9 +21,9 @@
 #include "gtt/gtt.h"
 #include "sched/sched.h"
 #include "tessera/abi/vgpu.h"
+#include "vmm/vpci/vgpu_pci.h"          /* VGPU_BAR0_SIZE and the BARs' defaults */
 
 #define VGPU_MAX                64u
-#define VGPU_BAR0_SIZE          (16u << 20)     /* GTTMMADR: registers + GGTT */
 #define VGPU_MMIO_SIZE          (2u << 20)      /* the register half */
 #define VGPU_GGTT_OFFSET        (8u << 20)      /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
 #define VGPU_QUEUE_MAX          32u             /* workloads queued + in flight per vGPU */
