@@ -14,7 +14,8 @@
  *   heavy: check FAILED at <surface> (<x>,<y>): 0x... want 0x...
  *
  * Command line: max-slots=N (stop asking at N slots; default: until refused), balloon_ms=N
- * (default 3000), bg=0xRRGGBB (default 0x600000), scratch_w=N scratch_h=N (default 1024x512). */
+ * (default 3000), bg=0xRRGGBB (default 0x600000), scratch_w=N scratch_h=N (default 1024x512),
+ * inflight=N (workloads kept in flight, 1..8, default 8). */
 #include "guests/lib/guest.h"
 #include "guests/lib/vgpu.h"
 
@@ -99,6 +100,10 @@ int guest_main(const struct tessera_boot_info *boot)
     guest_cmdline_u64(boot, "scratch_h", &sh);
     if (!vgpu_kiosk_start(&k, boot, NAME, DEFAULT_BG))
         return 1;
+    uint64_t inflight;
+    if (guest_cmdline_u64(boot, "inflight", &inflight) && inflight >= 1 &&
+        inflight <= VGPU_MAX_INFLIGHT)
+        k.v.max_inflight = (unsigned)inflight;
     if (k.v.high_size == 0) {
         printf(NAME ": no high graphics memory to work in\n");
         return 1;

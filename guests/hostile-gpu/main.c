@@ -16,7 +16,7 @@
  *
  * Attacks (cmdline attack=<name>|all, default all, in this order): blit-outside,
  * store-outside, lri-forbidden, ggtt-foreign, fence-foreign, batch-loop, runaway.
- * runaway_blits=N sets the size of the runaway batch (default 2048 blits of 1024x1024).
+ * runaway_blits=N sets the size of the runaway batch (default 512 fills of 4096x2048).
  * bg=0xRRGGBB colours its frame (default 0xC000C0). */
 #include "guests/lib/guest.h"
 #include "guests/lib/vgpu.h"
@@ -35,8 +35,10 @@
 #define GM_LIMIT            (1ull << 32)        /* the 4 GiB a Gen9 GGTT maps */
 #define ATTACK_TIMEOUT_US   (10u * 1000u * 1000u)
 #define RUNAWAY_TIMEOUT_US  (60u * 1000u * 1000u)
-#define DEFAULT_RUNAWAY_BLITS 2048u
-#define RUNAWAY_SIDE        1024u
+#define DEFAULT_RUNAWAY_BLITS 512u
+#define RUNAWAY_W           4096u               /* pixels: pitch 16 KiB, under BR13's 32 KiB */
+#define RUNAWAY_H           2048u
+#define RUNAWAY_BACKING     (1u << 20)          /* RAM behind the runaway surface */
 #define STATUS_US           (2u * 1000u * 1000u)
 #define EXT(f)              ((uint32_t)offsetof(struct tessera_balloon_if, f))
 
@@ -212,38 +214,57 @@ static bool attack_batch_loop(void)
     return ok;
 }
 
+/* The runaway: one workload, a batch of full-surface fills of a 4096x2048 surface (32 MiB of
+ * its own graphics memory, every MiB of it mapped to the same 1 MiB of its RAM, so the guest
+ * needs little RAM for a lot of pixels).  Legal in every command, but far more GPU time than
+ * the watchdog allows one workload.  The batch stays within the vGPU's 16 KiB of batch
+ * shadow per workload (512 blits are 3585 dwords). */
 static bool attack_runaway(void)
 {
     struct vgpu *v = &k.v;
-    struct vgpu_surface s;
-    struct vgpu_bo batch;
-    uint64_t bytes = (uint64_t)RUNAWAY_SIDE * RUNAWAY_SIDE * 4u;
-    enum vgpu_gm where = v->high_size >= bytes ? VGPU_GM_HIGH : VGPU_GM_LOW;
+    struct vgpu_bo backing, batch;
+    uint32_t pitch = RUNAWAY_W * 4u, h = RUNAWAY_H;
+    uint64_t gm = 0;
+    enum vgpu_gm where = VGPU_GM_HIGH;
+    for (; h >= 64u; h /= 2) {
+        if (vgpu_alloc_get(&v->high, (uint64_t)pitch * h, GEN9_GTT_PAGE_SIZE, &gm))
+            break;
+        if (vgpu_alloc_get(&v->low, (uint64_t)pitch * h, GEN9_GTT_PAGE_SIZE, &gm)) {
+            where = VGPU_GM_LOW;
+            break;
+        }
+    }
+    uint64_t gm_bytes = (uint64_t)pitch * h;
+    struct vgpu_alloc *a = where == VGPU_GM_HIGH ? &v->high : &v->low;
     uint32_t batch_dw = (uint32_t)runaway_blits * GEN9_XY_COLOR_BLT_LEN + 1u;
-    if (!vgpu_surface_alloc(v, &s, RUNAWAY_SIDE, RUNAWAY_SIDE, where))
+    if (h < 64u || !vgpu_bo_alloc(v, &backing, RUNAWAY_BACKING, VGPU_GM_LOW))
         return printf(NAME ": runaway: cannot set up\n"), false;
-    if (!vgpu_bo_alloc(v, &batch, batch_dw * 4u, VGPU_GM_LOW)) {
-        vgpu_bo_free(v, &s.bo);
+    bool mapped = true;
+    for (uint64_t off = 0; off < gm_bytes && mapped; off += RUNAWAY_BACKING)
+        mapped = vgpu_ggtt_map(v, gm + off, backing.gpa,
+                               gm_bytes - off < RUNAWAY_BACKING ? gm_bytes - off : RUNAWAY_BACKING);
+    if (!mapped || !vgpu_bo_alloc(v, &batch, batch_dw * 4u, VGPU_GM_LOW)) {
+        vgpu_alloc_put(a, gm);
+        vgpu_bo_free(v, &backing);
         return printf(NAME ": runaway: cannot set up\n"), false;
     }
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, vgpu_bo_cpu(&batch), batch_dw);
     for (uint64_t i = 0; i < runaway_blits; i++)
-        vgpu_emit_color_blt(&cb, s.bo.gm, s.pitch, 0, 0, s.width, s.height,
-                            i & 1 ? 0x00FF00u : 0x0000FFu);
+        vgpu_emit_color_blt(&cb, gm, pitch, 0, 0, RUNAWAY_W, h, i & 1 ? 0x00FF00u : 0x0000FFu);
     vgpu_emit_bb_end(&cb);
-    uint64_t est_ms = runaway_blits * vgpu_blit_est_ns((uint64_t)RUNAWAY_SIDE * RUNAWAY_SIDE) /
-                      1000000u;
-    printf(NAME ": attack runaway: a batch of %" PRIu64 " blits of %ux%u in its own %s memory, "
-           "about %" PRIu64 " ms of GPU time\n", runaway_blits, RUNAWAY_SIDE, RUNAWAY_SIDE,
-           where == VGPU_GM_HIGH ? "high" : "low", est_ms);
+    uint64_t est_ms = runaway_blits * vgpu_blit_est_ns((uint64_t)RUNAWAY_W * h) / 1000000u;
+    printf(NAME ": attack runaway: a batch of %" PRIu64 " blits of %ux%" PRIu32 " at 0x%" PRIx64
+           " in its own %s memory, about %" PRIu64 " ms of GPU time\n", runaway_blits, RUNAWAY_W,
+           h, gm, where == VGPU_GM_HIGH ? "high" : "low", est_ms);
     uint32_t dw[GEN9_MI_BATCH_BUFFER_START_LEN];
     vgpu_cmdbuf_init(&cb, dw, GEN9_MI_BATCH_BUFFER_START_LEN);
     vgpu_emit_bb_start(&cb, batch.gm, false);
     bool ok = judge_workload("runaway", dw, cb.n, RUNAWAY_TIMEOUT_US);
     if (v->n_inflight == 0) {       /* never free what the GPU may still use */
+        vgpu_alloc_put(a, gm);
         vgpu_bo_free(v, &batch);
-        vgpu_bo_free(v, &s.bo);
+        vgpu_bo_free(v, &backing);
     }
     return ok;
 }

@@ -34,6 +34,9 @@
 #define VGPU_PAGE               4096u
 #define VGPU_RING_SIZE          (16u * 1024u)   /* the blitter ring: 4 KiB multiple */
 #define VGPU_MAX_INFLIGHT       8u              /* workloads submitted and not yet retired */
+#define VGPU_SUBMIT_MAX_DW      512u            /* commands in one submission (the vGPU takes
+                                                 * at most 4 KiB of ring per submission, and
+                                                 * the wrap padding can double a workload) */
 #define VGPU_BC_SLOTS           64u             /* breadcrumb slots (8 bytes each) per page */
 #define VGPU_OUTCOMES           64u             /* remembered outcomes, by seqno */
 #define VGPU_ALLOC_MAX          48u             /* allocations per range allocator */
@@ -128,6 +131,7 @@ struct vgpu {
     uint32_t next_seqno;
     uint32_t last_retired_seqno;
     unsigned n_inflight;
+    unsigned max_inflight;      /* 1..VGPU_MAX_INFLIGHT (vgpu_init: VGPU_MAX_INFLIGHT) */
     struct vgpu_request inflight[VGPU_MAX_INFLIGHT];   /* oldest first */
     struct vgpu_outcome outcomes[VGPU_OUTCOMES];       /* by seqno % VGPU_OUTCOMES */
     struct vgpu_stats stats;
@@ -188,8 +192,9 @@ bool vgpu_gm_owned(const struct vgpu *v, uint64_t gm, uint64_t size);
 
 /* ---- Submission (vgpu_ring.c) ---- */
 
-/* Appends `n` dwords of commands and a breadcrumb to the ring and submits them as one
- * workload.  Waits (yielding) first if VGPU_MAX_INFLIGHT are in flight or the ring is full.
+/* Appends `n` dwords (at most VGPU_SUBMIT_MAX_DW; bigger work goes in a batch) of commands
+ * and a breadcrumb to the ring and submits them as one workload.  Waits (yielding) first if
+ * max_inflight workloads are in flight or the ring is full.
  * Returns the workload's seqno (never 0), or 0 if it could not be submitted (too big for the
  * ring, or the GPU stopped answering). */
 uint32_t vgpu_submit(struct vgpu *v, const uint32_t *cmds, uint32_t n);

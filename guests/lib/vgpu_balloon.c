@@ -8,9 +8,11 @@
 
 #define EXT_FIELD(f) ((uint32_t)offsetof(struct tessera_balloon_if, f))
 #define BALLOON_POLL_US   1000u
-/* If the vGPU ignores the guest's "idle" write to `status`, an unchanged answer cannot be told
- * from the previous one; after this long without a generation change the status read is taken
- * as the answer (several balloon controller periods: docs/config.md's default is 500 ms). */
+/* The vGPU sets `status` to idle when the request arrives and to the answer later.  Should it
+ * answer before the first poll (and ignore the guest's own "idle" write), an unchanged answer
+ * cannot be told from the previous one; after this long without a generation change the
+ * status read is taken as the answer (several balloon controller periods: docs/config.md's
+ * default is 500 ms). */
 #define BALLOON_STALE_US  1500000u
 
 bool vgpu_refresh_ranges(struct vgpu *v, bool force)
@@ -66,11 +68,15 @@ enum vgpu_balloon_answer vgpu_balloon_request(struct vgpu *v, int32_t delta,
     vgpu_write32(v, VGPU_PV(g2v_notify), TESSERA_G2V_BALLOON);
 
     uint64_t start = guest_now_us();
+    bool seen_idle = idle_kept;
     for (;;) {
         uint32_t st = vgpu_ext_read(v, EXT_FIELD(status));
         uint32_t gen = vgpu_ext_read(v, EXT_FIELD(generation));
         uint64_t waited = guest_now_us() - start;
-        bool fresh = idle_kept || gen != gen0 || waited >= BALLOON_STALE_US;
+        /* An answer is this request's once the status went idle (the vGPU marks a request
+         * pending that way) or avail_rs moved; failing both, after a while. */
+        seen_idle |= st == TESSERA_BALLOON_IDLE;
+        bool fresh = seen_idle || gen != gen0 || waited >= BALLOON_STALE_US;
         if (fresh && st == TESSERA_BALLOON_GRANTED)
             return VGPU_BALLOON_GRANTED;
         if (fresh && st == TESSERA_BALLOON_REFUSED)

@@ -111,6 +111,7 @@ bool vgpu_init(struct vgpu *v, const struct tessera_boot_info *boot, const char 
     v->name = name;
     v->ram_bytes = boot->ram_bytes;
     v->next_seqno = 1;
+    v->max_inflight = VGPU_MAX_INFLIGHT;
     if (!dma_init(v, dma_bytes) || !vgpu_pci_probe(v))
         return false;
     if (!guest_map_uncached(v->bar0, GEN9_GTTMMADR_SIZE)) {

@@ -201,7 +201,7 @@ uint32_t vgpu_submit(struct vgpu *v, const uint32_t *cmds, uint32_t n)
     bytes = (bytes + RING_ALIGN - 1u) & ~(RING_ALIGN - 1u);
     /* At most half the ring, so the padding to the ring's end plus the workload always fit
      * in an idle ring. */
-    if (bytes > VGPU_RING_SIZE / 2u) {
+    if (n > VGPU_SUBMIT_MAX_DW || bytes > VGPU_RING_SIZE / 2u) {
         vgpu_complain(v, "workload of %" PRIu32 " dwords does not fit the ring", n);
         return 0;
     }
@@ -209,7 +209,9 @@ uint32_t vgpu_submit(struct vgpu *v, const uint32_t *cmds, uint32_t n)
         vgpu_poll(v);
         uint32_t pad = v->tail + bytes > VGPU_RING_SIZE ? VGPU_RING_SIZE - v->tail : 0;
         /* Keep one qword free so a full ring is never mistaken for an empty one. */
-        if (v->n_inflight < VGPU_MAX_INFLIGHT &&
+        unsigned limit = v->max_inflight && v->max_inflight < VGPU_MAX_INFLIGHT ?
+                         v->max_inflight : VGPU_MAX_INFLIGHT;
+        if (v->n_inflight < limit &&
             ring_used(v) + pad + bytes <= VGPU_RING_SIZE - RING_ALIGN)
             break;
         if (vgpu_wait(v, v->inflight[0].seqno, VGPU_WAIT_DEFAULT_US, NULL) == VGPU_TIMEOUT) {
