@@ -18,6 +18,9 @@
 #define XRGB_BLUE_POS  0u
 #define CHANNEL_BITS   8u
 
+#define WALL_MAX_HZ    60u
+#define WALL_HZ_OPTION "wall.hz="      /* on the hypervisor's command line: the composition rate */
+
 static struct {
     const struct cfg *cfg;
     wall_source_fn source;
@@ -29,6 +32,8 @@ static struct {
     uint8_t red_pos, green_pos, blue_pos;
     uint64_t period_ns, next_ns;
     enum display_tile_result last[TESSERA_MAX_GUESTS];
+    bool painted[TESSERA_MAX_GUESTS];   /* the tile has been drawn once */
+    bool overlapped[TESSERA_MAX_GUESTS];/* another tile covers part of it */
     struct wall_stats st;
 } wall;
 
@@ -97,6 +102,38 @@ static void note_tile(unsigned vm, enum display_tile_result r, const struct disp
     wall.last[vm] = r;
 }
 
+/* True if tile `vm` shows the no-signal pattern and nothing drawn since can have covered it. */
+static bool showing_nosignal(unsigned vm)
+{
+    enum display_tile_result r = wall.last[vm];
+    return wall.painted[vm] && !wall.overlapped[vm] && r != DISPLAY_TILE_PICTURE && r != DISPLAY_TILE_OUTSIDE &&
+           r != DISPLAY_TILE_BAD_SURFACE;
+}
+
+static bool tiles_overlap(const struct cfg_tile *a, const struct cfg_tile *b)
+{
+    return a->x < (uint64_t)b->x + b->width && b->x < (uint64_t)a->x + a->width && a->y < (uint64_t)b->y + b->height &&
+           b->y < (uint64_t)a->y + a->height;
+}
+
+/* The rate from "wall.hz=N" on the command line (0: compose only for `screenshot`), else the
+ * default. */
+static unsigned rate_from_cmdline(const char *cmdline)
+{
+    for (const char *p = cmdline; (p = strstr(p, WALL_HZ_OPTION)) != NULL; p++) {
+        if (p != cmdline && p[-1] != ' ')
+            continue;
+        char *end;
+        unsigned long hz = strtoul(p + strlen(WALL_HZ_OPTION), &end, 10);
+        if (end == p + strlen(WALL_HZ_OPTION) || (*end && *end != ' ') || hz > WALL_MAX_HZ) {
+            log_warn("display: ignoring '%s' on the command line: expected %s0..%u", p, WALL_HZ_OPTION, WALL_MAX_HZ);
+            return WALL_DEFAULT_HZ;
+        }
+        return (unsigned)hz;
+    }
+    return WALL_DEFAULT_HZ;
+}
+
 static void compose_frame(void)
 {
     uint64_t t0 = timer_now_ns();
@@ -106,7 +143,12 @@ static void compose_frame(void)
         struct display_rect rect = { t->x, t->y, t->width, t->height };
         struct display_image img;
         bool have = source_image(vm, &img);
+        if (!have && showing_nosignal(vm)) {
+            nosignal++;             /* the pattern is already there: nothing to redraw */
+            continue;
+        }
         enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect, have ? &img : NULL);
+        wall.painted[vm] = true;
         if (r == DISPLAY_TILE_PICTURE)
             pictures++;
         else if (r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE)
@@ -137,7 +179,6 @@ static void compose_frame(void)
 void wall_init(const struct cfg *cfg, wall_source_fn source)
 {
     memset(&wall.st, 0, sizeof wall.st);
-    wall.st.hz = WALL_DEFAULT_HZ;
     if (!cfg) {
         snprintf(wall.st.why, sizeof wall.st.why, "no valid configuration");
         log_warn("display: %s: no kiosk wall", wall.st.why);
@@ -146,8 +187,15 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     wall.cfg = cfg;
     wall.source = source;
     wall.st.tiles = cfg->n_guests;
-    for (unsigned i = 0; i < TESSERA_MAX_GUESTS; i++)
+    wall.st.hz = rate_from_cmdline(platform.boot.cmdline);
+    for (unsigned i = 0; i < TESSERA_MAX_GUESTS; i++) {
         wall.last[i] = DISPLAY_TILE_NO_SOURCE;     /* what a tile starts as; only changes are logged */
+        wall.painted[i] = wall.overlapped[i] = false;
+    }
+    for (unsigned i = 0; i < cfg->n_guests; i++)
+        for (unsigned j = 0; j < cfg->n_guests; j++)
+            if (i != j && tiles_overlap(&cfg->guest[i].tile, &cfg->guest[j].tile))
+                wall.overlapped[i] = true;
 
     const struct boot_framebuffer *fb = &platform.boot.fb;
     const char *problem = screen_problem(&platform.boot);
@@ -179,7 +227,7 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     wall.st.width = w;
     wall.st.height = h;
     wall.st.ready = true;
-    wall.period_ns = 1000000000ull / WALL_DEFAULT_HZ;
+    wall.period_ns = wall.st.hz ? 1000000000ull / wall.st.hz : 0;
 
     if (problem) {
         snprintf(wall.st.why, sizeof wall.st.why, "%s", problem);
@@ -198,12 +246,12 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     wall.st.shown = true;
     log_info("display: %ux%u wall of %u tiles on the %ux%u framebuffer at %#llx (%s), composed at %u Hz", w, h,
              cfg->n_guests, fb->width, fb->height, (unsigned long long)fb->addr,
-             wall.native ? "XRGB8888" : "converted to its channel order", WALL_DEFAULT_HZ);
+             wall.native ? "XRGB8888" : "converted to its channel order", wall.st.hz);
 }
 
 void wall_poll(uint64_t now_ns)
 {
-    if (!wall.st.shown || now_ns < wall.next_ns)
+    if (!wall.st.shown || !wall.period_ns || now_ns < wall.next_ns)
         return;
     compose_frame();
     /* Keep the cadence steady, but never try to catch up on frames missed while busy. */
@@ -237,11 +285,11 @@ void wall_describe(char *buf, size_t len)
     uint64_t mean = s->frames ? s->total_ns / s->frames : 0;
     char where[160];
     if (s->shown)
-        snprintf(where, sizeof where, "on the boot framebuffer at %u Hz", s->hz);
+        snprintf(where, sizeof where, "on the boot framebuffer at %u Hz%s", s->hz, s->hz ? "" : " (on demand only)");
     else
         snprintf(where, sizeof where, "not shown: %s", s->why);
     snprintf(buf, len,
-             "wall: %ux%u %s; %u tiles (last frame: %u pictures, %u no signal); %llu frames, "
+             "wall: %ux%u %s; %u tiles (last frame: %u with a picture, %u no signal); %llu frames, "
              "compose last %llu.%03llu ms, mean %llu.%03llu ms, max %llu.%03llu ms; %llu rows to the screen",
              s->width, s->height, where, s->tiles, s->pictures, s->nosignal, (unsigned long long)s->frames,
              (unsigned long long)(s->last_ns / 1000000), (unsigned long long)(s->last_ns / 1000 % 1000),

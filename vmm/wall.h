@@ -16,7 +16,8 @@
 #include "config/config.h"
 #include "vmm/display/image.h"
 
-#define WALL_DEFAULT_HZ 10u             /* compositions per second */
+#define WALL_DEFAULT_HZ 10u             /* compositions per second; "wall.hz=N" on the hypervisor's
+                                         * command line sets 0..60 (0: only for `screenshot`) */
 
 /* One guest's picture, as the vGPU knows it from the guest's display-plane registers. */
 struct wall_source {
@@ -35,8 +36,10 @@ typedef bool (*wall_source_fn)(unsigned vm, struct wall_source *out);
  * it does or why the wall is not shown.  `source` may be NULL (every tile: no signal). */
 void wall_init(const struct cfg *cfg, wall_source_fn source);
 
-/* Composes a frame and updates the screen when one is due (every 1/WALL_DEFAULT_HZ s); cheap
- * otherwise.  Call it from the main loop. */
+/* Composes a frame and updates the screen when one is due (at the wall's rate); cheap
+ * otherwise.  Call it from the main loop.  A tile without a picture that already shows "no
+ * signal" is not redrawn; every tile with a picture is re-read each frame (a guest may draw
+ * with the CPU, which the hypervisor does not see). */
 void wall_poll(uint64_t now_ns);
 
 struct wall_stats {

@@ -334,6 +334,31 @@ static void nosignal_pattern_small_tiles(void **state)
     assert_int_equal(display_nosignal_pixel(512, 384, 100, 216), DISPLAY_NOSIGNAL_BG);
 }
 
+static void nosignal_both_paths_agree(void **state)
+{
+    (void)state;
+    /* The row-kind fast path and the pixel-by-pixel path (no scratch) draw the same pattern, at
+     * every small size (bar at the top for the tiniest tiles). */
+    struct display_composer c = { 0 };
+    for (uint32_t h = 1; h <= 20; h++) {
+        for (uint32_t w = 1; w <= 20; w += 3) {
+            struct surf a, b;
+            surf_init(&a, 24, 24, true);
+            surf_init(&b, 24, 24, true);
+            struct display_rect t = { 2, 3, w, h };
+            assert_int_equal(display_draw_nosignal(&c, &a.s, &t), DISPLAY_TILE_NO_SOURCE);
+            assert_int_equal(display_draw_nosignal(NULL, &b.s, &t), DISPLAY_TILE_NO_SOURCE);
+            uint32_t vh = h < 21 ? h : 21;
+            assert_nosignal(&a, &t, w, vh);
+            assert_nosignal(&b, &t, w, vh);
+            assert_memory_equal(a.dirty, b.dirty, sizeof a.dirty);
+            free(a.buf);
+            free(b.buf);
+        }
+    }
+    display_composer_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +372,7 @@ int main(void)
         cmocka_unit_test(bad_surface_is_refused),
         cmocka_unit_test(dirty_rows_mark_only_changes),
         cmocka_unit_test(nosignal_pattern_small_tiles),
+        cmocka_unit_test(nosignal_both_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,7 +65,8 @@ enum display_tile_result {
 enum display_tile_result display_compose_tile(struct display_composer *c, const struct display_surface *dst,
                                               const struct display_rect *tile, const struct display_image *src);
 
-/* Fills the visible part of `tile` with the no-signal pattern. */
+/* Fills the visible part of `tile` with the no-signal pattern (c may be NULL: no scratch is
+ * used then, only slower).  Returns DISPLAY_TILE_NO_SOURCE when it drew. */
 enum display_tile_result display_draw_nosignal(struct display_composer *c, const struct display_surface *dst,
                                                const struct display_rect *tile);
 
