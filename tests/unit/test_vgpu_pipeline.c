@@ -251,6 +251,37 @@ static void balloon_shrink_and_grow(void **state)
     fx_destroy(f);
 }
 
+/* Queued work that touches only memory the vGPU keeps survives a shrink; work in a slot it
+ * loses is dropped with the reason, and never reaches the GPU. */
+static void shrink_rescans_queued_work(void **state)
+{
+    (void)state;
+    struct fx *f = fx_create(NULL);
+    fx_guest_setup(f, 0);
+    uint64_t high = f->layout.slots.start + (uint64_t)f->layout.guest[0].first_slot * f->layout.slot_bytes;
+    uint32_t c[16];
+    unsigned n = fx_fill(c, high, 4096, 1024, 4, 0x11);
+    fx_submit(f, 0, c, n);
+    n = fx_fill(c, high + f->layout.slot_bytes, 4096, 1024, 4, 0x22);
+    fx_submit(f, 0, c, n);
+    n = fx_fill(c, f->g[0].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H, 0x00445566);
+    fx_submit(f, 0, c, n);
+    char err[80];
+    assert_int_equal(vgpu_balloon_adjust(f->dev, 0, -1, err, sizeof err), 0);
+    fx_run_until_retired(f, 0);
+    struct tessera_balloon_if b;
+    fx_ext(f, 0, &b);
+    struct vgpu_info info;
+    vgpu_get_info(fx_v(f, 0), &info);
+    assert_int_equal(info.n_rejects, 1);
+    assert_non_null(strstr(info.rejects[0].why, "ballooned away"));
+    assert_int_equal(b.rejected, 1);
+    assert_int_equal(b.last_reject, TESSERA_REJECT_SHRUNK);
+    assert_int_equal(b.completed, 2);
+    assert_int_equal(fb_pixel(f, 0, 2, 2), 0x00445566);
+    fx_destroy(f);
+}
+
 static void display_plane_is_reported(void **state)
 {
     (void)state;
@@ -286,6 +317,7 @@ int main(void)
         cmocka_unit_test(shares_follow_weights),
         cmocka_unit_test(runaway_is_reset),
         cmocka_unit_test(balloon_shrink_and_grow),
+        cmocka_unit_test(shrink_rescans_queued_work),
         cmocka_unit_test(display_plane_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

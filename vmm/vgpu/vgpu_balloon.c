@@ -35,8 +35,10 @@ void vgpu_pv_update_ranges(struct vgpu *v)
     for (size_t i = 0; i < n_old; i++)
         if (!igpu_scan_ranges_contain(v->ranges, v->n_ranges, old[i].start, old[i].size))
             lost = true;
-    if (lost)
+    if (lost) {
         v->range_gen++;
+        vgpu_rescan_queued(v);
+    }
     if (changed && n_old)
         v->pv.tessera_balloon.generation++;
     v->pv.tessera_balloon.slots = n;

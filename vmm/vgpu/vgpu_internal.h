@@ -5,6 +5,7 @@
 #include "vmm/vgpu/vgpu.h"
 
 #define VGPU_MAX_RANGES (1u + 64u)      /* low window + high slots */
+#define VGPU_CTX_TRACK  8u              /* contexts per vGPU whose submitted tail is tracked */
 
 /* One scanned workload waiting for (or on) the GPU. */
 struct vgpu_workload {
@@ -17,8 +18,10 @@ struct vgpu_workload {
     uint32_t range_gen;             /* the vGPU's range generation when it was scanned */
     uint64_t est_ns;
     uint32_t n_dw;
-    uint32_t cmds[VGPU_SLICE_MAX_DW];   /* the ring slice, batch starts pointing at copies;
-                                         * last, so a void record need not clear it */
+    uint32_t cmds[VGPU_SLICE_MAX_DW];   /* the ring slice, batch starts pointing at copies */
+    uint32_t orig[VGPU_SLICE_MAX_DW];   /* the slice as the guest wrote it, to scan again after
+                                         * its graphics memory shrank; these two last, so a
+                                         * void record need not clear them */
 };
 
 /* A plain register that has no rule (storage only). */
@@ -67,6 +70,11 @@ struct vgpu {
     uint64_t next_id;
     uint32_t host_ctx_id;
 
+    /* Where each context's next workload starts: the tail of its last submission (the engine's
+     * head would be there once the queued work ran); a context not listed starts at the
+     * RING_HEAD of its image.  Forgotten on reset. */
+    struct { uint32_t lrca, tail; bool used; } ctx_tail[VGPU_CTX_TRACK];
+    unsigned ctx_next;
     int32_t grow_request;           /* slots a guest asked for, waiting for the controller */
     int32_t shrink_pending;         /* slots a guest gave back, applied when the GPU is idle */
     struct vgpu_stats st;
@@ -111,6 +119,9 @@ void vgpu_elsp_submit(struct vgpu *v);
  * interrupt bits and counters.  code TESSERA_REJECT_NONE = it ran to completion. */
 void vgpu_retire_head(struct vgpu *v, uint32_t code);
 void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code);
+/* The vGPU's ranges shrank: queued workloads are scanned again against the new ranges; those
+ * that now fail keep their old range generation and are dropped at dispatch. */
+void vgpu_rescan_queued(struct vgpu *v);
 
 /* vgpu_render.c */
 void vgpu_drop_queue(struct vgpu *v, uint32_t code);

@@ -91,6 +91,7 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
         d->inflight_ns = 0;
     }
     int n = sched_vgpu_reset(d->cfg.sched, vm);
+    memset(v->ctx_tail, 0, sizeof v->ctx_tail);
     unsigned queued = v->q_len;
     vgpu_drop_queue(v, TESSERA_REJECT_RESET);
     v->st.resets++;

@@ -126,6 +126,61 @@ static bool read_context(struct vgpu *v, uint32_t lrca, struct guest_ring *r, ch
     return true;
 }
 
+/* Scans the workload's slice (w->cmds, rewritten in place) with its batches copied into shadow
+ * buffer k, against the vGPU's current ranges. */
+static enum igpu_scan_err scan(struct vgpu *v, struct vgpu_workload *w, unsigned k, uint32_t n_dw,
+                               char *why, size_t whylen)
+{
+    struct igpu_scan_config sc = {
+        .engine = IGPU_BCS,
+        .ranges = v->ranges, .n_ranges = v->n_ranges,
+        .regs = igpu_scan_default_regs_bcs, .n_regs = igpu_scan_default_regs_bcs_count,
+        .max_depth = IGPU_SCAN_HW_MAX_DEPTH, .max_batches = SCAN_MAX_BATCHES,
+        .read = scan_read, .read_ctx = v,
+        .shadow = (uint32_t *)(void *)(v->shadow_hva + (size_t)k * VGPU_SHADOW_BYTES),
+        .shadow_dw = VGPU_SHADOW_BYTES / 4u,
+        .shadow_gm = v->shadow_gm + (uint64_t)k * VGPU_SHADOW_BYTES,
+    };
+    struct igpu_scan_result res;
+    enum igpu_scan_err e = igpu_scan_ring(&sc, w->cmds, n_dw, &res);
+    if (e != IGPU_SCAN_OK)
+        igpu_scan_error_format(&res.err, why, whylen);
+    else
+        w->est_ns = res.est_cost_ns;
+    return e;
+}
+
+void vgpu_rescan_queued(struct vgpu *v)
+{
+    for (unsigned i = 0; i < v->q_len; i++) {
+        struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        if (w->is_void || w->inflight || w->done)
+            continue;
+        char why[160];
+        memcpy(w->cmds, w->orig, 4u * w->n_dw);
+        if (scan(v, w, w->shadow, w->n_dw, why, sizeof why) == IGPU_SCAN_OK)
+            w->range_gen = v->range_gen;
+        else
+            vgpu_note_reject(v, TESSERA_REJECT_SHRUNK, "queued workload dropped: its graphics memory "
+                             "was ballooned away (%s)", why);
+    }
+}
+
+static unsigned ctx_slot(struct vgpu *v, uint32_t lrca, bool *known)
+{
+    for (unsigned i = 0; i < VGPU_CTX_TRACK; i++) {
+        if (v->ctx_tail[i].used && v->ctx_tail[i].lrca == lrca) {
+            *known = true;
+            return i;
+        }
+    }
+    *known = false;
+    unsigned i = v->ctx_next;
+    v->ctx_next = (v->ctx_next + 1) % VGPU_CTX_TRACK;
+    v->ctx_tail[i].used = false;
+    return i;
+}
+
 /* One element of an ELSP submission. */
 static void submit_element(struct vgpu *v, uint64_t desc)
 {
@@ -145,6 +200,13 @@ static void submit_element(struct vgpu *v, uint64_t desc)
         v->pv.tessera_balloon.last_reject = TESSERA_REJECT_BAD_CONTEXT;
         return;
     }
+    bool known;
+    unsigned cs = ctx_slot(v, lrca, &known);
+    if (known && v->ctx_tail[cs].tail < r.size)
+        r.head = v->ctx_tail[cs].tail;
+    v->ctx_tail[cs].lrca = lrca;
+    v->ctx_tail[cs].tail = r.tail;
+    v->ctx_tail[cs].used = true;
     uint32_t bytes = (r.tail - r.head + r.size) % r.size;
     if (bytes == 0) {
         vgpu_retire(v, lrca, ctx_id, r.tail, TESSERA_REJECT_NONE);
@@ -172,21 +234,10 @@ static void submit_element(struct vgpu *v, uint64_t desc)
         return;
     }
 
-    struct igpu_scan_config sc = {
-        .engine = IGPU_BCS,
-        .ranges = v->ranges, .n_ranges = v->n_ranges,
-        .regs = igpu_scan_default_regs_bcs, .n_regs = igpu_scan_default_regs_bcs_count,
-        .max_depth = IGPU_SCAN_HW_MAX_DEPTH, .max_batches = SCAN_MAX_BATCHES,
-        .read = scan_read, .read_ctx = v,
-        .shadow = (uint32_t *)(void *)(v->shadow_hva + (size_t)k * VGPU_SHADOW_BYTES),
-        .shadow_dw = VGPU_SHADOW_BYTES / 4u,
-        .shadow_gm = v->shadow_gm + (uint64_t)k * VGPU_SHADOW_BYTES,
-    };
-    struct igpu_scan_result res;
-    enum igpu_scan_err e = igpu_scan_ring(&sc, w->cmds, bytes / 4u, &res);
+    memcpy(w->orig, w->cmds, bytes);
+    enum igpu_scan_err e = scan(v, w, (unsigned)k, bytes / 4u, why, sizeof why);
     if (e != IGPU_SCAN_OK) {
         v->shadow_busy &= ~(1ull << k);
-        igpu_scan_error_format(&res.err, why, sizeof why);
         vgpu_note_reject(v, (uint32_t)e, "workload refused by the scanner: %s", why);
         refuse(v, lrca, ctx_id, r.tail, (uint32_t)e);
         return;
@@ -200,7 +251,6 @@ static void submit_element(struct vgpu *v, uint64_t desc)
     w->ctx_id = ctx_id;
     w->tail = r.tail;
     w->range_gen = v->range_gen;
-    w->est_ns = res.est_cost_ns;
     int rc = sched_submit(d->cfg.sched, v->id, &(struct sched_workload){ w->id, w->est_ns });
     if (rc != SCHED_OK) {
         v->shadow_busy &= ~(1ull << k);
