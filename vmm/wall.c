@@ -285,7 +285,8 @@ void wall_describe(char *buf, size_t len)
     uint64_t mean = s->frames ? s->total_ns / s->frames : 0;
     char where[160];
     if (s->shown)
-        snprintf(where, sizeof where, "on the boot framebuffer at %u Hz%s", s->hz, s->hz ? "" : " (on demand only)");
+        snprintf(where, sizeof where, s->hz ? "on the boot framebuffer at %u Hz" : "on the boot framebuffer, on demand only",
+                 s->hz);
     else
         snprintf(where, sizeof where, "not shown: %s", s->why);
     snprintf(buf, len,
