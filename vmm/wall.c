@@ -19,6 +19,7 @@
 #define CHANNEL_BITS   8u
 
 #define WALL_MAX_HZ    60u
+#define WALL_MAX_CPU_SHARE 10u      /* composing takes at most a tenth of the CPU */
 #define WALL_HZ_OPTION "wall.hz="      /* on the hypervisor's command line: the composition rate */
 
 static struct {
@@ -254,8 +255,13 @@ void wall_poll(uint64_t now_ns)
     if (!wall.st.shown || !wall.period_ns || now_ns < wall.next_ns)
         return;
     compose_frame();
-    /* Keep the cadence steady, but never try to catch up on frames missed while busy. */
-    wall.next_ns = wall.next_ns + wall.period_ns > now_ns ? wall.next_ns + wall.period_ns : now_ns + wall.period_ns;
+    uint64_t done = timer_now_ns();
+    /* Keep the cadence steady, but never try to catch up on frames missed while busy, and never
+     * spend more than 1/WALL_MAX_CPU_SHARE of the CPU composing (under an emulator a frame can
+     * cost tens of ms, which at 10 Hz would starve the guests and the GPU model). */
+    uint64_t next = wall.next_ns + wall.period_ns > now_ns ? wall.next_ns + wall.period_ns : now_ns + wall.period_ns;
+    uint64_t floor = done + (done - now_ns) * (WALL_MAX_CPU_SHARE - 1);
+    wall.next_ns = next > floor ? next : floor;
 }
 
 bool wall_compose_now(void)

@@ -129,6 +129,19 @@ class Runner:
         return self.failed == 0
 
 
+def config_iso(name, dts):
+    """An ISO that boots with the configuration `dts` (compiled and wrapped as the vendor's
+    build does) loaded as the `tessera-config` module, overriding the built-in one."""
+    import subprocess
+    work = os.path.join(emulator.ROOT, "build", "e2e", name)
+    os.makedirs(work, exist_ok=True)
+    dtb, blob = os.path.join(work, name + ".dtb"), os.path.join(work, name + ".blob")
+    subprocess.run(["dtc", "-I", "dts", "-O", "dtb", "-o", dtb, dts], check=True, capture_output=True)
+    subprocess.run([os.path.join(emulator.ROOT, "build", "host", "tools", "tessera-config"), "wrap", dtb, blob],
+                   check=True, capture_output=True)
+    return make_iso(name, [(blob, "tessera-config")])
+
+
 def make_iso(name, modules):
     """Builds a variant of build/tessera.iso whose GRUB entry also loads `modules`, a list of
     (file path, module2 tag).  Returns the new ISO's path."""

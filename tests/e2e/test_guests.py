@@ -6,7 +6,7 @@ import re
 import subprocess
 import time
 
-from harness import Session, StepFailed, make_iso
+from harness import Session, StepFailed, config_iso, make_iso
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
@@ -48,6 +48,7 @@ def check_cadence(ticks, name):
 
 
 def default_guests(r, iso):
+    iso = config_iso("hello4", os.path.join(ROOT, "tests", "e2e", "configs", "hello4.dts"))
     s = Session("bochs", iso, "bochs-guests", boot_timeout=180)
     try:
         t0 = time.monotonic()

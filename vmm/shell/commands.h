@@ -22,5 +22,10 @@ enum shell_status cmd_vcpu(int argc, char **argv);
 enum shell_status cmd_exits(int argc, char **argv);
 enum shell_status cmd_gtt(int argc, char **argv);
 enum shell_status cmd_screenshot(int argc, char **argv);
+enum shell_status cmd_vgpu(int argc, char **argv);
+enum shell_status cmd_sched(int argc, char **argv);
+enum shell_status cmd_weight(int argc, char **argv);
+enum shell_status cmd_balloon(int argc, char **argv);
+enum shell_status cmd_fences(int argc, char **argv);
 
 #endif

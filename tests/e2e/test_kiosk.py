@@ -1,0 +1,217 @@
+"""The mediated vGPU end to end under Bochs (issue 8): the default kiosk wall renders and a
+screenshot shows every guest's picture on its tile; GPU shares follow the render weights (and a
+change of them); a hostile guest's attacks are rejected or contained while its neighbours' frames
+stay untouched; a runaway batch is reset by the watchdog; ballooning grows and shrinks a guest
+that keeps rendering correctly."""
+import os
+import re
+import sys
+import time
+
+from harness import Session, StepFailed, config_iso
+from test_guests import console
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import screenshot  # noqa: E402
+CONFIGS = os.path.join(ROOT, "tests", "e2e", "configs")
+TILES = {0: (0, 0, 512, 384), 1: (512, 0, 512, 384), 2: (0, 384, 512, 384), 3: (512, 384, 512, 384)}
+SCHED_ROW = re.compile(r"^\s*(\d+) (\S+)\s+(\d+)\s+(-?\d+)\s+(\d+) (\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+)\s*$", re.M)
+
+
+def sched_table(s):
+    out = s.command("sched", timeout=60)
+    mmr = float(re.search(r"MMR (\d+\.\d+)", out).group(1))
+    rows = {int(m.group(1)): dict(name=m.group(2), weight=int(m.group(3)), gpu_ms=int(m.group(5)),
+                                  share=float(m.group(6)), ideal=float(m.group(7)))
+            for m in SCHED_ROW.finditer(out)}
+    return out, mmr, rows
+
+
+def wait_for(fn, timeout, what, poll=2.0):
+    end = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < end:
+        last = fn()
+        if last:
+            return last
+        time.sleep(poll)
+    raise StepFailed(f"timed out waiting for {what}")
+
+
+def grab(s, args, timeout=240):
+    """Runs `screenshot <args>` and returns the decoded screenshot (or CRC line)."""
+    start = len(s.raw)
+    s.send(f"screenshot {args}\r".replace("  ", " "))
+    s.expect(r"TSHOT (END [0-9a-f]{8}|CRC [^\n]*|ABORT[^\n]*)\n", timeout, start)
+    s.wait_prompt(30)
+    text = s.raw[start:]
+    if "crc" in args.split():
+        return screenshot.crc_lines(text)[0]
+    return screenshot.decode(text)
+
+
+def kiosk_wall(r, iso):
+    """The shipped kiosk4 configuration: signage, dashboard, heavy, idle."""
+    s = Session("bochs", iso, "bochs-kiosk", megs=1024, boot_timeout=180)
+    try:
+        s.wait_prompt(180)
+        for i in range(4):
+            s.expect(rf"display: kiosk{i}: \d+x\d+ picture on tile", 120)
+
+        def all_render():
+            out = s.command("vgpu")
+            done = [int(m.group(1)) for m in re.finditer(r"^\s*\d+ kiosk\d\s+\d+\s+\d+\s+\d+\s+(\d+)", out, re.M)]
+            assert len(done) == 4 and all(d > 0 for d in done), f"not every vGPU completed work:\n{out}"
+        r.check("kiosk: all four kiosk guests complete GPU work through their vGPUs", all_render)
+
+        def wall_png():
+            shot = grab(s, "")
+            path = os.path.join(ROOT, "build", "e2e", "bochs-kiosk", "wall.png")
+            screenshot.write_png(shot, path)
+            assert (shot.width, shot.height) == (1024, 768), shot
+            x, y, w, h = TILES[0]
+            assert shot.fraction(TILES[0], 0x002060) > 0.4, "signage tile is not its dark blue"
+            for i in (1, 2):
+                assert not shot.is_nosignal(TILES[i]), f"tile {i} shows no signal"
+                assert shot.dominant(TILES[i]) != 0, f"tile {i} is black"
+            ix, iy = TILES[3][0], TILES[3][1]
+            for (dx, dy), colour in (((100, 100), 0x203040), ((400, 100), 0xC03030), ((100, 300), 0x30C030),
+                                     ((400, 300), 0x3030C0), ((1, 1), 0xFFFFFF)):
+                got = shot.pixel(ix + dx, iy + dy)
+                assert got == colour, f"idle tile at ({dx},{dy}) is {got:06x}, expected {colour:06x}"
+            print(f"     wall screenshot: {path}")
+        r.check("kiosk: a screenshot of the wall, as PNG, shows each guest's picture on its tile", wall_png)
+
+        def idle_crc():
+            text = console(s, 3)
+            want = re.search(r"idle: frame crc (0x[0-9a-f]{8})", text)
+            assert want, f"idle printed no CRC:\n{text}"
+            got = grab(s, "kiosk3 crc")
+            assert got.crc == int(want.group(1), 16), f"screenshot kiosk3 crc {got.crc:08x} != {want.group(1)}"
+        r.check("kiosk: `screenshot kiosk3 crc` equals the CRC the idle guest computed of its frame", idle_crc)
+    finally:
+        s.close()
+
+
+def fairness(r, _iso):
+    s = Session("bochs", config_iso("fair4", os.path.join(CONFIGS, "fair4.dts")), "bochs-fair4", megs=1024,
+                boot_timeout=180)
+    try:
+        s.wait_prompt(180)
+        time.sleep(15)
+
+        def measure(weights, seconds):
+            s.command("sched reset")
+            time.sleep(seconds)
+            out, mmr, rows = sched_table(s)
+            total = sum(weights)
+            for i, w in enumerate(weights):
+                ideal = w / total
+                share = rows[i]["share"]
+                assert abs(share - ideal) <= 0.1 * ideal, \
+                    f"heavy{i}: share {share:.3f}, ideal {ideal:.3f} (weights {weights}):\n{out}"
+            assert mmr >= 0.9, f"MMR {mmr}:\n{out}"
+            print(f"     shares {[rows[i]['share'] for i in range(4)]} MMR {mmr} ({seconds} s)")
+            return out
+
+        r.check("fair: four heavy guests at weights 1:2:3:4 get GPU shares within 10% of 1:2:3:4, MMR >= 0.9",
+                lambda: measure([1, 2, 3, 4], 40))
+
+        def reweight():
+            s.command("weight heavy0 400")
+            s.command("weight heavy3 100")
+            measure([4, 2, 3, 1], 40)
+        r.check("fair: after `weight` changes at run time (4:2:3:1) the shares follow", reweight)
+    finally:
+        s.close()
+
+
+def hostile(r, _iso):
+    s = Session("bochs", config_iso("hostile-gpu", os.path.join(CONFIGS, "hostile-gpu.dts")), "bochs-hostile-gpu",
+                megs=1024, boot_timeout=180)
+    try:
+        s.wait_prompt(180)
+        text = wait_for(lambda: (lambda t: t if "hostile-gpu: done" in t else None)(console(s, 2, settle=2.0)),
+                        400, "hostile-gpu to finish its attacks", poll=5.0)
+
+        def attacks_contained():
+            results = dict(re.findall(r"hostile-gpu: ([a-z-]+): (rejected reason \d+|refused|reset|NOT CONTAINED.*)", text))
+            for a in ("blit-outside", "store-outside", "lri-forbidden", "ggtt-foreign", "fence-foreign",
+                      "batch-loop", "runaway"):
+                assert a in results, f"no result for {a}:\n{text}"
+                assert not results[a].startswith("NOT"), f"{a}: {results[a]}"
+            assert results["runaway"] == "reset", f"runaway: {results['runaway']}"
+            assert "done, 0 of" in text, text
+            assert "still rendering" in text
+        r.check("hostile-gpu: every attack is rejected, refused or reset, and the guest still renders", attacks_contained)
+
+        def reasons_shown():
+            out = s.command("vgpu hostile")
+            for why in ("outside", "register", "loop", "watchdog"):
+                assert why in out, f"`vgpu hostile` does not give a reason with '{why}':\n{out}" if why != "loop" \
+                    else None
+            assert re.search(r"resets [1-9]", out), out
+            assert re.search(r"ggtt writes \d+ refused [1-9]", out), out
+            assert re.search(r"fence writes \d+ refused [1-9]", out), out
+            log = s.command("log warn", timeout=30)
+            assert "GGTT write refused" in log and "refused by the scanner" in log, log
+        r.check("hostile-gpu: `vgpu hostile` and the log give the reasons, with resets and refusals counted",
+                reasons_shown)
+
+        def neighbours_untouched():
+            text0 = console(s, 0)
+            want = int(re.search(r"idle: frame crc (0x[0-9a-f]{8})", text0).group(1), 16)
+            assert "differs" not in text0, text0
+            got = grab(s, "idle crc")
+            assert got.crc == want, f"idle's framebuffer changed: {got.crc:08x} != {want:08x}"
+            f1 = [int(x) for x in re.findall(r"signage: frames (\d+)", console(s, 1))]
+            time.sleep(8)
+            f2 = [int(x) for x in re.findall(r"signage: frames (\d+)", console(s, 1))]
+            assert f1 and f2 and f2[-1] > f1[-1], f"signage stopped rendering: {f1[-1:]} -> {f2[-1:]}"
+            assert "running" in s.command("vms")
+        r.check("hostile-gpu: the idle guest's frame is unchanged (screenshot CRC) and signage keeps rendering",
+                neighbours_untouched)
+    finally:
+        s.close()
+
+
+def balloon(r, _iso):
+    s = Session("bochs", config_iso("balloon", os.path.join(CONFIGS, "balloon.dts")), "bochs-balloon", megs=1024,
+                boot_timeout=180)
+    try:
+        s.wait_prompt(180)
+
+        def grows():
+            t = wait_for(lambda: (lambda c: c if re.search(r"heavy: balloon \+1 granted, slots [3-9]", c) else None)(
+                console(s, 0)), 240, "heavy to be granted a slot", poll=5.0)
+            out = s.command("balloon")
+            assert re.search(r"heavy\s+slots [3-9]", out), out
+            assert re.search(r"granted [1-9]", out), out
+            return t
+        r.check("balloon: heavy asks for more graphics memory and the controller grants it", grows)
+
+        def shrinks():
+            out = s.command("balloon heavy -2")
+            assert "heavy: balloon -2" in out, out
+            before = console(s, 0)
+            assert wait_for(lambda: "ranges changed" in console(s, 0)[len(before) - 200:], 120,
+                            "heavy to re-place its surfaces")
+            n1 = [int(x) for x in re.findall(r"heavy: frames (\d+)", console(s, 0))]
+            time.sleep(15)
+            text = console(s, 0)
+            n2 = [int(x) for x in re.findall(r"heavy: frames (\d+)", text)]
+            assert n2[-1] > n1[-1], f"heavy stopped rendering after the shrink: {n1[-1:]} -> {n2[-1:]}"
+            assert "check FAILED" not in text, text
+        r.check("balloon: `balloon heavy -2` shrinks it and it keeps rendering correctly", shrinks)
+    finally:
+        s.close()
+
+
+def run(r, iso):
+    for name, scenario in (("kiosk wall", kiosk_wall), ("fairness", fairness), ("hostile gpu", hostile),
+                           ("balloon", balloon)):
+        try:
+            scenario(r, iso)
+        except StepFailed as e:
+            r.check(f"kiosk: {name} scenario", lambda e=e: (_ for _ in ()).throw(e))

@@ -1,0 +1,228 @@
+/* Shell commands for the mediated vGPUs: vgpu, sched, weight, balloon, fences.  Formats are in
+ * docs/operator-guide.md (tests read them). */
+#include "vmm/shell/commands.h"
+
+#include "vmm/config_boot.h"
+#include "vmm/gpu.h"
+#include "vmm/vgpu_host.h"
+#include "vmm/vm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB(x) ((unsigned long long)((x) >> 20))
+
+static bool ready(void)
+{
+    if (vgpu_host.ready)
+        return true;
+    shell_error("no vGPUs: %s", vgpu_host.error[0] ? vgpu_host.error : "VT-x or the GPU is not available");
+    return false;
+}
+
+static struct vm *lookup(const char *arg)
+{
+    struct vm *vm = vm_lookup(arg);
+    if (!vm)
+        shell_error("no guest '%s' ('vms' lists them)", arg);
+    return vm;
+}
+
+static unsigned long long ms(uint64_t ns) { return (unsigned long long)(ns / 1000000); }
+
+static void vgpu_detail(unsigned id)
+{
+    struct vgpu_info in;
+    vgpu_get_info(vgpu_get(vgpu_host.dev, id), &in);
+    const struct vgpu_stats *s = &in.st;
+    printf("vgpu %u (%s): low %#llx+%lluM high %#llx+%lluM slots %u fences %u\n", id, vm_get(id)->cfg->name,
+           (unsigned long long)in.low.start, MIB(in.low.size), (unsigned long long)in.high.start,
+           MIB(in.high.size), in.slots, in.fences);
+    printf("  workloads: submitted %llu queued %u completed %llu rejected %llu dropped %llu resets %llu "
+           "gpu %llu ms\n", (unsigned long long)s->submitted, in.queued, (unsigned long long)s->completed,
+           (unsigned long long)s->rejected, (unsigned long long)s->dropped, (unsigned long long)s->resets,
+           ms(s->gpu_ns));
+    printf("  ggtt writes %llu refused %llu; fence writes %llu refused %llu; mmio %llu reads %llu writes "
+           "(%llu other)\n", (unsigned long long)s->ggtt_writes, (unsigned long long)s->ggtt_refused,
+           (unsigned long long)s->fence_writes, (unsigned long long)s->fence_refused,
+           (unsigned long long)s->mmio_reads, (unsigned long long)s->mmio_writes, (unsigned long long)s->other_regs);
+    printf("  balloon requests %llu granted %llu refused %llu\n", (unsigned long long)s->balloon_requests,
+           (unsigned long long)s->balloon_granted, (unsigned long long)s->balloon_refused);
+    if (in.display_enabled)
+        printf("  display: %ux%u stride %u at %#llx\n", in.fb_width, in.fb_height, in.fb_stride,
+               (unsigned long long)in.fb_gm);
+    else
+        printf("  display: off\n");
+    for (unsigned i = 0; i < in.n_rejects; i++)
+        printf("  rejected: [%s] %s\n", vgpu_reject_name(in.rejects[i].code), in.rejects[i].why);
+}
+
+enum shell_status cmd_vgpu(int argc, char **argv)
+{
+    if (!ready())
+        return SHELL_FAILED;
+    if (argc == 2) {
+        struct vm *vm = lookup(argv[1]);
+        if (!vm)
+            return SHELL_FAILED;
+        vgpu_detail(vm->id);
+        return SHELL_OK;
+    }
+    printf("%3s %-15s %8s %6s %9s %9s %8s %6s %9s %8s\n", "id", "name", "low MiB", "slots", "submitted",
+           "completed", "rejected", "resets", "ggtt-ref", "gpu ms");
+    for (unsigned i = 0; i < vm_count(); i++) {
+        struct vgpu_info in;
+        vgpu_get_info(vgpu_get(vgpu_host.dev, i), &in);
+        if (!in.exists)
+            continue;
+        printf("%3u %-15s %8llu %6u %9llu %9llu %8llu %6llu %9llu %8llu\n", i, vm_get(i)->cfg->name,
+               MIB(in.low.size), in.slots, (unsigned long long)in.st.submitted,
+               (unsigned long long)in.st.completed, (unsigned long long)in.st.rejected,
+               (unsigned long long)in.st.resets, (unsigned long long)in.st.ggtt_refused, ms(in.st.gpu_ns));
+    }
+    return SHELL_OK;
+}
+
+static void ppm(const char *label, uint32_t v)
+{
+    printf("%s%u.%03u", label, v / 1000000, (v % 1000000) / 1000);
+}
+
+enum shell_status cmd_sched(int argc, char **argv)
+{
+    if (!ready())
+        return SHELL_FAILED;
+    struct sched *s = vgpu_host.sched;
+    if (argc == 2) {
+        if (strcmp(argv[1], "reset"))
+            return SHELL_USAGE;
+        sched_metrics_reset(s);
+        printf("sched: measurement restarted\n");
+        return SHELL_OK;
+    }
+    struct sched_metrics m;
+    sched_metrics_get(s, &m);
+    struct vgpu_render_stats rs;
+    vgpu_render_stats_get(vgpu_host.dev, &rs);
+    printf("policy %s, interval %llu ms, GPU busy %llu ms", sched_policy_name(sched_get_policy(s)), ms(m.elapsed_ns),
+           ms(m.busy_ns));
+    ppm(", utilisation ", m.utilisation_ppm);
+    ppm(", MMR ", m.mmr_ppm);
+    ppm(", Jain ", m.jain_ppm);
+    printf("\n");
+    printf("turns %llu, switches %llu, runaways %llu; render: dispatches %llu, workloads %llu, GGTT entries "
+           "%llu on switches (%llu per switch), %llu ahead\n", (unsigned long long)m.turns,
+           (unsigned long long)m.switches, (unsigned long long)m.runaways, (unsigned long long)rs.dispatches,
+           (unsigned long long)rs.workloads, (unsigned long long)rs.entries_switch,
+           (unsigned long long)(rs.switches ? rs.entries_switch / rs.switches : 0),
+           (unsigned long long)rs.entries_predict);
+    printf("%3s %-15s %6s %12s %9s %7s %7s %7s %5s\n", "id", "name", "weight", "vtime", "gpu ms", "share",
+           "ideal", "ratio", "queue");
+    for (unsigned i = 0; i < vm_count(); i++) {
+        struct sched_vgpu_stats v;
+        if (sched_vgpu_stats_get(s, i, &v) != SCHED_OK)
+            continue;
+        uint32_t ratio = v.weight_share_ppm ? (uint32_t)((uint64_t)v.share_ppm * 1000000 / v.weight_share_ppm) : 0;
+        printf("%3u %-15s %6u %12lld %9llu", i, vm_get(i)->cfg->name, v.weight, (long long)sched_vgpu_key(s, i),
+               ms(v.gpu_ns));
+        ppm(" ", v.share_ppm);
+        ppm("   ", v.weight_share_ppm);
+        ppm("   ", ratio);
+        printf(" %5u\n", sched_vgpu_queued(s, i));
+    }
+    return SHELL_OK;
+}
+
+enum shell_status cmd_weight(int argc, char **argv)
+{
+    if (!ready())
+        return SHELL_FAILED;
+    struct vm *vm = lookup(argv[1]);
+    if (!vm)
+        return SHELL_FAILED;
+    char *end;
+    unsigned long w = strtoul(argv[2], &end, 10);
+    if (*end || w < 1 || w > 1000) {
+        shell_error("weight must be 1..1000, as in the configuration");
+        return SHELL_FAILED;
+    }
+    int rc = vgpu_set_weight(vgpu_host.dev, vm->id, (uint32_t)w);
+    if (rc != SCHED_OK) {
+        shell_error("%s", sched_strerror(rc));
+        return SHELL_FAILED;
+    }
+    printf("%s: weight %lu\n", vm->cfg->name, w);
+    return SHELL_OK;
+}
+
+enum shell_status cmd_balloon(int argc, char **argv)
+{
+    if (!ready())
+        return SHELL_FAILED;
+    if (argc == 3) {
+        struct vm *vm = lookup(argv[1]);
+        if (!vm)
+            return SHELL_FAILED;
+        char *end;
+        long d = strtol(argv[2], &end, 10);
+        if (*end || (argv[2][0] != '+' && argv[2][0] != '-') || d == 0 || d < -64 || d > 64)
+            return SHELL_USAGE;
+        char err[120];
+        if (vgpu_balloon_adjust(vgpu_host.dev, vm->id, (int)d, err, sizeof err) != 0) {
+            shell_error("%s: balloon %+ld refused: %s", vm->cfg->name, d, err);
+            return SHELL_FAILED;
+        }
+        struct vgpu_info in;
+        vgpu_get_info(vgpu_get(vgpu_host.dev, vm->id), &in);
+        printf("%s: balloon %+ld: %u slots, high %#llx+%lluM\n", vm->cfg->name, d, in.slots,
+               (unsigned long long)in.high.start, MIB(in.high.size));
+        return SHELL_OK;
+    }
+    if (argc != 1)
+        return SHELL_USAGE;
+    struct vgpu_render_stats rs;
+    vgpu_render_stats_get(vgpu_host.dev, &rs);
+    const struct cfg_balloon *b = &active_config.cfg.balloon;
+    printf("balloon controller %s, period %u ms, thresholds %u%%/%u%%; periods %llu, events %llu; last W %u.%03u%% "
+           "R_copy %u.%03u%% f %u.%03u\n", b->enabled ? "on" : "off", b->period_ms, b->low_threshold_pct,
+           b->high_threshold_pct, (unsigned long long)rs.balloon_periods, (unsigned long long)rs.balloon_events,
+           vgpu_host.last_w_ppm / 10000, vgpu_host.last_w_ppm / 10 % 1000, vgpu_host.last_rcopy_ppm / 10000,
+           vgpu_host.last_rcopy_ppm / 10 % 1000, rs.last_period.f / 1000, rs.last_period.f % 1000);
+    for (unsigned i = 0; i < vm_count(); i++) {
+        struct vgpu_info in;
+        vgpu_get_info(vgpu_get(vgpu_host.dev, i), &in);
+        if (in.exists)
+            printf("%3u %-15s slots %u high %#llx+%lluM requests %llu granted %llu refused %llu\n", i,
+                   vm_get(i)->cfg->name, in.slots, (unsigned long long)in.high.start, MIB(in.high.size),
+                   (unsigned long long)in.st.balloon_requests, (unsigned long long)in.st.balloon_granted,
+                   (unsigned long long)in.st.balloon_refused);
+    }
+    return SHELL_OK;
+}
+
+enum shell_status cmd_fences(int argc, char **argv)
+{
+    if (!ready())
+        return SHELL_FAILED;
+    struct gtt_summary s;
+    gtt_summarize(&gpu.gtt, &s);
+    printf("fence pool %#llx+%lluM: %llu KiB used in %u ranges, largest free %llu KiB; physical fences used %#x\n",
+           (unsigned long long)gpu.layout.fence_pool.start, MIB(gpu.layout.fence_pool.size),
+           (unsigned long long)(s.pool_used >> 10), s.pool_ranges, (unsigned long long)(s.pool_largest_free >> 10),
+           gpu.gtt.phys_fence_busy);
+    for (unsigned i = 0; i < vm_count(); i++) {
+        const struct gtt_vgpu *v = gtt_vgpu_get(&gpu.gtt, i);
+        if (!v)
+            continue;
+        for (unsigned f = 0; f < v->n_fences; f++) {
+            const struct gtt_vfence *x = &v->fence[f];
+            if (!x->pooled)
+                continue;
+            printf("  %-15s fence %u: guest %#llx+%lluK -> pool %#llx, physical fence %u\n", vm_get(i)->cfg->name, f,
+                   (unsigned long long)x->guest.start, (unsigned long long)(x->guest.size >> 10),
+                   (unsigned long long)x->pool_start, x->phys_reg);
+        }
+    }
+    return SHELL_OK;
+}
