@@ -106,10 +106,10 @@ def command(emu, iso, serial_port=None, workdir=None, megs=512, gui=False):
     raise ValueError(f"unknown emulator '{emu}' (expected auto or one of {', '.join(EMULATORS)})")
 
 
-def start(emu, iso, serial_port, workdir=None, megs=512, log=None):
+def start(emu, iso, serial_port, workdir=None, megs=512, log=None, gui=False):
     """Starts the emulator in the background (its own process group, so it can be killed with
     everything it started); its stdout/stderr go to `log`."""
-    argv = command(emu, iso, serial_port, workdir, megs)
+    argv = command(emu, iso, serial_port, workdir, megs, gui)
     out = open(log, "wb") if log else subprocess.DEVNULL
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                             start_new_session=True, cwd=workdir or None)
