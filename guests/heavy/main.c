@@ -3,8 +3,9 @@
  * VGPU_MAX_INFLIGHT workloads are kept in flight.  It wants more graphics memory over time:
  * every few seconds it asks the balloon for one more slot, until refused or max-slots.  When
  * its ranges change (its own growth, or the operator's `balloon <vm> -N`), it waits for its
- * work, puts the scratch surfaces somewhere inside the new ranges and carries on; every status
- * period it checks on the CPU that the surfaces hold what the GPU was told to draw.
+ * work, puts the scratch surfaces somewhere inside the new ranges and carries on; every fifth
+ * status period it lets the GPU go idle and checks on the CPU that the surfaces hold what the
+ * GPU was told to draw.
  *
  *   heavy: vgpu ready tile WxH low 0x...+0x... high 0x...+0x...
  *   heavy: scratch 2 x WxH at 0x... 0x...
@@ -30,13 +31,14 @@
 #define DEFAULT_SCRATCH_W   1024u
 #define DEFAULT_SCRATCH_H   512u
 #define STATUS_US           (2u * 1000u * 1000u)
+#define CHECK_EVERY         5u
 #define BALLOON_ANSWER_US   (5u * 1000u * 1000u)
 #define CMDS                (GEN9_XY_COLOR_BLT_LEN + 2u * GEN9_XY_SRC_COPY_BLT_LEN)
 
 static struct vgpu_kiosk k;
 static struct vgpu_surface s1, s2;
 static bool placed;
-static uint64_t submitted_frames, submit_failures, check_failures;
+static uint64_t submitted_frames, submit_failures, check_failures, status_count;
 
 static uint32_t frame_color(uint64_t n)
 {
@@ -132,7 +134,9 @@ int guest_main(const struct tessera_boot_info *boot)
                        PRIx64 ": no room for the scratch surfaces, waiting\n", k.v.generation,
                        k.v.high_base, k.v.high_size);
         }
-        if (placed) {
+        if (placed && vgpu_poll(&k.v) >= k.v.max_inflight) {
+            guest_sleep_us(1000u);      /* all in flight: yield, keep the status on time */
+        } else if (placed) {
             uint64_t n = submitted_frames++;
             uint32_t seqno = submit_frame(n);
             if (!seqno)
@@ -145,7 +149,8 @@ int guest_main(const struct tessera_boot_info *boot)
 
         now = guest_now_us();
         if (now >= next_status) {
-            if (placed && submitted_frames) {
+            /* The CPU check needs the GPU idle: every CHECK_EVERY status periods. */
+            if (placed && submitted_frames && ++status_count % CHECK_EVERY == 0) {
                 vgpu_wait_idle(&k.v, VGPU_WAIT_DEFAULT_US);
                 uint64_t last = submitted_frames - 1;
                 struct vgpu_outcome o;
