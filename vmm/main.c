@@ -105,6 +105,8 @@ static void log_boot_info(void)
         log_warn("boot: %u memory-map or module entries did not fit and were ignored", bi->dropped);
 }
 
+static bool gpu_poll(void) { return vgpu_host_poll(GPU_POLL_US); }
+
 void kmain(uint32_t magic, uint64_t info);
 void kmain(uint32_t magic, uint64_t info)
 {
@@ -153,6 +155,7 @@ void kmain(uint32_t magic, uint64_t info)
     log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",
              (unsigned long long)(platform.boot_done_us / 1000));
     shell_init();
+    vcpu_set_between_slices(gpu_poll);
     for (;;) {
         shell_poll();
         /* The GPU (the model, on emulators) and the vCPUs share the CPU: a few ms of rendering

@@ -61,6 +61,9 @@ static bool run_slice(struct vm *vm)
 }
 
 static uint64_t wait_ns, demand_ns;
+static bool (*between_slices)(void);
+
+void vcpu_set_between_slices(bool (*fn)(void)) { between_slices = fn; }
 static bool wanted[64];             /* by guest id: used its whole slice last round */
 
 bool vcpu_run_round(void)
@@ -77,6 +80,8 @@ bool vcpu_run_round(void)
         if (all)
             busy = true;
         wanted[i] = all;
+        if (between_slices && between_slices())
+            busy = true;
     }
     uint64_t round = timer_now_ns() - start;
     for (unsigned i = 0; i < vm_count() && i < 64; i++) {

@@ -300,6 +300,7 @@ bool vgpu_host_init(const struct cfg *cfg)
         .engine_hws_gm = (uint32_t)hws,
         .env = { NULL, env_guest_ram, env_now, env_gpu_run, env_cpu_ns, env_gpu_fault, env_log },
         .max_vgpus = cfg->n_guests,
+        .balloon_controller = cfg->balloon.enabled && cfg->balloon.period_ms,
         .render_budget_ns = 500000,
     };
     if (vgpu_dev_create(&dc, &vgpu_host.dev) != 0)
@@ -363,27 +364,29 @@ static void balloon_period(const struct cfg *cfg, uint64_t now)
 
 bool vgpu_host_poll(uint64_t budget_us)
 {
+    static uint64_t last_end;
+    static bool was_busy;
     uint64_t now = timer_now_ns();
-    static uint64_t last;
     if (!vgpu_host.ready) {
         wall_poll(now);
         return false;
     }
+    /* A GPU that had nothing to do since the last call let that wall time pass idle; one with
+     * work only advances by what it executes (the model runs only here). */
+    if (gpu.model && !was_busy && last_end && now > last_end)
+        igpu_model_advance(gpu.model, now - last_end);
     const struct cfg *cfg = &active_config.cfg;
-    if ( cfg->balloon.enabled && cfg->balloon.period_ms && now >= vgpu_host.balloon_next_ns) {
+    if (cfg->balloon.enabled && cfg->balloon.period_ms && now >= vgpu_host.balloon_next_ns) {
         balloon_period(cfg, now);
         vgpu_host.balloon_next_ns = now + (uint64_t)cfg->balloon.period_ms * 1000000ull;
     }
-    bool busy = false;
+    bool busy;
     uint64_t end = now + budget_us * 1000;
     do {
         busy = vgpu_render_step(vgpu_host.dev);
     } while (busy && timer_now_ns() < end);
-    /* Idle GPU time passes as wall time. */
-    uint64_t t = timer_now_ns();
-    if (!busy && gpu.model && last && t > last)
-        igpu_model_advance(gpu.model, t - last);
-    last = t;
-    wall_poll(t);
+    was_busy = busy;
+    last_end = timer_now_ns();
+    wall_poll(last_end);
     return busy;
 }

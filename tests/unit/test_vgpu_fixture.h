@@ -203,6 +203,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
         .engine_hws_gm = (uint32_t)(f->layout.host.start + FX_HOST_BYTES - 4096),
         .env = { f, fx_guest_ram, fx_now, fx_run, NULL, fx_fault, fx_log },
         .max_vgpus = FX_GUESTS,
+        .balloon_controller = true,
         .render_budget_ns = 200000,
     };
     assert_int_equal(vgpu_dev_create(&dc, &f->dev), 0);

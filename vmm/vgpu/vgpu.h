@@ -68,6 +68,7 @@ struct vgpu_dev_config {
     uint32_t engine_hws_gm;         /* the blitter's own status page (host area, not in `host`) */
     struct vgpu_env env;
     unsigned max_vgpus;             /* the host area is shared by this many */
+    bool balloon_controller;        /* a controller decides growth requests (else refused) */
     uint64_t render_budget_ns;      /* GPU time per render-loop step (0: 1 ms) */
 };
 

@@ -60,13 +60,15 @@ void vgpu_balloon_notify(struct vgpu *v)
     int32_t req = v->pv.tessera_balloon.request;
     v->st.balloon_requests++;
     v->pv.tessera_balloon.status = TESSERA_BALLOON_IDLE;
-    if (req > 0)
+    if (req > 0 && v->dev->cfg.balloon_controller)
         v->grow_request = req;
+    else if (req > 0)
+        answer(v, false);           /* nobody would ever decide: say no now */
     else if (req < 0)
         v->shrink_pending = -req;
     else
         answer(v, false);
-    vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: guest asks for %+d high-GM slots", v->id, req);
+    vgpu_logf(v->dev, VGPU_LOG_DEBUG, "vgpu %u: guest asks for %+d high-GM slots", v->id, req);
 }
 
 static int change_slots(struct vgpu_dev *d, struct vgpu *v, int delta)
