@@ -120,8 +120,17 @@ bool gpu_init(const struct cfg *cfg)
         .slots = GTT_SLOTS_CONTIGUOUS,
     };
     int rc = gtt_init(&gpu.gtt, &gc);
-    for (unsigned i = 0; rc == 0 && i < cfg->n_guests; i++)
+    for (unsigned i = 0; rc == 0 && i < cfg->n_guests; i++) {
         rc = gtt_vgpu_create_from_layout(&gpu.gtt, i);
+        /* The configuration's balloon bounds (the layout's are the guest's own request). */
+        struct gtt_vgpu *v = gtt_vgpu_get(&gpu.gtt, i);
+        if (rc == 0 && cfg->balloon.enabled) {
+            if (cfg->balloon.min_slots && cfg->balloon.min_slots <= v->n_slots)
+                v->min_slots = cfg->balloon.min_slots;
+            if (cfg->balloon.max_slots > v->n_slots)
+                v->max_slots = cfg->balloon.max_slots;
+        }
+    }
     if (rc != 0) {
         snprintf(gpu.error, sizeof gpu.error, "GGTT partitioning failed: %s", gtt_strerror(rc));
         log_error("%s", gpu.error);

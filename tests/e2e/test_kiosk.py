@@ -51,6 +51,18 @@ def grab(s, args, timeout=240):
     return screenshot.decode(text)
 
 
+def boot(config):
+    """Boots Bochs with tests/e2e/configs/<config>.dts as the configuration, at the prompt."""
+    s = Session("bochs", config_iso(config, os.path.join(CONFIGS, config + ".dts")), "bochs-" + config, megs=1024,
+                boot_timeout=180)
+    try:
+        s.wait_prompt(180)
+    except StepFailed:
+        s.close()
+        raise
+    return s
+
+
 def kiosk_wall(r, iso):
     """The shipped kiosk4 configuration: signage, dashboard, heavy, idle."""
     s = Session("bochs", iso, "bochs-kiosk", megs=1024, boot_timeout=180)
@@ -95,10 +107,8 @@ def kiosk_wall(r, iso):
 
 
 def fairness(r, _iso):
-    s = Session("bochs", config_iso("fair4", os.path.join(CONFIGS, "fair4.dts")), "bochs-fair4", megs=1024,
-                boot_timeout=180)
+    s = boot("fair4")
     try:
-        s.wait_prompt(180)
         time.sleep(15)
 
         def measure(weights, seconds):
@@ -113,6 +123,7 @@ def fairness(r, _iso):
                     f"heavy{i}: share {share:.3f}, ideal {ideal:.3f} (weights {weights}):\n{out}"
             assert mmr >= 0.9, f"MMR {mmr}:\n{out}"
             print(f"     shares {[rows[i]['share'] for i in range(4)]} MMR {mmr} ({seconds} s)")
+            print("     " + next(line for line in out.splitlines() if line.startswith("turns")))
             return out
 
         r.check("fair: four heavy guests at weights 1:2:3:4 get GPU shares within 10% of 1:2:3:4, MMR >= 0.9",
@@ -128,10 +139,8 @@ def fairness(r, _iso):
 
 
 def hostile(r, _iso):
-    s = Session("bochs", config_iso("hostile-gpu", os.path.join(CONFIGS, "hostile-gpu.dts")), "bochs-hostile-gpu",
-                megs=1024, boot_timeout=180)
+    s = boot("hostile-gpu")
     try:
-        s.wait_prompt(180)
         text = wait_for(lambda: (lambda t: t if "hostile-gpu: done" in t else None)(console(s, 2, settle=2.0)),
                         400, "hostile-gpu to finish its attacks", poll=5.0)
 
@@ -176,10 +185,8 @@ def hostile(r, _iso):
 
 
 def balloon(r, _iso):
-    s = Session("bochs", config_iso("balloon", os.path.join(CONFIGS, "balloon.dts")), "bochs-balloon", megs=1024,
-                boot_timeout=180)
+    s = boot("balloon")
     try:
-        s.wait_prompt(180)
 
         def grows():
             t = wait_for(lambda: (lambda c: c if re.search(r"heavy: balloon \+1 granted, slots [3-9]", c) else None)(
@@ -203,6 +210,7 @@ def balloon(r, _iso):
             assert n2[-1] > n1[-1], f"heavy stopped rendering after the shrink: {n1[-1:]} -> {n2[-1:]}"
             assert "check FAILED" not in text, text
         r.check("balloon: `balloon heavy -2` shrinks it and it keeps rendering correctly", shrinks)
+        print("     " + next(line for line in s.command("balloon").splitlines() if "controller" in line))
     finally:
         s.close()
 
