@@ -378,6 +378,7 @@ bool vgpu_host_poll(uint64_t budget_us)
     const struct cfg *cfg = &active_config.cfg;
     if (cfg->balloon.enabled && cfg->balloon.period_ms && now >= vgpu_host.balloon_next_ns) {
         balloon_period(cfg, now);
+
         vgpu_host.balloon_next_ns = now + (uint64_t)cfg->balloon.period_ms * 1000000ull;
     }
     bool busy;
@@ -387,6 +388,7 @@ bool vgpu_host_poll(uint64_t budget_us)
     } while (busy && timer_now_ns() < end);
     was_busy = busy;
     last_end = timer_now_ns();
+
     wall_poll(last_end);
     return busy;
 }

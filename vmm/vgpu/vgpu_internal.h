@@ -61,6 +61,7 @@ struct vgpu {
     uint64_t ctx_gm, ring_gm, hwsp_gm, shadow_gm;   /* graphics addresses */
     uint8_t *ctx_hva, *ring_hva, *hwsp_hva, *shadow_hva;
     uint32_t ring_bytes;
+    uint32_t ring_tail;             /* where the next dispatch writes (the engine's head is here) */
     unsigned n_shadow;
     uint64_t shadow_busy;           /* bitmap of batch-copy buffers in use */
 

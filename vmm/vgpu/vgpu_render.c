@@ -135,8 +135,15 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
         d->st.copy_cpu_ns += d->cfg.env.cpu_ns(d->cfg.env.ctx) - t0;
 }
 
+/* Room for n_dw contiguous dwords at *off: a command never straddles the ring's end (the rest
+ * of the ring is padded with MI_NOOP and writing goes on at 0, as i915 does). */
 static uint32_t *ring_put(struct vgpu *v, uint32_t *off, uint32_t n_dw)
 {
+    if (*off + 4u * n_dw > v->ring_bytes) {
+        for (; *off < v->ring_bytes; *off += 4)
+            wr32le(v->ring_hva + *off, GEN9_MI_NOOP);
+        *off = 0;
+    }
     uint32_t *p = (uint32_t *)(void *)(v->ring_hva + *off);
     *off += 4u * n_dw;
     return p;
@@ -148,7 +155,9 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     if (!v)
         return;
     switch_to(d, v);
-    uint32_t off = 0, left = dec->count;
+    /* The ring goes on from where the last dispatch ended, so the engine's saved head and the
+     * context image agree whether it restores the context fully or lite. */
+    uint32_t start = v->ring_tail, off = start, used = 0, left = dec->count;
     for (unsigned i = 0; i < v->q_len && left; i++) {
         struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
         if (w->is_void || w->inflight || w->done)
@@ -163,10 +172,12 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
             sched_complete(d->cfg.sched, v->id, w->id, 0);
             continue;
         }
-        if (off + 4u * (w->n_dw + 6u) > v->ring_bytes)
-            break;      /* cannot happen with the dispatch cap; the rest waits for next turn */
+        if (used + 4u * (w->n_dw + 6u) > v->ring_bytes / 2)
+            break;      /* not with the dispatch cap; the rest waits for the next turn */
+        uint32_t before = off;
         memcpy(ring_put(v, &off, w->n_dw), w->cmds, 4u * w->n_dw);
         uint32_t *c = ring_put(v, &off, 4);
+        used += (off - before + v->ring_bytes) % v->ring_bytes;
         uint64_t seq_gm = v->hwsp_gm + SEQNO_OFFSET;
         c[0] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
         c[1] = (uint32_t)seq_gm;
@@ -181,8 +192,11 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         return;
     if (off & 7u)
         *ring_put(v, &off, 1) = GEN9_MI_NOOP;     /* RING_TAIL is qword aligned */
+    if (off == v->ring_bytes)
+        off = 0;
+    v->ring_tail = off;
     uint8_t *st = v->ctx_hva + GEN9_LRC_STATE_OFFSET;
-    wr32le(st + 4u * GEN9_CTX_RING_HEAD, 0);
+    wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);
     wr32le(st + 4u * GEN9_CTX_RING_TAIL, off);
     uint64_t desc = (v->ctx_gm & GEN9_CTX_LRCA_MASK) | GEN9_CTX_VALID |
                     (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT) |
@@ -208,6 +222,13 @@ static void run_gpu(struct vgpu_dev *d)
     while (igpu_csb_read(d->cfg.igpu, IGPU_BCS, ev, VGPU_CSB_ENTRIES) > 0)
         ;       /* completions are matched by breadcrumb; the CSB only has to be drained */
     collect(d, v);
+    if (!used && d->running == v->id && !(d->cfg.env.gpu_fault && d->cfg.env.gpu_fault(d->cfg.env.ctx))) {
+        /* The engine stopped with work of ours unfinished and no fault: do not wait forever. */
+        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "the GPU went idle with %u workloads unfinished",
+                         d->inflight);
+        vgpu_reset(d, v->id, "GPU idle with work unfinished");
+        return;
+    }
     const char *fault = d->cfg.env.gpu_fault ? d->cfg.env.gpu_fault(d->cfg.env.ctx) : NULL;
     if (fault && d->running == v->id) {
         d->st.gpu_faults++;
