@@ -41,7 +41,9 @@ static void log_bar(unsigned guest_id, const struct vpci_bar_event *ev)
 static void bar_event(void *ctx, const struct vpci_bar_event *ev)
 {
     unsigned id = (unsigned)(uintptr_t)ctx;
-    (bar_hook ? bar_hook : log_bar)(id, ev);
+    log_bar(id, ev);
+    if (bar_hook)
+        bar_hook(id, ev);
 }
 
 void vpci_guest_set_bar_hook(vpci_guest_bar_hook hook) { bar_hook = hook; }

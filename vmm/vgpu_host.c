@@ -162,8 +162,6 @@ static void bar_moved(unsigned id, const struct vpci_bar_event *ev)
         }
         ept_flush(vm);
     }
-    if (ev->decode)     /* sizing moves BARs through all-ones while decoding is off: quiet */
-        log_info("%s: vGPU BAR%u at %#llx", vm->cfg->name, ev->bar, (unsigned long long)ev->base);
 }
 
 /* ---- the kiosk wall's sources ------------------------------------------------------------- */

@@ -14,8 +14,8 @@
 struct vpci *vpci_of(unsigned guest_id);
 
 /* Who hears that a guest moved a BAR or turned its decoding on or off (to move the trapped
- * BAR0 region and the aperture mapping).  NULL restores the default, which logs a vGPU BAR
- * at info level when decoding is on and it is somewhere new. */
+ * BAR0 region and the aperture mapping), besides the log, which shows a vGPU BAR at info
+ * level when decoding is on and it is somewhere new. */
 typedef void (*vpci_guest_bar_hook)(unsigned guest_id, const struct vpci_bar_event *ev);
 void vpci_guest_set_bar_hook(vpci_guest_bar_hook hook);
 
