@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import emulator  # noqa: E402
 
 PROMPT = "tessera> "
+LOG_LINE = re.compile(r"\[\s*\d+\.\d{6}\] [^\n]*\n")     # a hypervisor log line
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\x07")
 
 
@@ -87,13 +88,26 @@ class Session:
             self.conn.sendall(bytes([ch]))
             time.sleep(0.002)
 
-    def command(self, line, timeout=20):
-        """Types `line`, waits for the next prompt and returns what the command printed."""
+    def command(self, line, timeout=20, keep_log=False):
+        """Types `line`, waits for the next prompt and returns what the command printed.  Log
+        lines the hypervisor prints meanwhile (they can land in the middle of the echo) are
+        left out of both the echo and the result, unless keep_log (for `log` itself)."""
         start = len(self.raw)
         self.send(line + "\r")
-        echo = self.expect(re.escape(line) + r"\n", timeout, start)
-        end = self.expect(re.escape(PROMPT), timeout, echo.end())
-        return self.raw[echo.end():end.start()]
+        if keep_log:
+            echo = self.expect(re.escape(line) + r"\n", timeout, start)
+            end = self.expect(re.escape(PROMPT), timeout, echo.end())
+            return self.raw[echo.end():end.start()]
+        rx = re.compile(re.escape(line) + r"\n(.*?)" + re.escape(PROMPT), re.S)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = rx.search(LOG_LINE.sub("", self.raw[start:]))
+            if m:
+                return m.group(1)
+            if time.monotonic() > deadline:
+                raise StepFailed(f"waited {timeout}s for the command '{line}' and the prompt; console ended "
+                                 f"with:\n{self.raw[max(start, len(self.raw) - 600):]}")
+            self._pump()
 
     def close(self):
         try:

@@ -63,7 +63,7 @@ def run(r, iso):
 
         def moved():
             assert "pci-probe: BAR2 moved to 0xd0000000 and back to 0xe0000000" in text, text
-            log = s.command("log")
+            log = s.command("log", keep_log=True)
             assert re.search(r"guest 0 \(probe\): PCI 00:02\.0 BAR2 at 0xd0000000 \(memory, 0x10000000 bytes\)", log), log[-1500:]
         r.check("vpci: moving BAR2 reaches the hypervisor's BAR callback", moved)
     finally:
