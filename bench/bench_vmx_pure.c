@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "arch/x86/vmx/pure/ept.h"
-#include "vmm/mmio_decode.h"
-#include "vmm/msr_bitmap.h"
+#include "vmm/vcpu/mmio_decode.h"
+#include "vmm/vcpu/msr_bitmap.h"
 
 static double now_ns(void)
 {

@@ -1,18 +1,18 @@
 /* The guests' lifecycle: memory and EPT when a guest first starts, a fresh image and VMCS on
  * every start, and a clear record of why a guest is not running. */
 #include "vmm/vm.h"
-#include "vmm/vgpu_host.h"
+#include "vmm/gpu/vgpu_host.h"
 
 #include "arch/x86/regs.h"
 #include "arch/x86/timer.h"
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"
-#include "vmm/guest_load.h"
+#include "vmm/loader/guest_load.h"
 #include "vmm/log.h"
-#include "vmm/msr_bitmap.h"
+#include "vmm/vcpu/msr_bitmap.h"
 #include "vmm/platform.h"
-#include "vmm/vmcs_setup.h"
-#include "vmm/vmx_setup.h"
+#include "vmm/vcpu/vmcs_setup.h"
+#include "vmm/vcpu/vmx_setup.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include "arch/x86/vmx_exit_reasons.h"
 #include "arch/x86/vmx/pure/ept.h"
 #include "config/config.h"
-#include "vmm/vuart.h"
+#include "vmm/vdev/vuart.h"
 
 enum vm_state {
     VM_STOPPED,         /* not running: never started, or `vm stop` */

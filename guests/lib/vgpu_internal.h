@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* BAR0 accesses exit to the hypervisor, which decodes the faulting instruction
- * (vmm/mmio_decode.h: the MOV forms only).  Written as single MOVs in assembly so the compiler
+ * (vmm/vcpu/mmio_decode.h: the MOV forms only).  Written as single MOVs in assembly so the compiler
  * can never use a form the decoder refuses (SSE moves, read-modify-write instructions). */
 static inline uint32_t vgpu_mmio_rd32(const volatile void *p)
 {

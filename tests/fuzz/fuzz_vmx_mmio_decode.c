@@ -1,4 +1,4 @@
-/* libFuzzer target for the MMIO instruction decoder (vmm/mmio_decode.c).  The input is copied
+/* libFuzzer target for the MMIO instruction decoder (vmm/vcpu/mmio_decode.c).  The input is copied
  * into a heap buffer of exactly its size, so ASan catches any read at or beyond `avail`.
  * Checked: only the documented results; an accepted instruction has len <= 15 and <= avail,
  * sane fields, and decodes the same from exactly its own bytes (and as truncated from one byte
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vmm/mmio_decode.h"
+#include "vmm/vcpu/mmio_decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* The MMIO instruction decoder (vmm/mmio_decode.c): every supported MOV form with its bytes (as
+/* The MMIO instruction decoder (vmm/vcpu/mmio_decode.c): every supported MOV form with its bytes (as
  * an assembler emits them), every class of rejection, truncation at every length, and the
  * register-merge / store-value helpers. */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "vmm/mmio_decode.h"
+#include "vmm/vcpu/mmio_decode.h"
 
 #define W true   /* store */
 #define L false  /* load */

@@ -1,4 +1,4 @@
-/* MSR bitmap (vmm/msr_bitmap.c): exact bit positions of the four 1 KiB quarters (SDM Vol. 3C
+/* MSR bitmap (vmm/vcpu/msr_bitmap.c): exact bit positions of the four 1 KiB quarters (SDM Vol. 3C
  * §25.6.9), set/clear policy, and the MSRs outside both ranges that always exit. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "vmm/msr_bitmap.h"
+#include "vmm/vcpu/msr_bitmap.h"
 
 /* A few architectural MSR numbers (SDM Vol. 4 Table 2-2) used as examples. */
 #define T_IA32_TIME_STAMP_COUNTER 0x00000010u

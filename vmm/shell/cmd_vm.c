@@ -4,7 +4,7 @@
 #include "arch/x86/timer.h"
 #include "vmm/console.h"
 #include "vmm/vm.h"
-#include "vmm/vmx_setup.h"
+#include "vmm/vcpu/vmx_setup.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "vmm/vmx_setup.h"
+#include "vmm/vcpu/vmx_setup.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"

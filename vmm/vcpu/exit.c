@@ -1,6 +1,6 @@
 /* The exit dispatcher and the handlers too small for a file of their own.  Anything without a
  * handler stops the guest with the exit's name: a guest can never take the hypervisor down. */
-#include "vmm/exit.h"
+#include "vmm/vcpu/exit.h"
 
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"

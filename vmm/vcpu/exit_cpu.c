@@ -1,5 +1,5 @@
 /* CPUID and MSR exits: what a guest may see of the CPU and which MSRs it may touch. */
-#include "vmm/exit.h"
+#include "vmm/vcpu/exit.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"

@@ -1,5 +1,5 @@
 /* MSR bitmap building and lookup (see msr_bitmap.h for the layout). */
-#include "vmm/msr_bitmap.h"
+#include "vmm/vcpu/msr_bitmap.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* The kiosk wall: buffers, timing and the screen around vmm/display/'s composer. */
-#include "vmm/wall.h"
+#include "vmm/gpu/wall.h"
 
 #include "arch/x86/paging.h"
 #include "arch/x86/timer.h"

@@ -1,6 +1,6 @@
 /* The VMCS of a guest, field by field (SDM Vol. 3C §25 "Virtual-Machine Control Structures"
  * and the entry checks of §27.2/§27.3, which every value here satisfies). */
-#include "vmm/vmcs_setup.h"
+#include "vmm/vcpu/vmcs_setup.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
@@ -9,7 +9,7 @@
 #include "arch/x86/vmx/pure/controls.h"
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"
-#include "vmm/vmx_setup.h"
+#include "vmm/vcpu/vmx_setup.h"
 
 #include <stdio.h>
 

@@ -1,10 +1,10 @@
-#include "vmm/guest_load.h"
+#include "vmm/loader/guest_load.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/timer.h"
 #include "tessera/abi/guest.h"
-#include "vmm/elf64.h"
+#include "vmm/loader/elf64.h"
 
 #include <stdio.h>
 #include <string.h>

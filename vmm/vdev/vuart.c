@@ -1,4 +1,4 @@
-#include "vmm/vuart.h"
+#include "vmm/vdev/vuart.h"
 
 #include "arch/x86/uart.h"
 

@@ -1,7 +1,7 @@
 /* Port I/O: every IN and OUT exits.  COM1 is the guest's virtual UART; CONFIG_ADDRESS (0xCF8,
  * 32-bit) and CONFIG_DATA (0xCFC..0xCFF) reach the guest's virtual PCI bus (vmm/vpci); every
  * other port reads as all ones and ignores writes, as an empty ISA bus does. */
-#include "vmm/exit.h"
+#include "vmm/vcpu/exit.h"
 #include "vmm/config_boot.h"
 
 #include "arch/x86/vmx_controls.h"

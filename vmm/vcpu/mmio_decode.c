@@ -2,7 +2,7 @@
  * Bytes are fetched through one bounds-checked reader, so a short buffer gives
  * MMIO_ETRUNCATED and an over-long instruction MMIO_EUNSUPPORTED, never an out-of-bounds
  * read. */
-#include "vmm/mmio_decode.h"
+#include "vmm/vcpu/mmio_decode.h"
 
 #include <stddef.h>
 #include <string.h>

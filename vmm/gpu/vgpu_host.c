@@ -1,4 +1,4 @@
-#include "vmm/vgpu_host.h"
+#include "vmm/gpu/vgpu_host.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/timer.h"
@@ -6,14 +6,14 @@
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_gtt.h"
 #include "vmm/config_boot.h"
-#include "vmm/gpu.h"
+#include "vmm/gpu/gpu.h"
 #include "vmm/log.h"
-#include "vmm/mmio.h"
+#include "vmm/vcpu/mmio.h"
 #include "vmm/platform.h"
-#include "vmm/vcpu_run.h"
+#include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vm.h"
 #include "vmm/vpci/vpci_guest.h"
-#include "vmm/wall.h"
+#include "vmm/gpu/wall.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* EPT violations: an access to a registered MMIO region is decoded and emulated; any other
  * access outside the guest's RAM stops the guest, naming the address, the access and the
  * instruction. */
-#include "vmm/exit.h"
+#include "vmm/vcpu/exit.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
-#include "vmm/mmio.h"
-#include "vmm/mmio_decode.h"
+#include "vmm/vcpu/mmio.h"
+#include "vmm/vcpu/mmio_decode.h"
 
 #include <string.h>
 

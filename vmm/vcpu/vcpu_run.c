@@ -1,10 +1,10 @@
-#include "vmm/vcpu_run.h"
+#include "vmm/vcpu/vcpu_run.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/timer.h"
-#include "vmm/exit.h"
+#include "vmm/vcpu/exit.h"
 #include "vmm/vm.h"
-#include "vmm/vmx_setup.h"
+#include "vmm/vcpu/vmx_setup.h"
 
 static inline void fxsave(void *area) { __asm__ volatile("fxsave64 (%0)" : : "r"(area) : "memory"); }
 static inline void fxrstor(const void *area) { __asm__ volatile("fxrstor64 (%0)" : : "r"(area) : "memory"); }
