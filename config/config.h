@@ -86,6 +86,12 @@ struct cfg_tile {
     uint32_t x, y, width, height;
 };
 
+/* What a guest boots (its node's `kernel` property; docs/config.md). */
+enum cfg_guest_kind {
+    CFG_GUEST_TESSERA = 0,          /* a Tessera ELF guest (the guest ABI, docs/guest-abi.md) */
+    CFG_GUEST_LINUX = 1,            /* a Linux bzImage (docs/linux-guest.md) */
+};
+
 struct cfg_guest {
     char name[CFG_NAME_MAX];        /* the node name under /guests; the shell's <vm> */
     char image[CFG_IMAGE_MAX];      /* GRUB module2 tag of the guest's ELF image */
@@ -97,6 +103,9 @@ struct cfg_guest {
     struct cfg_tile tile;
     bool console;                   /* the guest's virtual UART is kept (shell `console`) */
     bool autostart;                 /* started at boot, else by `vm start` */
+    uint32_t kind;                  /* enum cfg_guest_kind */
+    char initrd[CFG_IMAGE_MAX];     /* Linux: GRUB module2 tag of its initrd; "" if none */
+    uint32_t fb_width_px, fb_height_px;     /* Linux: its framebuffer; 0 = the tile's size */
 };
 
 struct cfg_appliance {

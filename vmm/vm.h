@@ -10,6 +10,7 @@
 #include "arch/x86/vmx_exit_reasons.h"
 #include "arch/x86/vmx/pure/ept.h"
 #include "config/config.h"
+#include "vmm/vcpu/guest_msr.h"
 #include "vmm/vdev/vuart.h"
 
 enum vm_state {
@@ -19,6 +20,16 @@ enum vm_state {
     VM_CRASHED,         /* stopped by the hypervisor for what it did: reason */
     VM_EXITED,          /* the guest asked to stop (hypercall) */
 };
+
+/* How the vCPU starts, as the guest's loader decided (vmcs_setup writes it into the VMCS). */
+struct vm_boot_state {
+    uint64_t rip, rsp, rsi;
+    uint16_t cs, ds;                /* selectors in the GDT at gdt_base */
+    uint64_t gdt_base;
+    uint16_t gdt_limit;
+};
+
+struct linux_guest;                 /* vmm/loader/linux_guest.h */
 
 struct vm {
     unsigned id;
@@ -35,7 +46,9 @@ struct vm {
 
     struct vmx_gprs gprs;
     uint8_t fpu[512] __attribute__((aligned(16)));   /* guest FXSAVE image */
-    uint64_t kernel_gs_base;        /* emulated IA32_KERNEL_GS_BASE */
+    struct guest_msrs msrs;
+    struct vm_boot_state boot;
+    struct linux_guest *linux_guest;     /* what only a Linux guest has; NULL for the others */
 
     struct vuart uart;
     uint64_t exits, exit_count[EXIT_REASON_COUNT];
@@ -57,6 +70,8 @@ struct vm *vm_lookup(const char *id_or_name);
 bool vm_start(struct vm *vm);
 void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *vm_state_name(enum vm_state s);
+
+static inline bool vm_is_linux(const struct vm *vm) { return vm->cfg->kind == CFG_GUEST_LINUX; }
 
 /* Guest-physical to host pointer for [gpa, gpa + len) inside guest RAM, else NULL. */
 void *vm_gpa_ptr(const struct vm *vm, uint64_t gpa, uint64_t len);

@@ -2,9 +2,11 @@
  * handler stops the guest with the exit's name: a guest can never take the hypervisor down. */
 #include "vmm/vcpu/exit.h"
 
+#include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"
 #include "vmm/log.h"
+#include "vmm/vcpu/exit_linux.h"
 
 void exit_skip_instruction(const struct exit_info *x)
 {
@@ -37,6 +39,8 @@ static enum exit_action on_triple_fault(struct vm *vm, const struct exit_info *x
 
 static enum exit_action on_hlt(struct vm *vm, const struct exit_info *x)
 {
+    if (vm->linux_guest && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
+        return exit_linux_halted(vm, x);        /* a Tessera guest's cli; hlt yields */
     exit_skip_instruction(x);
     return EXIT_YIELD;
 }

@@ -6,6 +6,7 @@
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
+#include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
 
@@ -129,6 +130,8 @@ enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
 {
     uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
     const struct mmio_region *r = mmio_find(vm, gpa);
+    if (!r && vm->linux_guest && !(x->qualification & EPT_QUAL_FETCH))
+        r = exit_linux_unclaimed(vm);           /* an empty bus: all ones, writes ignored */
     if (r)
         return emulate(vm, x, r, gpa);
     const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"
