@@ -105,7 +105,7 @@ static bool vm_allocate(struct vm *vm)
     /* MSRs: every access exits except those that live in the CPU (guest_msr.h). */
     uint8_t *bm = (uint8_t *)(uintptr_t)vm->msr_bitmap_phys;
     msr_bitmap_init(bm);
-    guest_msr_allow(bm);
+    guest_msr_allow(bm, vm_is_linux(vm));
     return !vm_is_linux(vm) || linux_guest_allocate(vm);
 }
 

@@ -2,24 +2,11 @@
 #include "vmm/loader/linux_place.h"
 
 #include "vmm/loader/linux_layout.h"
+#include "vmm/loader/loader_error.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #define MIB (1ULL << 20)
-
-__attribute__((format(printf, 4, 5)))
-static int fail(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
 
 static uint64_t page_up(uint64_t v) { return (v + LINUX_PAGE_BYTES - 1) & ~(uint64_t)(LINUX_PAGE_BYTES - 1); }
 
@@ -29,24 +16,24 @@ int linux_place(const struct bzimage_info *bi, uint64_t ram_bytes, uint64_t init
     if (err && errlen)
         err[0] = 0;
     if (ram_bytes > LINUX_FB_GPA)
-        return fail(LINUX_PLACE_ERAM, err, errlen,
+        return loader_error(LINUX_PLACE_ERAM, err, errlen,
                     "%llu MiB of RAM: a Linux guest's RAM must end below its framebuffer at %#llx (%llu MiB)",
                     (unsigned long long)(ram_bytes / MIB), (unsigned long long)LINUX_FB_GPA,
                     (unsigned long long)(LINUX_FB_GPA / MIB));
     if (cmdline_len > bi->cmdline_size || cmdline_len >= LINUX_CMDLINE_ROOM)
-        return fail(LINUX_PLACE_ECMDLINE, err, errlen, "command line of %zu bytes: the kernel takes at most %u",
+        return loader_error(LINUX_PLACE_ECMDLINE, err, errlen, "command line of %zu bytes: the kernel takes at most %u",
                     cmdline_len, bi->cmdline_size < LINUX_CMDLINE_ROOM - 1 ? bi->cmdline_size
                                                                             : (unsigned)(LINUX_CMDLINE_ROOM - 1));
     struct linux_placement p;
     memset(&p, 0, sizeof p);
     p.load_gpa = bzimage_load_address(bi, LINUX_KERNEL_MIN_GPA);
     if (!p.load_gpa)
-        return fail(LINUX_PLACE_ELOAD, err, errlen, "the kernel is not relocatable and its pref_address %#llx is "
+        return loader_error(LINUX_PLACE_ELOAD, err, errlen, "the kernel is not relocatable and its pref_address %#llx is "
                     "below %#llx", (unsigned long long)bi->pref_address, (unsigned long long)LINUX_KERNEL_MIN_GPA);
     p.entry_gpa = p.load_gpa + BZ_ENTRY64_OFFSET;
     p.kernel_end_gpa = p.load_gpa + bi->init_size;
     if (p.kernel_end_gpa > ram_bytes)
-        return fail(LINUX_PLACE_ERAM, err, errlen,
+        return loader_error(LINUX_PLACE_ERAM, err, errlen,
                     "the kernel needs RAM up to %llu MiB (loaded at %#llx, init_size %#x), the guest has %llu MiB",
                     (unsigned long long)((p.kernel_end_gpa + MIB - 1) / MIB), (unsigned long long)p.load_gpa,
                     bi->init_size, (unsigned long long)(ram_bytes / MIB));
@@ -56,7 +43,7 @@ int linux_place(const struct bzimage_info *bi, uint64_t ram_bytes, uint64_t init
         top &= ~(uint64_t)(LINUX_PAGE_BYTES - 1);
         uint64_t room = top > p.kernel_end_gpa ? top - page_up(p.kernel_end_gpa) : 0;
         if (top <= p.kernel_end_gpa || page_up(initrd_bytes) > room)
-            return fail(LINUX_PLACE_EINITRD, err, errlen,
+            return loader_error(LINUX_PLACE_EINITRD, err, errlen,
                         "initrd of %llu KiB does not fit: %llu KiB free between the kernel's end %#llx and %#llx "
                         "(end of RAM or initrd_addr_max)",
                         (unsigned long long)(initrd_bytes >> 10), (unsigned long long)(room >> 10),

@@ -31,14 +31,17 @@ void guest_msr_reset(struct vm *vm)
     m->mtrr_def_type = GUEST_MTRR_DEF_TYPE_RESET;
 }
 
-void guest_msr_allow(uint8_t *bm)
+void guest_msr_allow(uint8_t *bm, bool linux_set)
 {
-    const uint32_t vmcs_switched[] = { MSR_FS_BASE, MSR_GS_BASE, MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP,
-                                       MSR_IA32_SYSENTER_EIP };
-    for (unsigned i = 0; i < sizeof vmcs_switched / sizeof vmcs_switched[0]; i++)
-        msr_bitmap_allow(bm, vmcs_switched[i], true, true);
+    msr_bitmap_allow(bm, MSR_FS_BASE, true, true);
+    msr_bitmap_allow(bm, MSR_GS_BASE, true, true);
     for (unsigned i = 0; i < N_HELD; i++)
         msr_bitmap_allow(bm, cpu_held[i], true, true);
+    if (!linux_set)
+        return;
+    const uint32_t sysenter[] = { MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP, MSR_IA32_SYSENTER_EIP };
+    for (unsigned i = 0; i < sizeof sysenter / sizeof sysenter[0]; i++)
+        msr_bitmap_allow(bm, sysenter[i], true, true);
     if (vmx.pat_switched)
         msr_bitmap_allow(bm, MSR_IA32_PAT, true, true);
 }
@@ -72,7 +75,11 @@ bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
 {
     switch (msr) {
     case MSR_IA32_MISC_ENABLE:      *v = 1; return true;        /* fast strings, nothing else */
-    case MSR_IA32_PAT:              *v = PAT_RESET_VALUE; return !vmx.pat_switched;
+    case MSR_IA32_PAT:              *v = PAT_RESET_VALUE; return true;   /* when it exits: not the guest's */
+    }
+    if (!vm_is_linux(vm))
+        return false;
+    switch (msr) {
     case MSR_IA32_MTRRCAP:          *v = 0; return true;
     case MSR_IA32_MTRR_DEF_TYPE:    *v = vm->msrs.mtrr_def_type; return true;
     case MSR_IA32_UCODE_REV:        *v = GUEST_UCODE_REVISION << UCODE_REV_SHIFT; return true;
@@ -84,6 +91,8 @@ bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
 
 bool guest_msr_write(struct vm *vm, uint32_t msr, uint64_t v)
 {
+    if (!vm_is_linux(vm))
+        return false;
     switch (msr) {
     case MSR_IA32_MTRR_DEF_TYPE:
         /* #GP for reserved bits or an undefined type (SDM Vol. 3A §12.11.2.1) */

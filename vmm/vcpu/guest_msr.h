@@ -1,20 +1,21 @@
 /* The MSRs a guest may use beyond EFER and the TSC (research/linux-guest.md §2.4), and where
- * each lives while the guest runs:
+ * each lives while the guest runs.  Every guest:
  *   - in the CPU, through the MSR bitmap (no exit):
- *       FS_BASE, GS_BASE, SYSENTER_CS/ESP/EIP   the VMCS guest-state area switches them on
- *                                               every entry and exit (SDM Vol. 3C §28.3.1,
- *                                               §27.3.2.1: always saved and loaded)
- *       PAT                                     VMCS "load IA32_PAT" on entry, "save/load
- *                                               IA32_PAT" on exit, when the CPU has them
+ *       FS_BASE, GS_BASE                        the VMCS guest-state area switches them
  *       KERNEL_GS_BASE, STAR, LSTAR, CSTAR,     the VMCS does not switch these: the guest's
  *       SFMASK                                  values are loaded before its time slice and
  *                                               read back after it (guest_msr_enter/leave);
  *                                               the hypervisor never uses SYSCALL or SWAPGS
- *   - emulated on exit: MTRRcap (0: no variable or fixed ranges, no WC), MTRRdefType (stored;
- *     with EPT the guest's MTRRs have no effect, SDM §29.3.7.2), MISC_ENABLE (fast strings),
- *     UCODE_REV, PLATFORM_ID, FEATURE_CONTROL (locked, VMX off), PAT without the VMCS controls
- *     (its reset value, read only).
- * Anything else gets #GP (exit_cpu.c). */
+ *   - emulated: MISC_ENABLE (reads fast strings), PAT when it exits (its reset value, read only).
+ * A Linux guest also has:
+ *   - in the CPU: SYSENTER_CS/ESP/EIP (the VMCS saves and loads them on every exit and entry,
+ *     SDM Vol. 3C §28.3.1, §27.3.2.1) and PAT (VMCS "load IA32_PAT" on entry, "save/load
+ *     IA32_PAT" on exit, when the CPU has them: vmx.pat_switched);
+ *   - emulated: MTRRcap (0: no variable or fixed ranges, no WC), MTRRdefType (stored; with EPT
+ *     the guest's MTRRs have no effect, SDM §29.3.7.2), UCODE_REV, PLATFORM_ID,
+ *     FEATURE_CONTROL (locked, VMX off), MISC_ENABLE writes of its own value.
+ * Anything else gets #GP (exit_cpu.c).  A Tessera guest keeps the smaller set: its ABI promises
+ * #GP for the rest (docs/guest-abi.md, the hostile-mem guest's `msr` attack). */
 #ifndef TESSERA_VMM_VCPU_GUEST_MSR_H
 #define TESSERA_VMM_VCPU_GUEST_MSR_H
 
@@ -39,8 +40,9 @@ struct guest_msrs {
 
 /* The values after reset; if the CPU holds the guest's values, they are dropped first. */
 void guest_msr_reset(struct vm *vm);
-/* Lets the MSRs that live in the CPU pass through the guest's MSR bitmap. */
-void guest_msr_allow(uint8_t *msr_bitmap);
+/* Lets the MSRs that live in the CPU pass through the guest's MSR bitmap (with linux_set, a
+ * Linux guest's too). */
+void guest_msr_allow(uint8_t *msr_bitmap, bool linux_set);
 /* Before the guest's time slice: its values into the CPU.  After it: read back, zeroed. */
 void guest_msr_enter(struct vm *vm);
 void guest_msr_leave(struct vm *vm);
