@@ -86,7 +86,7 @@ static void *ept_virt(void *ctx, uint64_t phys) { return (void *)(uintptr_t)phys
 static bool vm_allocate(struct vm *vm)
 {
     if (vm->ram_hpa)
-        return true;
+        return vm->ept_ready && (!vm_is_linux(vm) || linux_guest_allocate(vm));
     vm->ram_bytes = (uint64_t)vm->cfg->ram_mib << 20;
     vm->ram_hpa = page_alloc(&platform.pages, vm->ram_bytes / PAGE_SIZE, PAGES_2M);
     if (!vm->ram_hpa) {

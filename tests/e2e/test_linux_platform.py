@@ -26,6 +26,7 @@ RUNNING = {
     "mmio": (tb.image(tb.UNCLAIMED_RW + tb.say(b"\nmmio done\n") + tb.CLI_HLT), None),
     "off": (tb.image(OFF_CODE), None),
     "triple": (tb.image(tb.say(b"ud2\n") + tb.UD2), None),
+    "msr": (tb.image(tb.SWAPGS_SYSCALL), None),
 }
 REFUSED_IMAGES = {
     "trunc": (tb.image(tb.CLI_HLT)[:0xC00], None),
@@ -70,7 +71,7 @@ def build(tag, guests):
     dts = os.path.join(work, tag + ".dts")
     with open(dts, "w") as f:
         f.write('/dts-v1/;\n/ {\n\tcompatible = "tessera,config-1";\n'
-                '\tappliance { model = "Linux platform test"; ram-mib = <1024>; reserved-mib = <64>; '
+                '\tappliance { model = "Linux platform test"; ram-mib = <1536>; reserved-mib = <64>; '
                 'aperture-mib = <256>; };\n\tgraphics { sharing = "all"; };\n'
                 '\tdisplay { width-px = <1024>; height-px = <768>; };\n'
                 '\tscheduler { policy = "fair"; slice-us = <6000>; };\n'
@@ -93,7 +94,7 @@ def boot(r, tag, guests):
             raise e
         r.check("linux platform: a configuration can name Linux guests", refused)
         return None
-    s = Session("bochs", iso, f"bochs-linux-{tag}", megs=1024, boot_timeout=180)
+    s = Session("bochs", iso, f"bochs-linux-{tag}", megs=1536, boot_timeout=180)
     s.wait_prompt(180)
     return s
 
@@ -155,6 +156,13 @@ def run(r, iso):
             out = s.command("vms")
             assert re.search(r"triple\s+crashed", out) and "triple fault at RIP 0x10002" in out, out
         r.check("linux platform: a triple fault stops the guest with the reason", triple)
+
+        def swapgs_and_syscall():
+            s.expect(r"guest \d+ \(msr\): crashed: its boot code halted", 120)
+            text = console(s, "msr", 0.5)
+            assert "gs ok\nsyscall ok\n" in text, repr(text[-200:])
+        r.check("linux platform: KERNEL_GS_BASE and the SYSCALL MSRs are the guest's across time slices",
+                swapgs_and_syscall)
 
         def framebuffer_and_others():
             assert re.search(r"display: reset: 256x192 picture on tile 0,0 256x192", s.raw), s.raw[-2000:]

@@ -67,3 +67,71 @@ def high_half_halt(prefix=b""):
     target = ENTRY + len(body) + 10 + 2                     # after mov rax, imm64 and jmp rax
     body += b"\x48\xb8" + struct.pack("<Q", alias + target) + b"\xff\xe0"
     return body + CLI_HLT, alias + target + 1              # RIP of the HLT
+
+
+# The guest's own KERNEL_GS_BASE and SYSCALL MSRs survive the other guests' time slices
+# (vmm/vcpu/guest_msr.c): it sets KERNEL_GS_BASE, spins through many slices, SWAPGS, checks
+# GS_BASE ("gs ok" / "gs bad"), then sets EFER.SCE, LSTAR and STAR, spins again and executes
+# SYSCALL, whose target prints "syscall ok"; both end in cli; hlt.  Assembled with GNU as
+# (`as --64`, `objcopy -O binary -j .text`) from:
+#   .intel_syntax noprefix
+#   .code64
+#   .macro say s
+#       lea rsi, [rip + \s]
+#       call puts
+#   .endm
+#   start:
+#       mov ecx, 0xC0000102        # KERNEL_GS_BASE
+#       mov eax, 0x12345678
+#       xor edx, edx
+#       wrmsr
+#       mov ecx, 40000000          # pause: many time slices of the other guests
+#   1:  dec ecx
+#       jnz 1b
+#       swapgs
+#       mov ecx, 0xC0000101        # GS_BASE
+#       rdmsr
+#       cmp eax, 0x12345678
+#       jne bad
+#       say gsok
+#       mov ecx, 0xC0000080        # EFER.SCE
+#       rdmsr
+#       or eax, 1
+#       wrmsr
+#       mov ecx, 0xC0000082        # LSTAR
+#       lea rax, [rip + handler]
+#       xor edx, edx
+#       wrmsr
+#       mov ecx, 0xC0000081        # STAR: SYSCALL CS = 0x10, SS = 0x18
+#       xor eax, eax
+#       mov edx, 0x10
+#       wrmsr
+#       mov ecx, 40000000
+#   2:  dec ecx
+#       jnz 2b
+#       syscall
+#   bad:
+#       say gsbad
+#       cli
+#       hlt
+#   handler:
+#       say sysok
+#       cli
+#       hlt
+#   puts:                          # rsi: NUL-terminated string to COM1
+#       mov dx, 0x3F8
+#   3:  lodsb
+#       test al, al
+#       jz 4f
+#       out dx, al
+#       jmp 3b
+#   4:  ret
+#   gsok:  .asciz "gs ok\n"
+#   gsbad: .asciz "gs bad\n"
+#   sysok: .asciz "syscall ok\n"
+SWAPGS_SYSCALL = bytes.fromhex(
+    "b9020100c0b87856341231d20f30b9005a6202ffc975fc0f01f8b9010100c00f323d785634127541488d3563000000e8"
+    "51000000b9800000c00f3283c8010f30b9820000c0488d052b00000031d20f30b9810000c031c0ba100000000f30b900"
+    "5a6202ffc975fc0f05488d3529000000e810000000faf4488d3523000000e802000000faf466baf803ac84c07403eeeb"
+    "f8c36773206f6b0a006773206261640a0073797363616c6c206f6b0a00"
+)

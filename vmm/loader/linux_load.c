@@ -34,6 +34,12 @@ bool linux_guest_allocate(struct vm *vm)
 {
     if (vm->linux_guest)
         return true;
+    if (vm->ram_bytes > LINUX_FB_GPA) {
+        snprintf(vm->reason, sizeof vm->reason, "%u MiB of RAM: a Linux guest's RAM must end below its "
+                 "framebuffer at %#llx (%llu MiB)", vm->cfg->ram_mib, (unsigned long long)LINUX_FB_GPA,
+                 (unsigned long long)(LINUX_FB_GPA >> 20));
+        return false;
+    }
     struct linux_guest *lg = calloc(1, sizeof *lg);
     if (!lg) {
         snprintf(vm->reason, sizeof vm->reason, "no memory for its Linux guest state");
