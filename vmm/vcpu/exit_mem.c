@@ -95,6 +95,13 @@ static unsigned fetch_insn(const struct vm *vm, uint64_t rip, uint8_t *buf)
 static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const struct mmio_region *r,
                                 uint64_t gpa)
 {
+    /* The decoder and the page walk know 64-bit mode only; a Linux guest's decompressor runs
+     * briefly in 32-bit mode (unrestricted guest) but touches no MMIO there. */
+    if (!(vmread(VMCS_GUEST_CS_AR) & VMX_AR_L)) {
+        vm_stop(vm, VM_CRASHED, "MMIO access to %s at GPA %#llx outside 64-bit mode (RIP %#llx): not emulated",
+                r->name, (unsigned long long)gpa, (unsigned long long)x->rip);
+        return EXIT_STOPPED;
+    }
     uint8_t bytes[15];
     unsigned n = fetch_insn(vm, x->rip, bytes);
     struct mmio_insn in;

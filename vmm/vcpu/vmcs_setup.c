@@ -31,6 +31,10 @@ static bool write_all(struct vm *vm, const struct field *f, unsigned n)
 
 #define N(a) (sizeof a / sizeof a[0])
 
+/* PAT switching in Linux guests only (vmx_setup.c says why). */
+static uint32_t exit_controls(const struct vm *vm) { return vm_is_linux(vm) ? vmx.exit : vmx.exit & ~vmx.exit_pat; }
+static uint32_t entry_controls(const struct vm *vm) { return vm_is_linux(vm) ? vmx.entry : vmx.entry & ~vmx.entry_pat; }
+
 static bool controls(struct vm *vm)
 {
     const struct field f[] = {
@@ -38,8 +42,8 @@ static bool controls(struct vm *vm)
         { VMCS_PROC_BASED_CONTROLS, vmx.proc },
         /* Unrestricted guest for Linux guests only: a Tessera guest never leaves long mode. */
         { VMCS_PROC_BASED_CONTROLS2, vm_is_linux(vm) ? vmx.proc2 : vmx.proc2 & ~PROC2_UNRESTRICTED_GUEST },
-        { VMCS_EXIT_CONTROLS, vmx.exit },
-        { VMCS_ENTRY_CONTROLS, vmx.entry },
+        { VMCS_EXIT_CONTROLS, exit_controls(vm) },
+        { VMCS_ENTRY_CONTROLS, entry_controls(vm) },
         { VMCS_EXCEPTION_BITMAP, 0 },               /* the guest handles its own exceptions */
         { VMCS_PAGE_FAULT_ERROR_MASK, 0 },
         { VMCS_PAGE_FAULT_ERROR_MATCH, 0 },
@@ -85,9 +89,10 @@ static bool host_state(struct vm *vm)
 /* IA32_PAT: the host's own on exit, the reset value for the guest (guest_msr.h). */
 static bool pat_state(struct vm *vm)
 {
-    if ((vmx.exit & EXIT_LOAD_IA32_PAT) && vmwrite(VMCS_HOST_IA32_PAT, rdmsr(MSR_IA32_PAT)) != VMX_OK)
+    uint32_t exit = exit_controls(vm), entry = entry_controls(vm);
+    if ((exit & EXIT_LOAD_IA32_PAT) && vmwrite(VMCS_HOST_IA32_PAT, rdmsr(MSR_IA32_PAT)) != VMX_OK)
         return false;
-    if ((vmx.entry & ENTRY_LOAD_IA32_PAT || vmx.exit & EXIT_SAVE_IA32_PAT) &&
+    if ((entry & ENTRY_LOAD_IA32_PAT || exit & EXIT_SAVE_IA32_PAT) &&
         vmwrite(VMCS_GUEST_IA32_PAT, PAT_RESET_VALUE) != VMX_OK)
         return false;
     return true;

@@ -66,16 +66,20 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
     }
     if (!negotiate_all(c))
         return false;
-    /* PAT is switched only with all three controls; with fewer, none is used (unless the CPU
-     * forces one on, which no CPU without the others does). */
+    /* PAT is switched only with all three controls, and only in Linux guests' VMCS
+     * (vmcs_setup): a Tessera guest never writes PAT and runs with the hypervisor's, which is
+     * the reset value, and under Bochs every PAT load on entry and exit costs a TLB flush.  The
+     * bits the CPU forces on stay on whatever happens. */
+    bool t = c->true_controls;
+    uint32_t exit_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS));
+    uint32_t entry_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS));
     const uint32_t pat_exit = EXIT_SAVE_IA32_PAT | EXIT_LOAD_IA32_PAT;
     vmx.pat_switched = (vmx.exit & pat_exit) == pat_exit && (vmx.entry & ENTRY_LOAD_IA32_PAT);
+    vmx.exit_pat = vmx.exit & pat_exit & ~exit_must1;
+    vmx.entry_pat = vmx.entry & ENTRY_LOAD_IA32_PAT & ~entry_must1;
     if (!vmx.pat_switched) {
-        bool t = c->true_controls;
-        uint32_t exit_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS));
-        uint32_t entry_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS));
-        vmx.exit &= ~(pat_exit & ~exit_must1);
-        vmx.entry &= ~(ENTRY_LOAD_IA32_PAT & ~entry_must1);
+        vmx.exit &= ~vmx.exit_pat;
+        vmx.entry &= ~vmx.entry_pat;
     }
     /* Entering a guest with paging off needs CR3 loads and stores not to exit (the CR-access
      * handler knows only CR0.NE and CR4.VMXE): Linux guests need both controls clear. */
@@ -106,6 +110,6 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
     log_info("vmx: on; controls pin %#x proc %#x proc2 %#x exit %#x entry %#x; preemption timer TSC>>%u; "
              "Linux guests %s; guest PAT %s", vmx.pin, vmx.proc, vmx.proc2, vmx.exit, vmx.entry,
              vmx.preemption_shift, vmx.linux_ok ? "possible" : "impossible (no unrestricted guest)",
-             vmx.pat_switched ? "switched by the VMCS" : "fixed at its reset value");
+             vmx.pat_switched ? "switched by the VMCS for Linux guests" : "fixed at its reset value");
     return true;
 }
