@@ -67,9 +67,9 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
     if (!negotiate_all(c))
         return false;
     /* PAT is switched only with all three controls, and only in Linux guests' VMCS
-     * (vmcs_setup): a Tessera guest never writes PAT and runs with the hypervisor's, which is
-     * the reset value, and under Bochs every PAT load on entry and exit costs a TLB flush.  The
-     * bits the CPU forces on stay on whatever happens. */
+     * (vmcs_setup): a Tessera guest never writes PAT (it reads the reset value, guest_msr.c) and
+     * runs with the hypervisor's, so loading PAT on its every entry and exit would be pure
+     * cost.  The bits the CPU forces on stay on whatever happens. */
     bool t = c->true_controls;
     uint32_t exit_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS));
     uint32_t entry_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS));
