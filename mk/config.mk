@@ -43,6 +43,15 @@ $(BUILD)/config.blob: $(BUILD)/config.dtb $(CFG_TOOL)
 	@rm -f $@
 	$(CFG_TOOL) -s $(CONFIG) wrap $< $@
 
+# The module check (config/modules.h, docs/config.md): each guest's image, and a Linux guest's
+# kernel and initrd, against the files the ISO will carry (TAG=PATH; mk/linux.mk adds the
+# Linux ones).  The same check the hypervisor runs with GRUB's modules at boot.
+ISO_MODULE_ARGS = $(foreach g,$(GUEST_ELFS),$(basename $(notdir $(g)))=$(g)) $(LINUX_ISO_MODULES)
+$(BUILD)/modules.checked: $(BUILD)/config.blob $(CFG_TOOL) $(GUEST_ELFS)
+	@rm -f $@
+	@$(CFG_TOOL) -s $(CONFIG) check-modules $< $(ISO_MODULE_ARGS) >$@.tmp || { rm -f $@.tmp; exit 1; }
+	@cat $@.tmp && mv $@.tmp $@
+
 config-show: $(BUILD)/config.blob
 	@$(CFG_TOOL) -s $(CONFIG) check $<
 
