@@ -15,6 +15,7 @@ include mk/newlib.mk
 include mk/image.mk
 include mk/fuzz.mk
 -include mk/config.mk
+include mk/linux.mk
 
 .PHONY: all image run test unit e2e bench fuzz clean distclean deps
 
