@@ -8,14 +8,16 @@
 #define MIB (1ull << 20)
 #define PREF_ADDRESS_BOUND (1ull << 52)     /* the most physical address bits x86-64 has */
 
-/* bytes as MiB with one decimal, rounded up so a "needs" figure is never understated. */
-static const char *mib(uint64_t bytes, char buf[24])
+/* bytes as MiB with one decimal: sizes and ends rounded up, room left rounded down, so a
+ * message never makes a fit look closer than it is. */
+static const char *mib_rounded(uint64_t bytes, bool up, char buf[24])
 {
-    uint64_t tenths = (bytes * 10 + MIB - 1) / MIB;
+    uint64_t tenths = (bytes * 10 + (up ? MIB - 1 : 0)) / MIB;
     snprintf(buf, 24, "%llu.%llu", (unsigned long long)(tenths / 10),
              (unsigned long long)(tenths % 10));
     return buf;
 }
+static const char *mib(uint64_t bytes, char buf[24]) { return mib_rounded(bytes, true, buf); }
 
 static int fail(char *err, size_t errlen, const char *path, const char *prop, const char *what)
 {
@@ -102,7 +104,7 @@ static int check_linux(const struct cfg_guest *g, const char *path, const struct
                  "(which ends at %s MiB) and below %s MiB (%s), which leaves %s MiB",
                  g->initrd, mib(f->initrd_bytes, a), mib(start, b), mib(f->initrd_limit, d),
                  f->ram_bytes <= addr_limit ? "the end of ram-mib" : "the kernel's initrd_addr_max",
-                 mib(room, e));
+                 mib_rounded(room, false, e));
         return fail(err, errlen, path, "initrd", what);
     }
     return CFG_OK;
