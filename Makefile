@@ -29,17 +29,20 @@ image unit bench fuzz newlib $(NEWLIB_LIBC): | deps
 run: image
 	tools/run-emu --emu auto
 
-# Unit and host tests first (seconds), the build-time configuration tests, a short fuzz pass,
-# then the emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
+# Unit and host tests first (seconds), the build-time configuration tests, the Linux guest's
+# kernel and initramfs (downloaded once, booted in plain QEMU), a short fuzz pass, then the
+# emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
 test: unit
 	$(MAKE) --no-print-directory config-test
+	$(MAKE) --no-print-directory linux-test
 	$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_SHORT)
 	$(MAKE) --no-print-directory e2e
 
+# Keeps the cached newlib build and the Debian downloads ($(BUILD)/debian, mk/linux.mk).
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/image $(BUILD)/fuzz $(BUILD)/iso $(BUILD)/tessera.iso
 
-# Also forgets the cached newlib build (about 40 s to rebuild).
+# Also forgets the cached newlib build (about 40 s to rebuild) and the Debian downloads.
 distclean:
 	rm -rf $(BUILD)
 
