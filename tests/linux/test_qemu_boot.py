@@ -14,6 +14,8 @@ import subprocess
 import tempfile
 import time
 
+from test_tools import read_ppm
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROMPT = "linux:/# "
 # VESA mode 0x318: 1024x768 in 24 bits (QEMU's std VGA BIOS); fbpicture centres the picture.
@@ -94,15 +96,6 @@ class Qemu:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
-
-
-def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+255\s", data)
-    if not m:
-        raise AssertionError(f"{path}: not a P6 PPM")
-    return int(m.group(1)), int(m.group(2)), data[m.end():]
 
 
 def compare_picture(t, screen_path, splash_path):
