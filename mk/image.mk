@@ -66,7 +66,8 @@ $(I)/tessera.elf: $(IMAGE_OBJS) $(IMAGE_ARCHIVES) boot/linker.ld
 ISO_DIR := $(BUILD)/iso
 # Each guest image is a module2 tagged with its name: the configuration's image tags.  A
 # configuration with a Linux guest adds its kernel and initramfs (mk/linux.mk, LINUX_ISO_MODULES
-# as TAG=PATH).  The module check (mk/config.mk) has passed on exactly these files.
+# as TAG=PATH).  The module check (mk/config.mk) has passed on exactly these files, and
+# --nounzip keeps them so: GRUB would otherwise unpack a gzip initramfs on loading it.
 $(BUILD)/tessera.iso: $(I)/tessera.elf boot/grub.cfg $(GUEST_ELFS) $(BUILD)/modules.checked
 	@rm -rf $(ISO_DIR) && mkdir -p $(ISO_DIR)/boot/grub $(ISO_DIR)/boot/guests $(ISO_DIR)/boot/linux
 	@cp $(I)/tessera.elf $(ISO_DIR)/boot/tessera.elf
@@ -75,7 +76,7 @@ $(BUILD)/tessera.iso: $(I)/tessera.elf boot/grub.cfg $(GUEST_ELFS) $(BUILD)/modu
 	@mods=$$(for g in $(GUEST_ELFS); do n=$$(basename $$g .elf); \
 	          printf '    module2 /boot/guests/%s.elf %s\\n' $$n $$n; done; \
 	         for m in $(LINUX_ISO_MODULES); do \
-	          printf '    module2 /boot/linux/%s %s\\n' $${m%%=*} $${m%%=*}; done); \
+	          printf '    module2 --nounzip /boot/linux/%s %s\\n' $${m%%=*} $${m%%=*}; done); \
 	 sed "s|^ *# @GUEST_MODULES@.*|$$mods|" boot/grub.cfg >$(ISO_DIR)/boot/grub/grub.cfg
 	@echo "  GRUB    $@"
 	@grub-mkrescue -o $@ $(ISO_DIR) >$(I)/grub-mkrescue.log 2>&1 || { cat $(I)/grub-mkrescue.log; exit 1; }
