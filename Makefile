@@ -28,6 +28,7 @@ include mk/newlib.mk
 include mk/image.mk
 include mk/fuzz.mk
 -include mk/config.mk
+include mk/linux.mk
 
 .PHONY: all image run test unit e2e bench fuzz clean distclean deps
 
@@ -41,17 +42,20 @@ deps:
 run: image
 	tools/run-emu --emu auto $(RUN_FLAGS)
 
-# Unit and host tests first (seconds), the build-time configuration tests, a short fuzz pass,
-# then the emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
+# Unit and host tests first (seconds), the build-time configuration tests, the Linux guest's
+# kernel and initramfs (downloaded once, booted in plain QEMU), a short fuzz pass, then the
+# emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
 test: unit
 	$(MAKE) --no-print-directory config-test
+	$(MAKE) --no-print-directory linux-test
 	$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_SHORT)
 	$(MAKE) --no-print-directory e2e
 
+# Keeps the cached newlib build and the Debian downloads ($(BUILD)/debian, mk/linux.mk).
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/image $(BUILD)/fuzz $(BUILD)/iso $(BUILD)/tessera.iso
 
-# Also forgets the cached newlib build (about 40 s to rebuild).
+# Also forgets the cached newlib build (about 40 s to rebuild) and the Debian downloads.
 distclean:
 	rm -rf $(BUILD)
 

@@ -5,7 +5,8 @@
 # each ELF as a GRUB module2 tagged with the guest's name.  `make guests` builds them all.
 
 G := $(BUILD)/guests
-GUEST_ELFS := $(patsubst guests/%/,$(BUILD)/guests/%.elf,$(filter-out guests/lib/,$(wildcard guests/*/)))
+# guests/linux/ is not one: it holds the Linux guest's initramfs files (mk/linux.mk).
+GUEST_ELFS := $(patsubst guests/%/,$(BUILD)/guests/%.elf,$(filter-out guests/lib/ guests/linux/,$(wildcard guests/*/)))
 # The vGPU driver (guests/lib/vgpu*.c) shares two pure files with the hypervisor's iGPU
 # module rather than keeping copies: the execlist context image (igpu_lrc_init_state) and PCI
 # discovery of a Gen9 device (igpu_discover).
