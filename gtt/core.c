@@ -153,7 +153,7 @@ struct gtt_vgpu *gtt_vgpu_get(const struct gtt *g, unsigned id)
 
 int gtt_slot_grant(struct gtt *g, struct gtt_vgpu *v, unsigned s)
 {
-    uint64_t *h = alloc_entries(g->slot_entries, g->scratch_pte);
+    uint64_t *h = alloc_entries(g->slot_entries, v->scratch_pte);
     uint64_t *q = calloc(g->slot_entries, sizeof *q);
     if (!h || !q) {
         free(h);
@@ -237,12 +237,17 @@ int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *sp)
     v->min_slots = sp->min_slots;
     v->max_slots = sp->max_slots ? sp->max_slots : sp->n_slots;
     v->n_fences = g->fences_per_vgpu;
+    v->scratch_pte = g->scratch_pte;
+    if (g->ops.vgpu_scratch && g->ops.vgpu_scratch(g->ops.ctx, id, &v->scratch_pte) != 0) {
+        free(v);
+        return GTT_ENOMEM;
+    }
     v->slot_set = calloc(ns / 64 + 1, sizeof *v->slot_set);
     v->slot_host = calloc(ns ? ns : 1, sizeof *v->slot_host);
     v->slot_guest = calloc(ns ? ns : 1, sizeof *v->slot_guest);
     uint32_t nlow = gtt_page_of(sp->low.size);
     if (nlow) {
-        v->low_host = alloc_entries(nlow, g->scratch_pte);
+        v->low_host = alloc_entries(nlow, v->scratch_pte);
         v->low_guest = calloc(nlow, sizeof *v->low_guest);
     }
     if (!v->slot_set || !v->slot_host || !v->slot_guest ||
@@ -417,7 +422,7 @@ int gtt_guest_write(struct gtt *g, unsigned vgpu, uint32_t index, uint64_t pte)
         return refuse(g, v, GTT_EPERM);
 
     bool present = pte & GEN9_GGTT_PTE_PRESENT;
-    uint64_t host = g->scratch_pte, hpa = 0;
+    uint64_t host = v->scratch_pte, hpa = 0;
     if (present) {
         uint64_t gpa = pte & GEN9_GGTT_PTE_ADDR_MASK;
         if (g->ops.translate(g->ops.ctx, vgpu, gpa, &hpa) != 0)

@@ -54,6 +54,22 @@ static void ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_update *u)
     vgpu_host_ept_update(vgpu, u);
 }
 
+/* A vGPU's own scratch page: its unmapped GGTT entries point here, so what its GPU work writes
+ * to a page it never mapped is seen by nobody else (gtt/gtt.h). */
+static int vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
+{
+    if (vgpu >= TESSERA_MAX_GUESTS)
+        return -1;
+    if (!gpu.vgpu_scratch[vgpu]) {
+        gpu.vgpu_scratch[vgpu] = page_alloc(&platform.pages, 1, 1);
+        if (!gpu.vgpu_scratch[vgpu])
+            return -1;
+        memset((void *)(uintptr_t)gpu.vgpu_scratch[vgpu], 0, PAGE_SIZE);
+    }
+    *pte = gen9_ggtt_pte_encode(gpu.vgpu_scratch[vgpu]);
+    return 0;
+}
+
 static void describe_pci(void)
 {
     const struct pci_device *d = pci_find(0, IGPU_PCI_DEV, 0);
@@ -114,7 +130,8 @@ bool gpu_init(const struct cfg *cfg)
     }
     struct gtt_config gc = {
         .layout = &gpu.layout,
-        .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update },
+        .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
+                 .vgpu_scratch = vgpu_scratch },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,

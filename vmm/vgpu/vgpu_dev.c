@@ -29,7 +29,8 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
 {
     if (!cfg || !out || !cfg->gtt || !cfg->sched || !cfg->igpu || !cfg->env.guest_ram ||
         !cfg->env.now_ns || !cfg->env.gpu_run || !cfg->host.hva || cfg->max_vgpus == 0 ||
-        cfg->max_vgpus > VGPU_MAX || (cfg->host.gm & (GEN9_GTT_PAGE_SIZE - 1)))
+        cfg->max_vgpus > VGPU_MAX || (cfg->host.gm & (GEN9_GTT_PAGE_SIZE - 1)) ||
+        cfg->host.bytes <= VGPU_RECORD_BYTES)
         return -1;
     struct vgpu_dev *d = calloc(1, sizeof *d);
     if (!d)
@@ -37,14 +38,13 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
     d->cfg = *cfg;
     if (!d->cfg.render_budget_ns)
         d->cfg.render_budget_ns = 1000000;
-    d->host_share = cfg->host.bytes / cfg->max_vgpus;
+    d->host_used = VGPU_RECORD_BYTES;
+    d->host_share = (cfg->host.bytes - VGPU_RECORD_BYTES) / cfg->max_vgpus;
     if (d->host_share > HOST_SHARE_MAX)
         d->host_share = HOST_SHARE_MAX;
     d->host_share &= ~(uint64_t)(GEN9_GTT_PAGE_SIZE - 1);
     d->running = VGPU_MAX;
-    int rc = igpu_engine_init(cfg->igpu, IGPU_BCS, cfg->engine_hws_gm);
-    if (rc != IGPU_OK) {
-        vgpu_logf(d, VGPU_LOG_ERROR, "blitter did not start: %s", igpu_strerror(rc));
+    if (vgpu_record_default_context(d) != 0) {
         free(d);
         return -1;
     }
@@ -100,22 +100,6 @@ static bool carve_host(struct vgpu *v)
     return true;
 }
 
-/* The shadow context the hypervisor submits for this vGPU: ring registers at the positions
- * igpu_lrc_init_state() uses; head and tail are set before every submission. */
-static int init_host_context(struct vgpu *v)
-{
-    uint32_t *state = malloc(GEN9_GTT_PAGE_SIZE);
-    if (!state)
-        return -1;
-    int rc = igpu_lrc_init_state(state, GEN9_GTT_PAGE_SIZE / 4, IGPU_BCS, (uint32_t)v->ring_gm,
-                                 v->ring_bytes, 0, 0);
-    if (rc == IGPU_OK)
-        for (unsigned i = 0; i < GEN9_GTT_PAGE_SIZE / 4; i++)
-            wr32le(v->ctx_hva + GEN9_LRC_STATE_OFFSET + 4 * i, state[i]);
-    free(state);
-    return rc == IGPU_OK ? 0 : -1;
-}
-
 static void init_pv(struct vgpu *v)
 {
     memset(&v->pv, 0, sizeof v->pv);
@@ -158,7 +142,7 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
     v->tile_w = tile_w;
     v->tile_h = tile_h;
     v->q = calloc(VGPU_QUEUE_MAX, sizeof *v->q);
-    if (!v->q || !carve_host(v) || init_host_context(v) != 0) {
+    if (!v->q || !carve_host(v) || vgpu_init_shadow_context(v) != 0) {
         vgpu_logf(d, VGPU_LOG_ERROR, "vgpu %u: no host graphics memory or heap for its shadow state", vm);
         free(v->q);
         free(v);

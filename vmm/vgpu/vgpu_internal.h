@@ -4,8 +4,13 @@
 
 #include "vmm/vgpu/vgpu.h"
 
+#include "drivers/igpu/gen9_context.h"
+#include "drivers/igpu/gen9_gtt.h"
+
 #define VGPU_MAX_RANGES (1u + 64u)      /* low window + high slots */
 #define VGPU_CTX_TRACK  8u              /* contexts per vGPU whose submitted tail is tracked */
+/* Host-area bytes the default-image recording uses first: its context (2 pages) and ring. */
+#define VGPU_RECORD_BYTES (GEN9_LR_CONTEXT_OTHER_SIZE + GEN9_GTT_PAGE_SIZE)
 
 /* One scanned workload waiting for (or on) the GPU. */
 struct vgpu_workload {
@@ -86,6 +91,9 @@ struct vgpu {
 struct vgpu_dev {
     struct vgpu_dev_config cfg;
     struct vgpu *v[VGPU_MAX];
+    /* The blitter's default context image (its register-state page), recorded from the engine
+     * at creation as i915 records engine->default_state: every shadow context starts from it. */
+    uint32_t default_state[GEN9_GTT_PAGE_SIZE / 4u];
     uint64_t host_used;             /* bytes of the host area handed out */
     uint64_t host_share;            /* bytes per vGPU */
 
@@ -95,6 +103,16 @@ struct vgpu_dev {
     uint64_t inflight_ns;           /* GPU time used since the last retirement */
     struct vgpu_render_stats st;
 };
+
+/* vgpu_context.c */
+/* Records d->default_state from the blitter (which it resets first); 0, or -1 with the reason
+ * logged. */
+int vgpu_record_default_context(struct vgpu_dev *d);
+/* (Re)builds v's shadow context from the default image: i915 lrc_init_state() for a new
+ * context, restore_default_state() for one an engine reset interrupted. */
+int vgpu_init_shadow_context(struct vgpu *v);
+/* The execlist descriptor of v's shadow context (i915 lrc_descriptor()). */
+uint64_t vgpu_shadow_desc(const struct vgpu *v);
 
 /* vgpu_dev.c */
 void vgpu_logf(struct vgpu_dev *d, enum vgpu_log_level l, const char *fmt, ...)

@@ -113,7 +113,7 @@ static uint32_t reg_read(struct vgpu *v, uint32_t off)
     case GEN9_RING_TIMESTAMP(BCS):
     case GEN9_RING_TIMESTAMP_UDW(BCS): {
         uint64_t ns = v->dev->cfg.env.now_ns(v->dev->cfg.env.ctx);
-        uint64_t t = igpu_ns_to_ticks(ns, GEN9_CS_TIMESTAMP_HZ);
+        uint64_t t = igpu_ns_to_ticks(ns, v->dev->cfg.igpu->info.timestamp_hz);
         return off == GEN9_RING_TIMESTAMP(BCS) ? (uint32_t)t : (uint32_t)(t >> 32);
     }
     case GEN9_GT_IIR(0):   return v->gt_iir;

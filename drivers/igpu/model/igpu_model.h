@@ -155,7 +155,11 @@ struct igpu_model_stats {
     uint64_t faults;
 };
 
-/* Defaults: Skylake GT2 id 0x1912, 12 MHz timestamps, a 256 MiB aperture, full 1 Mi entry
+/* The model's timestamp rate: it models a Skylake desktop part whose CTC_MODE selects the
+ * 24 MHz crystal clock with shift 2 (gen9_cs_timestamp_hz()), i.e. 12 MHz, 83.33 ns a tick. */
+#define IGPU_MODEL_TIMESTAMP_HZ 12000000u
+
+/* Defaults: Skylake GT2 id 0x1912, IGPU_MODEL_TIMESTAMP_HZ timestamps, a 256 MiB aperture, full 1 Mi entry
  * GGTT, and the cost figures listed in docs/igpu-model.md. The caller still sets mem and
  * gsm_base. */
 void igpu_model_config_defaults(struct igpu_model_config *cfg);

@@ -34,7 +34,7 @@ void igpu_model_config_defaults(struct igpu_model_config *cfg)
     cfg->ggtt_entries = GEN9_GGTT_MAX_ENTRIES;
     cfg->aperture_size = MODEL_DEFAULT_APERTURE;
     cfg->device_id = MODEL_DEFAULT_DEVICE;
-    cfg->timestamp_hz = GEN9_CS_TIMESTAMP_HZ;
+    cfg->timestamp_hz = IGPU_MODEL_TIMESTAMP_HZ;
     igpu_model_cost_defaults(&cfg->cost);
 }
 
