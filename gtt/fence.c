@@ -106,8 +106,8 @@ static int refuse(struct gtt *g, struct gtt_vgpu *v, int rc, char *err, size_t e
     return rc;
 }
 
-int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
-                    struct gtt_fence_result *res, char *err, size_t errlen)
+static int fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
+                       struct gtt_fence_result *res, char *err, size_t errlen)
 {
     char msg[256];
     struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
@@ -218,4 +218,11 @@ int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value
     if (res->program_old && res->old_reg == reg)
         res->program_old = false;   /* the same register is reprogrammed */
     return 0;
+}
+
+int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
+                    struct gtt_fence_result *res, char *err, size_t errlen)
+{
+    int rc = fence_write(g, vgpu, fence, value, res, err, errlen);
+    return g ? (int)gtt_done(g, rc) : rc;
 }

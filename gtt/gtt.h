@@ -57,6 +57,12 @@ struct gtt_ops {
      * channel between guests (one's writes to an unmapped page are the other's reads), so
      * only bookkeeping tests do that. */
     int (*vgpu_scratch)(void *ctx, unsigned vgpu, uint64_t *pte);
+    /* Makes the GGTT writes so far visible to the GPU (GFX_FLSH_CNTL: the backend's
+     * ggtt_flush).  Called once at the end of every call below that wrote physical entries, as
+     * i915 invalidates after every GGTT update (gen8_ggtt_insert_page/_entries ->
+     * ggtt->invalidate()): the GPU never works with a stale translation, and the running
+     * guest's own remaps take effect for its next command.  May be NULL. */
+    void (*ggtt_invalidate)(void *ctx);
 };
 
 /* How a switch decides what to write (the benchmark compares them; Tessera uses ENTRY). */
@@ -141,6 +147,7 @@ struct gtt_stats {
     uint64_t writes_refused;
     uint64_t fence_refused;
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;
+    uint64_t invalidates;           /* GGTT invalidations requested (ops.ggtt_invalidate) */
 };
 
 struct gtt {
@@ -162,6 +169,7 @@ struct gtt {
     unsigned host_fences;
     unsigned fences_per_vgpu;
     bool balloon_count_idle;
+    bool ggtt_dirty;                /* physical entries written since the last invalidate */
     struct gtt_stats st;
 };
 

@@ -122,9 +122,17 @@ static inline uint32_t gen9_masked_apply(uint32_t cur, uint32_t write)
 #define   GEN9_CSB_WRITE_PTR_SHIFT        0u
 #define   GEN9_CSB_READ_PTR_SHIFT         8u
 /* Value of the write pointer after reset: "no entry written yet"; the first event then lands in
- * entry 0 (i915 gvt/execlist.c emulate_csb_update(); intel_lrc_reg.h notes 6 and 7 are not
- * valid entry numbers). */
+ * entry 0 (GVT-g emulates this: gvt/execlist.c init_vgpu_execlist() sets write 7, read 0, and
+ * emulate_csb_update() goes from 7 to 0).  i915 calls 6 and 7 reserved (intel_lrc_reg.h) and
+ * itself sets both pointers to 5 after a reset (reset_csb_pointers()), which reaches entry 0
+ * the same way. */
 #define   GEN9_CSB_PTR_RESET              0x7u
+
+/* The entry the engine writes after write pointer wp. */
+static inline uint32_t gen9_csb_next(uint32_t wp)
+{
+    return wp == GEN9_CSB_PTR_RESET ? 0u : (wp + 1u) % GEN9_CSB_ENTRIES;
+}
 #define GEN9_RING_CTX_TIMESTAMP(base)     ((base) + 0x3A8u)
 /* Sixteen 64-bit command-streamer general purpose registers (GEN8_RING_CS_GPR). */
 #define GEN9_RING_CS_GPR(base, n)         ((base) + 0x600u + (uint32_t)(n) * 8u)
@@ -164,6 +172,30 @@ static inline uint32_t gen9_cs_timestamp_hz(uint32_t ctc_mode, uint32_t ts_overr
         return base + 1000000u / (denom + 1u);
     }
     return GEN9_CRYSTAL_CLOCK_HZ >> (3u - ((ctc_mode & GEN9_CTC_SHIFT_MASK) >> GEN9_CTC_SHIFT_SHIFT));
+}
+
+/* The reverse, for a device that presents its rate (the vGPU): CTC_MODE and TIMESTAMP_OVERRIDE
+ * values for which gen9_cs_timestamp_hz() gives hz, the crystal clock when hz is one of its
+ * rates, else the divide logic; false if neither can say hz exactly. */
+static inline bool gen9_cs_timestamp_encode(uint32_t hz, uint32_t *ctc_mode, uint32_t *ts_override)
+{
+    for (uint32_t shift = 0; shift <= 3u; shift++)
+        if ((GEN9_CRYSTAL_CLOCK_HZ >> (3u - shift)) == hz) {
+            *ctc_mode = shift << GEN9_CTC_SHIFT_SHIFT;
+            *ts_override = 0;
+            return true;
+        }
+    for (uint32_t denom = 0; denom <= (GEN9_TS_OVERRIDE_DENOM_MASK >> GEN9_TS_OVERRIDE_DENOM_SHIFT);
+         denom++) {
+        uint32_t part = 1000000u / (denom + 1u), whole = hz - part;
+        if (hz < part || whole % 1000000u || whole == 0 ||
+            whole / 1000000u - 1u > GEN9_TS_OVERRIDE_DIVIDER_MASK)
+            continue;
+        *ctc_mode = GEN9_CTC_SOURCE_DIVIDE_LOGIC;
+        *ts_override = (whole / 1000000u - 1u) | denom << GEN9_TS_OVERRIDE_DENOM_SHIFT;
+        return true;
+    }
+    return false;
 }
 
 /* ---- Fences (i915 i915_reg.h FENCE_REG_GEN6_LO/HI, gt/intel_ggtt_fencing.c) --------------- */

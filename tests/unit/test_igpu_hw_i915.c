@@ -203,6 +203,25 @@ static void timestamp_rate_comes_from_ctc_mode(void **state)
     assert_int_equal(count_ops(&f, RD, GEN9_TIMESTAMP_OVERRIDE, 18u | 1u << 12), 1);
 }
 
+/* The vGPU says its rate the same way: every rate the two encodings can express round-trips. */
+static void timestamp_rate_encodes_back(void **state)
+{
+    uint32_t ctc, ovr;
+    (void)state;
+    for (uint32_t shift = 0; shift <= 3; shift++) {
+        uint32_t hz = gen9_cs_timestamp_hz(shift << GEN9_CTC_SHIFT_SHIFT, 0);
+        assert_true(gen9_cs_timestamp_encode(hz, &ctc, &ovr));
+        assert_int_equal(ctc, shift << GEN9_CTC_SHIFT_SHIFT);
+    }
+    for (uint32_t div = 0; div <= GEN9_TS_OVERRIDE_DIVIDER_MASK; div += 7)
+        for (uint32_t den = 0; den <= 15; den++) {
+            uint32_t hz = gen9_cs_timestamp_hz(GEN9_CTC_SOURCE_DIVIDE_LOGIC, div | den << 12);
+            assert_true(gen9_cs_timestamp_encode(hz, &ctc, &ovr));
+            assert_int_equal(gen9_cs_timestamp_hz(ctc, ovr), hz);
+        }
+    assert_false(gen9_cs_timestamp_encode(12345, &ctc, &ovr));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +232,7 @@ int main(void)
         cmocka_unit_test(engine_reset_retries_without_ready_and_goes_ahead),
         cmocka_unit_test(engine_init_bludgeons_both_csb_pointers),
         cmocka_unit_test(timestamp_rate_comes_from_ctc_mode),
+        cmocka_unit_test(timestamp_rate_encodes_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,12 @@ static int fx_translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
     return 0;
 }
 
+static void fx_ggtt_invalidate(void *ctx)
+{
+    struct fx *f = ctx;
+    igpu_ggtt_flush(f->igpu);
+}
+
 static int fx_vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
 {
     struct fx *f = ctx;
@@ -186,7 +192,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     assert_int_equal(gtt_layout_compute(&p, &f->layout, err, sizeof err), 0);
     struct gtt_config gc = {
         .layout = &f->layout,
-        .ops = { f, fx_ggtt_write, fx_translate, NULL, fx_vgpu_scratch },
+        .ops = { f, fx_ggtt_write, fx_translate, NULL, fx_vgpu_scratch, fx_ggtt_invalidate },
         .scratch_pte = gen9_ggtt_pte_encode(f->scratch_pa),
     };
     assert_int_equal(gtt_init(&f->gtt, &gc), 0);

@@ -152,6 +152,56 @@ static void gprs_cannot_be_planted_in_another_vgpu(void **state)
     fx_destroy(f);
 }
 
+/* Beyond the four: BCS_SWCTRL, the other register a guest may load (audit M9), is context
+ * state too: guest 0 selects Y tiling for its blits; guest 1's first workload sees the reset
+ * value, and guest 0 keeps its own. */
+static void bcs_swctrl_stays_with_its_vgpu(void **state)
+{
+    (void)state;
+    struct fx *f = fx_create(NULL);
+    fx_guest_setup(f, 0);
+    fx_guest_setup(f, 1);
+    uint32_t c[8] = { GEN9_MI_LOAD_REGISTER_IMM(1), GEN9_BCS_SWCTRL,
+                      GEN9_MASKED_BIT_ENABLE(GEN9_BCS_SWCTRL_DST_Y | GEN9_BCS_SWCTRL_SRC_Y),
+                      GEN9_MI_NOOP };
+    submit_and_retire(f, 0, c, 4);
+    uint64_t out1 = fx_gm_alloc(f, 1, 1, NULL), out0 = fx_gm_alloc(f, 0, 1, NULL);
+    c[0] = GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT;
+    c[1] = GEN9_BCS_SWCTRL;
+    c[2] = (uint32_t)out1;
+    c[3] = 0;
+    submit_and_retire(f, 1, c, 4);
+    assert_int_equal(fx_rd(f, 1, out1) & 0xFFFF, 0);
+    c[2] = (uint32_t)out0;
+    submit_and_retire(f, 0, c, 4);
+    assert_int_equal(fx_rd(f, 0, out0) & 0xFFFF, GEN9_BCS_SWCTRL_DST_Y | GEN9_BCS_SWCTRL_SRC_Y);
+    fx_destroy(f);
+}
+
+/* An aperture access that straddles the end of a fence is cut there: the part after it comes
+ * from the guest's own next page, never from whatever follows its copy in the fence pool. */
+static void aperture_access_is_cut_at_the_fence_end(void **state)
+{
+    (void)state;
+    struct fx *f = fx_create(NULL);
+    uint64_t gm0 = fx_gm_alloc(f, 0, 2, NULL), gm1 = fx_gm_alloc(f, 1, 1, NULL);
+    fill_pages(f, 0, gm0, 2, 0xA0000000u, true);
+    fill_pages(f, 1, gm1, 1, MARK_VICTIM, false);
+    /* guest 0 fences its first page, guest 1 its page: their pool copies are neighbours */
+    assert_true(vgpu_mmio_write(fx_v(f, 0), GEN9_FENCE_REG_LO(0), 8, gtt_fence_encode(gm0, 4096, 512, false, true)));
+    assert_true(vgpu_mmio_write(fx_v(f, 1), GEN9_FENCE_REG_LO(0), 8, gtt_fence_encode(gm1, 4096, 512, false, true)));
+    assert_true(gtt_vgpu_get(&f->gtt, 0)->fence[0].pooled && gtt_vgpu_get(&f->gtt, 1)->fence[0].pooled);
+    uint64_t val;
+    assert_true(vgpu_aperture_read(fx_v(f, 0), gm0 + 4092, 8, &val));
+    assert_int_equal((uint32_t)(val >> 32), 0xA0000000u | 1024u);   /* its second page's word 0 */
+    assert_int_not_equal((uint32_t)(val >> 32), MARK_VICTIM);
+    /* and a write there lands in its own RAM too */
+    assert_true(vgpu_aperture_write(fx_v(f, 0), gm0 + 4092, 8, 0x1122334455667788ull));
+    assert_int_equal(fx_rd(f, 0, gm0 + 4096), 0x11223344u);
+    assert_int_equal(fx_rd(f, 1, gm1), MARK_VICTIM);
+    fx_destroy(f);
+}
+
 /* ---- 4. scratch pages ---- */
 
 /* Guest 0's GPU work writes into one of its own never-mapped pages; guest 1 copies from one of
@@ -189,6 +239,8 @@ int main(void)
         cmocka_unit_test(gprs_do_not_leak_into_another_vgpu),
         cmocka_unit_test(gprs_cannot_be_planted_in_another_vgpu),
         cmocka_unit_test(unmapped_pages_are_private),
+        cmocka_unit_test(bcs_swctrl_stays_with_its_vgpu),
+        cmocka_unit_test(aperture_access_is_cut_at_the_fence_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

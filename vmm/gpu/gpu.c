@@ -37,6 +37,12 @@ static void ggtt_write(void *ctx, uint32_t index, uint64_t pte)
     igpu_ggtt_write(gpu.igpu, index, pte);
 }
 
+/* gtt/ invalidates after every update it makes (i915 gen8_ggtt_invalidate()). */
+static void ggtt_invalidate(void *ctx)
+{
+    igpu_ggtt_flush(gpu.igpu);
+}
+
 /* A guest GGTT entry may only point at the guest's own RAM (DESIGN.md §6). */
 static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
 {
@@ -131,7 +137,7 @@ bool gpu_init(const struct cfg *cfg)
     struct gtt_config gc = {
         .layout = &gpu.layout,
         .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
-                 .vgpu_scratch = vgpu_scratch },
+                 .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,

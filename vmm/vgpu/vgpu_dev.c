@@ -44,6 +44,10 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
         d->host_share = HOST_SHARE_MAX;
     d->host_share &= ~(uint64_t)(GEN9_GTT_PAGE_SIZE - 1);
     d->running = VGPU_MAX;
+    uint32_t ctc, ovr;
+    if (!gen9_cs_timestamp_encode(cfg->igpu->info.timestamp_hz, &ctc, &ovr))
+        vgpu_logf(d, VGPU_LOG_WARN, "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
+                  "guests reading CTC_MODE see 0", cfg->igpu->info.timestamp_hz);
     if (vgpu_record_default_context(d) != 0) {
         free(d);
         return -1;
@@ -121,8 +125,10 @@ static void reset_registers(struct vgpu *v)
     v->elsp_n = 0;
     v->execlist_status_lo = v->execlist_status_hi = 0;
     memset(v->csb, 0, sizeof v->csb);
-    v->csb_write = VGPU_CSB_ENTRIES - 1;     /* Gen9 reset value: the next write goes to 0 */
-    v->csb_read = VGPU_CSB_ENTRIES - 1;
+    /* GVT-g's reset value (init_vgpu_execlist()): write pointer 7 = nothing written, the
+     * first event goes to entry 0; read pointer 0. */
+    v->csb_write = GEN9_CSB_PTR_RESET;
+    v->csb_read = 0;
     v->gt_iir = v->gt_imr = v->gt_ier = v->master_irq = 0;
     memset(v->fence, 0, sizeof v->fence);
     v->plane_ctl = v->plane_stride = v->plane_size = v->plane_surf = v->plane_pos = 0;

@@ -46,7 +46,7 @@ struct vgpu {
     unsigned elsp_n;                /* dwords written of the current submission */
     uint32_t execlist_status_lo, execlist_status_hi;
     uint32_t csb[VGPU_CSB_ENTRIES][2];
-    unsigned csb_write;             /* index of the last entry written */
+    unsigned csb_write;             /* index of the last entry written (7: none since reset) */
     uint32_t csb_read;              /* guest's read pointer */
     uint32_t gt_iir, gt_imr, gt_ier, master_irq;
     uint64_t fence[GTT_MAX_VGPU_FENCES];

@@ -115,11 +115,11 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
     uint64_t t0 = d->cfg.env.cpu_ns ? d->cfg.env.cpu_ns(d->cfg.env.ctx) : 0;
     gtt_set_active(g, v->id, true);
     if (g->running != v->id) {
+        /* gtt/ invalidates the GGTT after the copy (and after the prediction below). */
         long n = gtt_switch_to(g, v->id);
         if (n > 0)
             d->st.entries_switch += (uint64_t)n;
         d->st.switches++;
-        igpu_ggtt_flush(d->cfg.igpu);
     }
     /* Predict the next owner: the other vGPU with the most work waiting. */
     unsigned next = VGPU_MAX;

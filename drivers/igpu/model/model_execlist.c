@@ -68,7 +68,7 @@ void model_engine_reset(struct igpu_model *m, struct model_engine *en)
 static void csb_write(struct igpu_model *m, struct model_engine *en, uint32_t status,
                       uint32_t ctx_id)
 {
-    uint32_t wp = en->csb_wp == GEN9_CSB_PTR_RESET ? 0 : (en->csb_wp + 1u) % GEN9_CSB_ENTRIES;
+    uint32_t wp = gen9_csb_next(en->csb_wp);
 
     en->csb[wp][0] = status;
     en->csb[wp][1] = ctx_id;
@@ -97,7 +97,7 @@ int model_csb_drain(struct igpu_model *m, struct model_engine *en, struct igpu_c
     if (en->csb_wp == GEN9_CSB_PTR_RESET)
         return 0;
     while (head != en->csb_wp && n < max) {
-        head = (head == GEN9_CSB_PTR_RESET) ? 0 : (head + 1u) % GEN9_CSB_ENTRIES;
+        head = gen9_csb_next(head);
         ev[n].status = en->csb[head][0];
         ev[n].ctx_id = en->csb[head][1];
         n++;
