@@ -44,6 +44,8 @@ void vgpu_emit_store_dword(struct vgpu_cmdbuf *cb, uint64_t gm, uint32_t value);
 void vgpu_emit_flush_store(struct vgpu_cmdbuf *cb, uint64_t gm, uint32_t value);
 /* MI_LOAD_REGISTER_IMM of one register. */
 void vgpu_emit_lri(struct vgpu_cmdbuf *cb, uint32_t reg, uint32_t value);
+/* MI_STORE_REGISTER_MEM: the register's value to gm (4-byte aligned). */
+void vgpu_emit_srm(struct vgpu_cmdbuf *cb, uint32_t reg, uint64_t gm);
 /* MI_BATCH_BUFFER_START of a batch at gm (GGTT); `second_level` from inside a batch calls
  * instead of chaining. */
 void vgpu_emit_bb_start(struct vgpu_cmdbuf *cb, uint64_t gm, bool second_level);

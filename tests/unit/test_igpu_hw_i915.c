@@ -17,6 +17,17 @@
     { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AG, 0 }, { WR, QG, FW_SET },                   \
     { RD, AM, 0 }, { WR, QM, FW_SET }, { RD, AR, 1 }, { RD, AG, 1 }, { RD, AM, 1 }
 #define FW_ALL_PUT { WR, QR, FW_CLEAR }, { WR, QG, FW_CLEAR }, { WR, QM, FW_CLEAR }
+/* intel_engine_stop_cs() on engine base b */
+#define STOP_CS(b) { WR, GEN9_RING_MI_MODE(b), 0x01000100u }, { RD, GEN9_RING_MI_MODE(b), 0x300 }, \
+                   { RD, GEN9_RING_MI_MODE(b), 0x300 }
+/* gen6_hw_domain_reset(): the domain's GDRST bit written twice, each acknowledged after one
+ * poll, then 50 us to settle */
+#define GDRST_TWICE(dom)                                                                     \
+    { WR, GEN9_GDRST, dom }, { RD, GEN9_GDRST, dom }, { DELAY, 0, 1 }, { RD, GEN9_GDRST, 0 },  \
+    { WR, GEN9_GDRST, dom }, { RD, GEN9_GDRST, dom }, { DELAY, 0, 1 }, { RD, GEN9_GDRST, 0 },  \
+    { DELAY, 0, 50 }
+/* gen8_engine_reset_cancel(), intel_engine_cancel_stop_cs() */
+#define CANCEL(b) { WR, GEN9_RING_RESET_CTL(b), 0x00010000u }, { WR, GEN9_RING_MI_MODE(b), 0x01000000u }
 
 static void forcewake_lost_ack_uses_the_fallback_toggle(void **state)
 {
@@ -73,25 +84,18 @@ static void engine_reset_stops_the_cs_first(void **state)
 {
     struct fake f;
     struct igpu_hw hw;
-    uint32_t b = GEN9_BCS_BASE, ctl = GEN9_RING_RESET_CTL(b), mode = GEN9_RING_MI_MODE(b);
+    uint32_t b = GEN9_BCS_BASE, ctl = GEN9_RING_RESET_CTL(b);
     (void)state;
     setup(&f, &hw, true);
     f.n = 0;
     assert_int_equal(igpu_engine_reset(igpu_hw_igpu(&hw), IGPU_BCS), 0);
     const struct op exp[] = {
         FW_ALL_GET,
-        /* intel_engine_stop_cs() */
-        { WR, mode, 0x01000100u }, { RD, mode, 0x300 }, { RD, mode, 0x300 },
-        /* gen8_engine_reset_prepare() */
+        STOP_CS(b),
+        /* gen8_engine_reset_prepare(): request, READY_TO_RESET */
         { RD, ctl, 0 }, { WR, ctl, 0x00010001u }, { RD, ctl, 0x3 },
-        /* gen6_hw_domain_reset(): twice, then settle */
-        { WR, GEN9_GDRST, GEN9_GRDOM_BLT }, { RD, GEN9_GDRST, GEN9_GRDOM_BLT }, { DELAY, 0, 1 },
-        { RD, GEN9_GDRST, 0 },
-        { WR, GEN9_GDRST, GEN9_GRDOM_BLT }, { RD, GEN9_GDRST, GEN9_GRDOM_BLT }, { DELAY, 0, 1 },
-        { RD, GEN9_GDRST, 0 },
-        { DELAY, 0, 50 },
-        /* gen8_engine_reset_cancel(), intel_engine_cancel_stop_cs() */
-        { WR, ctl, 0x00010000u }, { WR, mode, 0x01000000u },
+        GDRST_TWICE(GEN9_GRDOM_BLT),
+        CANCEL(b),
         FW_ALL_PUT,
     };
     expect(&f, exp, sizeof exp / sizeof exp[0]);
@@ -103,7 +107,7 @@ static void engine_reset_bypasses_the_handshake_on_a_catastrophic_error(void **s
 {
     struct fake f;
     struct igpu_hw hw;
-    uint32_t b = GEN9_BCS_BASE, ctl = GEN9_RING_RESET_CTL(b), mode = GEN9_RING_MI_MODE(b);
+    uint32_t b = GEN9_BCS_BASE, ctl = GEN9_RING_RESET_CTL(b);
     (void)state;
     setup(&f, &hw, true);
     *reg(&f, ctl) = GEN9_RESET_CTL_CAT_ERROR;
@@ -111,15 +115,11 @@ static void engine_reset_bypasses_the_handshake_on_a_catastrophic_error(void **s
     assert_int_equal(igpu_engine_reset(igpu_hw_igpu(&hw), IGPU_BCS), 0);
     const struct op exp[] = {
         FW_ALL_GET,
-        { WR, mode, 0x01000100u }, { RD, mode, 0x300 }, { RD, mode, 0x300 },
+        STOP_CS(b),
         /* CAT_ERROR: request it, wait for the hardware to clear it; no READY_TO_RESET */
         { RD, ctl, GEN9_RESET_CTL_CAT_ERROR }, { WR, ctl, 0x00040004u }, { RD, ctl, 0 },
-        { WR, GEN9_GDRST, GEN9_GRDOM_BLT }, { RD, GEN9_GDRST, GEN9_GRDOM_BLT }, { DELAY, 0, 1 },
-        { RD, GEN9_GDRST, 0 },
-        { WR, GEN9_GDRST, GEN9_GRDOM_BLT }, { RD, GEN9_GDRST, GEN9_GRDOM_BLT }, { DELAY, 0, 1 },
-        { RD, GEN9_GDRST, 0 },
-        { DELAY, 0, 50 },
-        { WR, ctl, 0x00010000u }, { WR, mode, 0x01000000u },
+        GDRST_TWICE(GEN9_GRDOM_BLT),
+        CANCEL(b),
         FW_ALL_PUT,
     };
     expect(&f, exp, sizeof exp / sizeof exp[0]);

@@ -181,6 +181,26 @@ static void a_foreign_layout_faults_the_engine(void **state)
     fx_fini(&f);
 }
 
+/* i915 reset_csb_pointers(): both pointers written to 5; the next event lands in entry 0. */
+static void csb_pointers_take_i915s_rewind(void **state)
+{
+    struct fx f;
+    struct igpu_csb_event ev[6];
+    uint32_t c[2] = { GEN9_MI_NOOP, GEN9_MI_NOOP }, ptr = GEN9_RING_CSB_PTR(GEN9_BCS_BASE);
+    (void)state;
+    fx_init(&f);
+    assert_int_equal(fx_reg(&f, ptr), (GEN9_CSB_PTR_RESET << 8) | GEN9_CSB_PTR_RESET);
+    assert_int_equal(igpu_reg_write(f.g, ptr, 0xFFFF0505u), 0);
+    assert_int_equal(fx_reg(&f, ptr), 0x0505);
+    assert_int_equal(igpu_model_ctx_init(f.m, IGPU_BCS, FX_CTX_A, FX_RING, FX_RING_SIZE), 0);
+    assert_int_equal(igpu_model_submit_ring(f.m, IGPU_BCS, FX_CTX_A, 1, c, 2), 0);
+    igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000ull);
+    assert_int_equal(fx_csb(&f, IGPU_BCS, ev, 6), 2);       /* IDLE_ACTIVE in 0, then 1 */
+    assert_int_equal(fx_reg(&f, ptr) & GEN9_CSB_PTR_MASK, 1);
+    assert_int_equal(ev[0].status, GEN9_CTX_STATUS_IDLE_ACTIVE);
+    fx_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +209,7 @@ int main(void)
         cmocka_unit_test(inhibited_restore_keeps_the_engine_registers),
         cmocka_unit_test(save_inhibit_is_honoured),
         cmocka_unit_test(a_foreign_layout_faults_the_engine),
+        cmocka_unit_test(csb_pointers_take_i915s_rewind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -325,6 +325,10 @@ void vgpu_host_guest_started(unsigned id)
     struct vgpu *v = vgpu_get(vgpu_host.dev, id);
     if (v)
         vgpu_guest_reset(v);
+    /* Its work is off the GPU now: a restarted guest finds its scratch page as new (what its
+     * previous run wrote to unmapped pages is gone). */
+    if (v && id < TESSERA_MAX_GUESTS && gpu.vgpu_scratch[id])
+        memset((void *)(uintptr_t)gpu.vgpu_scratch[id], 0, GEN9_GTT_PAGE_SIZE);
 }
 
 /* ---- the balloon controller's period ------------------------------------------------------ */

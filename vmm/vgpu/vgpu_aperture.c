@@ -38,16 +38,13 @@ static bool piece(struct vgpu *v, uint64_t off, uint8_t *buf, size_t len, bool w
         uint64_t pool_off = f->pool_start + (off - f->guest.start);
         return env->aperture_rw && env->aperture_rw(env->ctx, pool_off, buf, len, write) == 0;
     }
-    uint64_t pte = 0;
-    if (off >> GEN9_GTT_PAGE_SHIFT > UINT32_MAX ||
-        gtt_guest_read(v->dev->cfg.gtt, v->id, (uint32_t)(off >> GEN9_GTT_PAGE_SHIFT), &pte) != 0 ||
-        !(pte & GEN9_GGTT_PTE_PRESENT)) {
+    bool mapped;
+    uint8_t *ram = vgpu_gm_page_ptr(v, off, len, &mapped);
+    if (!mapped) {
         if (!write)
             memset(buf, 0, len);
         return true;
     }
-    uint64_t gpa = (pte & GEN9_GGTT_PTE_ADDR_MASK) + (off & GEN9_GTT_PAGE_MASK);
-    uint8_t *ram = env->guest_ram(env->ctx, v->id, gpa, len);
     if (!ram)
         return false;
     if (write)

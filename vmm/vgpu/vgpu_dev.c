@@ -182,12 +182,16 @@ void vgpu_guest_reset(struct vgpu *v)
 
 /* ---- guest graphics memory through the vGPU's own GGTT entries ---------------------------- */
 
-/* Host pointer of [gm, gm + len) inside one page, through the guest's entry for that page. */
-static uint8_t *gm_page_ptr(const struct vgpu *v, uint64_t gm, size_t len)
+uint8_t *vgpu_gm_page_ptr(const struct vgpu *v, uint64_t gm, size_t len, bool *mapped)
 {
     uint64_t pte;
-    if (gtt_guest_read(v->dev->cfg.gtt, v->id, (uint32_t)(gm >> GEN9_GTT_PAGE_SHIFT), &pte) != 0 ||
-        !(pte & GEN9_GGTT_PTE_PRESENT))
+    bool present = (gm >> GEN9_GTT_PAGE_SHIFT) <= UINT32_MAX &&
+                   gtt_guest_read(v->dev->cfg.gtt, v->id, (uint32_t)(gm >> GEN9_GTT_PAGE_SHIFT),
+                                  &pte) == 0 &&
+                   (pte & GEN9_GGTT_PTE_PRESENT);
+    if (mapped)
+        *mapped = present;
+    if (!present)
         return NULL;
     uint64_t gpa = (pte & GEN9_GGTT_PTE_ADDR_MASK) + (gm & (GEN9_GTT_PAGE_SIZE - 1));
     return v->dev->cfg.env.guest_ram(v->dev->cfg.env.ctx, v->id, gpa, len);
@@ -202,7 +206,7 @@ static bool gm_access(const struct vgpu *v, uint64_t gm, void *buf, size_t len, 
         size_t chunk = GEN9_GTT_PAGE_SIZE - (gm & (GEN9_GTT_PAGE_SIZE - 1));
         if (chunk > len)
             chunk = len;
-        uint8_t *p = gm_page_ptr(v, gm, chunk);
+        uint8_t *p = vgpu_gm_page_ptr(v, gm, chunk, NULL);
         if (!p)
             return false;
         if (write)

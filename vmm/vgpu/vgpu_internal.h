@@ -118,6 +118,10 @@ uint64_t vgpu_shadow_desc(const struct vgpu *v);
 void vgpu_logf(struct vgpu_dev *d, enum vgpu_log_level l, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool vgpu_gm_write(struct vgpu *v, uint64_t gm, const void *buf, size_t len);
+/* Host pointer of [gm, gm + len) inside one page, through the guest's own entry for it (what it
+ * wrote, not the host shadow); NULL if the entry is not present (*mapped false, if asked) or
+ * the page is not its RAM. */
+uint8_t *vgpu_gm_page_ptr(const struct vgpu *v, uint64_t gm, size_t len, bool *mapped);
 bool vgpu_gm_read32(const struct vgpu *v, uint64_t gm, uint32_t *val);
 bool vgpu_gm_write32(struct vgpu *v, uint64_t gm, uint32_t val);
 void vgpu_ranges_refresh(struct vgpu *v);

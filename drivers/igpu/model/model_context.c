@@ -30,72 +30,95 @@
 
 #define MASK_ALL 0xFFFF0000u
 
-static bool is_gpr(const struct model_engine *en, uint32_t reg)
-{
-    return reg >= GEN9_RING_CS_GPR(en->base, 0) && reg < GEN9_RING_CS_GPR(en->base, GEN9_CS_GPR_COUNT);
-}
+/* What the model does with each register of the layout, worked out once per engine. */
+enum lrc_kind {
+    K_STORE = 0,        /* kept and saved as loaded */
+    K_CTX_CTRL, K_HEAD, K_TAIL, K_START, K_CTL, K_CTX_TS, K_GPR, K_SWCTRL, K_MI_MODE,
+    K_TIMESTAMP,
+};
 
-/* Loads the value of layout register i (absolute offset reg) into the engine. */
-static void load_reg(struct igpu_model *m, struct model_engine *en, unsigned i, uint32_t reg,
-                     uint32_t v)
+void model_lrc_kinds(struct model_engine *en)
 {
+    const struct gen9_lrc_layout *l = igpu_lrc_layout(en->id);
     uint32_t b = en->base;
-
-    if (reg == GEN9_RING_HEAD(b)) {
-        en->head = v & GEN9_HEAD_ADDR;
-        en->head_wraps = (v & GEN9_HEAD_WRAP_COUNT) >> 21;
-    } else if (reg == GEN9_RING_TAIL(b)) {
-        en->tail = v & GEN9_TAIL_ADDR;
-    } else if (reg == GEN9_RING_START(b)) {
-        en->ring_start = v & ~GEN9_GTT_PAGE_MASK;
-    } else if (reg == GEN9_RING_CTL(b)) {
-        en->ring_ctl = v;
-        en->ring_size = ((v & GEN9_RING_NR_PAGES) >> 12) * GEN9_GTT_PAGE_SIZE + GEN9_GTT_PAGE_SIZE;
-    } else if (reg == GEN9_RING_CONTEXT_CONTROL(b)) {
-        /* applied before the other registers, see restore() */
-    } else if (reg == GEN9_RING_CTX_TIMESTAMP(b)) {
-        en->ctx_ts_ticks = v;
-    } else if (is_gpr(en, reg)) {
-        en->gpr[(reg - GEN9_RING_CS_GPR(b, 0)) / 4u] = v;
-    } else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL) {
-        m->bcs_swctrl = gen9_masked_apply(m->bcs_swctrl, v) &
-                        (GEN9_BCS_SWCTRL_SRC_Y | GEN9_BCS_SWCTRL_DST_Y);
-    } else if (reg == GEN9_RING_MI_MODE(b)) {
-        en->mi_mode = gen9_masked_apply(en->mi_mode, v) & ~GEN9_MI_MODE_IDLE;
-    } else if (reg == GEN9_RING_TIMESTAMP(b)) {
-        /* the free-running clock is not context state in the model */
-    } else {
-        en->lrc_store[i] = v;
+    for (unsigned i = 0; i < GEN9_LRC_REGS; i++) {
+        uint32_t reg = b + l->reg[i];
+        uint8_t k = K_STORE;
+        if (reg == GEN9_RING_CONTEXT_CONTROL(b))      k = K_CTX_CTRL;
+        else if (reg == GEN9_RING_HEAD(b))            k = K_HEAD;
+        else if (reg == GEN9_RING_TAIL(b))            k = K_TAIL;
+        else if (reg == GEN9_RING_START(b))           k = K_START;
+        else if (reg == GEN9_RING_CTL(b))             k = K_CTL;
+        else if (reg == GEN9_RING_CTX_TIMESTAMP(b))   k = K_CTX_TS;
+        else if (reg >= GEN9_RING_CS_GPR(b, 0) && reg < GEN9_RING_CS_GPR(b, GEN9_CS_GPR_COUNT)) {
+            k = K_GPR;
+            en->lrc_gpr[i] = (uint8_t)((reg - GEN9_RING_CS_GPR(b, 0)) / 4u);
+        }
+        else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL) k = K_SWCTRL;
+        else if (reg == GEN9_RING_MI_MODE(b))         k = K_MI_MODE;
+        else if (reg == GEN9_RING_TIMESTAMP(b))       k = K_TIMESTAMP;
+        en->lrc_kind[i] = k;
     }
 }
 
-/* The value layout register i (absolute offset reg) is saved with. */
-static uint32_t save_reg(const struct igpu_model *m, const struct model_engine *en, unsigned i,
-                         uint32_t reg, uint64_t ctx_ts)
+/* Loads the value of layout register i into the engine. */
+static void load_reg(struct igpu_model *m, struct model_engine *en, unsigned i, uint32_t v)
 {
-    uint32_t b = en->base;
+    switch (en->lrc_kind[i]) {
+    case K_HEAD:
+        en->head = v & GEN9_HEAD_ADDR;
+        en->head_wraps = (v & GEN9_HEAD_WRAP_COUNT) >> 21;
+        break;
+    case K_TAIL:
+        en->tail = v & GEN9_TAIL_ADDR;
+        break;
+    case K_START:
+        en->ring_start = v & ~GEN9_GTT_PAGE_MASK;
+        break;
+    case K_CTL:
+        en->ring_ctl = v;
+        en->ring_size = ((v & GEN9_RING_NR_PAGES) >> 12) * GEN9_GTT_PAGE_SIZE + GEN9_GTT_PAGE_SIZE;
+        break;
+    case K_CTX_CTRL:
+        break;                  /* applied before the other registers, see restore() */
+    case K_CTX_TS:
+        en->ctx_ts_ticks = v;
+        break;
+    case K_GPR:
+        en->gpr[en->lrc_gpr[i]] = v;
+        break;
+    case K_SWCTRL:
+        m->bcs_swctrl = gen9_masked_apply(m->bcs_swctrl, v) &
+                        (GEN9_BCS_SWCTRL_SRC_Y | GEN9_BCS_SWCTRL_DST_Y);
+        break;
+    case K_MI_MODE:
+        en->mi_mode = gen9_masked_apply(en->mi_mode, v) & ~GEN9_MI_MODE_IDLE;
+        break;
+    case K_TIMESTAMP:
+        break;                  /* the free-running clock is not context state in the model */
+    default:
+        en->lrc_store[i] = v;
+        break;
+    }
+}
 
-    if (reg == GEN9_RING_HEAD(b))
-        return en->head | (en->head_wraps << 21);
-    if (reg == GEN9_RING_TAIL(b))
-        return en->tail;
-    if (reg == GEN9_RING_START(b))
-        return en->ring_start;
-    if (reg == GEN9_RING_CTL(b))
-        return en->ring_ctl;
-    if (reg == GEN9_RING_CONTEXT_CONTROL(b))
-        return MASK_ALL | (en->ctx_ctrl & ~GEN9_CTX_CTRL_RESTORE_INHIBIT);
-    if (reg == GEN9_RING_CTX_TIMESTAMP(b))
-        return (uint32_t)ctx_ts;
-    if (is_gpr(en, reg))
-        return en->gpr[(reg - GEN9_RING_CS_GPR(b, 0)) / 4u];
-    if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL)
-        return MASK_ALL | m->bcs_swctrl;
-    if (reg == GEN9_RING_MI_MODE(b))
-        return MASK_ALL | (en->mi_mode & ~GEN9_MI_MODE_IDLE);
-    if (reg == GEN9_RING_TIMESTAMP(b))
-        return (uint32_t)model_timestamp_ticks(m, en);
-    return en->lrc_store[i];
+/* The value layout register i is saved with. */
+static uint32_t save_reg(const struct igpu_model *m, const struct model_engine *en, unsigned i,
+                         uint64_t ctx_ts)
+{
+    switch (en->lrc_kind[i]) {
+    case K_HEAD:      return en->head | (en->head_wraps << 21);
+    case K_TAIL:      return en->tail;
+    case K_START:     return en->ring_start;
+    case K_CTL:       return en->ring_ctl;
+    case K_CTX_CTRL:  return MASK_ALL | (en->ctx_ctrl & ~GEN9_CTX_CTRL_RESTORE_INHIBIT);
+    case K_CTX_TS:    return (uint32_t)ctx_ts;
+    case K_GPR:       return en->gpr[en->lrc_gpr[i]];
+    case K_SWCTRL:    return MASK_ALL | m->bcs_swctrl;
+    case K_MI_MODE:   return MASK_ALL | (en->mi_mode & ~GEN9_MI_MODE_IDLE);
+    case K_TIMESTAMP: return (uint32_t)model_timestamp_ticks(m, en);
+    default:          return en->lrc_store[i];
+    }
 }
 
 /* Checks the headers and offsets of the blocks a restore executes. */
@@ -116,8 +139,9 @@ static bool layout_ok(struct igpu_model *m, struct model_engine *en, const uint3
             model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, st + blk->header * 4u, d);
             return false;
         }
-        for (unsigned i = blk->first; i < (unsigned)blk->first + blk->count; i++) {
-            uint32_t at = gen9_lrc_value_dw(l, i) - 1u;
+        for (unsigned j = 0; j < blk->count; j++) {
+            unsigned i = blk->first + j;
+            uint32_t at = blk->header + 1u + 2u * j;
             if (s[at] != en->base + l->reg[i]) {
                 snprintf(d, sizeof(d), "context image dword 0x%x names register 0x%x, expected 0x%x",
                          at, s[at], en->base + l->reg[i]);
@@ -165,8 +189,8 @@ bool model_ctx_restore(struct igpu_model *m, struct model_engine *en)
         const struct gen9_lrc_block *blk = &l->block[k];
         if (blk->engine_ctx && !engine_ctx)
             continue;
-        for (unsigned i = blk->first; i < (unsigned)blk->first + blk->count; i++)
-            load_reg(m, en, i, en->base + l->reg[i], s[gen9_lrc_value_dw(l, i)]);
+        for (unsigned j = 0; j < blk->count; j++)
+            load_reg(m, en, blk->first + j, s[blk->header + 2u + 2u * j]);
     }
     return true;
 }
@@ -205,10 +229,10 @@ bool model_ctx_save(struct igpu_model *m, struct model_engine *en)
         const struct gen9_lrc_block *blk = &l->block[k];
         s[blk->header] = GEN9_MI_LOAD_REGISTER_IMM(blk->count) |
                          (blk->posted ? GEN9_MI_LRI_FORCE_POSTED : 0u);
-        for (unsigned i = blk->first; i < (unsigned)blk->first + blk->count; i++) {
-            uint32_t at = gen9_lrc_value_dw(l, i);
-            s[at - 1u] = en->base + l->reg[i];
-            s[at] = save_reg(m, en, i, en->base + l->reg[i], ts);
+        for (unsigned j = 0; j < blk->count; j++) {
+            uint32_t at = blk->header + 2u + 2u * j;
+            s[at - 1u] = en->base + l->reg[blk->first + j];
+            s[at] = save_reg(m, en, blk->first + j, ts);
         }
     }
     s[GEN9_LRC_STATE_DW] = GEN9_MI_BATCH_BUFFER_END;

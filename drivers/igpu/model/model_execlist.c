@@ -58,6 +58,7 @@ void model_engine_reset(struct igpu_model *m, struct model_engine *en)
     en->state = IGPU_MODEL_IDLE;
     en->csb_wp = GEN9_CSB_PTR_RESET;
     en->csb_rp = GEN9_CSB_PTR_RESET;
+    model_lrc_kinds(en);
     if (id == IGPU_BCS)
         m->bcs_swctrl = 0;
     model_tlb_flush(m);
