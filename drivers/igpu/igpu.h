@@ -165,7 +165,8 @@ bool igpu_pci_id_supported(uint16_t vendor, uint16_t device);
 /* GGTT size in bytes from GMCH control (Gen8+ encoding: 1 << GGMS MiB, 0 = none). */
 uint64_t igpu_gmch_ggtt_size(uint16_t gmch_ctl);
 /* Stolen (data) memory size from GMCH control, Gen9 encoding: codes below 0xF0 count 32 MiB
- * units, codes 0xF0.. count 4 MiB units starting at 4 MiB (i915 gen9_get_stolen_size()). */
+ * units, codes 0xF0.. count 4 MiB units starting at 4 MiB (Linux arch/x86/kernel/early-quirks.c
+ * gen9_stolen_size(); older i915 had it as gen9_get_stolen_size()). */
 uint64_t igpu_gmch_stolen_size(uint16_t gmch_ctl);
 /* Stolen memory base from BDSM. */
 uint64_t igpu_bdsm_base(uint32_t bdsm);

@@ -219,9 +219,10 @@ uint64_t igpu_tiled_offset(enum igpu_tiling t, uint32_t pitch, uint32_t x_bytes,
 
 /* ---- Submission helpers (what a driver does, packaged for tests, tools and fuzzing) ------ */
 
-/* Build a context image at lrca (two pages: PPHWSP + register state, zeroed, ring registers
- * filled) for engine e with its ring at ring_gaddr of ring_size bytes (4 KiB multiple, at
- * most 2 MiB), head = tail = 0. */
+/* Build a context image at lrca (two pages: PPHWSP zeroed, then the register state of
+ * igpu_lrc_init_state() without a default image: the full layout, restore inhibited, so its
+ * first run keeps the engine's registers as they are) for engine e with its ring at ring_gaddr
+ * of ring_size bytes (4 KiB multiple, at most 2 MiB), head = tail = 0. */
 int igpu_model_ctx_init(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
                         uint32_t ring_gaddr, uint32_t ring_size);
 /* Append cmds[0..n_dw) to the context's ring at its saved tail (padding with MI_NOOP to a
