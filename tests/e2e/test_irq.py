@@ -9,7 +9,7 @@ import re
 import time
 
 from harness import Session, StepFailed, config_iso
-from test_guests import console
+from test_guests import console, console_type
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CONFIG = os.path.join(ROOT, "tests", "e2e", "configs", "irq.dts")
@@ -21,15 +21,11 @@ IDLE_WINDOW_S = 20           # seconds of the hypervisor's clock to count an idl
 IDLE_MAX_EXITS_PER_S = 5     # it wakes every 10 s; before the APIC timer it took ~900 HLT exits/s
 
 
-def guest_text(s, vm, settle=1.0):
-    return console(s, vm, settle)
-
-
 def wait_text(s, vm, pattern, timeout):
     """Attaches to `vm`'s console until `pattern` shows up in its output (from boot on)."""
     end = time.monotonic() + timeout
     while True:
-        text = guest_text(s, vm, 2.0)
+        text = console(s, vm, 2.0)
         m = re.search(pattern, text, re.M)
         if m:
             return text
@@ -90,14 +86,8 @@ def run(r, iso):
         r.check("irq: a 2 s sleep on the APIC timer takes 2 s (+10%) of the TSC", sleep_by_the_clock)
 
         def keys_by_interrupt():
-            start = len(s.raw)
-            s.send("console irq\r")
-            s.expect(r"\[console of guest 0 \(irq\)", 20, start)
-            s.send("ok")
-            s.expect(r"irq-test: rx 'o' via vector 0x34\n(.*\n)*irq-test: rx 'k' via vector 0x34", 30, start)
-            s.send("\x1d")
-            s.expect(r"\[back to the shell\]\n", 20, start)
-            s.wait_prompt(20)
+            console_type(s, "irq", "irq", "ok",
+                         r"irq-test: rx 'o' via vector 0x34\n(.*\n)*irq-test: rx 'k' via vector 0x34", 30)
         r.check("irq: keys typed on the console arrive by receive interrupt (IRQ 4, vector 0x34)", keys_by_interrupt)
 
         def idle_costs_nothing():
@@ -123,7 +113,7 @@ def run(r, iso):
             assert "error" not in out, out
             end = time.monotonic() + 240
             while True:
-                text2 = guest_text(s, "irq", 2.0)
+                text2 = console(s, "irq", 2.0)
                 if text2.count("irq-test: all checks passed") >= 2 or "FAIL" in text2:
                     break
                 if time.monotonic() > end:
@@ -136,7 +126,7 @@ def run(r, iso):
         def neighbour_unaffected():
             out = s.command("vms")
             assert re.search(r"^\s*1 kiosk1\s+running", out, re.M), out
-            text2 = guest_text(s, 1, 1.5)
+            text2 = console(s, 1, 1.5)
             assert re.search(r"guest 1 tick \d+", text2), text2[-500:]
         r.check("irq: the hello guest beside it keeps running", neighbour_unaffected)
     finally:
