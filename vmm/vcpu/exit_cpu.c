@@ -5,6 +5,7 @@
 #include "arch/x86/regs.h"
 #include "tessera/abi/guest.h"
 #include "vmm/log.h"
+#include "vmm/vcpu/inject.h"
 
 #include <string.h>
 
@@ -32,6 +33,7 @@ enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
             r.ecx &= ~(uint32_t)(CPUID_1_ECX_VMX | CPUID_1_ECX_MONITOR);
             r.ecx |= (uint32_t)CPUID_1_ECX_HYPERVISOR;
         }
+        vcpu_irq_cpuid(leaf, &r);
     }
     g[GPR_RAX] = r.eax;
     g[GPR_RBX] = r.ebx;
@@ -75,6 +77,9 @@ enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
 {
     uint64_t *g = vm->gprs.gpr, v;
     uint32_t msr = (uint32_t)g[GPR_RCX];
+    enum exit_action a;
+    if (exit_apic_msr(vm, x, msr, false, 0, &a))
+        return a;
     if (!msr_read(vm, msr, &v)) {
         log_warn("guest %u (%s): RDMSR %#x at RIP %#llx is not allowed: #GP injected", vm->id,
                  vm->cfg->name, msr, (unsigned long long)x->rip);
@@ -92,6 +97,9 @@ enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x)
     uint64_t *g = vm->gprs.gpr;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     uint64_t v = (g[GPR_RDX] << 32) | (uint32_t)g[GPR_RAX];
+    enum exit_action a;
+    if (exit_apic_msr(vm, x, msr, true, v, &a))
+        return a;
     if (!msr_write(vm, msr, v)) {
         log_warn("guest %u (%s): WRMSR %#x <- %#llx at RIP %#llx is not allowed: #GP injected", vm->id,
                  vm->cfg->name, msr, (unsigned long long)v, (unsigned long long)x->rip);
