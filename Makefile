@@ -8,6 +8,19 @@ BUILD     ?= build
 CONFIG    ?= configs/kiosk4.dts
 FUZZ_TIME ?= 60
 
+# Set-up comes first, while make reads this file: the rest of the build asks gcc for its include
+# folder and looks for newlib's source as it is read, so the Debian packages must be there before
+# any of it, whatever the target (make -j included).  tools/setup-deps installs what is missing
+# (one dpkg query when nothing is); sub-makes inherit TESSERA_DEPS_READY and skip it.
+ifeq ($(filter-out clean distclean,$(or $(MAKECMDGOALS),all)),)
+else ifneq ($(TESSERA_DEPS_READY),1)
+DEPS_STATUS := $(shell tools/setup-deps >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error tools/setup-deps failed (exit status $(DEPS_STATUS)); the message above says why)
+endif
+export TESSERA_DEPS_READY := 1
+endif
+
 include mk/common.mk
 include mk/host.mk
 include mk/newlib.mk
@@ -15,30 +28,34 @@ include mk/newlib.mk
 include mk/image.mk
 include mk/fuzz.mk
 -include mk/config.mk
+include mk/linux.mk
 
 .PHONY: all image run test unit e2e bench fuzz clean distclean deps
 
 all: image
 
-# Every entry point first makes sure the Debian packages are installed (fast when they are).
+# `make deps` installs the Debian packages on its own (every other target does it first anyway).
 deps:
 	@tools/setup-deps
-image unit bench fuzz newlib $(NEWLIB_LIBC): | deps
 
+# RUN_FLAGS go to tools/run-emu, e.g. RUN_FLAGS=--exit-at-prompt (boot, stop at the first prompt).
 run: image
-	tools/run-emu --emu auto
+	tools/run-emu --emu auto $(RUN_FLAGS)
 
-# Unit and host tests first (seconds), the build-time configuration tests, a short fuzz pass,
-# then the emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
+# Unit and host tests first (seconds), the build-time configuration tests, the Linux guest's
+# kernel and initramfs (downloaded once, booted in plain QEMU), a short fuzz pass, then the
+# emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
 test: unit
 	$(MAKE) --no-print-directory config-test
+	$(MAKE) --no-print-directory linux-test
 	$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_SHORT)
 	$(MAKE) --no-print-directory e2e
 
+# Keeps the cached newlib build and the Debian downloads ($(BUILD)/debian, mk/linux.mk).
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/image $(BUILD)/fuzz $(BUILD)/iso $(BUILD)/tessera.iso
 
-# Also forgets the cached newlib build (about 40 s to rebuild).
+# Also forgets the cached newlib build (about 40 s to rebuild) and the Debian downloads.
 distclean:
 	rm -rf $(BUILD)
 

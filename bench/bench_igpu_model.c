@@ -29,32 +29,7 @@
 #define SRC         (32u << 20)
 #define MIN_SECS    0.3
 
-static uint8_t *mem;
-
-static int mread(void *ctx, uint64_t pa, void *buf, size_t len)
-{
-    (void)ctx;
-    if (pa >= MEM_SIZE || len > MEM_SIZE - pa)
-        return -1;
-    memcpy(buf, mem + pa, len);
-    return 0;
-}
-
-static int mwrite(void *ctx, uint64_t pa, const void *buf, size_t len)
-{
-    (void)ctx;
-    if (pa >= MEM_SIZE || len > MEM_SIZE - pa)
-        return -1;
-    memcpy(mem + pa, buf, len);
-    return 0;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench/bench_igpu_mem.h"
 
 struct bcase {
     const char *name;
@@ -139,24 +114,13 @@ int main(void)
         { "copy 256x256 32bpp", true, GEN9_BR13_DEPTH_32, 4, 256, 256, false },
         { "fill 16x16 32bpp", false, GEN9_BR13_DEPTH_32, 4, 16, 16, false },
     };
-    struct igpu_model_config cfg;
     struct igpu_model *m;
     struct igpu *g;
 
-    mem = calloc(1, MEM_SIZE);
-    if (!mem)
-        return 1;
-    igpu_model_config_defaults(&cfg);
-    cfg.mem = (struct igpu_model_mem){ mread, mwrite, NULL };
-    cfg.gsm_base = 0;
-    cfg.ggtt_entries = ENTRIES;
-    cfg.aperture_size = GM_SIZE;
-    if (igpu_model_create(&cfg, &m) != IGPU_OK)
+    m = bench_model();
+    if (!m)
         return 1;
     g = igpu_model_igpu(m);
-    for (uint32_t i = 0; i < ENTRIES; i++)
-        igpu_ggtt_write(g, i, gen9_ggtt_pte_encode(DATA_PA + (uint64_t)i * GEN9_GTT_PAGE_SIZE));
-    igpu_ggtt_flush(g);
     for (uint32_t i = 0; i < 16u << 20; i++)
         mem[DATA_PA + SRC + i] = (uint8_t)(i * 31u);
     if (igpu_engine_init(g, IGPU_BCS, HWS) != IGPU_OK ||

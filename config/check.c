@@ -7,7 +7,7 @@
 
 #include "config/internal.h"
 
-static void guest_path(const struct cfg *c, unsigned i, char buf[CFG_PATH_MAX])
+void cfg_guest_path(const struct cfg *c, unsigned i, char buf[CFG_PATH_MAX])
 {
     snprintf(buf, CFG_PATH_MAX, "/guests/%s", c->guest[i].name);
 }
@@ -32,14 +32,14 @@ static int check_names(struct cfg_ctx *x)
     for (unsigned i = 0; i < c->n_guests; i++) {
         for (unsigned j = 0; j < i; j++) {
             if (same_name(c->guest[i].name, c->guest[j].name)) {
-                guest_path(c, i, path);
+                cfg_guest_path(c, i, path);
                 snprintf(what, sizeof what, "duplicate guest name: guest %u is also called "
                          "\"%s\" (names must differ, ignoring case)", j, c->guest[j].name);
                 return cfg_fail(x, path, NULL, what);
             }
         }
         if (strcmp(c->guest[i].image, CFG_RESERVED_IMAGE_TAG) == 0) {
-            guest_path(c, i, path);
+            cfg_guest_path(c, i, path);
             return cfg_fail(x, path, "image", "\"" CFG_RESERVED_IMAGE_TAG "\" is reserved for "
                             "the configuration module; expected a guest image tag");
         }
@@ -61,7 +61,7 @@ static int check_ram(struct cfg_ctx *x)
     for (unsigned i = 0; i < c->n_guests; i++) {
         sum += c->guest[i].ram_mib;
         if (sum > allowed) {
-            guest_path(c, i, path);
+            cfg_guest_path(c, i, path);
             snprintf(what, sizeof what, "guests 0..%u need %llu MiB of RAM, the appliance "
                      "allows %llu MiB (/appliance ram-mib %u minus reserved-mib %u)", i,
                      (unsigned long long)sum, (unsigned long long)allowed, a->ram_mib,
@@ -86,7 +86,7 @@ static int check_tiles(struct cfg_ctx *x)
     char path[CFG_PATH_MAX], what[240];
     for (unsigned i = 0; i < c->n_guests; i++) {
         const struct cfg_tile *t = &c->guest[i].tile;
-        guest_path(c, i, path);
+        cfg_guest_path(c, i, path);
         if (t->width < CFG_TILE_MIN_PX || t->height < CFG_TILE_MIN_PX) {
             snprintf(what, sizeof what, "tile %ux%u: width and height must be at least %u "
                      "pixels", t->width, t->height, CFG_TILE_MIN_PX);
@@ -151,7 +151,7 @@ static int blame_gm(struct cfg_ctx *x, struct gtt_layout_params *p,
     req[culprit].high_gm_bytes = saved;
     p->n_guests = n;
 
-    guest_path(c, culprit, path);
+    cfg_guest_path(c, culprit, path);
     snprintf(what, sizeof what, "%u MiB does not fit (graphics sharing \"%s\"%s): %s",
              high ? c->guest[culprit].high_gm_mib : c->guest[culprit].low_gm_mib,
              cfg_gm_sharing_name(c->graphics.sharing),
@@ -212,7 +212,7 @@ static int check_balloon(struct cfg_ctx *x)
     for (unsigned i = 0; i < c->n_guests; i++) {
         uint32_t slots = c->guest[i].high_gm_mib / (uint32_t)CFG_SLOT_MIB;
         if (slots < b->min_slots || slots > b->max_slots) {
-            guest_path(c, i, path);
+            cfg_guest_path(c, i, path);
             snprintf(what, sizeof what, "%u MiB is %u slots, outside the balloon's bounds "
                      "%u..%u slots (/balloon min-slots, max-slots)", c->guest[i].high_gm_mib,
                      slots, b->min_slots, b->max_slots);
@@ -229,6 +229,8 @@ int cfg_check_semantics(struct cfg_ctx *x)
         c->scheduler.slice_us = c->scheduler.policy == CFG_SCHED_RR ? CFG_DEFAULT_RR_SLICE_US
                                                                    : CFG_DEFAULT_SLICE_US;
     int rc = check_names(x);
+    if (rc == CFG_OK)
+        rc = cfg_check_guest_kinds(x);
     if (rc == CFG_OK)
         rc = check_ram(x);
     if (rc == CFG_OK)

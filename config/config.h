@@ -30,11 +30,14 @@
 /* String sizes, including the terminating NUL. */
 #define CFG_NAME_MAX              16u     /* guest name: the node name under /guests */
 #define CFG_IMAGE_MAX             32u     /* image tag as given to GRUB's module2 */
-#define CFG_CMDLINE_MAX           256u    /* guest command line */
+#define CFG_CMDLINE_MAX           1024u   /* guest command line (a Linux one is long) */
 #define CFG_MODEL_MAX             32u     /* appliance model, free text for the log */
 
 /* Limits (policy; docs/config.md explains each). */
 #define CFG_GUEST_RAM_MIN_MIB     4u      /* page tables, boot info, a small unikernel */
+/* A Linux guest's floor, before the kernel is looked at: Debian's 6.1 kernel alone needs
+ * 80 MiB to boot (loaded at 16 MiB, init_size 63.6 MiB), then room to run its initramfs. */
+#define CFG_LINUX_RAM_MIN_MIB     128u
 #define CFG_GUEST_RAM_MAX_MIB     16384u
 #define CFG_LOW_GM_MIN_MIB        1u      /* every guest has a vGPU: it needs CPU-visible GM */
 #define CFG_LOW_GM_MAX_MIB        4096u
@@ -86,16 +89,21 @@ struct cfg_tile {
     uint32_t x, y, width, height;
 };
 
-/* What a guest boots (its node's `kernel` property; docs/config.md). */
+/* What a guest boots: a Tessera guest (an ELF64 image following docs/guest-abi.md) or an
+ * unmodified Linux kernel (a bzImage, booted by the 64-bit boot protocol). */
 enum cfg_guest_kind {
-    CFG_GUEST_TESSERA = 0,          /* a Tessera ELF guest (the guest ABI, docs/guest-abi.md) */
-    CFG_GUEST_LINUX = 1,            /* a Linux bzImage (docs/linux-guest.md) */
+    CFG_GUEST_TESSERA = 0,
+    CFG_GUEST_LINUX = 1,
 };
 
 struct cfg_guest {
     char name[CFG_NAME_MAX];        /* the node name under /guests; the shell's <vm> */
-    char image[CFG_IMAGE_MAX];      /* GRUB module2 tag of the guest's ELF image */
+    uint32_t kind;                  /* enum cfg_guest_kind; property `kernel` */
+    char image[CFG_IMAGE_MAX];      /* GRUB module2 tag of the guest's ELF image or bzImage */
+    char initrd[CFG_IMAGE_MAX];     /* Linux: module2 tag of the initramfs, "" if none */
     char cmdline[CFG_CMDLINE_MAX];  /* "" if none */
+    uint32_t fb_width_px;           /* Linux: its linear framebuffer, default the tile's size */
+    uint32_t fb_height_px;
     uint32_t ram_mib;
     uint32_t low_gm_mib;            /* CPU-visible graphics memory (aperture) */
     uint32_t high_gm_mib;           /* GPU-only graphics memory, whole slots */
@@ -169,8 +177,9 @@ int cfg_check_dtb(const void *dtb, size_t len, struct cfg *out, char *err, size_
 void cfg_gtt_params(const struct cfg *c, struct gtt_layout_params *p,
                     struct gtt_guest_request req[TESSERA_MAX_GUESTS]);
 
-/* Names for the enums ("fair", "all", ...); "?" for values out of range. */
+/* Names for the enums ("fair", "all", "linux", ...); "?" for values out of range. */
 const char *cfg_sched_policy_name(uint32_t policy);
+const char *cfg_guest_kind_name(uint32_t kind);
 const char *cfg_gm_sharing_name(uint32_t sharing);
 
 /* One line describing guest `id` (no newline), e.g.

@@ -7,6 +7,7 @@
 
 static const char *const policy_names[] = { "fair", "rr", "credit", "las" };
 static const char *const sharing_names[] = { "all", "high", "none" };
+static const char *const kind_names[] = { "tessera", "linux" };
 
 const char *cfg_sched_policy_name(uint32_t policy)
 {
@@ -19,15 +20,25 @@ const char *cfg_gm_sharing_name(uint32_t sharing)
                                                                     : "?";
 }
 
+const char *cfg_guest_kind_name(uint32_t kind)
+{
+    return kind < sizeof kind_names / sizeof kind_names[0] ? kind_names[kind] : "?";
+}
+
 int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
 {
     if (!c || id >= c->n_guests || id >= TESSERA_MAX_GUESTS)
         return snprintf(buf, len, "guest %u: no such guest", id);
     const struct cfg_guest *g = &c->guest[id];
+    char linux_part[CFG_IMAGE_MAX + 64] = "";
+    if (g->kind == CFG_GUEST_LINUX)
+        snprintf(linux_part, sizeof linux_part, ", initrd %s, framebuffer %ux%u",
+                 g->initrd[0] ? g->initrd : "none", g->fb_width_px, g->fb_height_px);
     return snprintf(buf, len,
-                    "guest %u %s: image %s, RAM %u MiB, GM low %u + high %u MiB, weight %u, "
+                    "guest %u %s: %simage %s%s, RAM %u MiB, GM low %u + high %u MiB, weight %u, "
                     "tile %u,%u %ux%u, console %s, autostart %s%s%s%s",
-                    id, g->name, g->image, g->ram_mib, g->low_gm_mib, g->high_gm_mib, g->weight,
+                    id, g->name, g->kind == CFG_GUEST_LINUX ? "linux " : "", g->image,
+                    linux_part, g->ram_mib, g->low_gm_mib, g->high_gm_mib, g->weight,
                     g->tile.x, g->tile.y, g->tile.width, g->tile.height,
                     g->console ? "on" : "off", g->autostart ? "on" : "off",
                     g->cmdline[0] ? ", cmdline \"" : "", g->cmdline, g->cmdline[0] ? "\"" : "");

@@ -23,6 +23,7 @@ struct cfg_ctx {
     /* Optional properties whose default depends on other values (set in check.c). */
     bool slice_given;
     bool max_slots_given;
+    uint64_t fb_given;          /* bit i: guest i sets framebuffer-px */
 };
 
 /* Writes "<node>: <prop>: <what>" (or "<node>: <what>" when prop is NULL) into the error
@@ -38,6 +39,7 @@ enum cfg_kind {
     CFG_K_STRING,       /* one string, no string lists */
     CFG_K_ENUM,         /* one string from choices[], the index is stored as uint32_t */
     CFG_K_TILE,         /* four cells <x y width height>, stored as struct cfg_tile */
+    CFG_K_SIZE,         /* two cells <width height>, each 16..8192 px, two uint32_t */
 };
 
 enum cfg_charset {
@@ -72,5 +74,13 @@ const char *cfg_suggest(const char *name, const char *const *known, unsigned n_k
 /* Cross-node rules, after every node was read: names, RAM budget, tiles, graphics memory,
  * balloon bounds. */
 int cfg_check_semantics(struct cfg_ctx *x);
+
+/* The rules that depend on what a guest boots (check_kind.c): Linux-only properties, the Linux
+ * RAM floor, command-line lengths, the framebuffer's default and size.  Run by
+ * cfg_check_semantics before the RAM budget. */
+int cfg_check_guest_kinds(struct cfg_ctx *x);
+
+/* "/guests/<name>" of guest i, for messages. */
+void cfg_guest_path(const struct cfg *c, unsigned i, char buf[CFG_PATH_MAX]);
 
 #endif

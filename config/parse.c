@@ -89,6 +89,12 @@ static const struct cfg_prop balloon_props[] = {
                               max_slots),
 };
 
+static const char *const kernel_names[] = { "tessera", "linux", NULL };   /* cfg_guest_kind */
+enum { GUEST_FRAMEBUFFER = 11 };        /* index of framebuffer-px in guest_props */
+/* framebuffer-px is read as two uint32_t side by side. */
+_Static_assert(offsetof(struct cfg_guest, fb_height_px) ==
+               offsetof(struct cfg_guest, fb_width_px) + sizeof(uint32_t),
+               "fb_width_px and fb_height_px must be adjacent");
 static const struct cfg_prop guest_props[] = {
     STR("image", true, 1, CFG_IMAGE_MAX - 1, CFG_CS_TAG, "GRUB module2 tag of the guest image",
         struct cfg_guest, image),
@@ -106,6 +112,13 @@ static const struct cfg_prop guest_props[] = {
     BOOL("autostart", "start the guest at boot", struct cfg_guest, autostart),
     STR("cmdline", false, 0, CFG_CMDLINE_MAX - 1, CFG_CS_PRINTABLE, "guest command line",
         struct cfg_guest, cmdline),
+    ENUM("kernel", kernel_names, "what the guest boots: a Tessera ELF image or a Linux bzImage",
+         struct cfg_guest, kind),
+    STR("initrd", false, 1, CFG_IMAGE_MAX - 1, CFG_CS_TAG,
+        "GRUB module2 tag of a Linux guest's initramfs", struct cfg_guest, initrd),
+    [GUEST_FRAMEBUFFER] = { .name = "framebuffer-px", .kind = CFG_K_SIZE,
+      .what = "a Linux guest's linear framebuffer in pixels, shown on its tile",
+      .offset = offsetof(struct cfg_guest, fb_width_px) },
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
@@ -194,9 +207,12 @@ static int parse_guests(struct cfg_ctx *x, int node)
             return rc;
         struct cfg_guest *g = &x->out->guest[x->out->n_guests];
         memcpy(g->name, name, strlen(name) + 1);
-        rc = plain_node(x, sub, path, guest_props, N(guest_props), g, NULL);
+        uint64_t seen = 0;
+        rc = plain_node(x, sub, path, guest_props, N(guest_props), g, &seen);
         if (rc != CFG_OK)
             return rc;
+        if (seen & (1ull << GUEST_FRAMEBUFFER))
+            x->fb_given |= 1ull << x->out->n_guests;
         x->out->n_guests++;
     }
     return CFG_OK;

@@ -266,6 +266,25 @@ static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *
         memcpy(at, &t, sizeof t);
         return CFG_OK;
     }
+    case CFG_K_SIZE: {
+        if (len != 8) {
+            snprintf(what, sizeof what,
+                     "expected two cells <width height> (%s), e.g. %s = <1024 768>; got %d bytes",
+                     p->what, p->name, len);
+            return cfg_fail(x, path, p->name, what);
+        }
+        uint32_t wh[2] = { be32(v), be32((const char *)v + 4) };
+        for (int i = 0; i < 2; i++) {
+            if (wh[i] < CFG_TILE_MIN_PX || wh[i] > CFG_WALL_MAX_PX) {
+                snprintf(what, sizeof what, "%s %u: expected %u..%u pixels (%s)",
+                         i ? "height" : "width", wh[i], CFG_TILE_MIN_PX, CFG_WALL_MAX_PX,
+                         p->what);
+                return cfg_fail(x, path, p->name, what);
+            }
+        }
+        memcpy(at, wh, sizeof wh);
+        return CFG_OK;
+    }
     }
     return cfg_fail(x, path, p->name, "internal error: unknown property kind");
 }

@@ -35,9 +35,26 @@ void gtt_emit_ept(struct gtt *g, unsigned vgpu, uint64_t aper_off, enum gtt_ept_
     g->ops.ept_update(g->ops.ctx, vgpu, &u);
 }
 
-void gtt_phys_set(struct gtt *g, uint32_t index, uint64_t pte, uint16_t owner)
+void gtt_phys_write(struct gtt *g, uint32_t index, uint64_t pte)
 {
     g->ops.ggtt_write(g->ops.ctx, index, pte);
+    g->ggtt_dirty = true;
+}
+
+long gtt_done(struct gtt *g, long rc)
+{
+    if (g->ggtt_dirty) {
+        g->ggtt_dirty = false;
+        g->st.invalidates++;
+        if (g->ops.ggtt_invalidate)
+            g->ops.ggtt_invalidate(g->ops.ctx);
+    }
+    return rc;
+}
+
+void gtt_phys_set(struct gtt *g, uint32_t index, uint64_t pte, uint16_t owner)
+{
+    gtt_phys_write(g, index, pte);
     g->owner[index] = owner;
     uint32_t s = gtt_slot_of(g, index);
     if (s != UINT32_MAX && g->slot_owner[s] != owner)
@@ -103,14 +120,14 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     /* Start from a known state: everything the library manages points at the scratch page. */
     uint32_t lo = gtt_page_of(l->fence_pool.start), hi = gtt_page_of(l->aperture_bytes);
     for (uint32_t i = lo; i < hi; i++)
-        g->ops.ggtt_write(g->ops.ctx, i, g->scratch_pte);
+        gtt_phys_write(g, i, g->scratch_pte);
     g->st.entries_scrub += hi - lo;
     lo = gtt_page_of(l->slots.start);
     hi = gtt_page_of(l->slots.start + l->slots.size);
     for (uint32_t i = lo; i < hi; i++)
-        g->ops.ggtt_write(g->ops.ctx, i, g->scratch_pte);
+        gtt_phys_write(g, i, g->scratch_pte);
     g->st.entries_scrub += hi - lo;
-    return 0;
+    return (int)gtt_done(g, 0);
 }
 
 static void vgpu_free(struct gtt *g, struct gtt_vgpu *v)
@@ -153,7 +170,7 @@ struct gtt_vgpu *gtt_vgpu_get(const struct gtt *g, unsigned id)
 
 int gtt_slot_grant(struct gtt *g, struct gtt_vgpu *v, unsigned s)
 {
-    uint64_t *h = alloc_entries(g->slot_entries, g->scratch_pte);
+    uint64_t *h = alloc_entries(g->slot_entries, v->scratch_pte);
     uint64_t *q = calloc(g->slot_entries, sizeof *q);
     if (!h || !q) {
         free(h);
@@ -237,12 +254,17 @@ int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *sp)
     v->min_slots = sp->min_slots;
     v->max_slots = sp->max_slots ? sp->max_slots : sp->n_slots;
     v->n_fences = g->fences_per_vgpu;
+    v->scratch_pte = g->scratch_pte;
+    if (g->ops.vgpu_scratch && g->ops.vgpu_scratch(g->ops.ctx, id, &v->scratch_pte) != 0) {
+        free(v);
+        return GTT_ENOMEM;
+    }
     v->slot_set = calloc(ns / 64 + 1, sizeof *v->slot_set);
     v->slot_host = calloc(ns ? ns : 1, sizeof *v->slot_host);
     v->slot_guest = calloc(ns ? ns : 1, sizeof *v->slot_guest);
     uint32_t nlow = gtt_page_of(sp->low.size);
     if (nlow) {
-        v->low_host = alloc_entries(nlow, g->scratch_pte);
+        v->low_host = alloc_entries(nlow, v->scratch_pte);
         v->low_guest = calloc(nlow, sizeof *v->low_guest);
     }
     if (!v->slot_set || !v->slot_host || !v->slot_guest ||
@@ -294,7 +316,7 @@ int gtt_vgpu_reset(struct gtt *g, unsigned id, uint32_t *disable_regs)
     if (!v)
         return GTT_ENOENT;
     gtt_fences_release_all(g, v, disable_regs);
-    return 0;
+    return (int)gtt_done(g, 0);
 }
 
 int gtt_vgpu_destroy(struct gtt *g, unsigned id, uint32_t *disable_regs)
@@ -327,7 +349,7 @@ int gtt_vgpu_destroy(struct gtt *g, unsigned id, uint32_t *disable_regs)
         g->running = GTT_NO_VGPU;
     g->vgpu[id] = NULL;
     vgpu_free(g, v);
-    return 0;
+    return (int)gtt_done(g, 0);
 }
 
 /* ---- shadow lookups ----------------------------------------------------------------------- */
@@ -417,7 +439,7 @@ int gtt_guest_write(struct gtt *g, unsigned vgpu, uint32_t index, uint64_t pte)
         return refuse(g, v, GTT_EPERM);
 
     bool present = pte & GEN9_GGTT_PTE_PRESENT;
-    uint64_t host = g->scratch_pte, hpa = 0;
+    uint64_t host = v->scratch_pte, hpa = 0;
     if (present) {
         uint64_t gpa = pte & GEN9_GGTT_PTE_ADDR_MASK;
         if (g->ops.translate(g->ops.ctx, vgpu, gpa, &hpa) != 0)
@@ -433,7 +455,7 @@ int gtt_guest_write(struct gtt *g, unsigned vgpu, uint32_t index, uint64_t pte)
     *guestp = pte;
     v->st.writes_ok++;
     if (g->owner[index] == vgpu) {
-        g->ops.ggtt_write(g->ops.ctx, index, host);
+        gtt_phys_write(g, index, host);
         v->st.writes_forwarded++;
     }
 
@@ -454,5 +476,5 @@ int gtt_guest_write(struct gtt *g, unsigned vgpu, uint32_t index, uint64_t pte)
                 gtt_emit_ept(g, vgpu, addr, GTT_EPT_UNMAP, 0);
         }
     }
-    return 0;
+    return (int)gtt_done(g, 0);
 }

@@ -106,8 +106,8 @@ static int refuse(struct gtt *g, struct gtt_vgpu *v, int rc, char *err, size_t e
     return rc;
 }
 
-int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
-                    struct gtt_fence_result *res, char *err, size_t errlen)
+static int fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
+                       struct gtt_fence_result *res, char *err, size_t errlen)
 {
     char msg[256];
     struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
@@ -140,6 +140,18 @@ int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value
     if (rc) {
         snprintf(msg, sizeof msg, "fence %u of vGPU %u: end page below start 0x%" PRIx64, fence,
                  vgpu, ff.start);
+        return refuse(g, v, GTT_EINVAL, err, errlen, msg);
+    }
+    /* The physical fence gets the guest's pitch and tiling over an equal pool range: its
+     * de-tiling must stay inside that range, or the guest reads and writes whatever lies
+     * behind it in the pool (another guest's fenced pages) or in low GM. */
+    if (!gen9_fence_shape_ok(ff.size, ff.pitch_bytes, ff.tiled_y)) {
+        snprintf(msg, sizeof msg,
+                 "fence %u of vGPU %u: %" PRIu64 " KiB %s-tiled with a %u-byte pitch is not a "
+                 "whole number of tile rows (pitch a multiple of %u, size of %" PRIu64 " bytes)",
+                 fence, vgpu, ff.size / 1024, ff.tiled_y ? "Y" : "X", ff.pitch_bytes,
+                 ff.tiled_y ? GEN9_TILE_Y_WIDTH : GEN9_TILE_X_WIDTH,
+                 gen9_fence_tile_row_bytes(ff.pitch_bytes, ff.tiled_y));
         return refuse(g, v, GTT_EINVAL, err, errlen, msg);
     }
     if (ff.start < v->low.start || ff.start + ff.size > v->low.start + v->low.size) {
@@ -206,4 +218,11 @@ int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value
     if (res->program_old && res->old_reg == reg)
         res->program_old = false;   /* the same register is reprogrammed */
     return 0;
+}
+
+int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
+                    struct gtt_fence_result *res, char *err, size_t errlen)
+{
+    int rc = fence_write(g, vgpu, fence, value, res, err, errlen);
+    return g ? (int)gtt_done(g, rc) : rc;
 }

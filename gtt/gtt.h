@@ -49,6 +49,20 @@ struct gtt_ops {
     /* 0 and *hpa set if gpa is a page of vgpu's RAM; nonzero otherwise. */
     int (*translate)(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa);
     void (*ept_update)(void *ctx, unsigned vgpu, const struct gtt_ept_update *u);
+    /* The host PTE of vGPU `vgpu`'s own scratch page: what every entry of its ranges holds
+     * while the guest has not mapped it (GVT-g gives each vGPU its own, gvt/gtt.c
+     * scratch_pt).  Its GPU work reaches only its own ranges, so only it can ever read or
+     * write that page.  0 and *pte set; nonzero if there is no memory for one (the vGPU is
+     * then not created).  May be NULL: every vGPU then shares cfg.scratch_pte, which is a
+     * channel between guests (one's writes to an unmapped page are the other's reads), so
+     * only bookkeeping tests do that. */
+    int (*vgpu_scratch)(void *ctx, unsigned vgpu, uint64_t *pte);
+    /* Makes the GGTT writes so far visible to the GPU (GFX_FLSH_CNTL: the backend's
+     * ggtt_flush).  Called once at the end of every call below that wrote physical entries, as
+     * i915 invalidates after every GGTT update (gen8_ggtt_insert_page/_entries ->
+     * ggtt->invalidate()): the GPU never works with a stale translation, and the running
+     * guest's own remaps take effect for its next command.  May be NULL. */
+    void (*ggtt_invalidate)(void *ctx);
 };
 
 /* How a switch decides what to write (the benchmark compares them; Tessera uses ENTRY). */
@@ -67,7 +81,7 @@ enum gtt_slot_mode {
 struct gtt_config {
     const struct gtt_layout *layout;
     struct gtt_ops ops;
-    uint64_t scratch_pte;       /* host PTE for entries nobody has written: the scratch page */
+    uint64_t scratch_pte;       /* host PTE for entries no vGPU owns: the host's scratch page */
     enum gtt_copy_mode copy;
     enum gtt_slot_mode slots;
     unsigned host_fences;       /* physical fence registers kept for the host (< 32) */
@@ -109,6 +123,7 @@ struct gtt_vgpu_stats {
 struct gtt_vgpu {
     unsigned id;
     bool active;                /* the scheduler says it has work */
+    uint64_t scratch_pte;       /* what its shadow holds for entries the guest has not mapped */
     struct gtt_range low;
     uint64_t *low_host, *low_guest;   /* shadow of the low window: host PTE and guest PTE */
     uint64_t *slot_set;         /* bitmap over the layout's slots */
@@ -132,6 +147,7 @@ struct gtt_stats {
     uint64_t writes_refused;
     uint64_t fence_refused;
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;
+    uint64_t invalidates;           /* GGTT invalidations requested (ops.ggtt_invalidate) */
 };
 
 struct gtt {
@@ -153,6 +169,7 @@ struct gtt {
     unsigned host_fences;
     unsigned fences_per_vgpu;
     bool balloon_count_idle;
+    bool ggtt_dirty;                /* physical entries written since the last invalidate */
     struct gtt_stats st;
 };
 
@@ -163,7 +180,8 @@ struct gtt {
 int gtt_init(struct gtt *g, const struct gtt_config *cfg);
 void gtt_fini(struct gtt *g);
 
-/* Creates vGPU `id` with the given ranges; shadow entries start as the scratch PTE. */
+/* Creates vGPU `id` with the given ranges; shadow entries start as its own scratch PTE
+ * (ops.vgpu_scratch). */
 int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *spec);
 /* Creates vGPU `id` with the ranges the layout placed for it (min 1 slot, max = its request). */
 int gtt_vgpu_create_from_layout(struct gtt *g, unsigned id);
@@ -217,8 +235,8 @@ struct gtt_fence_result {
  * any), then, if the value is valid, allocates an equal pool range (first fit), copies the
  * guest's GGTT entries there, remaps the guest's EPT for the fenced range to the pool's aperture
  * pages, and returns the physical fence value.  Errors (message in err): GTT_ERANGE (range not in
- * the guest's aperture window, or fence number too high), GTT_EINVAL (end before start),
- * GTT_EFULL (pool or physical registers exhausted: the fence stays disabled). */
+ * the guest's aperture window, or fence number too high), GTT_EINVAL (end before start, or a
+ * shape whose de-tiling would leave the range: gen9_fence_shape_ok()), GTT_EFULL (pool or physical registers exhausted: the fence stays disabled). */
 int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
                     struct gtt_fence_result *res, char *err, size_t errlen);
 

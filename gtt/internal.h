@@ -34,6 +34,11 @@ bool gtt_lookup(const struct gtt *g, const struct gtt_vgpu *v, uint32_t index, u
 
 /* Writes one physical entry on behalf of `owner` and keeps the per-slot summary right. */
 void gtt_phys_set(struct gtt *g, uint32_t index, uint64_t pte, uint16_t owner);
+/* Writes one physical entry (no bookkeeping) and notes that an invalidate is due. */
+void gtt_phys_write(struct gtt *g, uint32_t index, uint64_t pte);
+/* Ends a public call: if it wrote physical entries, asks for the GGTT invalidate.  Returns rc
+ * so callers can `return gtt_done(g, rc);`. */
+long gtt_done(struct gtt *g, long rc);
 
 /* The fence of v covering graphics address `addr`, or NULL. */
 struct gtt_vfence *gtt_fence_covering(struct gtt_vgpu *v, uint64_t addr);

@@ -169,12 +169,14 @@ static int balloon(struct gtt *g, unsigned vgpu, unsigned q, bool grow)
 
 int gtt_balloon_grow(struct gtt *g, unsigned vgpu, unsigned q)
 {
-    return balloon(g, vgpu, q, true);
+    int rc = balloon(g, vgpu, q, true);
+    return g ? (int)gtt_done(g, rc) : rc;
 }
 
 int gtt_balloon_shrink(struct gtt *g, unsigned vgpu, unsigned q)
 {
-    return balloon(g, vgpu, q, false);
+    int rc = balloon(g, vgpu, q, false);
+    return g ? (int)gtt_done(g, rc) : rc;
 }
 
 int gtt_balloon_period(struct gtt *g, const struct gtt_ctl_params *p, uint32_t w_ppm,

@@ -17,7 +17,7 @@ static uint64_t copy_run(struct gtt *g, uint16_t id, uint32_t first, uint32_t n,
         uint32_t i = first + k;
         if (only_foreign && g->owner[i] == id)
             continue;
-        g->ops.ggtt_write(g->ops.ctx, i, shadow[k]);
+        gtt_phys_write(g, i, shadow[k]);
         g->owner[i] = id;
         w++;
     }
@@ -95,7 +95,7 @@ long gtt_switch_to(struct gtt *g, unsigned vgpu)
         g->st.max_entries_switch = w;
     v->st.switches_in++;
     v->st.entries_switch += w;
-    return (long)w;
+    return gtt_done(g, (long)w);
 }
 
 long gtt_predict(struct gtt *g, unsigned next)
@@ -129,7 +129,7 @@ long gtt_predict(struct gtt *g, unsigned next)
             w += gtt_copy_slot(g, v, s);
     g->st.entries_predict += w;
     v->st.entries_predict += w;
-    return (long)w;
+    return gtt_done(g, (long)w);
 }
 
 int gtt_set_active(struct gtt *g, unsigned vgpu, bool active)

@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu loader
+PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -26,6 +26,8 @@ pure_dirs_vpci   := vmm/vpci
 pure_dirs_display := vmm/display
 # The mediated vGPU device: BAR0 emulation, execlist shadowing, the render loop, ballooning.
 pure_dirs_vgpu   := vmm/vgpu
+# Virtual devices a guest's CPU talks to: the 16550, the local APIC, the 8259 pair, arbitration.
+pure_dirs_vdev   := vmm/vdev
 # Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
 # initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
 pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/zero_page.c vmm/loader/mptable.c \

@@ -43,6 +43,20 @@ $(BUILD)/config.blob: $(BUILD)/config.dtb $(CFG_TOOL)
 	@rm -f $@
 	$(CFG_TOOL) -s $(CONFIG) wrap $< $@
 
+# The module check (config/modules.h, docs/config.md): each guest's image, and a Linux guest's
+# kernel and initrd, against the files the ISO will carry (TAG=PATH; mk/linux.mk adds the
+# Linux ones).  The same check the hypervisor runs with GRUB's modules at boot.
+# modules.list records which files they are, rewritten only when that changes, so another
+# LINUX_KERNEL or LINUX_INITRD redoes the check and the ISO even if the file is older.
+ISO_MODULE_ARGS = $(foreach g,$(GUEST_ELFS),$(basename $(notdir $(g)))=$(g)) $(LINUX_ISO_MODULES)
+$(BUILD)/modules.list: cfg-force
+	@mkdir -p $(dir $@)
+	@echo '$(strip $(ISO_MODULE_ARGS))' | cmp -s - $@ || echo '$(strip $(ISO_MODULE_ARGS))' >$@
+$(BUILD)/modules.checked: $(BUILD)/config.blob $(CFG_TOOL) $(GUEST_ELFS) $(BUILD)/modules.list
+	@rm -f $@
+	@$(CFG_TOOL) -s $(CONFIG) check-modules $< $(ISO_MODULE_ARGS) >$@.tmp || { rm -f $@.tmp; exit 1; }
+	@cat $@.tmp && mv $@.tmp $@
+
 config-show: $(BUILD)/config.blob
 	@$(CFG_TOOL) -s $(CONFIG) check $<
 

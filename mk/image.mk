@@ -11,11 +11,11 @@ IMAGE_ASFLAGS := $(INCS) -D__ASSEMBLER__
 # Hardware and hypervisor code (core's pure files are part of it), linked whole.  The other pure
 # modules are compiled freestanding into one archive each, so every one of them is proven to
 # build for the image and the link takes only the objects the hypervisor uses.
-IMAGE_ARCHIVE_MODULES := config gtt sched igpu vmx vpci display vgpu loader
+IMAGE_ARCHIVE_MODULES := config gtt sched igpu vmx vpci display vgpu vdev loader
 IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S vmm/*.S) \
                      $(filter-out boot/mb2_parse.c,$(wildcard boot/*.c)) \
                      $(wildcard arch/x86/*.c arch/x86/vmcs/*.c) $(call pure_srcs,core) \
-                     $(filter-out $(foreach m,vmx vpci display vgpu loader,$(call pure_srcs,$(m))),$(shell find vmm -name '*.c')))
+                     $(filter-out $(foreach m,vmx vpci display vgpu vdev loader,$(call pure_srcs,$(m))),$(shell find vmm -name '*.c')))
 IMAGE_OBJS := $(patsubst %,$(I)/obj/%.o,$(IMAGE_SRCS))
 IMAGE_ARCHIVES := $(foreach m,$(IMAGE_ARCHIVE_MODULES),$(I)/lib$(m).a)
 define image_archive
@@ -64,13 +64,19 @@ $(I)/tessera.elf: $(IMAGE_OBJS) $(IMAGE_ARCHIVES) boot/linker.ld
 
 # The ISO holds the hypervisor, the guest images and GRUB for both firmware kinds.
 ISO_DIR := $(BUILD)/iso
-# Each guest image is a module2 tagged with its name: the configuration's image tags.
-$(BUILD)/tessera.iso: $(I)/tessera.elf boot/grub.cfg $(GUEST_ELFS)
-	@rm -rf $(ISO_DIR) && mkdir -p $(ISO_DIR)/boot/grub $(ISO_DIR)/boot/guests
+# Each guest image is a module2 tagged with its name: the configuration's image tags.  A
+# configuration with a Linux guest adds its kernel and initramfs (mk/linux.mk, LINUX_ISO_MODULES
+# as TAG=PATH).  The module check (mk/config.mk) has passed on exactly these files, and
+# --nounzip keeps them so: GRUB would otherwise unpack a gzip initramfs on loading it.
+$(BUILD)/tessera.iso: $(I)/tessera.elf boot/grub.cfg $(GUEST_ELFS) $(BUILD)/modules.checked
+	@rm -rf $(ISO_DIR) && mkdir -p $(ISO_DIR)/boot/grub $(ISO_DIR)/boot/guests $(ISO_DIR)/boot/linux
 	@cp $(I)/tessera.elf $(ISO_DIR)/boot/tessera.elf
 	@for g in $(GUEST_ELFS); do cp $$g $(ISO_DIR)/boot/guests/; done
+	@for m in $(LINUX_ISO_MODULES); do cp $${m#*=} $(ISO_DIR)/boot/linux/$${m%%=*}; done
 	@mods=$$(for g in $(GUEST_ELFS); do n=$$(basename $$g .elf); \
-	          printf '    module2 /boot/guests/%s.elf %s\\n' $$n $$n; done); \
+	          printf '    module2 /boot/guests/%s.elf %s\\n' $$n $$n; done; \
+	         for m in $(LINUX_ISO_MODULES); do \
+	          printf '    module2 --nounzip /boot/linux/%s %s\\n' $${m%%=*} $${m%%=*}; done); \
 	 sed "s|^ *# @GUEST_MODULES@.*|$$mods|" boot/grub.cfg >$(ISO_DIR)/boot/grub/grub.cfg
 	@echo "  GRUB    $@"
 	@grub-mkrescue -o $@ $(ISO_DIR) >$(I)/grub-mkrescue.log 2>&1 || { cat $(I)/grub-mkrescue.log; exit 1; }

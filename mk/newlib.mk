@@ -4,7 +4,7 @@
 # exits arrive on the same stack.  The system-call layer newlib calls (_write, _sbrk, ...) is
 # vmm/libc_glue.c.
 
-NEWLIB_TARBALL := $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
+NEWLIB_TARBALL  = $(firstword $(wildcard /usr/src/newlib/newlib-*.tar.xz))
 NEWLIB_DIR     := $(BUILD)/newlib
 NEWLIB_PREFIX  := $(abspath $(NEWLIB_DIR)/install)
 NEWLIB_LIBC    := $(NEWLIB_PREFIX)/x86_64-elf/lib/libc.a

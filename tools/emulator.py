@@ -70,6 +70,10 @@ display_library: {display}
 {com1}
 port_e9_hack: enabled=1
 log: {os.path.join(workdir, 'bochs.log')}
+# No sound hardware is emulated: on a machine without a sound card Debian's Bochs otherwise
+# aborts in its ALSA mixer thread ("buffer overflow detected") before it opens COM1.
+speaker: enabled=0
+sound: waveoutdrv=dummy, waveindrv=dummy, midioutdrv=dummy
 """)
         if display == BOCHS_HEADLESS_DISPLAY:
             # term cannot draw graphics modes; reporting that is enough (see BOCHS_VGABIOS)

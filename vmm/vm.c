@@ -10,6 +10,7 @@
 #include "vmm/loader/guest_load.h"
 #include "vmm/loader/linux_guest.h"
 #include "vmm/log.h"
+#include "vmm/vcpu/inject.h"
 #include "vmm/vcpu/msr_bitmap.h"
 #include "vmm/platform.h"
 #include "vmm/vcpu/vmcs_setup.h"
@@ -162,6 +163,7 @@ bool vm_start(struct vm *vm)
     memcpy(vm->fpu + FXSAVE_FCW_OFFSET, &fcw, sizeof fcw);
     memcpy(vm->fpu + FXSAVE_MXCSR_OFFSET, &mxcsr, sizeof mxcsr);
     vuart_reset(&vm->uart);
+    vcpu_irq_reset(vm);
     vm->reason[0] = 0;
     vm->started_ns = timer_now_ns();
     vm->state = VM_RUNNING;
@@ -191,6 +193,7 @@ void vm_init_all(const struct cfg *cfg)
             vm_stop(vm, VM_FAILED, "no memory for its console");
             continue;
         }
+        vcpu_irq_init(vm);
         snprintf(vm->reason, sizeof vm->reason, "not started (autostart off)");
         if (!vmx.on)
             vm_stop(vm, VM_FAILED, "VT-x not available: %s", vmx.error);

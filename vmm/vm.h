@@ -1,5 +1,6 @@
 /* Guests: the fixed set from the vendor configuration, each with its own RAM (EPT-backed, never
- * shared), one vCPU, a virtual UART, and per-reason exit counters. */
+ * shared), one vCPU with its local APIC, an 8259 pair, a virtual UART on IRQ 4, and per-reason
+ * exit counters. */
 #ifndef TESSERA_VMM_VM_H
 #define TESSERA_VMM_VM_H
 
@@ -11,6 +12,8 @@
 #include "arch/x86/vmx/pure/ept.h"
 #include "config/config.h"
 #include "vmm/vcpu/guest_msr.h"
+#include "vmm/vdev/vlapic.h"
+#include "vmm/vdev/vpic.h"
 #include "vmm/vdev/vuart.h"
 
 enum vm_state {
@@ -51,6 +54,13 @@ struct vm {
     struct linux_guest *linux_guest;     /* what only a Linux guest has; NULL for the others */
 
     struct vuart uart;
+    /* The interrupt path (vmm/vcpu/inject.c). */
+    struct vlapic lapic;            /* x2APIC, timer on the TSC */
+    struct vpic pic;                /* 8259A pair behind LINT0; the UART drives IRQ 4 */
+    bool halted;                    /* HLT with interrupts on: off the run queue until one is ready */
+    bool irq_window;                /* interrupt-window exiting is on in its VMCS */
+    bool msi_refused_said;          /* an undeliverable MSI was logged since the last start */
+    uint64_t irqs_injected, events_reinjected;
     uint64_t exits, exit_count[EXIT_REASON_COUNT];
     uint32_t last_exit;
     uint64_t started_ns, run_ns, slice_ns;
@@ -72,6 +82,11 @@ void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...) __attribu
 const char *vm_state_name(enum vm_state s);
 
 static inline bool vm_is_linux(const struct vm *vm) { return vm->cfg->kind == CFG_GUEST_LINUX; }
+/* Raises an MSI (PCI MSI message: address 0xFEExxxxx, data = vector and delivery mode) in the
+ * guest's local APIC, for a device model such as the vGPU.  False when it could not be
+ * delivered (the guest is not running, or the message is not one its APIC takes: the first such
+ * refusal per start is logged with the reason).  A halted vCPU wakes at the next round. */
+bool vm_deliver_msi(struct vm *vm, uint64_t addr, uint32_t data);
 
 /* Guest-physical to host pointer for [gpa, gpa + len) inside guest RAM, else NULL. */
 void *vm_gpa_ptr(const struct vm *vm, uint64_t gpa, uint64_t len);

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "arch/x86/i8259.h"
+
 #define PIT_HZ              1193182
 #define PIT_CH2_DATA        0x42
 #define PIT_MODE_CMD        0x43
@@ -13,14 +15,6 @@
 #define SYS_CTRL_B_GATE2    0x01
 #define SYS_CTRL_B_SPEAKER  0x02
 #define SYS_CTRL_B_OUT2     0x20
-
-/* Legacy 8259 interrupt controllers (8259A datasheet), remapped and masked: the LAPIC is used. */
-#define PIC1_CMD    0x20
-#define PIC1_DATA   0x21
-#define PIC2_CMD    0xA0
-#define PIC2_DATA   0xA1
-#define PIC_ICW1_INIT_ICW4 0x11
-#define PIC_ICW4_8086      0x01
 
 /* Busy-waits `us` microseconds on PIT channel 2 (at most 54 ms) and returns the TSC ticks that
  * elapsed meanwhile. */

@@ -77,15 +77,18 @@
 #define MSR_IA32_TSC                0x10
 #define MSR_IA32_MISC_ENABLE        0x1A0
 #define MSR_IA32_PAT                0x277
+#define MSR_IA32_TSC_DEADLINE       0x6E0     /* SDM Vol. 3A §11.5.4.1 TSC-deadline mode */
 
 /* IA32_FEATURE_CONTROL bits (SDM Vol. 3C §23.7) */
 #define FEATURE_CONTROL_LOCK        X86_BIT(0)
 #define FEATURE_CONTROL_VMX_OUTSIDE_SMX X86_BIT(2)
 
-/* IA32_APIC_BASE bits (SDM Vol. 3A §10.4.4) */
+/* IA32_APIC_BASE bits (SDM Vol. 3A §11.4.4 Figure 11-5, §11.12.1 Figure 11-26 for EXTD) */
+#define APIC_BASE_BSP               X86_BIT(8)
+#define APIC_BASE_EXTD              X86_BIT(10)   /* x2APIC mode */
 #define APIC_BASE_ENABLE            X86_BIT(11)
-#define APIC_BASE_DEFAULT_ADDR      0xFEE00000ULL   /* the local APIC's page after reset */
 #define APIC_BASE_ADDR_MASK         0xFFFFFF000ULL
+#define APIC_BASE_DEFAULT           0xFEE00000ULL
 
 /* IA32_MTRR_DEF_TYPE (SDM Vol. 3A §12.11.2.1): default type in bits 7:0, FE bit 10, E bit 11 */
 #define MTRR_DEF_TYPE_TYPE_MASK     0xFFULL
@@ -114,6 +117,9 @@ struct cpuid_regs { uint32_t eax, ebx, ecx, edx; };
 
 /* CPUID feature bits (SDM Vol. 2A, CPUID) */
 #define CPUID_1_ECX_VMX             X86_BIT(5)
+#define CPUID_1_ECX_X2APIC          X86_BIT(21)
+#define CPUID_1_ECX_TSC_DEADLINE    X86_BIT(24)
+#define CPUID_1_EBX_APIC_ID_SHIFT   24            /* initial APIC ID in EBX 31:24 */
 #define CPUID_1_ECX_HYPERVISOR      X86_BIT(31)
 #define CPUID_1_EDX_APIC            X86_BIT(9)
 

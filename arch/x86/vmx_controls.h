@@ -61,10 +61,26 @@
 /* IA32_VMX_MISC (Appendix A.6): bits 4:0 give the preemption-timer rate, TSC >> N. */
 #define VMX_MISC_PREEMPTION_SHIFT_MASK  0x1Fu
 
-/* VM-entry interruption-information field (SDM §26.8.3, Table 25-17) */
-#define INTR_INFO_VALID                 VMX_BIT(31)
+/* VM-entry interruption-information field (SDM §25.8.3, Table 25-17), and the VM-exit
+ * interruption and IDT-vectoring information fields that share its layout (§25.9.2-25.9.3, Tables
+ * 25-19 and 25-20; bit 12 there means "NMI unblocking due to IRET" and is reserved on entry). */
+#define INTR_INFO_VECTOR_MASK           0xFFu
+#define INTR_INFO_TYPE_MASK             (7u << 8)
 #define INTR_INFO_DELIVER_ERROR_CODE    VMX_BIT(11)
+#define INTR_INFO_NMI_UNBLOCKING        VMX_BIT(12)
+#define INTR_INFO_VALID                 VMX_BIT(31)
+#define INTR_TYPE_EXT_INTERRUPT         (0u << 8)
+#define INTR_TYPE_NMI                   (2u << 8)
 #define INTR_TYPE_HW_EXCEPTION          (3u << 8)
+#define INTR_TYPE_SW_INTERRUPT          (4u << 8)   /* INT n: needs the instruction length */
+#define INTR_TYPE_PRIV_SW_EXCEPTION     (5u << 8)   /* INT1 */
+#define INTR_TYPE_SW_EXCEPTION          (6u << 8)   /* INT3, INTO */
+
+/* Guest interruptibility state (SDM §25.4.2, Table 25-3) */
+#define INTERRUPTIBILITY_STI            VMX_BIT(0)  /* blocking by STI */
+#define INTERRUPTIBILITY_MOV_SS         VMX_BIT(1)  /* blocking by MOV SS / POP SS */
+#define INTERRUPTIBILITY_SMI            VMX_BIT(2)
+#define INTERRUPTIBILITY_NMI            VMX_BIT(3)
 
 /* EPT-violation exit qualification (SDM §28.2.1, Table 28-7) */
 #define EPT_QUAL_READ                   VMX_BIT(0)

@@ -190,6 +190,9 @@
 #define GEN9_MI_FLUSH_DW_INVALIDATE_BSD (1u << 7)
 #define GEN9_MI_FLUSH_DW_USE_GTT        (1u << 2)    /* in dw1 */
 #define GEN9_MI_FLUSH_DW_ADDR_MASK      0xFFFFFFF8u
+/* Address bit 5 must be zero (i915 gt/gen8_engine_cs.h gen8_emit_ggtt_write(): "w/a: bit 5
+ * needs to be zero for MI_FLUSH_DW address"): the hardware may write elsewhere otherwise. */
+#define GEN9_MI_FLUSH_DW_ADDR_MBZ       (1u << 5)
 #define GEN9_MI_FLUSH_DW_DW_ADDR_LO     1u
 #define GEN9_MI_FLUSH_DW_DW_ADDR_HI     2u
 #define GEN9_MI_FLUSH_DW_DW_DATA_LO     3u

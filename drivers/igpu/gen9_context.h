@@ -12,6 +12,7 @@
 #ifndef TESSERA_DRIVERS_IGPU_GEN9_CONTEXT_H
 #define TESSERA_DRIVERS_IGPU_GEN9_CONTEXT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* ---- Context descriptor (64 bits; element of an ELSP submission) ------------------------- */
@@ -48,8 +49,20 @@ static inline uint32_t gen9_ctx_desc_id(uint64_t desc)
 /* ---- Logical ring context image ---------------------------------------------------------
  * Page 0 of the image is the per-process hardware status page (PPHWSP); the register state
  * starts at page 1. The register state is a list of MI_LOAD_REGISTER_IMM (offset, value)
- * pairs; the values below are DWORD indices of the VALUE dword inside the register-state
- * page, and the preceding dword holds the register's MMIO offset. */
+ * pairs: the engine restores a context by executing it and saves one by writing it back
+ * (headers and offsets included). The values below are DWORD indices of the VALUE dword
+ * inside the register-state page; the dword before holds the register's MMIO offset.
+ *
+ * The complete Gen9 layout (i915 gt/intel_lrc.c gen9_xcs_offsets, gen9_rcs_offsets; the
+ * i915 lrc_ring_*() helpers give the same positions) is four LRI blocks:
+ *   0x01  LRI(14)  ring context: CONTEXT_CONTROL, RING_HEAD/TAIL/START/CTL, batch state,
+ *                  BB_PER_CTX_PTR, INDIRECT_CTX(_OFFSET)
+ *   0x21  LRI(9)   CTX_TIMESTAMP and the four PPGTT PDPs
+ *   0x41  LRI(1)   blitter and video: +0x200 (BCS_SWCTRL on the blitter); render: +0xc8 (RPCS)
+ *   0x51  LRI(44)  EXCC, MI_MODE, INSTPM, ..., RING_TIMESTAMP, BB_OFFSET, the 16 64-bit GPRs,
+ *                  IPEHR
+ * and nothing else is register state (the render engine keeps its 3D state in later pages).
+ * gen9_lrc.c holds the table (igpu_lrc_layout()). */
 #define GEN9_LRC_PPHWSP_PN              0u
 #define GEN9_LRC_STATE_PN               1u
 #define GEN9_LRC_STATE_OFFSET           (GEN9_LRC_STATE_PN * 4096u)
@@ -62,10 +75,44 @@ static inline uint32_t gen9_ctx_desc_id(uint64_t desc)
 #define GEN9_CTX_BB_HEAD_U              (0x0cu + 1u)
 #define GEN9_CTX_BB_HEAD_L              (0x0eu + 1u)
 #define GEN9_CTX_BB_STATE               (0x10u + 1u)
-#define GEN9_CTX_LRI_HEADER_1           0x21u
+#define GEN9_CTX_LRI_HEADER_1           0x21u   /* MI_LOAD_REGISTER_IMM(9) | force posted */
 #define GEN9_CTX_TIMESTAMP              (0x22u + 1u)
-/* Number of dwords of register state the engine reads for the ring registers. */
-#define GEN9_CTX_RING_STATE_DWORDS      0x0cu
+#define GEN9_CTX_PDP3_UDW               (0x24u + 1u)    /* PDP3..PDP0, upper then lower */
+#define GEN9_CTX_LRI_HEADER_2           0x41u   /* MI_LOAD_REGISTER_IMM(1) */
+#define GEN9_CTX_BCS_SWCTRL             (0x42u + 1u)    /* blitter; RPCS on render */
+#define GEN9_CTX_LRI_HEADER_3           0x51u   /* MI_LOAD_REGISTER_IMM(44) | force posted */
+#define GEN9_CTX_MI_MODE                (0x54u + 1u)    /* i915 lrc_ring_mi_mode() */
+#define GEN9_CTX_BB_OFFSET              (0x64u + 1u)    /* i915 lrc_ring_bb_offset() */
+#define GEN9_CTX_GPR0                   (0x68u + 1u)    /* i915 lrc_ring_gpr0(); 32 dwords */
+/* Dwords of the register-state page the layout covers (through IPEHR's value); an image built
+ * with restore inhibited is closed with MI_BATCH_BUFFER_END at this index (i915
+ * set_offsets(close)). */
+#define GEN9_LRC_STATE_DW               0xAAu
+#define GEN9_LRC_BLOCKS                 4u
+#define GEN9_LRC_REGS                   68u     /* 14 + 9 + 1 + 44 */
+
+struct gen9_lrc_block {
+    uint16_t header;            /* dword index of the LRI header */
+    uint8_t count;              /* registers it loads */
+    uint8_t first;              /* index of its first register in gen9_lrc_layout.reg[] */
+    bool posted;                /* MI_LRI_FORCE_POSTED */
+    bool engine_ctx;            /* engine context: not loaded when restore is inhibited */
+};
+
+struct gen9_lrc_layout {
+    struct gen9_lrc_block block[GEN9_LRC_BLOCKS];
+    uint16_t reg[GEN9_LRC_REGS];        /* offsets from the engine's MMIO base */
+};
+
+/* Dword index of the value of register i (of the layout's list) in the register-state page. */
+static inline uint32_t gen9_lrc_value_dw(const struct gen9_lrc_layout *l, unsigned i)
+{
+    for (unsigned b = 0; b < GEN9_LRC_BLOCKS; b++)
+        if (i >= l->block[b].first && i < (unsigned)l->block[b].first + l->block[b].count)
+            return l->block[b].header + 2u * (i - l->block[b].first) + 2u;
+    return 0;
+}
+
 /* Context sizes (i915 intel_engine_cs.c: GEN9_LR_CONTEXT_RENDER_SIZE, GEN8_..._OTHER_SIZE). */
 #define GEN9_LR_CONTEXT_RENDER_SIZE     (22u * 4096u)
 #define GEN9_LR_CONTEXT_OTHER_SIZE      (2u * 4096u)

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/igpu/gen9_gtt.h"      /* tile geometry, for fence shapes */
+
 /* ---- BAR0 (GTTMMADR) geometry ---------------------------------------------------------- */
 
 /* Gen8+: GTTMMADR is 16 MiB; registers in the low half, GGTT entries start at the middle
@@ -69,6 +71,7 @@ static inline uint32_t gen9_masked_apply(uint32_t cur, uint32_t write)
 #define GEN9_RING_EIR(base)         ((base) + 0xB0u)
 #define GEN9_RING_EMR(base)         ((base) + 0xB4u)
 #define GEN9_RING_ESR(base)         ((base) + 0xB8u)
+#define   GEN9_ERROR_INSTRUCTION    (1u << 0)     /* i915 I915_ERROR_INSTRUCTION, in EIR/EMR */
 #define GEN9_RING_RESET_CTL(base)   ((base) + 0xD0u)   /* masked */
 #define   GEN9_RESET_CTL_CAT_ERROR        (1u << 2)
 #define   GEN9_RESET_CTL_READY_TO_RESET   (1u << 1)
@@ -76,6 +79,23 @@ static inline uint32_t gen9_masked_apply(uint32_t cur, uint32_t write)
 #define GEN9_RING_BBSTATE(base)     ((base) + 0x110u)
 #define GEN9_RING_BBADDR(base)      ((base) + 0x140u)
 #define GEN9_RING_BBADDR_UDW(base)  ((base) + 0x168u)
+/* Further registers of the context image (gen9_context.h; i915 gt/intel_engine_regs.h names,
+ * gt/intel_lrc_reg.h GEN8_RING_PDP_*); the image also holds +0x150, +0x154, +0x170, +0x178 and
+ * +0x17c, which i915 does not name. */
+#define GEN9_RING_EXCC(base)        ((base) + 0x28u)
+#define GEN9_RING_IPEHR(base)       ((base) + 0x68u)
+#define GEN9_RING_INSTPM(base)      ((base) + 0xC0u)
+#define GEN9_RING_RPCS(base)        ((base) + 0xC8u)    /* render: GEN8_R_PWR_CLK_STATE */
+#define GEN9_RING_SBBADDR(base)     ((base) + 0x114u)
+#define GEN9_RING_SBBSTATE(base)    ((base) + 0x118u)
+#define GEN9_RING_SBBADDR_UDW(base) ((base) + 0x11Cu)
+#define GEN9_RING_BB_OFFSET(base)   ((base) + 0x158u)
+#define GEN9_RING_BB_PER_CTX_PTR(base) ((base) + 0x1C0u)
+#define GEN9_RING_INDIRECT_CTX(base)   ((base) + 0x1C4u)
+#define GEN9_RING_INDIRECT_CTX_OFFSET(base) ((base) + 0x1C8u)
+#define GEN9_RING_PDP_LDW(base, n)  ((base) + 0x270u + (uint32_t)(n) * 8u)
+#define GEN9_RING_PDP_UDW(base, n)  ((base) + 0x274u + (uint32_t)(n) * 8u)
+#define GEN9_RING_PREDICATE_RESULT_1(base) ((base) + 0x41Cu)
 
 /* Execlists (i915 gt/intel_lrc_reg.h, gt/intel_engine_regs.h). ELSP is a write-only port: a
  * submission is four dword writes, element 1 upper, element 1 lower, element 0 upper, element
@@ -102,23 +122,81 @@ static inline uint32_t gen9_masked_apply(uint32_t cur, uint32_t write)
 #define   GEN9_CSB_WRITE_PTR_SHIFT        0u
 #define   GEN9_CSB_READ_PTR_SHIFT         8u
 /* Value of the write pointer after reset: "no entry written yet"; the first event then lands in
- * entry 0 (i915 gvt/execlist.c emulate_csb_update(); intel_lrc_reg.h notes 6 and 7 are not
- * valid entry numbers). */
+ * entry 0 (GVT-g emulates this: gvt/execlist.c init_vgpu_execlist() sets write 7, read 0, and
+ * emulate_csb_update() goes from 7 to 0).  i915 calls 6 and 7 reserved (intel_lrc_reg.h) and
+ * itself sets both pointers to 5 after a reset (reset_csb_pointers()), which reaches entry 0
+ * the same way. */
 #define   GEN9_CSB_PTR_RESET              0x7u
+
+/* The entry the engine writes after write pointer wp. */
+static inline uint32_t gen9_csb_next(uint32_t wp)
+{
+    return wp == GEN9_CSB_PTR_RESET ? 0u : (wp + 1u) % GEN9_CSB_ENTRIES;
+}
 #define GEN9_RING_CTX_TIMESTAMP(base)     ((base) + 0x3A8u)
 /* Sixteen 64-bit command-streamer general purpose registers (GEN8_RING_CS_GPR). */
 #define GEN9_RING_CS_GPR(base, n)         ((base) + 0x600u + (uint32_t)(n) * 8u)
 #define GEN9_CS_GPR_COUNT                 16u
 
 /* Blitter tiling control: selects Y-major instead of X-major for tiled blit surfaces; a
- * masked register (i915 gt/intel_gt_regs.h BCS_SWCTRL, BCS_SRC_Y, BCS_DST_Y). */
-#define GEN9_BCS_SWCTRL                   0x22200u
+ * masked register (i915 gt/intel_gt_regs.h BCS_SWCTRL, BCS_SRC_Y, BCS_DST_Y). It is part of
+ * the blitter's context image (i915 gen9_xcs_offsets: REG16(0x200)), so each context has its
+ * own. */
+#define GEN9_BCS_SWCTRL                   (GEN9_BCS_BASE + 0x200u)
 #define   GEN9_BCS_SWCTRL_SRC_Y           (1u << 0)
 #define   GEN9_BCS_SWCTRL_DST_Y           (1u << 1)
 
-/* Command-streamer timestamp frequency on Skylake: 12 MHz (i915 gt/intel_gt_clock_utils.c,
- * gen9 non-LP without the crystal-clock CTC source). One tick is 83.33 ns. */
-#define GEN9_CS_TIMESTAMP_HZ              12000000u
+/* ---- Command-streamer timestamp frequency (i915 gt/intel_gt_clock_utils.c
+ * gen9_read_clock_frequency, read_reference_ts_freq; gt/intel_gt_regs.h CTC_MODE, i915_reg.h
+ * GEN9_TIMESTAMP_OVERRIDE) ----------------------------------------------------------------
+ * CTC_MODE says where the timestamp counts from: the divide logic, whose rate
+ * TIMESTAMP_OVERRIDE gives as (divider + 1) MHz + 1 MHz / (denominator + 1), or the crystal
+ * clock (24 MHz on Skylake desktop and mobile, 19.2 MHz on the LP parts Tessera does not
+ * drive) shifted right by 3 - shift. Typical Skylake: crystal, shift 2, i.e. 12 MHz. */
+#define GEN9_CTC_MODE                     0xA26Cu
+#define   GEN9_CTC_SOURCE_DIVIDE_LOGIC    (1u << 0)   /* else the crystal clock */
+#define   GEN9_CTC_SHIFT_SHIFT            1u
+#define   GEN9_CTC_SHIFT_MASK             (3u << GEN9_CTC_SHIFT_SHIFT)
+#define GEN9_TIMESTAMP_OVERRIDE           0x44074u
+#define   GEN9_TS_OVERRIDE_DIVIDER_MASK   0x3FFu
+#define   GEN9_TS_OVERRIDE_DENOM_SHIFT    12u
+#define   GEN9_TS_OVERRIDE_DENOM_MASK     (0xFu << GEN9_TS_OVERRIDE_DENOM_SHIFT)
+#define GEN9_CRYSTAL_CLOCK_HZ             24000000u   /* non-LP Gen9 */
+
+/* The timestamp rate in Hz from CTC_MODE and (for the divide logic) TIMESTAMP_OVERRIDE. */
+static inline uint32_t gen9_cs_timestamp_hz(uint32_t ctc_mode, uint32_t ts_override)
+{
+    if (ctc_mode & GEN9_CTC_SOURCE_DIVIDE_LOGIC) {
+        uint32_t base = ((ts_override & GEN9_TS_OVERRIDE_DIVIDER_MASK) + 1u) * 1000000u;
+        uint32_t denom = (ts_override & GEN9_TS_OVERRIDE_DENOM_MASK) >> GEN9_TS_OVERRIDE_DENOM_SHIFT;
+        return base + 1000000u / (denom + 1u);
+    }
+    return GEN9_CRYSTAL_CLOCK_HZ >> (3u - ((ctc_mode & GEN9_CTC_SHIFT_MASK) >> GEN9_CTC_SHIFT_SHIFT));
+}
+
+/* The reverse, for a device that presents its rate (the vGPU): CTC_MODE and TIMESTAMP_OVERRIDE
+ * values for which gen9_cs_timestamp_hz() gives hz, the crystal clock when hz is one of its
+ * rates, else the divide logic; false if neither can say hz exactly. */
+static inline bool gen9_cs_timestamp_encode(uint32_t hz, uint32_t *ctc_mode, uint32_t *ts_override)
+{
+    for (uint32_t shift = 0; shift <= 3u; shift++)
+        if ((GEN9_CRYSTAL_CLOCK_HZ >> (3u - shift)) == hz) {
+            *ctc_mode = shift << GEN9_CTC_SHIFT_SHIFT;
+            *ts_override = 0;
+            return true;
+        }
+    for (uint32_t denom = 0; denom <= (GEN9_TS_OVERRIDE_DENOM_MASK >> GEN9_TS_OVERRIDE_DENOM_SHIFT);
+         denom++) {
+        uint32_t part = 1000000u / (denom + 1u), whole = hz - part;
+        if (hz < part || whole % 1000000u || whole == 0 ||
+            whole / 1000000u - 1u > GEN9_TS_OVERRIDE_DIVIDER_MASK)
+            continue;
+        *ctc_mode = GEN9_CTC_SOURCE_DIVIDE_LOGIC;
+        *ts_override = (whole / 1000000u - 1u) | denom << GEN9_TS_OVERRIDE_DENOM_SHIFT;
+        return true;
+    }
+    return false;
+}
 
 /* ---- Fences (i915 i915_reg.h FENCE_REG_GEN6_LO/HI, gt/intel_ggtt_fencing.c) --------------- */
 #define GEN9_FENCE_COUNT                  32u
@@ -175,6 +253,25 @@ static inline struct gen9_fence gen9_fence_decode(uint64_t v)
     f.pitch = (uint32_t)(((v & GEN9_FENCE_PITCH_MASK) >> GEN9_FENCE_PITCH_SHIFT) + 1u) *
               GEN9_FENCE_PITCH_UNIT;
     return f;
+}
+
+/* A fence de-tiles a CPU access at byte rel of its range as a surface `pitch` bytes wide: row
+ * rel / pitch, column rel % pitch, placed by tile (X: 512 B x 8 rows, Y: 128 B x 32 rows).  The
+ * result stays inside [start, end) only when the pitch is a whole number of tiles and the size
+ * a whole number of tile rows (pitch x tile height); otherwise the last rows or columns land
+ * past the end (a 256 KiB X fence with a 256 KiB pitch reaches 2 MiB).  i915 never programs
+ * another shape: i915_tiling_ok() wants the stride a multiple of the tile width and
+ * i915_gem_fence_size() rounds the fenced size up to stride x tile height (gem/i915_gem_tiling.c). */
+static inline uint64_t gen9_fence_tile_row_bytes(uint32_t pitch, bool y_tiled)
+{
+    return (uint64_t)pitch * (y_tiled ? GEN9_TILE_Y_HEIGHT : GEN9_TILE_X_HEIGHT);
+}
+
+static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_tiled)
+{
+    uint32_t tile_w = y_tiled ? GEN9_TILE_Y_WIDTH : GEN9_TILE_X_WIDTH;
+    return pitch != 0 && pitch % tile_w == 0 && size != 0 &&
+           size % gen9_fence_tile_row_bytes(pitch, y_tiled) == 0;
 }
 
 /* ---- GGTT invalidation (i915 gt/intel_ggtt.c gen8_ggtt_invalidate) ----------------------- */

@@ -129,13 +129,21 @@ static inline int igpu_engine_reset(struct igpu *g, enum igpu_engine e)
 static inline int igpu_timestamp(struct igpu *g, enum igpu_engine e, uint64_t *ticks)
 { return g->ops->timestamp(g->be, e, ticks); }
 
-/* Fill the register-state page of a minimal execlist context image for engine e (the page
- * at GEN9_LRC_STATE_OFFSET from the LRCA; n_dw >= 1024): an LRI block with CONTEXT_CONTROL
- * and the ring registers (RING_HEAD/TAIL/START/CTL at the PRM/i915 positions), an LRI of
- * CTX_TIMESTAMP, MI_BATCH_BUFFER_END; everything else MI_NOOP. ring_size is a multiple of
- * 4 KiB up to 2 MiB; head and tail are byte offsets into the ring. */
-int igpu_lrc_init_state(uint32_t *state, size_t n_dw, enum igpu_engine e, uint32_t ring_gaddr,
-                        uint32_t ring_size, uint32_t head, uint32_t tail);
+/* The complete register-state layout of engine e's logical ring context (gen9_context.h),
+ * NULL for an invalid engine. */
+struct gen9_lrc_layout;
+const struct gen9_lrc_layout *igpu_lrc_layout(enum igpu_engine e);
+
+/* Fill the register-state page of an execlist context image for engine e (the page at
+ * GEN9_LRC_STATE_OFFSET from the LRCA; n_dw >= 1024) as i915's lrc_init_state() does: from
+ * default_state (the engine's own recorded image, GEN9_LRC_STATE_DW or more dwords of its
+ * register-state page; may equal s) with restore allowed, or, if default_state is NULL, from
+ * zeros with context restore inhibited; then the full LRI layout, CONTEXT_CONTROL, STOP_RING
+ * cleared, no PPGTT, and the ring registers (RING_HEAD/TAIL/START/CTL). ring_size is a
+ * multiple of 4 KiB up to 2 MiB; head and tail are byte offsets into the ring. */
+int igpu_lrc_init_state(uint32_t *state, size_t n_dw, enum igpu_engine e,
+                        const uint32_t *default_state, uint32_t ring_gaddr, uint32_t ring_size,
+                        uint32_t head, uint32_t tail);
 
 /* Convert timestamp ticks to nanoseconds and back without overflowing for any 64-bit input
  * that fits the result. hz must be non-zero. */
@@ -157,7 +165,8 @@ bool igpu_pci_id_supported(uint16_t vendor, uint16_t device);
 /* GGTT size in bytes from GMCH control (Gen8+ encoding: 1 << GGMS MiB, 0 = none). */
 uint64_t igpu_gmch_ggtt_size(uint16_t gmch_ctl);
 /* Stolen (data) memory size from GMCH control, Gen9 encoding: codes below 0xF0 count 32 MiB
- * units, codes 0xF0.. count 4 MiB units starting at 4 MiB (i915 gen9_get_stolen_size()). */
+ * units, codes 0xF0.. count 4 MiB units starting at 4 MiB (Linux arch/x86/kernel/early-quirks.c
+ * gen9_stolen_size(); older i915 had it as gen9_get_stolen_size()). */
 uint64_t igpu_gmch_stolen_size(uint16_t gmch_ctl);
 /* Stolen memory base from BDSM. */
 uint64_t igpu_bdsm_base(uint32_t bdsm);

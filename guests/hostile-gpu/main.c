@@ -14,12 +14,15 @@
  *   hostile-gpu: done, <k> of <n> attacks NOT CONTAINED
  *   hostile-gpu: frames <n> failures <f>           every ~2 s afterwards
  *
+ *   hostile-gpu: <name>: contained (...)           a cross-guest attack saw nothing foreign
+ *
  * Attacks (cmdline attack=<name>|all, default all, in this order): blit-outside,
- * store-outside, lri-forbidden, ggtt-foreign, fence-foreign, batch-loop, runaway.
+ * store-outside, lri-forbidden, ggtt-foreign, fence-foreign, batch-loop, runaway, and the
+ * cross-guest ones of iso_attacks.c: fence-detile, gpr-leak, gpr-plant, scratch-share.
  * runaway_blits=N sets the size of the runaway batch (default 512 fills of 4096x2048).
- * bg=0xRRGGBB colours its frame (default 0xC000C0). */
-#include "guests/lib/guest.h"
-#include "guests/lib/vgpu.h"
+ * bg=0xRRGGBB colours its frame (default 0xC000C0).  role=victim makes it the victim those
+ * cross-guest attacks aim at instead (victim.c). */
+#include "guests/hostile-gpu/hostile.h"
 
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_gtt.h"
@@ -30,10 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME                "hostile-gpu"
 #define DEFAULT_BG          0xC000C0u
 #define GM_LIMIT            (1ull << 32)        /* the 4 GiB a Gen9 GGTT maps */
-#define ATTACK_TIMEOUT_US   (10u * 1000u * 1000u)
 #define RUNAWAY_TIMEOUT_US  (60u * 1000u * 1000u)
 #define DEFAULT_RUNAWAY_BLITS 512u
 #define RUNAWAY_W           4096u               /* pixels: pitch 16 KiB, under BR13's 32 KiB */
@@ -42,7 +43,7 @@
 #define STATUS_US           (2u * 1000u * 1000u)
 #define EXT(f)              ((uint32_t)offsetof(struct tessera_balloon_if, f))
 
-static struct vgpu_kiosk k;
+struct vgpu_kiosk k;
 static uint64_t frames, frame_failures;
 static uint64_t runaway_blits = DEFAULT_RUNAWAY_BLITS;
 
@@ -304,12 +305,18 @@ static const struct {
     { "fence-foreign", attack_fence_foreign },
     { "batch-loop", attack_batch_loop },
     { "runaway", attack_runaway },
+    { "fence-detile", attack_fence_detile },
+    { "gpr-leak", attack_gpr_leak },
+    { "gpr-plant", attack_gpr_plant },
+    { "scratch-share", attack_scratch_share },
 };
 #define N_ATTACKS (sizeof attacks / sizeof attacks[0])
 
 int guest_main(const struct tessera_boot_info *boot)
 {
     char which[32];
+    if (guest_cmdline_get(boot, "role", which, sizeof which) > 0 && strcmp(which, "victim") == 0)
+        return victim_main(boot);
     if (guest_cmdline_get(boot, "attack", which, sizeof which) <= 0)
         strcpy(which, "all");
     guest_cmdline_u64(boot, "runaway_blits", &runaway_blits);

@@ -26,6 +26,7 @@ const struct tessera_boot_info *guest_boot_info(void);
 
 /* Exit statuses the library itself uses; a guest's own statuses should stay below 0x80. */
 #define GUEST_EXIT_BAD_BOOT    0x7f        /* boot info missing, wrong magic or version */
+#define GUEST_EXIT_UNEXPECTED_IRQ 0x7e     /* an interrupt vector with no handler */
 #define GUEST_EXIT_TRAP_BASE   0x80        /* + vector: an exception nobody caught */
 #define GUEST_EXIT_DOUBLE_TRAP 0xff        /* an exception inside the exception handler */
 
@@ -41,11 +42,42 @@ int guest_console_getc(void);                           /* a received byte, or -
 /* ---- Time: the TSC at boot_info->tsc_hz ---- */
 
 uint64_t guest_now_us(void);                    /* microseconds since the guest started */
-/* Sleep by executing HLT, which the hypervisor treats as "yield the rest of the time slice"; the
- * deadline is re-checked after every HLT, so the guest wakes no earlier than asked and about one
- * scheduling round later at most. */
+/* Sleep until the deadline, no earlier.  With the APIC timer (guest_irq_timer_ready) a sleep of
+ * GUEST_SLEEP_TIMER_MIN_US or more arms the TSC deadline and waits halted with interrupts on:
+ * the vCPU is off the CPU, costing no exits, until the timer fires.  Shorter sleeps (and every
+ * sleep without the timer) execute HLT with interrupts off, which the hypervisor takes as "yield
+ * the rest of the time slice", and re-check the time after each one. */
+#define GUEST_SLEEP_TIMER_MIN_US 2000
 void guest_sleep_us(uint64_t us);
 void guest_sleep_until_us(uint64_t t_us);       /* until guest_now_us() >= t_us */
+
+/* ---- Interrupts (docs/guest-abi.md "Interrupts") ----
+ *
+ * Every guest has a local APIC in x2APIC mode (registers are MSRs 0x800-0x8FF, names in
+ * arch/x86/apic_regs.h) with a TSC-deadline timer, and an 8259A pair (ports 0x20/0x21,
+ * 0xA0/0xA1) behind LINT0 in ExtINT mode with the console UART on IRQ 4.  At start the library
+ * enables the APIC (spurious vector GUEST_VEC_SPURIOUS) and puts its timer in TSC-deadline mode
+ * on GUEST_VEC_TIMER for guest_sleep_*.  Guest code runs with interrupts off (RFLAGS.IF = 0);
+ * they are on only inside guest_irq_wait, or wherever a guest program turns them on itself.
+ * Handlers run on the interrupted stack with interrupts off and must end the interrupt at its
+ * controller (guest_apic_eoi for APIC vectors; an EOI command to the 8259 for its vectors). */
+#define GUEST_VEC_TIMER    0xEC
+#define GUEST_VEC_SPURIOUS 0xFF
+typedef void (*guest_irq_handler)(unsigned vector);
+/* True when the APIC timer is set up (the platform has the x2APIC with TSC-deadline mode). */
+bool guest_irq_timer_ready(void);
+/* Timer interrupts taken so far. */
+uint64_t guest_irq_timer_count(void);
+/* Arms the TSC-deadline timer (IA32_TSC_DEADLINE; 0 disarms): GUEST_VEC_TIMER at that TSC. */
+void guest_timer_arm(uint64_t tsc_deadline);
+/* Installs fn for vector 32-254 (not the timer's or the spurious one); false otherwise.  A
+ * vector without a handler stops the guest with GUEST_EXIT_UNEXPECTED_IRQ and a console line. */
+bool guest_irq_set_handler(unsigned vector, guest_irq_handler fn);
+/* Waits halted, interrupts on ("sti; hlt"), until an interrupt has been handled; returns with
+ * interrupts off. */
+void guest_irq_wait(void);
+/* End of interrupt for the local APIC (the x2APIC EOI MSR). */
+void guest_apic_eoi(void);
 
 /* ---- Hypercalls (VMCALL: number in RAX, arguments in RDI and RSI, result in RAX) ---- */
 

@@ -4,12 +4,19 @@
 
 #include "tessera/abi/guest.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Called by start.S with the boot info pointer from RSI; runs guest_main and exits. */
 __attribute__((noreturn)) void guest_runtime_start(const struct tessera_boot_info *boot);
 
 void guest_trap_init(void);
+/* Sets up the x2APIC timer when the platform offers it (after guest_trap_init). */
+void guest_irq_init(void);
+/* An interrupt (vector 32-255) arrived at `rip`: runs its handler (trap.c calls it). */
+void guest_irq_dispatch(unsigned vector, uint64_t rip);
+/* The TSC-deadline timer is running: sleeps wait for its interrupt. */
+bool guest_timer_ready(void);
 void guest_time_init(uint64_t tsc_hz);
 void guest_heap_init(uintptr_t base, uintptr_t limit);
 

@@ -38,6 +38,7 @@ void guest_runtime_start(const struct tessera_boot_info *boot)
     boot_info = boot;
 
     guest_time_init(boot->tsc_hz);
+    guest_irq_init();
     /* The heap is all RAM above the image: the stack is in .bss, and the hypervisor keeps
      * nothing there (its boot info, GDT and page tables sit below 1 MiB). */
     guest_heap_init((uintptr_t)_image_end, (uintptr_t)boot->ram_bytes);

@@ -1,7 +1,8 @@
-/* CPU exceptions inside the guest: an IDT for vectors 0-31 whose handlers report the fault on the
- * console and stop the guest, so a fault the hypervisor injects (a #GP for a forbidden WRMSR, a
- * #UD for VMXON) is visible to the operator rather than a silent triple fault.  guest_trap_try
- * lets a guest provoke a fault on purpose and carry on. */
+/* CPU exceptions inside the guest: an IDT whose handlers for vectors 0-31 report the fault on
+ * the console and stop the guest, so a fault the hypervisor injects (a #GP for a forbidden WRMSR,
+ * a #UD for VMXON) is visible to the operator rather than a silent triple fault.  guest_trap_try
+ * lets a guest provoke a fault on purpose and carry on.  Vectors 32-255 are interrupts, passed
+ * to irq.c. */
 #include "guests/lib/guest.h"
 #include "guests/lib/internal.h"
 #include "guests/lib/x86.h"
@@ -9,7 +10,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#define TRAP_VECTORS 32
+#define TRAP_VECTORS 32             /* CPU exceptions; the IDT has IDT_VECTORS entries */
+#define IDT_VECTORS  256
 
 /* What trap_entry.S pushes, lowest address first, then what the CPU pushed. */
 struct guest_trap_frame {
@@ -33,10 +35,10 @@ struct idt_ptr {
     uint64_t base;
 } __attribute__((packed));
 
-extern const uint64_t guest_trap_stubs[TRAP_VECTORS];
+extern const uint64_t guest_trap_stubs[IDT_VECTORS];
 void guest_trap_dispatch(struct guest_trap_frame *f);
 
-static struct idt_gate idt[TRAP_VECTORS] __attribute__((aligned(16)));
+static struct idt_gate idt[IDT_VECTORS] __attribute__((aligned(16)));
 static jmp_buf *catch_env;          /* set while guest_trap_try runs its function */
 static struct guest_trap caught;
 static volatile int in_handler;
@@ -60,7 +62,7 @@ void guest_trap_init(void)
     /* The code selector we run on: the hypervisor's boot GDT (TESSERA_GUEST_CS), read back
      * rather than assumed so a guest that loads its own GDT keeps working. */
     uint16_t cs = x86_read_cs();
-    for (unsigned v = 0; v < TRAP_VECTORS; v++) {
+    for (unsigned v = 0; v < IDT_VECTORS; v++) {
         uint64_t handler = guest_trap_stubs[v];
         idt[v] = (struct idt_gate){
             .offset_lo = (uint16_t)handler,
@@ -71,8 +73,6 @@ void guest_trap_init(void)
             .offset_hi = (uint32_t)(handler >> 32),
         };
     }
-    /* A vector above 31 (nothing should deliver one: interrupts stay off) is beyond the limit
-     * and arrives as a #GP whose error code names it. */
     struct idt_ptr p = { .limit = sizeof(idt) - 1, .base = (uint64_t)(uintptr_t)idt };
     __asm__ volatile("lidt %0" : : "m"(p) : "memory");
 }
@@ -80,6 +80,10 @@ void guest_trap_init(void)
 /* Writes straight to the UART, not through stdio: the fault may have hit inside printf. */
 void guest_trap_dispatch(struct guest_trap_frame *f)
 {
+    if (f->vector >= TRAP_VECTORS) {
+        guest_irq_dispatch((unsigned)f->vector, f->rip);
+        return;
+    }
     if (in_handler) {
         guest_console_puts("\nguest: exception inside the exception handler, stopping\n");
         guest_exit_now(GUEST_EXIT_DOUBLE_TRAP);

@@ -1,9 +1,9 @@
-/* CPU exception entry stubs, vectors 0-31.  Each pushes a dummy error code where the CPU pushes
- * none (so every frame has the same shape), then its vector, then the general registers, and
- * calls guest_trap_dispatch(struct guest_trap_frame *).  No privilege change happens (the guest
- * runs at CPL 0), so no TSS stack switch is needed. */
+/* Entry stubs for all 256 vectors: CPU exceptions (0-31) and interrupts (32-255).  Each pushes
+ * a dummy error code where the CPU pushes none (so every frame has the same shape), then its
+ * vector, then the general registers, and calls guest_trap_dispatch(struct guest_trap_frame *).
+ * No privilege change happens (the guest runs at CPL 0), so no TSS stack switch is needed. */
 
-/* Vectors for which the CPU pushes an error code (SDM Vol. 3A, Table 6-1). */
+/* Vectors for which the CPU pushes an error code (SDM Vol. 3A, Table 6-1); never for 32-255. */
 #define HAS_ERROR(v) ((v) == 8 || (v) == 10 || (v) == 11 || (v) == 12 || (v) == 13 || \
                       (v) == 14 || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
 
@@ -18,8 +18,11 @@ trap_stub_\vec:
     jmp     trap_common
     .endm
 
-    .irp v, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    trap_stub \v
+    .altmacro
+    .set vec, 0
+    .rept 256
+    trap_stub %vec
+    .set vec, vec + 1
     .endr
 
 /* Register order matches struct guest_trap_frame in trap.c (r15 at the lowest address). */
@@ -67,8 +70,13 @@ trap_common:
     .balign 8
     .globl guest_trap_stubs
 guest_trap_stubs:
-    .irp v, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    .quad   trap_stub_\v
+    .macro stub_address vec
+    .quad   trap_stub_\vec
+    .endm
+    .set vec, 0
+    .rept 256
+    stub_address %vec
+    .set vec, vec + 1
     .endr
 
     .section .note.GNU-stack, "", @progbits

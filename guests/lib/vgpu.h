@@ -37,7 +37,7 @@
 #define VGPU_SUBMIT_MAX_DW      512u            /* commands in one submission (the vGPU takes
                                                  * at most 4 KiB of ring per submission, and
                                                  * the wrap padding can double a workload) */
-#define VGPU_BC_SLOTS           64u             /* breadcrumb slots (8 bytes each) per page */
+#define VGPU_BC_SLOTS           64u             /* breadcrumb slots (64 bytes each) per page */
 #define VGPU_OUTCOMES           64u             /* remembered outcomes, by seqno */
 #define VGPU_ALLOC_MAX          48u             /* allocations per range allocator */
 #define VGPU_WAIT_DEFAULT_US    (5u * 1000u * 1000u)

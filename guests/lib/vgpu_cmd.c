@@ -102,6 +102,17 @@ void vgpu_emit_lri(struct vgpu_cmdbuf *cb, uint32_t reg, uint32_t value)
     p[2] = value;
 }
 
+void vgpu_emit_srm(struct vgpu_cmdbuf *cb, uint32_t reg, uint64_t gm)
+{
+    uint32_t *p = vgpu_cmd_reserve(cb, GEN9_MI_SRM_LEN);
+    if (!p)
+        return;
+    p[0] = GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT;
+    p[GEN9_MI_RM_DW_REG] = reg & GEN9_MI_REG_OFFSET_MASK;
+    p[GEN9_MI_RM_DW_ADDR_LO] = addr_lo(gm) & GEN9_MI_SDI_ADDR_MASK;
+    p[GEN9_MI_RM_DW_ADDR_HI] = addr_hi(gm);
+}
+
 void vgpu_emit_bb_start(struct vgpu_cmdbuf *cb, uint64_t gm, bool second_level)
 {
     uint32_t *p = vgpu_cmd_reserve(cb, GEN9_MI_BATCH_BUFFER_START_LEN);

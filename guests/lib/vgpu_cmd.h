@@ -39,11 +39,13 @@ void vgpu_emit_copy_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pi
                         uint32_t sx, uint32_t sy, uint32_t w, uint32_t h);
 /* MI_STORE_DATA_IMM of one dword to gm (4-byte aligned). */
 void vgpu_emit_store_dword(struct vgpu_cmdbuf *cb, uint64_t gm, uint32_t value);
-/* MI_FLUSH_DW: waits for the blitter's writes, then stores one dword to gm (8-byte aligned);
- * the i915 way to end a blitter request (gen8_emit_fini_breadcrumb_xcs). */
+/* MI_FLUSH_DW: waits for the blitter's writes, then stores one dword to gm (8-byte aligned,
+ * bit 5 clear); the i915 way to end a blitter request (gen8_emit_fini_breadcrumb_xcs). */
 void vgpu_emit_flush_store(struct vgpu_cmdbuf *cb, uint64_t gm, uint32_t value);
 /* MI_LOAD_REGISTER_IMM of one register. */
 void vgpu_emit_lri(struct vgpu_cmdbuf *cb, uint32_t reg, uint32_t value);
+/* MI_STORE_REGISTER_MEM: the register's value to gm (4-byte aligned). */
+void vgpu_emit_srm(struct vgpu_cmdbuf *cb, uint32_t reg, uint64_t gm);
 /* MI_BATCH_BUFFER_START of a batch at gm (GGTT); `second_level` from inside a batch calls
  * instead of chaining. */
 void vgpu_emit_bb_start(struct vgpu_cmdbuf *cb, uint64_t gm, bool second_level);

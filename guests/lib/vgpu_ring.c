@@ -23,7 +23,9 @@
 
 #define EXT_FIELD(f)     ((uint32_t)offsetof(struct tessera_balloon_if, f))
 #define STATE_DW         (VGPU_PAGE / 4u)
-#define BC_SLOT_BYTES    8u      /* MI_FLUSH_DW post-sync addresses are qword aligned */
+/* MI_FLUSH_DW post-sync addresses are qword aligned and must have bit 5 clear (i915
+ * gen8_emit_ggtt_write(): "w/a: bit 5 needs to be zero"): one slot per 64 bytes. */
+#define BC_SLOT_BYTES    64u
 #define RING_ALIGN       8u      /* RING_TAIL is qword aligned (GEN9_TAIL_ADDR) */
 #define POLL_US          50u     /* between polls; each sleep is at least one HLT (a yield) */
 #define CTX_ID           1u      /* the guest's only context */
@@ -62,7 +64,7 @@ bool vgpu_ring_init(struct vgpu *v)
         !vgpu_bo_alloc(v, &v->hws, VGPU_PAGE, VGPU_GM_LOW) ||
         !vgpu_bo_alloc(v, &v->bc, VGPU_PAGE, VGPU_GM_LOW))
         return false;
-    int rc = igpu_lrc_init_state(ctx_state(v), STATE_DW, IGPU_BCS, (uint32_t)v->ring.gm,
+    int rc = igpu_lrc_init_state(ctx_state(v), STATE_DW, IGPU_BCS, NULL, (uint32_t)v->ring.gm,
                                  VGPU_RING_SIZE, 0, 0);
     if (rc != IGPU_OK) {
         vgpu_complain(v, "context image: %s", igpu_strerror(rc));

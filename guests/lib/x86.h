@@ -41,6 +41,13 @@ static inline uint64_t x86_rdtsc(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
+static inline uint64_t x86_rdmsr(uint32_t msr)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 static inline void x86_wrmsr(uint32_t msr, uint64_t v)
 {
     __asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
@@ -109,8 +116,15 @@ static inline void x86_invlpg(uint64_t va)
     __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
 
-/* In a guest, HLT exits to the hypervisor (which takes it as a yield); with interrupts off it
- * would otherwise stop the CPU for good. */
+/* In a guest, HLT with interrupts off exits to the hypervisor, which takes it as a yield; on a
+ * bare CPU it would stop for good. */
 static inline void x86_hlt(void) { __asm__ volatile("hlt" : : : "memory"); }
+
+static inline void x86_cli(void) { __asm__ volatile("cli" : : : "memory"); }
+static inline void x86_sti(void) { __asm__ volatile("sti" : : : "memory"); }
+/* STI's one-instruction shadow covers the HLT (SDM Vol. 2B, STI): an interrupt that is already
+ * pending is taken after HLT starts, so it cannot slip in between and leave the CPU halted.
+ * Interrupts are off again on return. */
+static inline void x86_wait_for_interrupt(void) { __asm__ volatile("sti; hlt; cli" : : : "memory"); }
 
 #endif

@@ -32,19 +32,51 @@ class Session:
         srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         srv.bind(("127.0.0.1", 0))
         srv.listen(1)
-        srv.settimeout(boot_timeout)
-        self.t0 = time.monotonic()
+        srv.settimeout(1)
+        self.t0, self.t0_wall = time.monotonic(), time.time()
         self.proc = emulator.start(emu, iso, srv.getsockname()[1], workdir=self.workdir, megs=megs,
                                    log=os.path.join(self.workdir, "emulator.log"))
         try:
-            self.conn, _ = srv.accept()
-        except socket.timeout:
-            self.close()
-            raise StepFailed(f"{emu} never connected its serial port (see {self.workdir}/emulator.log)")
+            self.conn = self._accept(srv, boot_timeout)
         finally:
             srv.close()
         self.conn.settimeout(0.2)
         self.boot_seconds = None
+
+    def _accept(self, srv, timeout):
+        """The emulator's serial connection; an emulator that exits or never connects fails the
+        step at once with the last lines of its logs."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                conn, _ = srv.accept()
+                return conn
+            except socket.timeout:
+                pass
+            if self.proc.poll() is not None:
+                why = f"{self.emu} exited (status {self.proc.returncode}) before it opened its serial port"
+            elif time.monotonic() > deadline:
+                why = f"{self.emu} did not open its serial port within {timeout} s"
+            else:
+                continue
+            self.close()
+            raise StepFailed(why + self.log_tail())
+
+    def log_tail(self, lines=12):
+        """The last lines of the emulator's output (and Bochs's own log), for failure messages."""
+        out = ""
+        for name in ("emulator.log", "bochs.log"):
+            path = os.path.join(self.workdir, name)
+            try:
+                if os.path.getmtime(path) < self.t0_wall:
+                    continue            # left by an earlier run in this folder
+                with open(path, "rb") as f:
+                    tail = f.read()[-4000:].decode("utf-8", "replace").splitlines()[-lines:]
+            except OSError:
+                continue
+            if tail:
+                out += f"\n  last lines of {path}:\n    " + "\n    ".join(tail)
+        return out
 
     def _pump(self):
         try:
@@ -55,7 +87,7 @@ class Session:
             data = b""
         if not data:
             if self.proc.poll() is not None:
-                raise StepFailed(f"{self.emu} exited (status {self.proc.returncode})")
+                raise StepFailed(f"{self.emu} exited (status {self.proc.returncode})" + self.log_tail())
             time.sleep(0.05)
             return
         text = data.decode("utf-8", "replace")
@@ -135,6 +167,11 @@ class Runner:
         self.passed += 1
         print(f"ok   {name}", flush=True)
         return True
+
+    def fail(self, name, why):
+        """Counts a failure that happened outside a check (a scenario that could not run)."""
+        self.failed += 1
+        print(f"FAIL {name}: {why}", flush=True)
 
     def summary(self):
         for name, secs in self.times:

@@ -28,6 +28,18 @@ def console(s, vm, settle=1.0):
     return s.raw[banner.end():back.start()]
 
 
+def console_type(s, vm, name, keys, pattern, timeout=20):
+    """Attaches to guest `vm` (named `name`), types `keys`, waits until its console shows
+    `pattern`, and detaches."""
+    start = len(s.raw)
+    s.send(f"console {vm}\r")
+    s.expect(rf"\[console of guest \d+ \({re.escape(name)}\)", 20, start)
+    s.send(keys)
+    s.expect(pattern, timeout, start)
+    s.send("\x1d")
+    s.expect(r"\[back to the shell\]\ntessera> ", 20, start)
+
+
 def vms_table(s):
     out = s.command("vms")
     rows = {}
@@ -72,13 +84,7 @@ def default_guests(r, iso):
         r.check("guests: console 2 shows guest 2's output from boot on; Ctrl-] returns", console_shows_output)
 
         def console_input():
-            start = len(s.raw)
-            s.send("console 1\r")
-            s.expect(r"\[console of guest 1 \(kiosk1\)", 20, start)
-            s.send("ok")
-            s.expect(r"guest 1 key 'o'\n(.*\n)*guest 1 key 'k'", 20, start)
-            s.send("\x1d")
-            s.expect(r"\[back to the shell\]\ntessera> ", 20, start)
+            console_type(s, 1, "kiosk1", "ok", r"guest 1 key 'o'\n(.*\n)*guest 1 key 'k'")
         r.check("guests: what the operator types on a console reaches that guest", console_input)
 
         def stop_one():

@@ -47,6 +47,14 @@ static void check_accepted(const struct cfg *c)
         expect((uint64_t)g->tile.x + g->tile.width <= c->display.width_px);
         expect((uint64_t)g->tile.y + g->tile.height <= c->display.height_px);
         expect(g->high_gm_mib % CFG_SLOT_MIB == 0);
+        expect(terminated(g->initrd, sizeof g->initrd));
+        if (g->kind == CFG_GUEST_LINUX) {
+            expect(g->ram_mib >= CFG_LINUX_RAM_MIN_MIB);
+            expect(g->fb_width_px >= CFG_TILE_MIN_PX && g->fb_height_px >= CFG_TILE_MIN_PX);
+        } else {
+            expect(g->kind == CFG_GUEST_TESSERA);
+            expect(g->initrd[0] == '\0' && g->fb_width_px == 0 && strlen(g->cmdline) < 256);
+        }
         for (unsigned j = 0; j < i; j++)
             expect(strcmp(g->name, c->guest[j].name) != 0);
         ram += g->ram_mib;

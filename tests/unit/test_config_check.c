@@ -11,30 +11,7 @@
 
 #include "config/config.h"
 #include "test_config_fixture.h"
-
-/* Checks that t is rejected as invalid and that the message holds every given part. */
-static void reject(const struct t_cfg *t, const char *const *parts)
-{
-    int rc = t_check(t);
-    if (rc != CFG_EINVALID)
-        print_message("rc %d, message \"%s\"\n", rc, t_err);
-    assert_int_equal(rc, CFG_EINVALID);
-    for (int i = 0; parts[i]; i++) {
-        if (!strstr(t_err, parts[i])) {
-            print_message("message \"%s\"\n  lacks \"%s\"\n", t_err, parts[i]);
-            fail();
-        }
-    }
-}
-#define REJECT(t, ...) reject((t), (const char *const[]){ __VA_ARGS__, NULL })
-
-static void accept(const struct t_cfg *t)
-{
-    int rc = t_check(t);
-    if (rc != CFG_OK)
-        print_message("rejected: %s\n", t_err);
-    assert_int_equal(rc, CFG_OK);
-}
+#include "test_config_expect.h"
 
 /* ---- valid configurations ------------------------------------------------------------------ */
 

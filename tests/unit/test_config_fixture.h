@@ -26,7 +26,7 @@ struct t_entry {
     int kind;
     uint32_t cells[4];
     int ncells;
-    char str[320];
+    char str[CFG_CMDLINE_MAX + 64];     /* long enough for a command line past the limit */
     unsigned char raw[64];
     int rawlen;
 };

@@ -229,11 +229,11 @@ static void test_fence_write_pools_copies_and_remaps(void **state)
     /* Rewrite with a new range: the old pool range is released and the ladder mapping of the
      * old range restored; the same physical register is reused. */
     uint64_t g2 = gstart + 64 * K4;
-    val = gtt_fence_encode(g2, 4 * K4, 1024, true, true);
+    val = gtt_fence_encode(g2, 4 * K4, 128, true, true);     /* Y rows of 128 x 32 */
     assert_int_equal(gtt_fence_write(&e->g, 0, 1, val, &r, err, sizeof err), 0);
     assert_int_equal(r.phys_reg, 2);
     assert_false(r.program_old);
-    assert_int_equal(r.phys_value, gtt_fence_encode(pool, 4 * K4, 1024, true, true));
+    assert_int_equal(r.phys_value, gtt_fence_encode(pool, 4 * K4, 128, true, true));
     const struct fake_ept *m = ept_of(e, 0, gstart + 2 * K4);
     assert_int_equal(m->kind, GTT_EPT_MAP_RAM);
     assert_int_equal(m->target, fake_ram_base(0) + 0x999000);

@@ -61,14 +61,16 @@ static void test_kiosk_workload_accepted(void **state)
     vgpu_emit_copy_blt(&cb, FB, PITCH, 0, 32, SRC, PITCH, 8, 8, 16, 16);
     vgpu_emit_store_dword(&cb, BC + 4, 7);
     vgpu_emit_lri(&cb, GEN9_RING_CS_GPR(GEN9_BCS_BASE, 0), 1);
+    vgpu_emit_srm(&cb, GEN9_RING_CS_GPR(GEN9_BCS_BASE, 0), BC + 12);
+    vgpu_emit_lri(&cb, GEN9_BCS_SWCTRL, 0);
     vgpu_emit_bb_start(&cb, BATCH, false);
     vgpu_emit_flush_store(&cb, BC + 8, 8);
     vgpu_emit_noop(&cb);
     assert_int_equal(scan(f, &cb), IGPU_SCAN_OK);
     assert_int_equal(f->res.blits, 3);
     assert_int_equal(f->res.blit_pixels, 56u * 56u + 16u * 16u + 64u * 32u);
-    assert_int_equal(f->res.mem_writes, 2);
-    assert_int_equal(f->res.reg_writes, 1);
+    assert_int_equal(f->res.mem_writes, 3);
+    assert_int_equal(f->res.reg_writes, 2);
     assert_int_equal(f->res.batches, 1);
 }
 

@@ -1,158 +1,11 @@
 /*
  * Hardware backend against a recording fake BAR0: the exact MMIO sequences for forcewake,
  * register access, GGTT write + flush, fence programming, execlist enable and submission,
- * CSB reading, interrupts, engine reset and timestamps, as i915 and the PRM order them.
+ * CSB reading, interrupts and timestamps, as i915 and the PRM order them.  The sequences i915
+ * adds for misbehaving hardware (forcewake fallback, engine reset, CSB pointer reset, the
+ * timestamp rate) are in test_igpu_hw_i915.c.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <string.h>
-
-#include "drivers/igpu/gen9_context.h"
-#include "drivers/igpu/gen9_gtt.h"
-#include "drivers/igpu/gen9_regs.h"
-#include "drivers/igpu/hw/igpu_hw.h"
-
-enum { RD = 'R', WR = 'W', RD64 = 'r', WR64 = 'w', DELAY = 'D' };
-
-struct op {
-    char kind;
-    uint32_t off;
-    uint64_t val;
-};
-
-#define LOG_MAX 256
-#define REGS_MAX 64
-
-struct fake {
-    struct op log[LOG_MAX];
-    unsigned n;
-    uint32_t off[REGS_MAX], val[REGS_MAX];
-    unsigned nregs;
-    bool stuck_ack;          /* forcewake acks never follow the request */
-    bool gdrst_sticky;       /* GDRST never self-clears */
-};
-
-static uint32_t *reg(struct fake *f, uint32_t off)
-{
-    for (unsigned i = 0; i < f->nregs; i++)
-        if (f->off[i] == off)
-            return &f->val[i];
-    assert_true(f->nregs < REGS_MAX);
-    f->off[f->nregs] = off;
-    f->val[f->nregs] = 0;
-    return &f->val[f->nregs++];
-}
-
-static void record(struct fake *f, char kind, uint32_t off, uint64_t val)
-{
-    assert_true(f->n < LOG_MAX);
-    f->log[f->n++] = (struct op){ kind, off, val };
-}
-
-static uint32_t f_read32(void *ctx, uint32_t off)
-{
-    struct fake *f = ctx;
-    uint32_t v = *reg(f, off);
-    record(f, RD, off, v);
-    if (off == GEN9_GDRST && !f->gdrst_sticky)
-        *reg(f, off) = 0;                       /* the reset completes after one read */
-    return v;
-}
-
-static void f_write32(void *ctx, uint32_t off, uint32_t val)
-{
-    struct fake *f = ctx;
-    static const uint32_t req[3] = { GEN9_FORCEWAKE_RENDER, GEN9_FORCEWAKE_GT,
-                                     GEN9_FORCEWAKE_MEDIA };
-    static const uint32_t ack[3] = { GEN9_FORCEWAKE_ACK_RENDER, GEN9_FORCEWAKE_ACK_GT,
-                                     GEN9_FORCEWAKE_ACK_MEDIA };
-    record(f, WR, off, val);
-    for (int d = 0; d < 3; d++)
-        if (off == req[d]) {
-            uint32_t *r = reg(f, off);
-            *r = gen9_masked_apply(*r, val);
-            if (!f->stuck_ack)
-                *reg(f, ack[d]) = *r;
-            return;
-        }
-    if (off == GEN9_RING_RESET_CTL(GEN9_RCS_BASE) || off == GEN9_RING_RESET_CTL(GEN9_BCS_BASE)) {
-        uint32_t *r = reg(f, off);
-        *r = gen9_masked_apply(*r, val);
-        if (*r & GEN9_RESET_CTL_REQUEST_RESET)
-            *r |= GEN9_RESET_CTL_READY_TO_RESET;
-        return;
-    }
-    *reg(f, off) = val;
-}
-
-static uint64_t f_read64(void *ctx, uint32_t off)
-{
-    struct fake *f = ctx;
-    uint64_t v = ((uint64_t)*reg(f, off + 4) << 32) | *reg(f, off);
-    record(f, RD64, off, v);
-    return v;
-}
-
-static void f_write64(void *ctx, uint32_t off, uint64_t val)
-{
-    struct fake *f = ctx;
-    record(f, WR64, off, val);
-    *reg(f, off) = (uint32_t)val;
-    *reg(f, off + 4) = (uint32_t)(val >> 32);
-}
-
-static void f_delay(void *ctx, unsigned us)
-{
-    record(ctx, DELAY, 0, us);
-}
-
-static struct igpu_info info(void)
-{
-    struct igpu_info in;
-    memset(&in, 0, sizeof(in));
-    in.vendor = 0x8086;
-    in.device = 0x1912;
-    in.bar0_size = 16u << 20;
-    in.bar2_size = 256u << 20;
-    in.ggtt_entries = 1u << 20;
-    in.ggtt_size = 8u << 20;
-    return in;
-}
-
-static void setup(struct fake *f, struct igpu_hw *hw, bool with_write64)
-{
-    struct igpu_mmio mmio = { f_read32, f_write32, f_read64, with_write64 ? f_write64 : NULL,
-                              f_delay, f };
-    struct igpu_info in = info();
-    memset(f, 0, sizeof(*f));
-    assert_int_equal(igpu_hw_init(hw, &mmio, &in), 0);
-}
-
-static void expect(struct fake *f, const struct op *exp, unsigned n)
-{
-    for (unsigned i = 0; i < n && i < f->n; i++) {
-        if (f->log[i].kind != exp[i].kind || f->log[i].off != exp[i].off ||
-            f->log[i].val != exp[i].val)
-            fail_msg("op %u: got %c 0x%x = 0x%llx, expected %c 0x%x = 0x%llx", i,
-                     f->log[i].kind, f->log[i].off, (unsigned long long)f->log[i].val,
-                     exp[i].kind, exp[i].off, (unsigned long long)exp[i].val);
-    }
-    assert_int_equal(f->n, n);
-    f->n = 0;
-}
-
-#define FW_SET   0x00010001u     /* _MASKED_BIT_ENABLE(FORCEWAKE_KERNEL) */
-#define FW_CLEAR 0x00010000u     /* _MASKED_BIT_DISABLE(FORCEWAKE_KERNEL) */
-#define AR GEN9_FORCEWAKE_ACK_RENDER
-#define QR GEN9_FORCEWAKE_RENDER
-#define AG GEN9_FORCEWAKE_ACK_GT
-#define QG GEN9_FORCEWAKE_GT
-#define AM GEN9_FORCEWAKE_ACK_MEDIA
-#define QM GEN9_FORCEWAKE_MEDIA
+#include "test_igpu_hw_fake.h"
 
 static void test_init_resets_forcewake_requests(void **state)
 {
@@ -160,10 +13,14 @@ static void test_init_resets_forcewake_requests(void **state)
     struct igpu_hw hw;
     const struct op exp[] = {
         { WR, QR, 0xFFFF0000u }, { WR, QG, 0xFFFF0000u }, { WR, QM, 0xFFFF0000u },
+        /* the timestamp rate: CTC_MODE lies in the GT domain */
+        { RD, AG, 0 }, { WR, QG, FW_SET }, { RD, AG, 1 }, { RD, GEN9_CTC_MODE, CTC_SKL },
+        { WR, QG, FW_CLEAR },
     };
     (void)state;
     setup(&f, &hw, true);
-    expect(&f, exp, 3);
+    expect(&f, exp, 8);
+    assert_int_equal(igpu_hw_igpu(&hw)->info.timestamp_hz, 12000000);
     assert_string_equal(igpu_hw_igpu(&hw)->ops->name, "hw");
 }
 
@@ -236,30 +93,6 @@ static void test_forcewake_nesting(void **state)
     }
     igpu_hw_forcewake_put(&hw, IGPU_FW_GT);     /* unbalanced put: nothing happens */
     assert_int_equal(f.n, 0);
-}
-
-static void test_forcewake_timeout(void **state)
-{
-    struct fake f;
-    struct igpu_hw hw;
-    uint32_t v;
-    (void)state;
-    setup(&f, &hw, true);
-    hw.poll_limit = 3;
-    f.stuck_ack = true;
-    f.n = 0;
-    assert_int_equal(igpu_reg_read(igpu_hw_igpu(&hw), GEN9_RING_HEAD(GEN9_RCS_BASE), &v),
-                     IGPU_ETIMEDOUT);
-    {
-        const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET },
-            { RD, AR, 0 }, { DELAY, 0, 1 }, { RD, AR, 0 }, { DELAY, 0, 1 },
-            { RD, AR, 0 }, { DELAY, 0, 1 }, { RD, AR, 0 }, { DELAY, 0, 1 },
-            { WR, QR, FW_CLEAR },
-        };
-        expect(&f, exp, 11);
-    }
-    assert_int_equal(hw.fw_count[0], 0);
 }
 
 static void test_ggtt_write_and_flush(void **state)
@@ -337,12 +170,18 @@ static void test_engine_init_sequence(void **state)
     {
         const struct op exp[] = {
             { RD, AG, 0 }, { WR, QG, FW_SET }, { RD, AG, 1 },
+            /* reset_csb_pointers(): both pointers to 5, twice */
+            { WR, GEN9_RING_CSB_PTR(b), 0xFFFF0505u }, { RD, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
+            { WR, GEN9_RING_CSB_PTR(b), 0xFFFF0505u }, { RD, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
+            /* enable_execlists() */
             { WR, GEN9_RING_HWSTAM(b), 0xFFFFFFFFu },
             { WR, GEN9_RING_MODE(b), 0x80008000u },       /* masked RUN_LIST_ENABLE */
             { WR, GEN9_RING_MI_MODE(b), 0x01000000u },    /* masked STOP_RING clear */
             { WR, GEN9_RING_HWS_PGA(b), 0x7000 },
             { RD, GEN9_RING_HWS_PGA(b), 0x7000 },
-            { WR, GEN9_RING_CSB_PTR(b), 0x07000500u },    /* read pointer 5 */
+            /* enable_error_interrupt() */
+            { WR, GEN9_RING_EMR(b), 0xFFFFFFFFu }, { WR, GEN9_RING_EIR(b), 0xFFFFFFFFu },
+            { RD, GEN9_RING_ESR(b), 0 }, { WR, GEN9_RING_EMR(b), ~GEN9_ERROR_INSTRUCTION },
             { WR, QG, FW_CLEAR },
             { RD, GEN9_GT_IMR(0), 0xFFFFFFFFu },
             { WR, GEN9_GT_IMR(0), ~irq },
@@ -350,7 +189,7 @@ static void test_engine_init_sequence(void **state)
             { WR, GEN9_GT_IER(0), irq },
             { WR, GEN9_MASTER_IRQ, GEN9_MASTER_IRQ_CONTROL },
         };
-        expect(&f, exp, 15);
+        expect(&f, exp, 22);
     }
     assert_int_equal(igpu_engine_init(igpu_hw_igpu(&hw), IGPU_BCS, 0x7001), IGPU_EINVAL);
 }
@@ -449,36 +288,6 @@ static void test_irq_ack_sequence(void **state)
     }
 }
 
-static void test_engine_reset_sequence(void **state)
-{
-    struct fake f;
-    struct igpu_hw hw;
-    uint32_t ctl = GEN9_RING_RESET_CTL(GEN9_BCS_BASE);
-    (void)state;
-    setup(&f, &hw, true);
-    f.n = 0;
-    assert_int_equal(igpu_engine_reset(igpu_hw_igpu(&hw), IGPU_BCS), 0);
-    {
-        const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AG, 0 }, { WR, QG, FW_SET },
-            { RD, AM, 0 }, { WR, QM, FW_SET }, { RD, AR, 1 }, { RD, AG, 1 }, { RD, AM, 1 },
-            { WR, ctl, 0x00010001u },                       /* request reset */
-            { RD, ctl, 0x3 },                               /* ready to reset */
-            { WR, GEN9_GDRST, GEN9_GRDOM_BLT },
-            { RD, GEN9_GDRST, GEN9_GRDOM_BLT }, { DELAY, 0, 1 }, { RD, GEN9_GDRST, 0 },
-            { WR, ctl, 0x00010000u },                       /* cancel the request */
-            { WR, QR, FW_CLEAR }, { WR, QG, FW_CLEAR }, { WR, QM, FW_CLEAR },
-        };
-        expect(&f, exp, 19);
-    }
-    /* A reset that never completes reports a timeout and still cancels the request. */
-    hw.poll_limit = 1;
-    f.gdrst_sticky = true;
-    assert_int_equal(igpu_engine_reset(igpu_hw_igpu(&hw), IGPU_RCS), IGPU_ETIMEDOUT);
-    assert_int_equal(f.log[f.n - 4].off, GEN9_RING_RESET_CTL(GEN9_RCS_BASE));
-    assert_int_equal(f.log[f.n - 4].val, 0x00010000u);
-}
-
 static void test_timestamp_reads_stable_halves(void **state)
 {
     struct fake f;
@@ -521,7 +330,7 @@ static void test_init_rejects_bad_info(void **state)
 {
     struct fake f;
     struct igpu_hw hw;
-    struct igpu_mmio mmio = { f_read32, f_write32, f_read64, NULL, NULL, &f };
+    struct igpu_mmio mmio = { f_read32, f_write32, f_read64, NULL, NULL, &f, NULL };
     struct igpu_info in = info();
     (void)state;
     memset(&f, 0, sizeof(f));
@@ -541,14 +350,12 @@ int main(void)
         cmocka_unit_test(test_init_resets_forcewake_requests),
         cmocka_unit_test(test_register_access_takes_its_domain),
         cmocka_unit_test(test_forcewake_nesting),
-        cmocka_unit_test(test_forcewake_timeout),
         cmocka_unit_test(test_ggtt_write_and_flush),
         cmocka_unit_test(test_fence_write_order),
         cmocka_unit_test(test_engine_init_sequence),
         cmocka_unit_test(test_elsp_submit_order),
         cmocka_unit_test(test_csb_read_sequence),
         cmocka_unit_test(test_irq_ack_sequence),
-        cmocka_unit_test(test_engine_reset_sequence),
         cmocka_unit_test(test_timestamp_reads_stable_halves),
         cmocka_unit_test(test_fw_domain_table),
         cmocka_unit_test(test_init_rejects_bad_info),

@@ -157,7 +157,7 @@ static void test_flush_dw_post_sync(void **state)
     assert_null(igpu_model_fault(f.m, IGPU_BCS));
     assert_int_equal(fx_rd32(&f, FX_DATA + 0x80), 0x600DD00D);
     assert_int_equal(igpu_timestamp(f.g, IGPU_BCS, &ts), 0);
-    assert_true(fx_rd64(&f, FX_DATA + 0x88) >= igpu_ns_to_ticks(5000000, GEN9_CS_TIMESTAMP_HZ));
+    assert_true(fx_rd64(&f, FX_DATA + 0x88) >= igpu_ns_to_ticks(5000000, IGPU_MODEL_TIMESTAMP_HZ));
     assert_true(fx_rd64(&f, FX_DATA + 0x88) <= ts);
     assert_int_equal(igpu_irq_ack(f.g, &st), 0);
     assert_true(st.engine[IGPU_BCS] & GEN9_GT_PIPECTL_NOTIFY);

@@ -130,7 +130,7 @@ static void test_timestamps_advance(void **state)
     n = workload(c);
     fx_run_cmds(&f, IGPU_BCS, c, n);
     assert_int_equal(igpu_timestamp(f.g, IGPU_BCS, &t2), 0);
-    assert_int_equal(t2, igpu_ns_to_ticks(1000000 + expected_ps() / 1000, GEN9_CS_TIMESTAMP_HZ));
+    assert_int_equal(t2, igpu_ns_to_ticks(1000000 + expected_ps() / 1000, IGPU_MODEL_TIMESTAMP_HZ));
     lo = fx_reg(&f, GEN9_RING_TIMESTAMP(GEN9_BCS_BASE));
     hi = fx_reg(&f, GEN9_RING_TIMESTAMP_UDW(GEN9_BCS_BASE));
     assert_int_equal(((uint64_t)hi << 32) | lo, t2);

@@ -211,9 +211,13 @@ static void test_aperture_limits(void **state)
     assert_int_equal(igpu_ggtt_write(f.g, 9, 0), 0);
     assert_int_equal(igpu_ggtt_flush(f.g), 0);
     assert_int_equal(igpu_model_aperture_read(f.m, 9 * 4096, b, 8), IGPU_EFAULT);
-    /* A fence with a pitch that is not whole X tiles cannot de-tile. */
+    /* A fence with a pitch that is not whole X tiles, or that is not whole tile rows, is not
+     * de-tiled (its result would lie outside the fence): refused, never guessed. */
     assert_int_equal(igpu_fence_write(f.g, 0, gen9_fence_encode(FX_DATA, 8192, 128, false)), 0);
-    assert_int_equal(igpu_model_aperture_read(f.m, FX_DATA, b, 8), IGPU_EINVAL);
+    assert_int_equal(igpu_model_aperture_read(f.m, FX_DATA, b, 8), IGPU_EUNSUPPORTED);
+    assert_int_equal(igpu_fence_write(f.g, 0, gen9_fence_encode(FX_DATA, 8192, 8192, false)), 0);
+    assert_int_equal(igpu_model_aperture_read(f.m, FX_DATA, b, 8), IGPU_EUNSUPPORTED);
+    assert_int_equal(igpu_fence_write(f.g, 0, 0), 0);
     assert_int_equal(igpu_fence_write(f.g, GEN9_FENCE_COUNT, 0), IGPU_ERANGE);
     fx_fini(&f);
 }
@@ -232,6 +236,46 @@ static void test_tiled_offset_values(void **state)
     assert_int_equal(contig, 14);
     assert_int_equal(igpu_tiled_offset(IGPU_TILING_NONE, 100, 7, 3, &contig), 307);
     assert_int_equal(contig, 93);
+}
+
+/* The fence shapes gen9_fence_shape_ok() accepts de-tile every byte of the fence inside it,
+ * for every pitch the register can hold and either tiling; one more row or column of tiles
+ * than the size holds (the shapes it refuses) lands outside. */
+static void test_fence_shapes_detile_inside(void **state)
+{
+    (void)state;
+    for (unsigned y = 0; y < 2; y++) {
+        enum igpu_tiling t = y ? IGPU_TILING_Y : IGPU_TILING_X;
+        uint32_t tw = y ? GEN9_TILE_Y_WIDTH : GEN9_TILE_X_WIDTH;
+        uint32_t th = y ? GEN9_TILE_Y_HEIGHT : GEN9_TILE_X_HEIGHT;
+        for (uint32_t pitch = 128; pitch <= GEN9_FENCE_MAX_PITCH_VAL * 128u; pitch += 128) {
+            for (uint32_t rows = 1; rows <= 3; rows++) {
+                uint64_t size = (uint64_t)pitch * th * rows, max = 0;
+                bool ok = gen9_fence_shape_ok(size, pitch, y);
+                assert_int_equal(ok, pitch % tw == 0);
+                /* the highest offsets: the last byte of every tile column, all rows of the
+                 * last tile row */
+                for (uint32_t r = th * (rows - 1); r < th * rows; r++)
+                    for (uint32_t x = tw - 1; x < pitch + tw - 1; x += tw) {
+                        uint32_t xx = x < pitch ? x : pitch - 1;
+                        uint64_t o = igpu_tiled_offset(t, pitch, xx, r, NULL);
+                        if (o > max)
+                            max = o;
+                    }
+                if (ok)
+                    assert_true(max < size);
+                else
+                    assert_true(max >= size);           /* the shape it refuses escapes */
+            }
+            /* a size that is not whole tile rows is refused */
+            if ((uint64_t)pitch * th > 4096)
+                assert_false(gen9_fence_shape_ok((uint64_t)pitch * th + 4096, pitch, y));
+        }
+    }
+    /* the attack: 256 KiB X-tiled with a 256 KiB pitch reaches 2 MiB */
+    assert_false(gen9_fence_shape_ok(256u << 10, 256u << 10, false));
+    assert_int_equal(igpu_tiled_offset(IGPU_TILING_X, 256u << 10, (256u << 10) - 1, 0, NULL),
+                     511u * 4096u + 511u);
 }
 
 static void test_register_file_refusals(void **state)
@@ -302,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_y_tiled_aperture_via_registers),
         cmocka_unit_test(test_aperture_limits),
         cmocka_unit_test(test_tiled_offset_values),
+        cmocka_unit_test(test_fence_shapes_detile_inside),
         cmocka_unit_test(test_register_file_refusals),
         cmocka_unit_test(test_create_rejects_bad_config),
     };

@@ -77,6 +77,24 @@ static void test_lri_several_pairs(void **state)
     assert_int_equal(f->res.commands, 1);
 }
 
+/* BCS_SWCTRL is blitter context state (i915 gen9_xcs_offsets): the default blitter list lets a
+ * guest load and read it (audit M9); the render engine has no such register. */
+static void test_bcs_swctrl_is_allowed_on_the_blitter(void **state)
+{
+    struct fx *f = *state;
+    uint32_t *r = f->ring;
+
+    f->n += emit_lri1(r + f->n, GEN9_BCS_SWCTRL, GEN9_MASKED_BIT_ENABLE(GEN9_BCS_SWCTRL_DST_Y));
+    f->n += emit_srm(r + f->n, GEN9_BCS_SWCTRL, FX_GM_BASE);
+    f->n += emit_lrm(r + f->n, GEN9_BCS_SWCTRL, FX_GM_BASE);
+    assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
+    assert_int_equal(f->res.reg_writes, 2);
+    f->cfg.regs = igpu_scan_default_regs_rcs;
+    f->cfg.n_regs = igpu_scan_default_regs_rcs_count;
+    f->n = emit_lri1(r, GEN9_BCS_SWCTRL, 0);
+    assert_int_equal(fx_scan(f), IGPU_SCAN_E_REG_DENIED);
+}
+
 static void test_blitter_commands(void **state)
 {
     struct fx *f = *state;
@@ -359,6 +377,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_render_commands, setup_rcs, teardown),
         cmocka_unit_test_setup_teardown(test_lri_several_pairs, setup_rcs, teardown),
         cmocka_unit_test_setup_teardown(test_blitter_commands, setup_bcs, teardown),
+        cmocka_unit_test_setup_teardown(test_bcs_swctrl_is_allowed_on_the_blitter, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_blit_fits_range_exactly, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_blit_rectangle_offset, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_tiled_blit, setup_bcs, teardown),

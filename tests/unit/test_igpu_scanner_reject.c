@@ -102,14 +102,29 @@ static void test_flush_dw_outside(void **state)
 {
     struct fx *f = *state;
 
-    f->n = emit_flush_dw(f->ring, GEN9_MI_FLUSH_DW_OP_STOREDW, FX_GM_BASE - 8, 0);
+    f->n = emit_flush_dw(f->ring, GEN9_MI_FLUSH_DW_OP_STOREDW, FX_GM_BASE - 0x40, 0);
     expect_reject(f, IGPU_SCAN_E_ADDR_RANGE, 0, 1);
-    /* A timestamp is a qword even in the 4-dw form. */
+    /* A timestamp is a qword even in the 4-dw form (the last qword with bit 5 clear). */
     f->n = emit_flush_dw(f->ring, GEN9_MI_FLUSH_DW_OP_TIMESTAMP, FX_GM_END - 4, 0);
-    f->ring[1] = (uint32_t)(FX_GM_END - 8) | GEN9_MI_FLUSH_DW_USE_GTT;
+    f->ring[1] = (uint32_t)(FX_GM_END - 0x28) | GEN9_MI_FLUSH_DW_USE_GTT;
     assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
     f->ring[1] = (uint32_t)(FX_GM_END) | GEN9_MI_FLUSH_DW_USE_GTT;
     expect_reject(f, IGPU_SCAN_E_ADDR_RANGE, 0, 1);
+}
+
+/* Audit M13: "w/a: bit 5 needs to be zero for MI_FLUSH_DW address" (i915
+ * gen8_emit_ggtt_write()): with it set the scanner cannot know the bytes the GPU writes. */
+static void test_flush_dw_address_bit5(void **state)
+{
+    struct fx *f = *state;
+
+    f->n = emit_flush_dw(f->ring, GEN9_MI_FLUSH_DW_OP_STOREDW, FX_GM_BASE + 0x120, 0);
+    expect_reject(f, IGPU_SCAN_E_MISALIGNED, 0, 1);
+    f->n = emit_flush_dw(f->ring, GEN9_MI_FLUSH_DW_OP_STOREDW, FX_GM_BASE + 0x100, 0);
+    assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
+    /* without a post-sync write the address is not used */
+    f->n = emit_flush_dw(f->ring, GEN9_MI_FLUSH_DW_OP_NONE, FX_GM_BASE + 0x120, 0);
+    assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
 }
 
 /* ---- blits ---- */
@@ -438,6 +453,7 @@ int main(void)
         RCS(test_addr_high_dword),
         RCS(test_post_sync_outside),
         BCS(test_flush_dw_outside),
+        BCS(test_flush_dw_address_bit5),
         BCS(test_blit_rect_ends_outside),
         BCS(test_blit_source_outside),
         BCS(test_tiled_blit_outside),

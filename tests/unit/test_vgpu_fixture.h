@@ -40,6 +40,7 @@ struct fx_guest {
 struct fx {
     uint8_t *arena;
     uint64_t gsm_pa, host_pa, scratch_pa;
+    uint64_t vgpu_scratch_pa[FX_GUESTS];    /* each vGPU's own scratch page */
     uint64_t alloc;             /* next free arena byte */
     struct igpu_model *model;
     struct igpu *igpu;
@@ -95,6 +96,21 @@ static int fx_translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
     return 0;
 }
 
+static void fx_ggtt_invalidate(void *ctx)
+{
+    struct fx *f = ctx;
+    igpu_ggtt_flush(f->igpu);
+}
+
+static int fx_vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
+{
+    struct fx *f = ctx;
+    if (vgpu >= FX_GUESTS)
+        return -1;
+    *pte = gen9_ggtt_pte_encode(f->vgpu_scratch_pa[vgpu]);
+    return 0;
+}
+
 static void *fx_guest_ram(void *ctx, unsigned vm, uint64_t gpa, uint64_t len)
 {
     struct fx *f = ctx;
@@ -127,6 +143,13 @@ static const char *fx_fault(void *ctx)
     return ft ? ft->detail : NULL;
 }
 
+static int fx_aperture_rw(void *ctx, uint64_t off, void *buf, size_t len, bool write)
+{
+    struct fx *f = ctx;
+    return write ? igpu_model_aperture_write(f->model, off, buf, len)
+                 : igpu_model_aperture_read(f->model, off, buf, len);
+}
+
 static void fx_log(void *ctx, enum vgpu_log_level l, const char *msg)
 {
     struct fx *f = ctx;
@@ -146,6 +169,8 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     igpu_model_config_defaults(&mc);
     f->gsm_pa = fx_take(f, (uint64_t)mc.ggtt_entries * GEN9_GGTT_PTE_SIZE);
     f->scratch_pa = fx_take(f, 4096);
+    for (unsigned i = 0; i < FX_GUESTS; i++)
+        f->vgpu_scratch_pa[i] = fx_take(f, 4096);
     f->host_pa = fx_take(f, FX_HOST_BYTES);
     for (unsigned i = 0; i < FX_GUESTS; i++) {
         f->g[i].id = i;
@@ -167,7 +192,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     assert_int_equal(gtt_layout_compute(&p, &f->layout, err, sizeof err), 0);
     struct gtt_config gc = {
         .layout = &f->layout,
-        .ops = { f, fx_ggtt_write, fx_translate, NULL },
+        .ops = { f, fx_ggtt_write, fx_translate, NULL, fx_vgpu_scratch, fx_ggtt_invalidate },
         .scratch_pte = gen9_ggtt_pte_encode(f->scratch_pa),
     };
     assert_int_equal(gtt_init(&f->gtt, &gc), 0);
@@ -201,7 +226,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
         .gtt = &f->gtt, .sched = f->sched, .igpu = f->igpu,
         .host = { f->layout.host.start, fx_ptr(f, f->host_pa), FX_HOST_BYTES - 4096 },
         .engine_hws_gm = (uint32_t)(f->layout.host.start + FX_HOST_BYTES - 4096),
-        .env = { f, fx_guest_ram, fx_now, fx_run, NULL, fx_fault, fx_log },
+        .env = { f, fx_guest_ram, fx_now, fx_run, NULL, fx_fault, fx_log, fx_aperture_rw },
         .max_vgpus = FX_GUESTS,
         .balloon_controller = true,
         .render_budget_ns = 200000,
@@ -287,7 +312,7 @@ static inline void fx_guest_setup(struct fx *f, unsigned g)
     q->seq = fx_gm_alloc(f, g, 1, NULL);
     q->hwsp = fx_gm_alloc(f, g, 1, NULL);
     uint32_t st[1024];
-    assert_int_equal(igpu_lrc_init_state(st, 1024, IGPU_BCS, (uint32_t)q->ring, q->ring_size, 0, 0), 0);
+    assert_int_equal(igpu_lrc_init_state(st, 1024, IGPU_BCS, NULL, (uint32_t)q->ring, q->ring_size, 0, 0), 0);
     for (unsigned i = 0; i < 1024; i++)
         fx_wr(f, g, q->lrca + 4096 + 4 * i, st[i]);
     fx_w32(f, g, GEN9_RING_HWS_PGA(GEN9_BCS_BASE), (uint32_t)q->hwsp);

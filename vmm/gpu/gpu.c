@@ -37,6 +37,12 @@ static void ggtt_write(void *ctx, uint32_t index, uint64_t pte)
     igpu_ggtt_write(gpu.igpu, index, pte);
 }
 
+/* gtt/ invalidates after every update it makes (i915 gen8_ggtt_invalidate()). */
+static void ggtt_invalidate(void *ctx)
+{
+    igpu_ggtt_flush(gpu.igpu);
+}
+
 /* A guest GGTT entry may only point at the guest's own RAM (DESIGN.md §6). */
 static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
 {
@@ -52,6 +58,22 @@ static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
 static void ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_update *u)
 {
     vgpu_host_ept_update(vgpu, u);
+}
+
+/* A vGPU's own scratch page: its unmapped GGTT entries point here, so what its GPU work writes
+ * to a page it never mapped is seen by nobody else (gtt/gtt.h). */
+static int vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
+{
+    if (vgpu >= TESSERA_MAX_GUESTS)
+        return -1;
+    if (!gpu.vgpu_scratch[vgpu]) {
+        gpu.vgpu_scratch[vgpu] = page_alloc(&platform.pages, 1, 1);
+        if (!gpu.vgpu_scratch[vgpu])
+            return -1;
+        memset((void *)(uintptr_t)gpu.vgpu_scratch[vgpu], 0, PAGE_SIZE);
+    }
+    *pte = gen9_ggtt_pte_encode(gpu.vgpu_scratch[vgpu]);
+    return 0;
 }
 
 static void describe_pci(void)
@@ -114,7 +136,8 @@ bool gpu_init(const struct cfg *cfg)
     }
     struct gtt_config gc = {
         .layout = &gpu.layout,
-        .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update },
+        .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
+                 .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,

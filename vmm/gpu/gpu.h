@@ -18,7 +18,8 @@ struct gpu_state {
     struct igpu *igpu;              /* the backend in use */
     struct igpu_model *model;       /* the software model, when it is the backend */
     uint64_t gsm_phys;              /* the model's GGTT entries in host RAM */
-    uint64_t scratch_page;          /* where unowned GGTT entries point */
+    uint64_t scratch_page;          /* where GGTT entries no vGPU owns point */
+    uint64_t vgpu_scratch[TESSERA_MAX_GUESTS];  /* each vGPU's own scratch page (gtt/ vgpu_scratch) */
     struct gtt_layout layout;
     struct gtt gtt;
 };

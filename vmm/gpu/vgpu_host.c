@@ -85,34 +85,26 @@ static bool bar0_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
     return vgpu_mmio_write(ctx, off, size, val);
 }
 
-/* An aperture page that exited: not mapped by a present GGTT entry (reads 0, writes dropped,
- * as through the scratch page), or fenced: then the model's aperture de-tiles it. */
-static bool aperture_access(void *ctx, uint64_t off, unsigned size, uint64_t *val, bool write)
+/* The physical aperture as the vGPU reaches it for fenced pages: the model's de-tiling
+ * aperture (on the GPU itself EPT maps fenced pages to the real BAR2, so nothing exits). */
+static int env_aperture_rw(void *ctx, uint64_t off, void *buf, size_t len, bool write)
 {
-    unsigned id = (unsigned)(uintptr_t)ctx;
-    const struct gtt_vgpu *gv = gtt_vgpu_get(&gpu.gtt, id);
-    for (unsigned i = 0; gv && gpu.model && i < gv->n_fences; i++) {
-        const struct gtt_vfence *f = &gv->fence[i];
-        if (f->pooled && off >= f->guest.start && off - f->guest.start < f->guest.size) {
-            uint64_t poff = f->pool_start + (off - f->guest.start);
-            return write ? igpu_model_aperture_write(gpu.model, poff, val, size) == IGPU_OK
-                         : igpu_model_aperture_read(gpu.model, poff, val, size) == IGPU_OK;
-        }
-    }
-    if (!write)
-        *val = 0;
-    return true;
+    if (!gpu.model)
+        return -1;
+    return write ? igpu_model_aperture_write(gpu.model, off, buf, len)
+                 : igpu_model_aperture_read(gpu.model, off, buf, len);
 }
 
+/* An aperture access that exited (vmm/vgpu/vgpu_aperture.c says which do and what they see). */
 static bool bar2_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
 {
     *val = 0;
-    return aperture_access(ctx, off, size, val, false);
+    return vgpu_aperture_read(vgpu_get(vgpu_host.dev, (unsigned)(uintptr_t)ctx), off, size, val);
 }
 
 static bool bar2_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
 {
-    return aperture_access(ctx, off, size, &val, true);
+    return vgpu_aperture_write(vgpu_get(vgpu_host.dev, (unsigned)(uintptr_t)ctx), off, size, val);
 }
 
 static uint64_t bar_base(unsigned id, unsigned bar, uint64_t dflt)
@@ -296,7 +288,8 @@ bool vgpu_host_init(const struct cfg *cfg)
         .host = { gpu.layout.host.start, (void *)(uintptr_t)vgpu_host.host_phys,
                   vgpu_host.host_bytes - 2 * GEN9_GTT_PAGE_SIZE },
         .engine_hws_gm = (uint32_t)hws,
-        .env = { NULL, env_guest_ram, env_now, env_gpu_run, env_cpu_ns, env_gpu_fault, env_log },
+        .env = { NULL, env_guest_ram, env_now, env_gpu_run, env_cpu_ns, env_gpu_fault, env_log,
+                 env_aperture_rw },
         .max_vgpus = cfg->n_guests,
         .balloon_controller = cfg->balloon.enabled && cfg->balloon.period_ms,
         .render_budget_ns = 500000,
@@ -332,6 +325,10 @@ void vgpu_host_guest_started(unsigned id)
     struct vgpu *v = vgpu_get(vgpu_host.dev, id);
     if (v)
         vgpu_guest_reset(v);
+    /* Its work is off the GPU now: a restarted guest finds its scratch page as new (what its
+     * previous run wrote to unmapped pages is gone). */
+    if (v && id < TESSERA_MAX_GUESTS && gpu.vgpu_scratch[id])
+        memset((void *)(uintptr_t)gpu.vgpu_scratch[id], 0, GEN9_GTT_PAGE_SIZE);
 }
 
 /* ---- the balloon controller's period ------------------------------------------------------ */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vmm/vdev/lfb.h"
+#include "vmm/gpu/linux_fb.h"
 
 struct vm;
 

@@ -85,7 +85,7 @@ bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const voi
 
     /* The processor entry tells what CPUID tells this guest. */
     struct cpuid_regs id = guest_cpuid(vm, 1, 0);
-    struct mptable_cpu cpu = { 0, id.eax, id.edx, (uint32_t)APIC_BASE_DEFAULT_ADDR };
+    struct mptable_cpu cpu = { 0, id.eax, id.edx, (uint32_t)APIC_BASE_DEFAULT };
     if (!mptable_build(vm_gpa_ptr(vm, LINUX_MPTABLE_GPA, LINUX_MPTABLE_ROOM), LINUX_MPTABLE_ROOM, LINUX_MPTABLE_GPA,
                        &cpu))
         return fail(vm, "image", "the MP table does not fit");

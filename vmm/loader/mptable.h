@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/x86/apic_regs.h"
+
 #define MP_FLOATING_SIGNATURE   "_MP_"
 #define MP_CONFIG_SIGNATURE     "PCMP"
 #define MP_SPEC_REV_1_4         4u
@@ -31,9 +33,8 @@
 #define MP_ALL_LOCAL_APICS      0xFFu   /* destination: every local APIC */
 #define MP_BUS_TYPE_ISA         "ISA   "
 
-/* The local APIC the table describes (Intel 82489DX version numbers: 0x1X = integrated APIC;
- * 0x14 is what the vLAPIC's VERSION register reports in its low byte). */
-#define MPTABLE_LAPIC_VERSION   0x14u
+/* The local APIC version the processor entry gives: the vLAPIC's (VERSION bits 7:0). */
+#define MPTABLE_LAPIC_VERSION   LAPIC_VERSION_INTEGRATED
 
 /* Size of the table mptable_build writes. */
 #define MPTABLE_BYTES (MP_FLOATING_BYTES + MP_CONFIG_HEADER_BYTES + MP_PROCESSOR_BYTES + MP_BUS_BYTES + \

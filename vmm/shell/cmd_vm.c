@@ -140,5 +140,8 @@ enum shell_status cmd_exits(int argc, char **argv)
     for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
         if (vm->exit_count[r])
             printf("  %-24s %llu\n", vmx_exit_reason_name(r), (unsigned long long)vm->exit_count[r]);
+    printf("interrupts: %llu injected, %llu re-injected, %llu APIC timer; vCPU %s\n",
+           (unsigned long long)vm->irqs_injected, (unsigned long long)vm->events_reinjected,
+           (unsigned long long)vm->lapic.timer_irqs, vm->halted ? "halted (waits for an interrupt)" : "runnable");
     return SHELL_OK;
 }

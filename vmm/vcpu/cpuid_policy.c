@@ -15,16 +15,13 @@
  * "x87 FPU will use FXSAVE"). */
 #define LEAF1_ECX_ALLOWED (BIT(0) | BIT(1) | BIT(9) | BIT(13) | BIT(17) | BIT(19) | BIT(20) | BIT(21) | \
                            BIT(22) | BIT(23) | BIT(24) | BIT(25) | BIT(30))
-#define LEAF1_ECX_X2APIC        BIT(21)
-#define LEAF1_ECX_TSC_DEADLINE  BIT(24)
-#define LEAF1_ECX_HYPERVISOR    BIT(31)     /* also turns off Linux's microcode loader */
 /* Leaf 1 EDX (Table 3-11): FPU, VME, DE, PSE, TSC, MSR, PAE, CX8, APIC, SEP, MTRR, PGE, CMOV,
  * PAT, PSE-36, CLFSH, MMX, FXSR, SSE, SSE2, SS.  Hidden: MCE/MCA (Linux's mcheck_cpu_init
  * would read MCG_CAP unchecked), PSN, DS, ACPI (thermal MSRs), HTT, TM, PBE. */
 #define LEAF1_EDX_ALLOWED (BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) | \
                            BIT(11) | BIT(12) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | \
                            BIT(24) | BIT(25) | BIT(26) | BIT(27))
-#define LEAF1_EBX_KEEP          0x0000FFFFu /* brand index, CLFLUSH line size */
+#define LEAF1_EBX_KEEP          0x0000FFFFu /* brand index, CLFLUSH line size; APIC id 0 */
 #define LEAF1_EBX_LOGICAL_SHIFT 16          /* logical processors per package */
 /* Leaf 4 EAX bits 31:26 (cores per package - 1) and 25:14 (threads sharing the cache - 1). */
 #define LEAF4_EAX_TOPOLOGY      0xFFFFC000u
@@ -120,7 +117,9 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
         break;
     case 0x1:
         r->ebx = (r->ebx & LEAF1_EBX_KEEP) | 1u << LEAF1_EBX_LOGICAL_SHIFT;     /* APIC id 0 */
-        r->ecx = (r->ecx & LEAF1_ECX_ALLOWED) | LEAF1_ECX_X2APIC | LEAF1_ECX_TSC_DEADLINE | LEAF1_ECX_HYPERVISOR;
+        /* HYPERVISOR also turns off Linux's microcode loader and TSC-deadline errata check. */
+        r->ecx = (r->ecx & LEAF1_ECX_ALLOWED) | (uint32_t)(CPUID_1_ECX_X2APIC | CPUID_1_ECX_TSC_DEADLINE |
+                                                           CPUID_1_ECX_HYPERVISOR);
         r->edx &= LEAF1_EDX_ALLOWED;
         break;
     case 0x2:                                   /* cache and TLB descriptors */

@@ -7,10 +7,17 @@
 #include "tessera/abi/guest.h"
 #include "vmm/log.h"
 #include "vmm/vcpu/exit_linux.h"
+#include "vmm/vcpu/inject.h"
 
 void exit_skip_instruction(const struct exit_info *x)
 {
     vmwrite(VMCS_GUEST_RIP, x->rip + x->insn_len);
+    /* Blocking by STI or MOV SS covers only the instruction after it, the one just skipped
+     * ("sti; hlt"): left set, it would make the next injection fail the VM-entry checks
+     * (SDM §27.3.1.5).  KVM clears it the same way in skip_emulated_instruction. */
+    uint64_t s = vmread(VMCS_GUEST_INTERRUPTIBILITY);
+    if (s & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS))
+        vmwrite(VMCS_GUEST_INTERRUPTIBILITY, s & ~(uint64_t)(INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
 }
 
 void exit_inject_gp(void)
@@ -37,17 +44,19 @@ static enum exit_action on_triple_fault(struct vm *vm, const struct exit_info *x
     return EXIT_STOPPED;
 }
 
+/* HLT: a Linux guest with interrupts off has powered off or stopped (exit_linux.h); everything
+ * else is the interrupt path's (inject.c). */
 static enum exit_action on_hlt(struct vm *vm, const struct exit_info *x)
 {
     if (vm->linux_guest && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
-        return exit_linux_halted(vm, x);        /* a Tessera guest's cli; hlt yields */
-    exit_skip_instruction(x);
-    return EXIT_YIELD;
+        return exit_linux_halted(vm, x);
+    return exit_hlt(vm, x);
 }
 
+/* The slice's end or the guest's APIC timer: the run loop tells them apart. */
 static enum exit_action on_preemption_timer(struct vm *vm, const struct exit_info *x)
 {
-    return EXIT_YIELD;
+    return EXIT_RESUME;
 }
 
 static enum exit_action on_vmcall(struct vm *vm, const struct exit_info *x)
@@ -90,6 +99,7 @@ static const exit_handler handlers[EXIT_REASON_COUNT] = {
     [EXIT_REASON_TRIPLE_FAULT] = on_triple_fault,
     [EXIT_REASON_CPUID] = exit_cpuid,
     [EXIT_REASON_HLT] = on_hlt,
+    [EXIT_REASON_INTERRUPT_WINDOW] = exit_interrupt_window,
     [EXIT_REASON_VMCALL] = on_vmcall,
     [EXIT_REASON_GETSEC] = on_forbidden,
     [EXIT_REASON_INVD] = on_forbidden,
@@ -132,6 +142,8 @@ enum exit_action exit_dispatch(struct vm *vm)
                 vmx_exit_reason_name(x.reason), (unsigned long long)x.qualification);
         return EXIT_STOPPED;
     }
+    if (!vcpu_irq_after_exit(vm, &x))
+        return EXIT_STOPPED;
     exit_handler h = x.reason < EXIT_REASON_COUNT ? handlers[x.reason] : NULL;
     if (!h) {
         vm_stop(vm, VM_CRASHED, "unexpected VM exit '%s' (reason %u) at RIP %#llx",

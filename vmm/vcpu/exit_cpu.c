@@ -8,6 +8,7 @@
 #include "vmm/log.h"
 #include "vmm/vcpu/cpuid_policy.h"
 #include "vmm/vcpu/guest_msr.h"
+#include "vmm/vcpu/inject.h"
 
 #include <string.h>
 
@@ -56,6 +57,7 @@ struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub)
         r.ecx &= ~(uint32_t)(CPUID_1_ECX_VMX | CPUID_1_ECX_MONITOR);
         r.ecx |= (uint32_t)CPUID_1_ECX_HYPERVISOR;
     }
+    vcpu_irq_cpuid(leaf, &r);           /* the local APIC the interrupt path gives every guest */
     return r;
 }
 
@@ -104,6 +106,9 @@ enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
 {
     uint64_t *g = vm->gprs.gpr, v;
     uint32_t msr = (uint32_t)g[GPR_RCX];
+    enum exit_action a;
+    if (exit_apic_msr(vm, x, msr, false, 0, &a))
+        return a;
     if (!msr_read(vm, msr, &v)) {
         log_warn("guest %u (%s): RDMSR %#x at RIP %#llx is not allowed: #GP injected", vm->id,
                  vm->cfg->name, msr, (unsigned long long)x->rip);
@@ -121,6 +126,9 @@ enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x)
     uint64_t *g = vm->gprs.gpr;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     uint64_t v = (g[GPR_RDX] << 32) | (uint32_t)g[GPR_RAX];
+    enum exit_action a;
+    if (exit_apic_msr(vm, x, msr, true, v, &a))
+        return a;
     if (!msr_write(vm, msr, v)) {
         log_warn("guest %u (%s): WRMSR %#x <- %#llx at RIP %#llx is not allowed: #GP injected", vm->id,
                  vm->cfg->name, msr, (unsigned long long)v, (unsigned long long)x->rip);

@@ -1,6 +1,7 @@
-/* Port I/O: every IN and OUT exits.  COM1 is the guest's virtual UART; CONFIG_ADDRESS (0xCF8,
- * 32-bit) and CONFIG_DATA (0xCFC..0xCFF) reach the guest's virtual PCI bus (vmm/vpci); every
- * other port reads as all ones and ignores writes, as an empty ISA bus does. */
+/* Port I/O: every IN and OUT exits.  COM1 is the guest's virtual UART; the 8259 ports (0x20,
+ * 0x21, 0xA0, 0xA1, ELCR 0x4D0/0x4D1) its interrupt controllers; CONFIG_ADDRESS (0xCF8, 32-bit)
+ * and CONFIG_DATA (0xCFC..0xCFF) reach the guest's virtual PCI bus (vmm/vpci); every other port
+ * reads as all ones and ignores writes, as an empty ISA bus does. */
 #include "vmm/vcpu/exit.h"
 #include "vmm/config_boot.h"
 
@@ -104,15 +105,19 @@ enum exit_action exit_io(struct vm *vm, const struct exit_info *x)
         return platform;
     uint64_t mask = size == 4 ? 0xFFFFFFFFULL : (1ULL << (8 * size)) - 1;
     bool uart = port >= TESSERA_GUEST_CONSOLE_PORT && port < TESSERA_GUEST_CONSOLE_PORT + COM_PORTS;
+    bool pic = size == 1 && vpic_claims_port((uint16_t)port);
     /* Without a bus (it could not be built) the ports behave as unclaimed ones. */
     struct vpci *pci = vpci_claims_port((uint16_t)port, size) ? vpci_of(vm->id) : NULL;
     if (in) {
         uint64_t v = uart && size == 1 ? vuart_read(&vm->uart, port - TESSERA_GUEST_CONSOLE_PORT)
+                   : pic ? vpic_read(&vm->pic, (uint16_t)port)
                    : pci ? vpci_io_read(pci, (uint16_t)port, size) : mask;
         /* IN to AL/AX keeps the rest of RAX; IN to EAX zeroes the upper half (SDM IN). */
         *rax = size == 4 ? (v & mask) : ((*rax & ~mask) | (v & mask));
     } else if (uart && size == 1) {
         vuart_write(&vm->uart, port - TESSERA_GUEST_CONSOLE_PORT, (uint8_t)*rax);
+    } else if (pic) {
+        vpic_write(&vm->pic, (uint16_t)port, (uint8_t)*rax);
     } else if (pci) {
         vpci_io_write(pci, (uint16_t)port, size, (uint32_t)(*rax & mask));
     }

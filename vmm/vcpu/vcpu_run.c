@@ -4,18 +4,29 @@
 #include "arch/x86/timer.h"
 #include "vmm/vcpu/exit.h"
 #include "vmm/vcpu/guest_msr.h"
+#include "vmm/vcpu/inject.h"
 #include "vmm/vm.h"
 #include "vmm/vcpu/vmx_setup.h"
 
 static inline void fxsave(void *area) { __asm__ volatile("fxsave64 (%0)" : : "r"(area) : "memory"); }
 static inline void fxrstor(const void *area) { __asm__ volatile("fxrstor64 (%0)" : : "r"(area) : "memory"); }
 
-/* The preemption timer counts down at TSC >> shift (SDM §26.5.1); the field is 32 bits. */
-static uint32_t preemption_ticks(uint64_t ns)
+/* The preemption timer counts down at TSC >> shift (SDM §26.5.1); the field is 32 bits.  Rounded
+ * up, so the exit comes no earlier than `tsc` ticks from now. */
+static uint32_t preemption_ticks(uint64_t tsc)
 {
-    uint64_t tsc = ns * (timer_tsc_hz() / 1000) / 1000000;
-    uint64_t t = tsc >> vmx.preemption_shift;
+    uint64_t t = (tsc >> vmx.preemption_shift) + ((tsc & ((1ULL << vmx.preemption_shift) - 1)) != 0);
     return t == 0 ? 1 : t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+/* TSC ticks until the vCPU must stop: the slice's end, or its APIC timer if that comes first. */
+static uint64_t entry_budget(const struct vm *vm, uint64_t slice_left_ns, uint64_t tsc)
+{
+    uint64_t budget = slice_left_ns * (timer_tsc_hz() / 1000) / 1000000;
+    uint64_t timer = vcpu_irq_next_timer(vm);
+    if (timer != VLAPIC_NO_TIMER && timer - tsc < budget)
+        budget = timer > tsc ? timer - tsc : 0;
+    return budget;
 }
 
 /* Runs `vm` until its slice ends, it yields, or it stops.  True if it used the whole slice. */
@@ -35,7 +46,9 @@ static bool run_slice(struct vm *vm)
             used_all = true;
             break;
         }
-        vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(deadline - now));
+        uint64_t tsc = rdtsc();
+        vcpu_irq_before_entry(vm, tsc);
+        vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(entry_budget(vm, deadline - now, tsc)));
         /* Interrupts stay off from here to the exit; one that arrives meanwhile makes the guest
          * exit and is taken by the host right after. */
         irq_disable();
@@ -75,8 +88,11 @@ bool vcpu_run_round(void)
     uint64_t start = timer_now_ns(), ran[64] = { 0 };
     for (unsigned i = 0; i < vm_count() && i < 64; i++) {
         struct vm *vm = vm_get(i);
-        if (vm->state != VM_RUNNING)
+        /* A halted vCPU stays off the CPU until an interrupt is ready for it. */
+        if (vm->state != VM_RUNNING || (vm->halted && !vcpu_irq_wake(vm, rdtsc()))) {
+            wanted[i] = false;
             continue;
+        }
         uint64_t t0 = vm->run_ns;
         bool all = run_slice(vm);
         ran[i] = vm->run_ns - t0;

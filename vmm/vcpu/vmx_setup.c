@@ -39,17 +39,18 @@ static bool negotiate_all(const struct vmx_caps *c)
     return negotiate(VMX_CTL_PIN, c->pinbased,
                      PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING | PIN_VMX_PREEMPTION_TIMER, 0,
                      &vmx.pin)
-        /* HLT yields, every port access exits (the guest owns no port), MSRs by bitmap. */
+        /* HLT exits, every port access exits (the guest owns no port), MSRs by bitmap;
+         * interrupt-window exiting must exist (vmm/vcpu/inject.c). */
         && negotiate(VMX_CTL_PROC, c->procbased,
                      PROC_HLT_EXITING | PROC_UNCONDITIONAL_IO_EXITING | PROC_USE_MSR_BITMAPS |
-                     PROC_ACTIVATE_SECONDARY | PROC_MWAIT_EXITING | PROC_MONITOR_EXITING, 0,
-                     &vmx.proc)
+                     PROC_ACTIVATE_SECONDARY | PROC_MWAIT_EXITING | PROC_MONITOR_EXITING |
+                     PROC_INTERRUPT_WINDOW_EXITING, 0, &vmx.proc)
         /* Unrestricted guest only for Linux guests (vmcs_setup), whose decompressor turns
          * paging off and on again in its 32-bit trampoline. */
         && negotiate(VMX_CTL_PROC2, c->procbased2, PROC2_ENABLE_EPT, PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST,
                      &vmx.proc2)
         /* 64-bit host; EFER switched both ways so neither side sees the other's; PAT too when
-         * the CPU can, so a guest's PAT is its own (guest_msr.h). */
+         * the CPU can, for Linux guests (below). */
         && negotiate(VMX_CTL_EXIT, rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS),
                      EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_IA32_EFER | EXIT_LOAD_IA32_EFER,
                      EXIT_SAVE_IA32_PAT | EXIT_LOAD_IA32_PAT, &vmx.exit)
@@ -66,6 +67,8 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
     }
     if (!negotiate_all(c))
         return false;
+    /* ... but it is on only while an interrupt waits for the guest to accept it. */
+    vmx.proc &= ~PROC_INTERRUPT_WINDOW_EXITING | VMX_CTL_CAP_ALLOWED0(c->procbased);
     /* PAT is switched only with all three controls, and only in Linux guests' VMCS
      * (vmcs_setup): a Tessera guest never writes PAT (it reads the reset value, guest_msr.c) and
      * runs with the hypervisor's, so loading PAT on its every entry and exit would be pure

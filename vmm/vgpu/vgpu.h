@@ -50,6 +50,11 @@ struct vgpu_env {
     /* Why the blitter stopped, or NULL if it has not faulted (reset clears it). */
     const char *(*gpu_fault)(void *ctx);
     void (*log)(void *ctx, enum vgpu_log_level level, const char *msg);
+    /* CPU access to [off, off + len) of the physical aperture (BAR2), translated by the GGTT
+     * and de-tiled by the fences as the GPU's aperture does; 0 on success.  The vGPU reaches a
+     * guest's fenced pages through it (their copies live in the fence pool).  May be NULL:
+     * fenced pages are then refused. */
+    int (*aperture_rw)(void *ctx, uint64_t off, void *buf, size_t len, bool write);
 };
 
 /* Graphics memory the hypervisor keeps for itself (gtt layout's host area), already mapped by
@@ -133,6 +138,14 @@ void vgpu_guest_reset(struct vgpu *v);
  * (misaligned or crossing a register); the caller stops the guest for that. */
 bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val);
 bool vgpu_mmio_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val);
+
+/* A CPU access to the guest's aperture (BAR2) at `off` that reached the hypervisor instead of
+ * RAM (size 1..8): a fenced page (through its fence-pool copy), a page whose GGTT entry is not
+ * present (reads 0, writes dropped), or an access straddling into such a page from a
+ * ladder-mapped one (that part goes to the guest's RAM).  Every byte is served from the guest's
+ * own pages: an access is cut at page and fence boundaries.  false refuses it. */
+bool vgpu_aperture_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val);
+bool vgpu_aperture_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val);
 
 /* The render loop: one step (retire, watchdog, balloon, dispatch, run the GPU a little).
  * Returns true if the GPU has work (call again soon). */

@@ -29,7 +29,8 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
 {
     if (!cfg || !out || !cfg->gtt || !cfg->sched || !cfg->igpu || !cfg->env.guest_ram ||
         !cfg->env.now_ns || !cfg->env.gpu_run || !cfg->host.hva || cfg->max_vgpus == 0 ||
-        cfg->max_vgpus > VGPU_MAX || (cfg->host.gm & (GEN9_GTT_PAGE_SIZE - 1)))
+        cfg->max_vgpus > VGPU_MAX || (cfg->host.gm & (GEN9_GTT_PAGE_SIZE - 1)) ||
+        cfg->host.bytes <= VGPU_RECORD_BYTES)
         return -1;
     struct vgpu_dev *d = calloc(1, sizeof *d);
     if (!d)
@@ -37,14 +38,17 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
     d->cfg = *cfg;
     if (!d->cfg.render_budget_ns)
         d->cfg.render_budget_ns = 1000000;
-    d->host_share = cfg->host.bytes / cfg->max_vgpus;
+    d->host_used = VGPU_RECORD_BYTES;
+    d->host_share = (cfg->host.bytes - VGPU_RECORD_BYTES) / cfg->max_vgpus;
     if (d->host_share > HOST_SHARE_MAX)
         d->host_share = HOST_SHARE_MAX;
     d->host_share &= ~(uint64_t)(GEN9_GTT_PAGE_SIZE - 1);
     d->running = VGPU_MAX;
-    int rc = igpu_engine_init(cfg->igpu, IGPU_BCS, cfg->engine_hws_gm);
-    if (rc != IGPU_OK) {
-        vgpu_logf(d, VGPU_LOG_ERROR, "blitter did not start: %s", igpu_strerror(rc));
+    uint32_t ctc, ovr;
+    if (!gen9_cs_timestamp_encode(cfg->igpu->info.timestamp_hz, &ctc, &ovr))
+        vgpu_logf(d, VGPU_LOG_WARN, "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
+                  "guests reading CTC_MODE see 0", cfg->igpu->info.timestamp_hz);
+    if (vgpu_record_default_context(d) != 0) {
         free(d);
         return -1;
     }
@@ -100,22 +104,6 @@ static bool carve_host(struct vgpu *v)
     return true;
 }
 
-/* The shadow context the hypervisor submits for this vGPU: ring registers at the positions
- * igpu_lrc_init_state() uses; head and tail are set before every submission. */
-static int init_host_context(struct vgpu *v)
-{
-    uint32_t *state = malloc(GEN9_GTT_PAGE_SIZE);
-    if (!state)
-        return -1;
-    int rc = igpu_lrc_init_state(state, GEN9_GTT_PAGE_SIZE / 4, IGPU_BCS, (uint32_t)v->ring_gm,
-                                 v->ring_bytes, 0, 0);
-    if (rc == IGPU_OK)
-        for (unsigned i = 0; i < GEN9_GTT_PAGE_SIZE / 4; i++)
-            wr32le(v->ctx_hva + GEN9_LRC_STATE_OFFSET + 4 * i, state[i]);
-    free(state);
-    return rc == IGPU_OK ? 0 : -1;
-}
-
 static void init_pv(struct vgpu *v)
 {
     memset(&v->pv, 0, sizeof v->pv);
@@ -137,8 +125,10 @@ static void reset_registers(struct vgpu *v)
     v->elsp_n = 0;
     v->execlist_status_lo = v->execlist_status_hi = 0;
     memset(v->csb, 0, sizeof v->csb);
-    v->csb_write = VGPU_CSB_ENTRIES - 1;     /* Gen9 reset value: the next write goes to 0 */
-    v->csb_read = VGPU_CSB_ENTRIES - 1;
+    /* GVT-g's reset value (init_vgpu_execlist()): write pointer 7 = nothing written, the
+     * first event goes to entry 0; read pointer 0. */
+    v->csb_write = GEN9_CSB_PTR_RESET;
+    v->csb_read = 0;
     v->gt_iir = v->gt_imr = v->gt_ier = v->master_irq = 0;
     memset(v->fence, 0, sizeof v->fence);
     v->plane_ctl = v->plane_stride = v->plane_size = v->plane_surf = v->plane_pos = 0;
@@ -158,7 +148,7 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
     v->tile_w = tile_w;
     v->tile_h = tile_h;
     v->q = calloc(VGPU_QUEUE_MAX, sizeof *v->q);
-    if (!v->q || !carve_host(v) || init_host_context(v) != 0) {
+    if (!v->q || !carve_host(v) || vgpu_init_shadow_context(v) != 0) {
         vgpu_logf(d, VGPU_LOG_ERROR, "vgpu %u: no host graphics memory or heap for its shadow state", vm);
         free(v->q);
         free(v);
@@ -192,12 +182,16 @@ void vgpu_guest_reset(struct vgpu *v)
 
 /* ---- guest graphics memory through the vGPU's own GGTT entries ---------------------------- */
 
-/* Host pointer of [gm, gm + len) inside one page, through the guest's entry for that page. */
-static uint8_t *gm_page_ptr(const struct vgpu *v, uint64_t gm, size_t len)
+uint8_t *vgpu_gm_page_ptr(const struct vgpu *v, uint64_t gm, size_t len, bool *mapped)
 {
     uint64_t pte;
-    if (gtt_guest_read(v->dev->cfg.gtt, v->id, (uint32_t)(gm >> GEN9_GTT_PAGE_SHIFT), &pte) != 0 ||
-        !(pte & GEN9_GGTT_PTE_PRESENT))
+    bool present = (gm >> GEN9_GTT_PAGE_SHIFT) <= UINT32_MAX &&
+                   gtt_guest_read(v->dev->cfg.gtt, v->id, (uint32_t)(gm >> GEN9_GTT_PAGE_SHIFT),
+                                  &pte) == 0 &&
+                   (pte & GEN9_GGTT_PTE_PRESENT);
+    if (mapped)
+        *mapped = present;
+    if (!present)
         return NULL;
     uint64_t gpa = (pte & GEN9_GGTT_PTE_ADDR_MASK) + (gm & (GEN9_GTT_PAGE_SIZE - 1));
     return v->dev->cfg.env.guest_ram(v->dev->cfg.env.ctx, v->id, gpa, len);
@@ -212,7 +206,7 @@ static bool gm_access(const struct vgpu *v, uint64_t gm, void *buf, size_t len, 
         size_t chunk = GEN9_GTT_PAGE_SIZE - (gm & (GEN9_GTT_PAGE_SIZE - 1));
         if (chunk > len)
             chunk = len;
-        uint8_t *p = gm_page_ptr(v, gm, chunk);
+        uint8_t *p = vgpu_gm_page_ptr(v, gm, chunk, NULL);
         if (!p)
             return false;
         if (write)

@@ -4,8 +4,13 @@
 
 #include "vmm/vgpu/vgpu.h"
 
+#include "drivers/igpu/gen9_context.h"
+#include "drivers/igpu/gen9_gtt.h"
+
 #define VGPU_MAX_RANGES (1u + 64u)      /* low window + high slots */
 #define VGPU_CTX_TRACK  8u              /* contexts per vGPU whose submitted tail is tracked */
+/* Host-area bytes the default-image recording uses first: its context (2 pages) and ring. */
+#define VGPU_RECORD_BYTES (GEN9_LR_CONTEXT_OTHER_SIZE + GEN9_GTT_PAGE_SIZE)
 
 /* One scanned workload waiting for (or on) the GPU. */
 struct vgpu_workload {
@@ -41,7 +46,7 @@ struct vgpu {
     unsigned elsp_n;                /* dwords written of the current submission */
     uint32_t execlist_status_lo, execlist_status_hi;
     uint32_t csb[VGPU_CSB_ENTRIES][2];
-    unsigned csb_write;             /* index of the last entry written */
+    unsigned csb_write;             /* index of the last entry written (7: none since reset) */
     uint32_t csb_read;              /* guest's read pointer */
     uint32_t gt_iir, gt_imr, gt_ier, master_irq;
     uint64_t fence[GTT_MAX_VGPU_FENCES];
@@ -86,6 +91,9 @@ struct vgpu {
 struct vgpu_dev {
     struct vgpu_dev_config cfg;
     struct vgpu *v[VGPU_MAX];
+    /* The blitter's default context image (its register-state page), recorded from the engine
+     * at creation as i915 records engine->default_state: every shadow context starts from it. */
+    uint32_t default_state[GEN9_GTT_PAGE_SIZE / 4u];
     uint64_t host_used;             /* bytes of the host area handed out */
     uint64_t host_share;            /* bytes per vGPU */
 
@@ -96,10 +104,24 @@ struct vgpu_dev {
     struct vgpu_render_stats st;
 };
 
+/* vgpu_context.c */
+/* Records d->default_state from the blitter (which it resets first); 0, or -1 with the reason
+ * logged. */
+int vgpu_record_default_context(struct vgpu_dev *d);
+/* (Re)builds v's shadow context from the default image: i915 lrc_init_state() for a new
+ * context, restore_default_state() for one an engine reset interrupted. */
+int vgpu_init_shadow_context(struct vgpu *v);
+/* The execlist descriptor of v's shadow context (i915 lrc_descriptor()). */
+uint64_t vgpu_shadow_desc(const struct vgpu *v);
+
 /* vgpu_dev.c */
 void vgpu_logf(struct vgpu_dev *d, enum vgpu_log_level l, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool vgpu_gm_write(struct vgpu *v, uint64_t gm, const void *buf, size_t len);
+/* Host pointer of [gm, gm + len) inside one page, through the guest's own entry for it (what it
+ * wrote, not the host shadow); NULL if the entry is not present (*mapped false, if asked) or
+ * the page is not its RAM. */
+uint8_t *vgpu_gm_page_ptr(const struct vgpu *v, uint64_t gm, size_t len, bool *mapped);
 bool vgpu_gm_read32(const struct vgpu *v, uint64_t gm, uint32_t *val);
 bool vgpu_gm_write32(struct vgpu *v, uint64_t gm, uint32_t val);
 void vgpu_ranges_refresh(struct vgpu *v);

@@ -113,8 +113,16 @@ static uint32_t reg_read(struct vgpu *v, uint32_t off)
     case GEN9_RING_TIMESTAMP(BCS):
     case GEN9_RING_TIMESTAMP_UDW(BCS): {
         uint64_t ns = v->dev->cfg.env.now_ns(v->dev->cfg.env.ctx);
-        uint64_t t = igpu_ns_to_ticks(ns, GEN9_CS_TIMESTAMP_HZ);
+        uint64_t t = igpu_ns_to_ticks(ns, v->dev->cfg.igpu->info.timestamp_hz);
         return off == GEN9_RING_TIMESTAMP(BCS) ? (uint32_t)t : (uint32_t)(t >> 32);
+    }
+    case GEN9_CTC_MODE:
+    case GEN9_TIMESTAMP_OVERRIDE: {
+        /* The rate RING_TIMESTAMP counts at above, said the way a Gen9 says it (an i915 guest
+         * reads it here: intel_gt_clock_utils.c gen9_read_clock_frequency()). */
+        uint32_t ctc = 0, ovr = 0;
+        gen9_cs_timestamp_encode(v->dev->cfg.igpu->info.timestamp_hz, &ctc, &ovr);
+        return off == GEN9_CTC_MODE ? ctc : ovr;
     }
     case GEN9_GT_IIR(0):   return v->gt_iir;
     case GEN9_GT_IMR(0):   return v->gt_imr;
@@ -179,8 +187,13 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
             vgpu_note_reject(v, TESSERA_REJECT_ENGINE, "render-engine ELSP write refused: guests get the blitter only");
         return;
     case GEN9_RING_CSB_PTR(BCS): {
-        uint32_t p = masked(v->csb_read << GEN9_CSB_READ_PTR_SHIFT, val);
+        /* A masked register with both pointers writable, as GVT-g emulates it (handlers.c:
+         * CONTEXT_STATUS_PTR is F_MODE_MASK and stored whole): i915 rewinds both after a
+         * reset (reset_csb_pointers()). */
+        uint32_t p = masked(v->csb_read << GEN9_CSB_READ_PTR_SHIFT |
+                                v->csb_write << GEN9_CSB_WRITE_PTR_SHIFT, val);
         v->csb_read = (p >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
+        v->csb_write = (p >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
         return;
     }
     case GEN9_GT_IIR(0):   v->gt_iir &= ~val; return;

@@ -9,8 +9,11 @@
 
 #include <string.h>
 
-/* Breadcrumb: the hypervisor's own MI_STORE_DATA_IMM after every workload writes its id here. */
+/* Breadcrumb: the hypervisor's own MI_FLUSH_DW after every workload stores its id here.  An
+ * MI_FLUSH_DW post-sync address is qword aligned with bit 5 clear (GEN9_MI_FLUSH_DW_ADDR_MBZ). */
 #define SEQNO_OFFSET 0x100u
+_Static_assert((SEQNO_OFFSET & ~GEN9_MI_FLUSH_DW_ADDR_MASK) == 0 &&
+               (SEQNO_OFFSET & GEN9_MI_FLUSH_DW_ADDR_MBZ) == 0, "a valid MI_FLUSH_DW address");
 
 static uint32_t seqno_of(const struct vgpu *v)
 {
@@ -92,6 +95,10 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     }
     int n = sched_vgpu_reset(d->cfg.sched, vm);
     memset(v->ctx_tail, 0, sizeof v->ctx_tail);
+    /* Its shadow context starts over from the default image, as i915 restores the default state
+     * of a context an engine reset interrupted (execlists_reset_active()). */
+    if (vgpu_init_shadow_context(v) != 0)
+        vgpu_logf(d, VGPU_LOG_ERROR, "vgpu %u: no memory to rebuild its shadow context", vm);
     unsigned queued = v->q_len;
     vgpu_drop_queue(v, TESSERA_REJECT_RESET);
     v->st.resets++;
@@ -108,11 +115,11 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
     uint64_t t0 = d->cfg.env.cpu_ns ? d->cfg.env.cpu_ns(d->cfg.env.ctx) : 0;
     gtt_set_active(g, v->id, true);
     if (g->running != v->id) {
+        /* gtt/ invalidates the GGTT after the copy (and after the prediction below). */
         long n = gtt_switch_to(g, v->id);
         if (n > 0)
             d->st.entries_switch += (uint64_t)n;
         d->st.switches++;
-        igpu_ggtt_flush(d->cfg.igpu);
     }
     /* Predict the next owner: the other vGPU with the most work waiting. */
     unsigned next = VGPU_MAX;
@@ -176,13 +183,16 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
             break;      /* not with the dispatch cap; the rest waits for the next turn */
         uint32_t before = off;
         memcpy(ring_put(v, &off, w->n_dw), w->cmds, 4u * w->n_dw);
-        uint32_t *c = ring_put(v, &off, 4);
+        /* i915 gen8_emit_fini_breadcrumb_xcs() -> gen8_emit_ggtt_write(): the completion is an
+         * MI_FLUSH_DW post-sync store, so the breadcrumb lands only once the blitter's writes
+         * are flushed; the workload is retired (and its memory may change hands) after that. */
+        uint32_t *c = ring_put(v, &off, GEN9_MI_FLUSH_DW_DW_LEN);
         used += (off - before + v->ring_bytes) % v->ring_bytes;
         uint64_t seq_gm = v->hwsp_gm + SEQNO_OFFSET;
-        c[0] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
-        c[1] = (uint32_t)seq_gm;
-        c[2] = (uint32_t)(seq_gm >> 32);
-        c[3] = (uint32_t)w->id;
+        c[0] = GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW;
+        c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] = (uint32_t)seq_gm | GEN9_MI_FLUSH_DW_USE_GTT;
+        c[GEN9_MI_FLUSH_DW_DW_ADDR_HI] = (uint32_t)(seq_gm >> 32);
+        c[GEN9_MI_FLUSH_DW_DW_DATA_LO] = (uint32_t)w->id;
         w->inflight = true;
         d->inflight++;
         d->st.workloads++;
@@ -198,10 +208,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     uint8_t *st = v->ctx_hva + GEN9_LRC_STATE_OFFSET;
     wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);
     wr32le(st + 4u * GEN9_CTX_RING_TAIL, off);
-    uint64_t desc = (v->ctx_gm & GEN9_CTX_LRCA_MASK) | GEN9_CTX_VALID |
-                    (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT) |
-                    (uint64_t)v->host_ctx_id << GEN9_CTX_ID_SHIFT;
-    int rc = igpu_elsp_submit(d->cfg.igpu, IGPU_BCS, desc, 0);
+    int rc = igpu_elsp_submit(d->cfg.igpu, IGPU_BCS, vgpu_shadow_desc(v), 0);
     d->running = v->id;
     d->inflight_ns = 0;
     d->st.dispatches++;

@@ -43,7 +43,7 @@ void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, 
     /* The engine would have saved RING_HEAD = tail into the context image. */
     vgpu_gm_write32(v, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, tail);
 
-    v->csb_write = (v->csb_write + 1) % VGPU_CSB_ENTRIES;
+    v->csb_write = gen9_csb_next(v->csb_write);      /* GVT-g emulate_csb_update() */
     v->csb[v->csb_write][0] = GEN9_CTX_STATUS_ACTIVE_IDLE | GEN9_CTX_STATUS_COMPLETE;
     v->csb[v->csb_write][1] = ctx_id;
     if (v->hws_pga) {

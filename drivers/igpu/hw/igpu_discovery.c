@@ -125,6 +125,6 @@ int igpu_discover(const struct igpu_pci_cfg *cfg, struct igpu_info *out)
     out->aperture_size = out->bar2_size;
     out->stolen_base = igpu_bdsm_base(out->bdsm);
     out->stolen_size = igpu_gmch_stolen_size(out->gmch_ctl);
-    out->timestamp_hz = GEN9_CS_TIMESTAMP_HZ;
+    out->timestamp_hz = 0;      /* a register fact: igpu_hw_init() reads it from CTC_MODE */
     return IGPU_OK;
 }

@@ -6,111 +6,10 @@
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
-#include "drivers/igpu/hw/igpu_hw.h"
+#include "drivers/igpu/hw/igpu_hw_internal.h"
 
-/* ---- forcewake ----------------------------------------------------------------------------- */
-
-/* Gen9 forcewake ranges (i915 intel_uncore.c __gen9_fw_ranges): inclusive start, end and the
- * domains a register in the range needs. Offsets not listed (below 0x40000) need none. */
-struct fw_range {
-    uint32_t start, end;
-    uint8_t domains;
-};
-
-#define R IGPU_FW_RENDER
-#define G IGPU_FW_GT
-#define M IGPU_FW_MEDIA
-static const struct fw_range gen9_fw_ranges[] = {
-    { 0x00000, 0x00aff, G },     { 0x02000, 0x026ff, R },     { 0x02700, 0x02fff, G },
-    { 0x03000, 0x03fff, R },     { 0x04000, 0x051ff, G },     { 0x05200, 0x07fff, R },
-    { 0x08000, 0x0812f, G },     { 0x08130, 0x0813f, M },     { 0x08140, 0x0815f, R },
-    { 0x08160, 0x082ff, G },     { 0x08300, 0x084ff, R },     { 0x08500, 0x087ff, G },
-    { 0x08800, 0x089ff, M },     { 0x08a00, 0x08bff, G },     { 0x08c00, 0x08cff, R },
-    { 0x08d00, 0x093ff, G },     { 0x09400, 0x097ff, R | M }, { 0x09800, 0x0afff, G },
-    { 0x0b000, 0x0b47f, R },     { 0x0b480, 0x0cfff, G },     { 0x0d000, 0x0d7ff, M },
-    { 0x0d800, 0x0dfff, G },     { 0x0e000, 0x0e8ff, R },     { 0x0e900, 0x11fff, G },
-    { 0x12000, 0x13fff, M },     { 0x14000, 0x19fff, G },     { 0x1a000, 0x1e9ff, M },
-    { 0x1ea00, 0x243ff, G },     { 0x24400, 0x247ff, R },     { 0x24800, 0x2ffff, G },
-    { 0x30000, 0x3ffff, M },
-};
-#undef R
-#undef G
-#undef M
-
-unsigned igpu_hw_fw_domains(uint32_t reg)
-{
-    size_t lo = 0, hi = sizeof(gen9_fw_ranges) / sizeof(gen9_fw_ranges[0]);
-    if (reg >= GEN9_FORCEWAKE_LIMIT)
-        return 0;
-    while (lo < hi) {                       /* the table is sorted: binary search */
-        size_t mid = (lo + hi) / 2;
-        if (reg < gen9_fw_ranges[mid].start)
-            hi = mid;
-        else if (reg > gen9_fw_ranges[mid].end)
-            lo = mid + 1;
-        else
-            return gen9_fw_ranges[mid].domains;
-    }
-    return 0;
-}
-
-static const uint32_t fw_req[IGPU_FW_NUM] = { GEN9_FORCEWAKE_RENDER, GEN9_FORCEWAKE_GT,
-                                              GEN9_FORCEWAKE_MEDIA };
-static const uint32_t fw_ack[IGPU_FW_NUM] = { GEN9_FORCEWAKE_ACK_RENDER, GEN9_FORCEWAKE_ACK_GT,
-                                              GEN9_FORCEWAKE_ACK_MEDIA };
-
-static uint32_t rd(struct igpu_hw *hw, uint32_t off)
-{
-    return hw->mmio.read32(hw->mmio.ctx, off);
-}
-
-static void wr(struct igpu_hw *hw, uint32_t off, uint32_t v)
-{
-    hw->mmio.write32(hw->mmio.ctx, off, v);
-}
-
-/* Poll reg until (reg & mask) == want. */
-static int poll(struct igpu_hw *hw, uint32_t reg, uint32_t mask, uint32_t want)
-{
-    for (unsigned i = 0; i <= hw->poll_limit; i++) {
-        if ((rd(hw, reg) & mask) == want)
-            return IGPU_OK;
-        if (hw->mmio.delay_us)
-            hw->mmio.delay_us(hw->mmio.ctx, 1);
-    }
-    return IGPU_ETIMEDOUT;
-}
-
-int igpu_hw_forcewake_get(struct igpu_hw *hw, unsigned domains)
-{
-    unsigned wake = 0;
-    int rc = IGPU_OK;
-
-    for (unsigned d = 0; d < IGPU_FW_NUM; d++)
-        if ((domains & (1u << d)) && hw->fw_count[d]++ == 0)
-            wake |= 1u << d;
-    /* All requests first, then all acks (i915 fw_domains_get_normal()). */
-    for (unsigned d = 0; d < IGPU_FW_NUM && rc == IGPU_OK; d++) {
-        if (!(wake & (1u << d)))
-            continue;
-        rc = poll(hw, fw_ack[d], GEN9_FORCEWAKE_KERNEL, 0);
-        if (rc == IGPU_OK)
-            wr(hw, fw_req[d], GEN9_MASKED_BIT_ENABLE(GEN9_FORCEWAKE_KERNEL));
-    }
-    for (unsigned d = 0; d < IGPU_FW_NUM && rc == IGPU_OK; d++)
-        if (wake & (1u << d))
-            rc = poll(hw, fw_ack[d], GEN9_FORCEWAKE_KERNEL, GEN9_FORCEWAKE_KERNEL);
-    if (rc != IGPU_OK)
-        igpu_hw_forcewake_put(hw, domains);  /* undo the counts (and any request) */
-    return rc;
-}
-
-void igpu_hw_forcewake_put(struct igpu_hw *hw, unsigned domains)
-{
-    for (unsigned d = 0; d < IGPU_FW_NUM; d++)
-        if ((domains & (1u << d)) && hw->fw_count[d] && --hw->fw_count[d] == 0)
-            wr(hw, fw_req[d], GEN9_MASKED_BIT_DISABLE(GEN9_FORCEWAKE_KERNEL));
-}
+#define rd igpu_hw_rd
+#define wr igpu_hw_wr
 
 static unsigned engine_fw(enum igpu_engine e)
 {
@@ -177,7 +76,8 @@ static int op_ggtt_read(void *be, uint32_t index, uint64_t *pte)
 
 static int op_ggtt_flush(void *be)
 {
-    /* As an uncached write this also drains the write-combining buffer of PTE writes. */
+    /* i915 gen8_ggtt_invalidate(): one write of GFX_FLSH_CNTL_EN, which as an uncached write
+     * also drains the CPU's write-combining buffer of PTE writes ahead of the invalidate. */
     wr(be, GEN9_GFX_FLSH_CNTL, GEN9_GFX_FLSH_CNTL_EN);
     return IGPU_OK;
 }
@@ -202,27 +102,45 @@ static uint32_t engine_irq_bits(enum igpu_engine e)
     return bits << (e == IGPU_RCS ? GEN9_GT_RCS_IRQ_SHIFT : GEN9_GT_BCS_IRQ_SHIFT);
 }
 
+/* i915 reset_csb_pointers(): "Sometimes [the engine] forgets to reset its pointers on a GPU
+ * reset. Bludgeon them with a mmio update to be sure" -- both pointers to the last entry, so
+ * the first event after a reset lands in entry 0, written twice with a posting read each. */
+static void reset_csb_pointers(struct igpu_hw *hw, enum igpu_engine e)
+{
+    uint32_t b = igpu_engine_base(e), last = GEN9_CSB_ENTRIES - 1u;
+    uint32_t v = GEN9_MASKED_FIELD(0xFFFFu, last << GEN9_CSB_READ_PTR_SHIFT |
+                                                last << GEN9_CSB_WRITE_PTR_SHIFT);
+    hw->csb_head[e] = last;
+    wr(hw, GEN9_RING_CSB_PTR(b), v);
+    (void)rd(hw, GEN9_RING_CSB_PTR(b));
+    wr(hw, GEN9_RING_CSB_PTR(b), v);           /* "once more for luck" */
+    (void)rd(hw, GEN9_RING_CSB_PTR(b));
+}
+
 static int op_engine_init(void *be, enum igpu_engine e, uint32_t hws_gaddr)
 {
     struct igpu_hw *hw = be;
-    uint32_t b = igpu_engine_base(e), irq;
+    uint32_t b = igpu_engine_base(e), irq, esr;
     unsigned fw = engine_fw(e);
-    int rc;
 
     if (!b || (hws_gaddr & GEN9_GTT_PAGE_MASK))
         return IGPU_EINVAL;
-    if ((rc = igpu_hw_forcewake_get(hw, fw)))
-        return rc;
+    igpu_hw_forcewake_get(hw, fw);
+    reset_csb_pointers(hw, e);
+    /* i915 enable_execlists(). */
     wr(hw, GEN9_RING_HWSTAM(b), 0xFFFFFFFFu);
     wr(hw, GEN9_RING_MODE(b), GEN9_MASKED_BIT_ENABLE(GEN9_GFX_RUN_LIST_ENABLE));
     wr(hw, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING));
     wr(hw, GEN9_RING_HWS_PGA(b), hws_gaddr);
     (void)rd(hw, GEN9_RING_HWS_PGA(b));
-    /* After a reset the engine writes CSB entry 0 first: start reading just before it. */
-    hw->csb_head[e] = GEN9_CSB_ENTRIES - 1u;
-    wr(hw, GEN9_RING_CSB_PTR(b),
-       GEN9_MASKED_FIELD(GEN9_CSB_PTR_MASK << GEN9_CSB_READ_PTR_SHIFT,
-                         hw->csb_head[e] << GEN9_CSB_READ_PTR_SHIFT));
+    /* i915 enable_error_interrupt(): mask all, clear what is pending, then report only
+     * instruction errors (CP_PRIV fires for privilege violations the CS already suppressed). */
+    wr(hw, GEN9_RING_EMR(b), 0xFFFFFFFFu);
+    wr(hw, GEN9_RING_EIR(b), 0xFFFFFFFFu);
+    esr = rd(hw, GEN9_RING_ESR(b));
+    if (esr)
+        igpu_hw_log(hw, "igpu: %s resumed still in error: %08x", igpu_engine_name(e), esr);
+    wr(hw, GEN9_RING_EMR(b), ~GEN9_ERROR_INSTRUCTION);
     igpu_hw_forcewake_put(hw, fw);
     /* Unmask and enable the engine's interrupts in GT bank 0 (i915
      * gen8_gt_irq_postinstall: IMR = ~enabled, IER = enabled), then the master switch. */
@@ -299,26 +217,92 @@ static int op_irq_ack(void *be, struct igpu_irq_status *st)
     return IGPU_OK;
 }
 
+/* i915 intel_engine_stop_cs(): ring stopped, wait for MODE_IDLE, posting read.  A timeout is
+ * reported and the reset goes ahead ("does not adversely affect functionality"). */
+static void stop_cs(struct igpu_hw *hw, enum igpu_engine e)
+{
+    uint32_t b = igpu_engine_base(e);
+    wr(hw, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_ENABLE(GEN9_MI_MODE_STOP_RING));
+    if (igpu_hw_wait(hw, GEN9_RING_MI_MODE(b), GEN9_MI_MODE_IDLE, GEN9_MI_MODE_IDLE,
+                     IGPU_HW_STOP_CS_US) != IGPU_OK) {
+        hw->stop_cs_timeouts++;
+        igpu_hw_log(hw, "igpu: %s: timed out on STOP_RING -> IDLE; resetting anyway",
+                    igpu_engine_name(e));
+    }
+    (void)rd(hw, GEN9_RING_MI_MODE(b));         /* let GPU writes reach memory */
+}
+
+/* i915 gen8_engine_reset_prepare(): ask for the reset and wait for READY_TO_RESET, except after
+ * a catastrophic error, where the handshake is bypassed (HAS#396813): request CAT_ERROR and
+ * wait for the hardware to clear it. */
+static int reset_prepare(struct igpu_hw *hw, enum igpu_engine e)
+{
+    uint32_t reg = GEN9_RING_RESET_CTL(igpu_engine_base(e));
+    uint32_t ack = rd(hw, reg), request, mask, want;
+
+    if (ack & GEN9_RESET_CTL_CAT_ERROR) {
+        request = mask = GEN9_RESET_CTL_CAT_ERROR;
+        want = 0;
+    } else if (!(ack & GEN9_RESET_CTL_READY_TO_RESET)) {
+        request = GEN9_RESET_CTL_REQUEST_RESET;
+        mask = want = GEN9_RESET_CTL_READY_TO_RESET;
+    } else {
+        return IGPU_OK;
+    }
+    wr(hw, reg, GEN9_MASKED_BIT_ENABLE(request));
+    if (igpu_hw_wait(hw, reg, mask, want, IGPU_HW_RESET_CTL_US) == IGPU_OK)
+        return IGPU_OK;
+    igpu_hw_log(hw, "igpu: %s reset request timed out: {request: %08x, RESET_CTL: %08x}",
+                igpu_engine_name(e), request, rd(hw, reg));
+    return IGPU_ETIMEDOUT;
+}
+
+/* i915 gen6_hw_domain_reset(): write the domain's GDRST bit and wait for it to clear, twice
+ * (the second reset serialises with the first while engine state settles), then 50 us. */
+static int domain_reset(struct igpu_hw *hw, uint32_t dom)
+{
+    int rc = IGPU_OK;
+    for (unsigned n = 0; n < IGPU_HW_GDRST_WRITES && rc == IGPU_OK; n++) {
+        wr(hw, GEN9_GDRST, dom);
+        rc = igpu_hw_wait(hw, GEN9_GDRST, dom, 0, IGPU_HW_GDRST_US);
+    }
+    igpu_hw_delay(hw, IGPU_HW_GDRST_SETTLE_US);
+    return rc;
+}
+
+/* i915 intel_engine_reset() -> reset_prepare_engine() (all forcewake domains held, the CS
+ * stopped: "kbl can suffer from system hang if batchbuffer is progressing when the reset is
+ * issued, regardless of READY_TO_RESET ack"), __intel_gt_reset() -> gen8_reset_engines() per
+ * attempt: prepare, and skip the reset on the first attempt if not ready, proceed on a retry
+ * ("we rather take context corruption instead of failed reset"), reset the domain, cancel the
+ * request; attempts are repeated while the reset times out.  i915 makes those retries with a
+ * full GPU reset after a failed engine reset; Tessera retries the blitter's domain alone, since
+ * resetting the render engine too would throw away work that is not the culprit's.  Finally
+ * intel_engine_cancel_stop_cs(). engine_init must follow. */
 static int op_engine_reset(void *be, enum igpu_engine e)
 {
     struct igpu_hw *hw = be;
     uint32_t b = igpu_engine_base(e);
     uint32_t dom = e == IGPU_RCS ? GEN9_GRDOM_RENDER : GEN9_GRDOM_BLT;
-    int rc;
+    int rc = IGPU_ETIMEDOUT;
 
     if (!b)
         return IGPU_EINVAL;
-    /* i915 holds every domain across a reset. */
-    if ((rc = igpu_hw_forcewake_get(hw, IGPU_FW_ALL)))
-        return rc;
-    wr(hw, GEN9_RING_RESET_CTL(b), GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET));
-    rc = poll(hw, GEN9_RING_RESET_CTL(b), GEN9_RESET_CTL_READY_TO_RESET,
-              GEN9_RESET_CTL_READY_TO_RESET);
-    if (rc == IGPU_OK) {
-        wr(hw, GEN9_GDRST, dom);
-        rc = poll(hw, GEN9_GDRST, dom, 0);
+    igpu_hw_forcewake_get(hw, IGPU_FW_ALL);
+    stop_cs(hw, e);
+    for (unsigned attempt = 0; attempt < IGPU_HW_RESET_ATTEMPTS && rc == IGPU_ETIMEDOUT;
+         attempt++) {
+        if (attempt)
+            hw->reset_retries++;
+        rc = reset_prepare(hw, e);
+        if (rc == IGPU_OK || attempt > 0)
+            rc = domain_reset(hw, dom);
+        wr(hw, GEN9_RING_RESET_CTL(b), GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
     }
-    wr(hw, GEN9_RING_RESET_CTL(b), GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
+    if (rc != IGPU_OK)
+        igpu_hw_log(hw, "igpu: %s did not reset after %u attempts", igpu_engine_name(e),
+                    IGPU_HW_RESET_ATTEMPTS);
+    wr(hw, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING));
     igpu_hw_forcewake_put(hw, IGPU_FW_ALL);
     hw->csb_head[e] = GEN9_CSB_ENTRIES - 1u;   /* engine_init must follow */
     return rc;
@@ -346,6 +330,20 @@ static int op_timestamp(void *be, enum igpu_engine e, uint64_t *ticks)
     igpu_hw_forcewake_put(hw, fw);
     *ticks = ((uint64_t)hi << 32) | lo;
     return IGPU_OK;
+}
+
+/* i915 intel_gt_init_clock_frequency() -> gen9_read_clock_frequency(): the command
+ * streamer's timestamp rate from CTC_MODE (and TIMESTAMP_OVERRIDE for the divide logic). */
+static void read_timestamp_hz(struct igpu_hw *hw)
+{
+    unsigned fw = igpu_hw_fw_domains(GEN9_CTC_MODE);
+    uint32_t ctc, ovr = 0;
+    igpu_hw_forcewake_get(hw, fw);
+    ctc = rd(hw, GEN9_CTC_MODE);
+    igpu_hw_forcewake_put(hw, fw);
+    if (ctc & GEN9_CTC_SOURCE_DIVIDE_LOGIC)
+        ovr = rd(hw, GEN9_TIMESTAMP_OVERRIDE);     /* above 0x40000: no forcewake */
+    hw->igpu.info.timestamp_hz = gen9_cs_timestamp_hz(ctc, ovr);
 }
 
 static const struct igpu_ops hw_ops = {
@@ -376,14 +374,10 @@ int igpu_hw_init(struct igpu_hw *hw, const struct igpu_mmio *mmio, const struct 
     hw->igpu.ops = &hw_ops;
     hw->igpu.be = hw;
     hw->igpu.info = *info;
-    if (hw->igpu.info.timestamp_hz == 0)
-        hw->igpu.info.timestamp_hz = GEN9_CS_TIMESTAMP_HZ;
     hw->poll_limit = IGPU_HW_POLL_DEFAULT;
     for (unsigned e = 0; e < IGPU_NUM_ENGINES; e++)
         hw->csb_head[e] = GEN9_CSB_ENTRIES - 1u;
-    /* Drop any request left by firmware or a previous owner (i915 fw_domain_reset writes
-     * _MASKED_BIT_DISABLE(0xffff)). */
-    for (unsigned d = 0; d < IGPU_FW_NUM; d++)
-        wr(hw, fw_req[d], GEN9_MASKED_BIT_DISABLE(0xFFFFu));
+    igpu_hw_forcewake_reset(hw);
+    read_timestamp_hz(hw);
     return IGPU_OK;
 }

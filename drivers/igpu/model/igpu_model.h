@@ -155,7 +155,11 @@ struct igpu_model_stats {
     uint64_t faults;
 };
 
-/* Defaults: Skylake GT2 id 0x1912, 12 MHz timestamps, a 256 MiB aperture, full 1 Mi entry
+/* The model's timestamp rate: it models a Skylake desktop part whose CTC_MODE selects the
+ * 24 MHz crystal clock with shift 2 (gen9_cs_timestamp_hz()), i.e. 12 MHz, 83.33 ns a tick. */
+#define IGPU_MODEL_TIMESTAMP_HZ 12000000u
+
+/* Defaults: Skylake GT2 id 0x1912, IGPU_MODEL_TIMESTAMP_HZ timestamps, a 256 MiB aperture, full 1 Mi entry
  * GGTT, and the cost figures listed in docs/igpu-model.md. The caller still sets mem and
  * gsm_base. */
 void igpu_model_config_defaults(struct igpu_model_config *cfg);
@@ -215,9 +219,10 @@ uint64_t igpu_tiled_offset(enum igpu_tiling t, uint32_t pitch, uint32_t x_bytes,
 
 /* ---- Submission helpers (what a driver does, packaged for tests, tools and fuzzing) ------ */
 
-/* Build a context image at lrca (two pages: PPHWSP + register state, zeroed, ring registers
- * filled) for engine e with its ring at ring_gaddr of ring_size bytes (4 KiB multiple, at
- * most 2 MiB), head = tail = 0. */
+/* Build a context image at lrca (two pages: PPHWSP zeroed, then the register state of
+ * igpu_lrc_init_state() without a default image: the full layout, restore inhibited, so its
+ * first run keeps the engine's registers as they are) for engine e with its ring at ring_gaddr
+ * of ring_size bytes (4 KiB multiple, at most 2 MiB), head = tail = 0. */
 int igpu_model_ctx_init(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
                         uint32_t ring_gaddr, uint32_t ring_size);
 /* Append cmds[0..n_dw) to the context's ring at its saved tail (padding with MI_NOOP to a

@@ -241,6 +241,12 @@ static uint64_t exec_flush_dw(struct igpu_model *m, struct model_engine *en, con
             fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT post-sync address");
             return 0;
         }
+        if (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_ADDR_MBZ) {
+            /* where the hardware would write is not defined: never guess */
+            fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], name,
+                      "post-sync address bit 5 set (must be zero)");
+            return 0;
+        }
         if (!addr48(m, en, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], c[GEN9_MI_FLUSH_DW_DW_ADDR_HI],
                     GEN9_MI_FLUSH_DW_ADDR_MASK, name, &addr))
             return 0;

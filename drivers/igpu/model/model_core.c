@@ -34,7 +34,7 @@ void igpu_model_config_defaults(struct igpu_model_config *cfg)
     cfg->ggtt_entries = GEN9_GGTT_MAX_ENTRIES;
     cfg->aperture_size = MODEL_DEFAULT_APERTURE;
     cfg->device_id = MODEL_DEFAULT_DEVICE;
-    cfg->timestamp_hz = GEN9_CS_TIMESTAMP_HZ;
+    cfg->timestamp_hz = IGPU_MODEL_TIMESTAMP_HZ;
     igpu_model_cost_defaults(&cfg->cost);
 }
 
@@ -182,9 +182,12 @@ static int engine_reg_write(struct igpu_model *m, struct model_engine *en, uint3
         en->reset_ctl = gen9_masked_apply(en->reset_ctl, val) & GEN9_RESET_CTL_REQUEST_RESET;
     } else if (reg == GEN9_RING_MODE(b))   en->gfx_mode = gen9_masked_apply(en->gfx_mode, val);
     else if (reg == GEN9_RING_CSB_PTR(b)) {
-        /* Only the read pointer is software's; the write pointer belongs to the engine. */
-        uint32_t rp = gen9_masked_apply(en->csb_rp << GEN9_CSB_READ_PTR_SHIFT, val);
-        en->csb_rp = (rp >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
+        /* Both pointers take masked writes: i915 rewinds both after a reset ("Sometimes
+         * [the engine] forgets to reset its pointers ... Bludgeon them", reset_csb_pointers). */
+        uint32_t p = gen9_masked_apply(en->csb_rp << GEN9_CSB_READ_PTR_SHIFT |
+                                           en->csb_wp << GEN9_CSB_WRITE_PTR_SHIFT, val);
+        en->csb_rp = (p >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
+        en->csb_wp = (p >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
     } else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL)
         m->bcs_swctrl = gen9_masked_apply(m->bcs_swctrl, val) &
                         (GEN9_BCS_SWCTRL_SRC_Y | GEN9_BCS_SWCTRL_DST_Y);

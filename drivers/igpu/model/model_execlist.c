@@ -58,6 +58,7 @@ void model_engine_reset(struct igpu_model *m, struct model_engine *en)
     en->state = IGPU_MODEL_IDLE;
     en->csb_wp = GEN9_CSB_PTR_RESET;
     en->csb_rp = GEN9_CSB_PTR_RESET;
+    model_lrc_kinds(en);
     if (id == IGPU_BCS)
         m->bcs_swctrl = 0;
     model_tlb_flush(m);
@@ -68,7 +69,7 @@ void model_engine_reset(struct igpu_model *m, struct model_engine *en)
 static void csb_write(struct igpu_model *m, struct model_engine *en, uint32_t status,
                       uint32_t ctx_id)
 {
-    uint32_t wp = en->csb_wp == GEN9_CSB_PTR_RESET ? 0 : (en->csb_wp + 1u) % GEN9_CSB_ENTRIES;
+    uint32_t wp = gen9_csb_next(en->csb_wp);
 
     en->csb[wp][0] = status;
     en->csb[wp][1] = ctx_id;
@@ -97,7 +98,7 @@ int model_csb_drain(struct igpu_model *m, struct model_engine *en, struct igpu_c
     if (en->csb_wp == GEN9_CSB_PTR_RESET)
         return 0;
     while (head != en->csb_wp && n < max) {
-        head = (head == GEN9_CSB_PTR_RESET) ? 0 : (head + 1u) % GEN9_CSB_ENTRIES;
+        head = gen9_csb_next(head);
         ev[n].status = en->csb[head][0];
         ev[n].ctx_id = en->csb[head][1];
         n++;
@@ -184,72 +185,34 @@ int model_elsp_write(struct igpu_model *m, struct model_engine *en, uint32_t val
                              ((uint64_t)en->elsp_dw[0] << 32) | en->elsp_dw[1]);
 }
 
-/* ---- context restore and save ------------------------------------------------------------- */
+/* ---- context restore and save (model_context.c) ------------------------------------------ */
 
-/* Dwords of register state the model reads: through CTX_TIMESTAMP's value. */
-#define STATE_DW (GEN9_CTX_TIMESTAMP + 1u)
-
-static bool state_reg_ok(struct igpu_model *m, struct model_engine *en, const uint32_t *s,
-                         uint32_t idx, uint32_t reg)
-{
-    char d[96];
-    if (s[idx - 1u] == reg)
-        return true;
-    snprintf(d, sizeof(d), "context image dword 0x%x names register 0x%x, expected 0x%x",
-             idx - 1u, s[idx - 1u], reg);
-    model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, en->lrca + GEN9_LRC_STATE_OFFSET + (idx - 1u) * 4u,
-                d);
-    return false;
-}
-
+/* Loads the element that is to run next, or only its new tail for a lite restore.  Returns
+ * the modelled cost (0 for a lite restore or a fault). */
 static uint64_t ctx_restore(struct igpu_model *m, struct model_engine *en, bool tail_only)
 {
-    uint8_t raw[STATE_DW * 4];
-    uint32_t s[STATE_DW];
-    uint32_t b = en->base;
-    uint64_t st;
     char d[96];
 
     if (!tail_only) {
         en->desc = en->cur.desc[en->cur_elem];
         en->lrca = gen9_ctx_desc_lrca(en->desc);
         en->ctx_id = gen9_ctx_desc_id(en->desc);
-    }
-    st = (uint64_t)en->lrca + GEN9_LRC_STATE_OFFSET;
-    en->cmd_gaddr = st;
-    en->cmd[0] = 0;
-    if (!model_gm_access(m, en, st, raw, sizeof(raw), false, IGPU_ACCESS_CONTEXT))
-        return 0;
-    for (uint32_t i = 0; i < STATE_DW; i++)
-        s[i] = (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 |
-               (uint32_t)raw[4 * i + 2] << 16 | (uint32_t)raw[4 * i + 3] << 24;
-    if (!state_reg_ok(m, en, s, GEN9_CTX_RING_HEAD, GEN9_RING_HEAD(b)) ||
-        !state_reg_ok(m, en, s, GEN9_CTX_RING_TAIL, GEN9_RING_TAIL(b)) ||
-        !state_reg_ok(m, en, s, GEN9_CTX_RING_START, GEN9_RING_START(b)) ||
-        !state_reg_ok(m, en, s, GEN9_CTX_RING_CTL, GEN9_RING_CTL(b)) ||
-        !state_reg_ok(m, en, s, GEN9_CTX_TIMESTAMP, GEN9_RING_CTX_TIMESTAMP(b)))
-        return 0;
-
-    en->tail = s[GEN9_CTX_RING_TAIL] & GEN9_TAIL_ADDR;
-    if (!tail_only) {
-        en->head = s[GEN9_CTX_RING_HEAD] & GEN9_HEAD_ADDR;
-        en->head_wraps = (s[GEN9_CTX_RING_HEAD] & GEN9_HEAD_WRAP_COUNT) >> 21;
-        en->ring_start = s[GEN9_CTX_RING_START] & ~GEN9_GTT_PAGE_MASK;
-        en->ring_ctl = s[GEN9_CTX_RING_CTL];
-        en->ring_size = ((en->ring_ctl & GEN9_RING_NR_PAGES) >> 12) * GEN9_GTT_PAGE_SIZE +
-                        GEN9_GTT_PAGE_SIZE;
-        en->ctx_ts_ticks = s[GEN9_CTX_TIMESTAMP];
+        if (!model_ctx_restore(m, en))
+            return 0;
         en->ctx_start_ticks = model_timestamp_ticks(m, en);
         en->level = 0;
+    } else if (!model_ctx_restore_tail(m, en)) {
+        return 0;
     }
     if (!(en->ring_ctl & GEN9_RING_VALID)) {
-        model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, st, "RING_CTL in the context is not valid");
+        model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, (uint64_t)en->lrca + GEN9_LRC_STATE_OFFSET,
+                    "RING_CTL in the context is not valid");
         return 0;
     }
     if (en->head >= en->ring_size || en->tail >= en->ring_size) {
         snprintf(d, sizeof(d), "ring head 0x%x / tail 0x%x outside a ring of 0x%x bytes",
                  en->head, en->tail, en->ring_size);
-        model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, st, d);
+        model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, (uint64_t)en->lrca + GEN9_LRC_STATE_OFFSET, d);
         return 0;
     }
     if (tail_only)
@@ -258,17 +221,9 @@ static uint64_t ctx_restore(struct igpu_model *m, struct model_engine *en, bool 
     return (uint64_t)m->cfg.cost.ctx_switch_ns * 1000u;
 }
 
-/* Write the engine-owned fields back into the image (head, tail, context timestamp). */
 static bool ctx_save(struct igpu_model *m, struct model_engine *en)
 {
-    uint64_t st = (uint64_t)en->lrca + GEN9_LRC_STATE_OFFSET;
-    uint64_t ts = en->ctx_ts_ticks + (model_timestamp_ticks(m, en) - en->ctx_start_ticks);
-    return model_gm_write32(m, en, st + GEN9_CTX_RING_HEAD * 4u,
-                            en->head | (en->head_wraps << 21), IGPU_ACCESS_CONTEXT) &&
-           model_gm_write32(m, en, st + GEN9_CTX_RING_TAIL * 4u, en->tail,
-                            IGPU_ACCESS_CONTEXT) &&
-           model_gm_write32(m, en, st + GEN9_CTX_TIMESTAMP * 4u, (uint32_t)ts,
-                            IGPU_ACCESS_CONTEXT);
+    return model_ctx_save(m, en);
 }
 
 static void start_pending(struct igpu_model *m, struct model_engine *en)

@@ -259,11 +259,13 @@ static int aperture_rw(struct igpu_model *m, uint64_t off, void *buf, size_t len
 
         if (fence_for(m, off, &f) >= 0) {
             enum igpu_tiling t = f.y_tiled ? IGPU_TILING_Y : IGPU_TILING_X;
-            uint32_t tw = f.y_tiled ? GEN9_TILE_Y_WIDTH : GEN9_TILE_X_WIDTH;
             uint64_t rel = off - f.start;
             uint32_t contig;
-            if (f.pitch % tw)
-                return IGPU_EINVAL;     /* pitch not a whole number of tiles */
+            /* The hardware's result for a fence that is not whole tile rows is not defined
+             * anywhere, and de-tiling it would reach past f.end: refuse the access instead of
+             * guessing (i915 never programs such a fence: gen9_fence_shape_ok()). */
+            if (!gen9_fence_shape_ok(f.end - f.start, f.pitch, f.y_tiled))
+                return IGPU_EUNSUPPORTED;
             gaddr = f.start + igpu_tiled_offset(t, f.pitch, (uint32_t)(rel % f.pitch),
                                                 (uint32_t)(rel / f.pitch), &contig);
             chunk = contig;

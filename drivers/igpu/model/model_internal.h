@@ -55,6 +55,11 @@ struct model_engine {
     uint32_t reset_ctl;       /* masked */
     uint32_t nopid;
     uint32_t gpr[GEN9_CS_GPR_COUNT * 2];
+    uint32_t ctx_ctrl;        /* CONTEXT_CONTROL (masked), as the last restore left it */
+    uint32_t lrc_store[GEN9_LRC_REGS];  /* context registers the model keeps but does not act on */
+    uint8_t lrc_kind[GEN9_LRC_REGS];    /* what each layout register is to the model */
+    uint8_t lrc_gpr[GEN9_LRC_REGS];     /* for a GPR dword: its index in gpr[] */
+    uint32_t lrc_buf[GEN9_LRC_STATE_DW + 1u];   /* register-state page being restored/saved */
     uint32_t elsp_dw[4];
     unsigned elsp_n;
 
@@ -147,6 +152,17 @@ int model_csb_drain(struct igpu_model *m, struct model_engine *en, struct igpu_c
 /* Stop the engine with a fault (the first fault sticks until reset). detail is one line. */
 void model_fault(struct igpu_model *m, struct model_engine *en, enum igpu_fault_reason r,
                  uint64_t gaddr, const char *detail);
+
+/* ---- model_context.c ---- */
+/* Restore the register state of the context at en->lrca (full layout, CONTEXT_CONTROL first);
+ * false if the engine faulted. */
+bool model_ctx_restore(struct igpu_model *m, struct model_engine *en);
+/* Lite restore: only RING_TAIL is sampled again. */
+bool model_ctx_restore_tail(struct igpu_model *m, struct model_engine *en);
+/* Save the whole register-state page (unless CONTEXT_CONTROL inhibits saving). */
+bool model_ctx_save(struct igpu_model *m, struct model_engine *en);
+/* Works out en->lrc_kind[] (after a reset, which clears it). */
+void model_lrc_kinds(struct model_engine *en);
 
 /* ---- model_cmd.c ---- */
 /* Execute the command at the engine's current position; returns its cost in picoseconds

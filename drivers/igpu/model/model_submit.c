@@ -28,7 +28,7 @@ int igpu_model_ctx_init(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
         free(page);
         return IGPU_ENOMEM;
     }
-    rc = igpu_lrc_init_state(state, STATE_PAGE_DW, e, ring_gaddr, ring_size, 0, 0);
+    rc = igpu_lrc_init_state(state, STATE_PAGE_DW, e, NULL, ring_gaddr, ring_size, 0, 0);
     if (rc == IGPU_OK)
         rc = igpu_model_gm_write(m, (uint64_t)lrca + GEN9_LRC_PPHWSP_PN * GEN9_GTT_PAGE_SIZE,
                                  page, GEN9_GTT_PAGE_SIZE);

@@ -191,6 +191,10 @@ enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, 
         return scan_reject(c, IGPU_SCAN_E_PPGTT, GEN9_MI_FLUSH_DW_DW_ADDR_LO, lo);
     if (lo & ~(GEN9_MI_FLUSH_DW_ADDR_MASK | GEN9_MI_FLUSH_DW_USE_GTT))
         return scan_reject(c, IGPU_SCAN_E_MISALIGNED, GEN9_MI_FLUSH_DW_DW_ADDR_LO, lo);
+    /* The bytes the hardware touches are not known when bit 5 is set: refuse rather than
+     * guess (the scanner computes exactly what the GPU will write). */
+    if (lo & GEN9_MI_FLUSH_DW_ADDR_MBZ)
+        return scan_reject(c, IGPU_SCAN_E_MISALIGNED, GEN9_MI_FLUSH_DW_DW_ADDR_LO, lo);
     if (cmd[GEN9_MI_FLUSH_DW_DW_ADDR_HI] & GEN9_ADDR_HI_RESERVED)
         return scan_reject(c, IGPU_SCAN_E_RESERVED_BITS, GEN9_MI_FLUSH_DW_DW_ADDR_HI,
                            cmd[GEN9_MI_FLUSH_DW_DW_ADDR_HI]);

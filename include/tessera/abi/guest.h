@@ -11,8 +11,11 @@
  * RSP = the top of guest RAM.  Everything from 1 MiB to the top of RAM outside the loaded image
  * is the guest's to use (heap, stacks); the pages below 1 MiB hold what the hypervisor built.
  * HLT with interrupts off means "nothing to do until later": the vCPU yields and resumes after
- * the HLT.  Each guest has its own x87/SSE state; the exception bitmap is empty, so the guest's
- * IDT handles its own faults.  See docs/guest-abi.md. */
+ * the HLT; HLT with interrupts on waits for an interrupt.  Interrupt controllers: a local APIC
+ * in x2APIC mode (IA32_APIC_BASE EN|EXTD at start, registers as MSRs 0x800-0x8FF, TSC-deadline
+ * timer), an 8259A pair behind LINT0 (ExtINT), the console UART on IRQ 4 (docs/vdev.md).
+ * Each guest has its own x87/SSE state; the exception bitmap is empty, so the guest's IDT
+ * handles its own faults.  See docs/guest-abi.md. */
 #ifndef TESSERA_ABI_GUEST_H
 #define TESSERA_ABI_GUEST_H
 

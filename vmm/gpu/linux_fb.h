@@ -2,8 +2,8 @@
  * the kernel by a VLFB screen_info (vmm/loader/zero_page.h) so its built-in vesafb and fbcon use
  * it, and shown by the kiosk wall on the guest's tile like a vGPU plane (vmm/gpu/wall.c).
  * XRGB8888, the wall's own format; e820 marks it reserved, outside RAM. */
-#ifndef TESSERA_VMM_VDEV_LFB_H
-#define TESSERA_VMM_VDEV_LFB_H
+#ifndef TESSERA_VMM_GPU_LINUX_FB_H
+#define TESSERA_VMM_GPU_LINUX_FB_H
 
 #include <stdbool.h>
 #include <stddef.h>

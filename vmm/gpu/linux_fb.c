@@ -1,5 +1,5 @@
-/* The Linux guest's linear framebuffer (lfb.h). */
-#include "vmm/vdev/lfb.h"
+/* The Linux guest's linear framebuffer (linux_fb.h). */
+#include "vmm/gpu/linux_fb.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/vmx.h"
