@@ -30,7 +30,7 @@ pure_dirs_vgpu   := vmm/vgpu
 pure_dirs_vdev   := vmm/vdev
 # Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
 # initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
-pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/zero_page.c vmm/loader/mptable.c \
+pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
                     vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
 
 pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \

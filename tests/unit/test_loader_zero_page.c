@@ -70,7 +70,8 @@ static void test_zero_page(void **state)
     assert_int_equal(bzimage_parse(img, FIX_IMAGE_BYTES, &bi, NULL, 0), BZ_OK);
     static uint8_t zp[ZP_BYTES];
     memset(zp, 0xCC, sizeof zp);
-    struct zp_config c = { 256ULL << 20, LINUX_CMDLINE_GPA, 0x0F000000, 0x123456, fb1024 };
+    struct zp_config c = { .ram_bytes = 256ULL << 20, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = 0x0F000000,
+                          .initrd_bytes = 0x123456, .acpi_rsdp_gpa = LINUX_ACPI_GPA, .fb = fb1024 };
     assert_int_equal(zp_build(zp, img, &bi, &c), 0);
 
     /* The setup header is copied to its own offset; what lies outside it is zero. */
@@ -94,7 +95,7 @@ static void test_zero_page(void **state)
     assert_int_equal(get(zp, 0x0C4, 4), 0);
     assert_int_equal(get(zp, 0x250, 8), 0);                     /* setup_data */
     assert_int_equal(get(zp, 0x211, 1) & BZ_LOADED_HIGH, BZ_LOADED_HIGH);
-    assert_int_equal(get(zp, 0x070, 8), 0);                     /* no ACPI: the MP table says it */
+    assert_int_equal(get(zp, 0x070, 8), LINUX_ACPI_GPA);        /* acpi_rsdp_addr */
 
     /* e820 at 0x2D0, 20 bytes per entry, count at 0x1E8 */
     unsigned n = zp[0x1E8];
@@ -131,10 +132,11 @@ static void test_without_initrd_or_framebuffer(void **state)
     struct bzimage_info bi;
     assert_int_equal(bzimage_parse(img, FIX_IMAGE_BYTES, &bi, NULL, 0), BZ_OK);
     static uint8_t zp[ZP_BYTES];
-    struct zp_config c = { 128ULL << 20, LINUX_CMDLINE_GPA, 0x5000000, 0, { 0 } };
+    struct zp_config c = { .ram_bytes = 128ULL << 20, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = 0x5000000 };
     assert_int_equal(zp_build(zp, img, &bi, &c), 0);
     assert_int_equal(get(zp, 0x218, 4), 0);
     assert_int_equal(get(zp, 0x21C, 4), 0);
+    assert_int_equal(get(zp, 0x070, 8), 0);                     /* no ACPI tables */
     for (size_t off = 0; off < 0x40; off++)
         assert_int_equal(zp[off], 0);                           /* no screen_info */
     assert_int_equal(zp[0x1E8], 3);

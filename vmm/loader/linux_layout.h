@@ -19,6 +19,8 @@
 #define LINUX_LOW_RAM_END       0x9FC00ULL                /* e820 RAM [0, 639 KiB) */
 #define LINUX_MPTABLE_GPA       0x9FC00ULL                /* MP floating pointer, then the table */
 #define LINUX_MPTABLE_ROOM      0x400ULL                  /* the KiB Linux scans there */
+#define LINUX_ACPI_GPA          0xE0000ULL                /* RSDP, then the ACPI tables */
+#define LINUX_ACPI_ROOM         0x1000ULL
 #define LINUX_BIOS_AREA_END     0x100000ULL               /* e820 reserved [639 KiB, 1 MiB) */
 #define LINUX_KERNEL_MIN_GPA    0x100000ULL               /* lowest load address (LOADED_HIGH) */
 

@@ -2,6 +2,7 @@
 #include "vmm/loader/linux_guest.h"
 
 #include "arch/x86/cpu.h"
+#include "vmm/loader/acpi_tables.h"
 #include "vmm/loader/bzimage.h"
 #include "vmm/loader/guest_load.h"
 #include "vmm/loader/linux_layout.h"
@@ -9,6 +10,7 @@
 #include "vmm/loader/mptable.h"
 #include "vmm/loader/zero_page.h"
 #include "vmm/vcpu/exit.h"
+#include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/vmx_setup.h"
 #include "vmm/vm.h"
 
@@ -79,7 +81,12 @@ bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const voi
         memcpy(vm_gpa_ptr(vm, p.initrd_gpa, initrd_len), initrd, initrd_len);
     memcpy(vm_gpa_ptr(vm, LINUX_CMDLINE_GPA, strlen(cmdline) + 1), cmdline, strlen(cmdline) + 1);
 
-    struct zp_config zc = { vm->ram_bytes, LINUX_CMDLINE_GPA, p.initrd_gpa, initrd_len, vm->linux_guest->fb.fb };
+    /* ACPI tables (used unless the command line says acpi=off) and the MP table (used then). */
+    const struct acpi_platform acpi = { (uint32_t)APIC_BASE_DEFAULT, 0, RST_CNT_PORT, RST_CNT_SYS_RST | RST_CNT_RST_CPU };
+    if (!acpi_tables_build(vm_gpa_ptr(vm, LINUX_ACPI_GPA, LINUX_ACPI_ROOM), LINUX_ACPI_ROOM, LINUX_ACPI_GPA, &acpi))
+        return fail(vm, "image", "the ACPI tables do not fit");
+    struct zp_config zc = { .ram_bytes = vm->ram_bytes, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = p.initrd_gpa,
+                            .initrd_bytes = initrd_len, .acpi_rsdp_gpa = LINUX_ACPI_GPA, .fb = vm->linux_guest->fb.fb };
     if (zp_build(vm_gpa_ptr(vm, LINUX_ZERO_PAGE_GPA, ZP_BYTES), img, &bi, &zc) != 0)
         return fail(vm, "image", "its e820 map does not fit the zero page");
 

@@ -90,6 +90,7 @@ int zp_build(uint8_t *zp, const uint8_t *img, const struct bzimage_info *bi, con
     put32(zp, BZ_RAMDISK_SIZE, (uint32_t)c->initrd_bytes);
     put32(zp, ZP_EXT_RAMDISK_SIZE, (uint32_t)(c->initrd_bytes >> 32));
     put64(zp, BZ_SETUP_DATA, 0);
+    put64(zp, ZP_ACPI_RSDP_ADDR, c->acpi_rsdp_gpa);
 
     struct boot_e820_entry tab[ZP_E820_MAX];
     unsigned n = zp_e820_build(tab, ZP_E820_MAX, c->ram_bytes, &c->fb);

@@ -80,6 +80,7 @@ struct zp_config {
     uint64_t ram_bytes;             /* guest RAM is [0, ram_bytes) */
     uint64_t cmdline_gpa;
     uint64_t initrd_gpa, initrd_bytes;      /* initrd_bytes 0: none */
+    uint64_t acpi_rsdp_gpa;                 /* 0: none */
     struct zp_framebuffer fb;
 };
 
