@@ -56,7 +56,7 @@ def build(tag, guests):
                  "autostart;"]
         if img:
             lines.insert(0, 'kernel = "linux";')
-            lines.append('cmdline = "console=ttyS0,115200n8 acpi=off noapic";')
+            lines.append('cmdline = "console=ttyS0,115200n8 noapic pci=noacpi";')
             path = os.path.join(work, name + ".img")
             with open(path, "wb") as f:
                 f.write(img)
