@@ -111,9 +111,6 @@ struct cfg_guest {
     struct cfg_tile tile;
     bool console;                   /* the guest's virtual UART is kept (shell `console`) */
     bool autostart;                 /* started at boot, else by `vm start` */
-    uint32_t kind;                  /* enum cfg_guest_kind */
-    char initrd[CFG_IMAGE_MAX];     /* Linux: GRUB module2 tag of its initrd; "" if none */
-    uint32_t fb_width_px, fb_height_px;     /* Linux: its framebuffer; 0 = the tile's size */
 };
 
 struct cfg_appliance {
