@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev
+PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -28,6 +28,10 @@ pure_dirs_display := vmm/display
 pure_dirs_vgpu   := vmm/vgpu
 # Virtual devices a guest's CPU talks to: the 16550, the local APIC, the 8259 pair, arbitration.
 pure_dirs_vdev   := vmm/vdev
+# Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
+# initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
+pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
+                    vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
 
 pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null)))

@@ -8,6 +8,7 @@
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"
 #include "vmm/loader/guest_load.h"
+#include "vmm/loader/linux_guest.h"
 #include "vmm/log.h"
 #include "vmm/vcpu/inject.h"
 #include "vmm/vcpu/msr_bitmap.h"
@@ -86,7 +87,7 @@ static void *ept_virt(void *ctx, uint64_t phys) { return (void *)(uintptr_t)phys
 static bool vm_allocate(struct vm *vm)
 {
     if (vm->ram_hpa)
-        return true;
+        return vm->ept_ready && (!vm_is_linux(vm) || linux_guest_allocate(vm));
     vm->ram_bytes = (uint64_t)vm->cfg->ram_mib << 20;
     vm->ram_hpa = page_alloc(&platform.pages, vm->ram_bytes / PAGE_SIZE, PAGES_2M);
     if (!vm->ram_hpa) {
@@ -102,12 +103,11 @@ static bool vm_allocate(struct vm *vm)
         return false;
     }
     vm->ept_ready = true;
-    /* MSRs: every access exits except the segment bases, which the VMCS switches anyway. */
+    /* MSRs: every access exits except those that live in the CPU (guest_msr.h). */
     uint8_t *bm = (uint8_t *)(uintptr_t)vm->msr_bitmap_phys;
     msr_bitmap_init(bm);
-    msr_bitmap_allow(bm, MSR_FS_BASE, true, true);
-    msr_bitmap_allow(bm, MSR_GS_BASE, true, true);
-    return true;
+    guest_msr_allow(bm, vm_is_linux(vm));
+    return !vm_is_linux(vm) || linux_guest_allocate(vm);
 }
 
 static const struct boot_module *find_image(const char *tag)
@@ -127,14 +127,24 @@ bool vm_start(struct vm *vm)
         return false;
     }
     const struct boot_module *m = find_image(vm->cfg->image);
-    uint64_t entry;
+    const struct boot_module *rd = vm->cfg->initrd[0] ? find_image(vm->cfg->initrd) : NULL;
     if (!m) {
         vm_stop(vm, VM_FAILED, "no GRUB module tagged '%s' (its image)", vm->cfg->image);
         return false;
     }
+    if (vm->cfg->initrd[0] && !rd) {
+        vm_stop(vm, VM_FAILED, "no GRUB module tagged '%s' (its initrd)", vm->cfg->initrd);
+        return false;
+    }
     vm->boot_count++;
-    if (!vm_allocate(vm) || !guest_load(vm, (const void *)(uintptr_t)m->start, m->end - m->start, &entry) ||
-        !vmcs_setup(vm, entry)) {
+    guest_msr_reset(vm);
+    const void *image = (const void *)(uintptr_t)m->start;
+    bool loaded = vm_allocate(vm) &&
+                  (vm_is_linux(vm) ? linux_guest_load(vm, image, m->end - m->start,
+                                                      rd ? (const void *)(uintptr_t)rd->start : NULL,
+                                                      rd ? rd->end - rd->start : 0)
+                                   : guest_load(vm, image, m->end - m->start));
+    if (!loaded || !vmcs_setup(vm)) {
         vm->state = VM_FAILED;
         log_warn("guest %u (%s): failed: %s", vm->id, vm->cfg->name, vm->reason);
         return false;
@@ -144,7 +154,7 @@ bool vm_start(struct vm *vm)
     if (vm->vpid)
         invvpid(INVVPID_SINGLE_CONTEXT, vm->vpid, 0);
     memset(&vm->gprs, 0, sizeof vm->gprs);
-    vm->gprs.gpr[GPR_RSI] = TESSERA_GUEST_BOOT_INFO;
+    vm->gprs.gpr[GPR_RSI] = vm->boot.rsi;
     /* A clean x87/SSE state in FXSAVE layout (SDM Vol. 1 §10.5.1, Table 10-2): the FCW and
      * MXCSR values FNINIT and reset give, everything else zero. */
     memset(vm->fpu, 0, sizeof vm->fpu);
@@ -154,13 +164,12 @@ bool vm_start(struct vm *vm)
     memcpy(vm->fpu + FXSAVE_MXCSR_OFFSET, &mxcsr, sizeof mxcsr);
     vuart_reset(&vm->uart);
     vcpu_irq_reset(vm);
-    vm->kernel_gs_base = 0;
     vm->reason[0] = 0;
     vm->started_ns = timer_now_ns();
     vm->state = VM_RUNNING;
     log_info("guest %u (%s): started from '%s' (%llu KiB), %u MiB RAM at %#llx, entry %#llx",
              vm->id, vm->cfg->name, vm->cfg->image, (unsigned long long)((m->end - m->start) / 1024),
-             vm->cfg->ram_mib, (unsigned long long)vm->ram_hpa, (unsigned long long)entry);
+             vm->cfg->ram_mib, (unsigned long long)vm->ram_hpa, (unsigned long long)vm->boot.rip);
     return true;
 }
 

@@ -11,6 +11,7 @@
 #include "arch/x86/vmx_exit_reasons.h"
 #include "arch/x86/vmx/pure/ept.h"
 #include "config/config.h"
+#include "vmm/vcpu/guest_msr.h"
 #include "vmm/vdev/vlapic.h"
 #include "vmm/vdev/vpic.h"
 #include "vmm/vdev/vuart.h"
@@ -22,6 +23,16 @@ enum vm_state {
     VM_CRASHED,         /* stopped by the hypervisor for what it did: reason */
     VM_EXITED,          /* the guest asked to stop (hypercall) */
 };
+
+/* How the vCPU starts, as the guest's loader decided (vmcs_setup writes it into the VMCS). */
+struct vm_boot_state {
+    uint64_t rip, rsp, rsi;
+    uint16_t cs, ds;                /* selectors in the GDT at gdt_base */
+    uint64_t gdt_base;
+    uint16_t gdt_limit;
+};
+
+struct linux_guest;                 /* vmm/loader/linux_guest.h */
 
 struct vm {
     unsigned id;
@@ -38,7 +49,9 @@ struct vm {
 
     struct vmx_gprs gprs;
     uint8_t fpu[512] __attribute__((aligned(16)));   /* guest FXSAVE image */
-    uint64_t kernel_gs_base;        /* emulated IA32_KERNEL_GS_BASE */
+    struct guest_msrs msrs;
+    struct vm_boot_state boot;
+    struct linux_guest *linux_guest;     /* what only a Linux guest has; NULL for the others */
 
     struct vuart uart;
     /* The interrupt path (vmm/vcpu/inject.c). */
@@ -68,6 +81,7 @@ bool vm_start(struct vm *vm);
 void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *vm_state_name(enum vm_state s);
 
+static inline bool vm_is_linux(const struct vm *vm) { return vm->cfg->kind == CFG_GUEST_LINUX; }
 /* Raises an MSI (PCI MSI message: address 0xFEExxxxx, data = vector and delivery mode) in the
  * guest's local APIC, for a device model such as the vGPU.  False when it could not be
  * delivered (the guest is not running, or the message is not one its APIC takes: the first such

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct cpuid_regs { uint32_t eax, ebx, ecx, edx; };
+#include "arch/x86/regs.h"
 
 static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 {

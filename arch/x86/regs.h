@@ -42,6 +42,13 @@
 
 /* MSRs (SDM Vol. 4, Table 2-2) */
 #define MSR_IA32_FEATURE_CONTROL    0x3A
+#define MSR_IA32_PLATFORM_ID        0x17
+#define MSR_IA32_UCODE_REV          0x8B    /* BIOS_SIGN_ID: microcode revision in bits 63:32 */
+#define MSR_IA32_MTRRCAP            0xFE
+#define MSR_IA32_SYSENTER_CS        0x174
+#define MSR_IA32_SYSENTER_ESP       0x175
+#define MSR_IA32_SYSENTER_EIP       0x176
+#define MSR_IA32_MTRR_DEF_TYPE      0x2FF
 #define MSR_IA32_APIC_BASE          0x1B
 #define MSR_IA32_VMX_BASIC          0x480
 #define MSR_IA32_VMX_PINBASED_CTLS  0x481
@@ -63,6 +70,10 @@
 #define MSR_FS_BASE                 0xC0000100
 #define MSR_GS_BASE                 0xC0000101
 #define MSR_KERNEL_GS_BASE          0xC0000102
+#define MSR_STAR                    0xC0000081  /* SYSCALL/SYSRET selectors */
+#define MSR_LSTAR                   0xC0000082  /* SYSCALL target in 64-bit mode */
+#define MSR_CSTAR                   0xC0000083  /* SYSCALL target in compatibility mode */
+#define MSR_SFMASK                  0xC0000084  /* RFLAGS bits SYSCALL clears */
 #define MSR_IA32_TSC                0x10
 #define MSR_IA32_MISC_ENABLE        0x1A0
 #define MSR_IA32_PAT                0x277
@@ -79,10 +90,30 @@
 #define APIC_BASE_ADDR_MASK         0xFFFFFF000ULL
 #define APIC_BASE_DEFAULT           0xFEE00000ULL
 
+/* IA32_MTRR_DEF_TYPE (SDM Vol. 3A §12.11.2.1): default type in bits 7:0, FE bit 10, E bit 11 */
+#define MTRR_DEF_TYPE_TYPE_MASK     0xFFULL
+#define MTRR_DEF_TYPE_FE            X86_BIT(10)
+#define MTRR_DEF_TYPE_E             X86_BIT(11)
+#define MTRR_TYPE_UC                0
+#define MTRR_TYPE_WC                1
+#define MTRR_TYPE_WT                4
+#define MTRR_TYPE_WP                5
+#define MTRR_TYPE_WB                6
+
+/* IA32_PAT after reset (SDM Vol. 3A §12.12.4, Table 12-12): WB, WT, UC-, UC, twice */
+#define PAT_RESET_VALUE             0x0007040600070406ULL
+
 /* EFER bits (SDM Vol. 3A §2.2.1) */
+#define EFER_SCE        X86_BIT(0)
 #define EFER_LME        X86_BIT(8)
 #define EFER_LMA        X86_BIT(10)
 #define EFER_NXE        X86_BIT(11)
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+/* What CPUID returns in its four registers. */
+struct cpuid_regs { uint32_t eax, ebx, ecx, edx; };
+#endif
 
 /* CPUID feature bits (SDM Vol. 2A, CPUID) */
 #define CPUID_1_ECX_VMX             X86_BIT(5)

@@ -97,6 +97,7 @@
 
 /* Guest segment access rights (SDM §25.4.1, Table 25-2) */
 #define VMX_AR_UNUSABLE                 VMX_BIT(16)
+#define VMX_AR_L                        VMX_BIT(13) /* CS: 64-bit code */
 #define VMX_AR_CODE64                   0xA09Bu     /* execute/read, accessed, S, P, L, G */
 #define VMX_AR_DATA                     0xC093u     /* read/write, accessed, S, P, D/B, G */
 #define VMX_AR_TSS64_BUSY               0x008Bu     /* busy 64-bit TSS, P */

@@ -6,6 +6,7 @@
 #include "vmm/display/compose.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
+#include "vmm/gpu/linux_fb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,11 @@ const char *wall_guest_name(unsigned vm) { return vm < wall_guest_count() ? wall
 static bool source_image(unsigned vm, struct display_image *img)
 {
     struct wall_source s;
-    if (!wall.source || vm >= wall_guest_count() || !wall.source(vm, &s) || !s.enabled)
+    if (vm >= wall_guest_count())
+        return false;
+    /* The vGPU's display plane when the guest has turned it on, else a Linux guest's linear
+     * framebuffer (vmm/gpu/linux_fb.h). */
+    if (!(wall.source && wall.source(vm, &s) && s.enabled) && !lfb_wall_source(vm, &s))
         return false;
     *img = (struct display_image){ s.width, s.height, s.stride_bytes, s.read, s.ctx };
     return true;

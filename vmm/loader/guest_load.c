@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdarg.h>
+
 #define GUEST_IDENTITY_MAP (4ULL << 30)    /* the low 4 GiB (RAM and MMIO windows) at least */
 #define PD_BYTES (1ULL << 30)              /* one page directory of 2 MiB pages maps 1 GiB */
-
-#include <stdarg.h>
 
 /* Records why the image cannot be loaded ("image 'hello': ...") and returns false. */
 __attribute__((format(printf, 2, 3)))
@@ -67,9 +67,7 @@ static bool load_elf(struct vm *vm, const uint8_t *img, uint64_t len, uint64_t *
     return true;
 }
 
-/* Identity map of the low 4 GiB, or of all RAM if more, with 2 MiB pages, so that an access
- * outside the guest's RAM reaches EPT (and is stopped there) instead of faulting in the guest. */
-static bool build_page_tables(struct vm *vm)
+bool guest_identity_map(struct vm *vm)
 {
     uint64_t span = vm->ram_bytes > GUEST_IDENTITY_MAP ? vm->ram_bytes : GUEST_IDENTITY_MAP;
     uint64_t n_pd = (span + PD_BYTES - 1) / PD_BYTES;
@@ -90,16 +88,19 @@ static bool build_page_tables(struct vm *vm)
     return true;
 }
 
-bool guest_load(struct vm *vm, const void *image, uint64_t image_len, uint64_t *entry)
+bool guest_load(struct vm *vm, const void *image, uint64_t image_len)
 {
+    uint64_t entry = 0;
     memset(vm_gpa_ptr(vm, 0, vm->ram_bytes), 0, vm->ram_bytes);
-    if (!load_elf(vm, image, image_len, entry) || !build_page_tables(vm))
+    if (!load_elf(vm, image, image_len, &entry) || !guest_identity_map(vm))
         return false;
 
     uint64_t *gdt = vm_gpa_ptr(vm, TESSERA_GUEST_GDT, 3 * sizeof(uint64_t));
     gdt[0] = 0;
-    gdt[TESSERA_GUEST_CS / 8] = 0x00AF9A000000FFFFULL;   /* 64-bit code, DPL 0 (SDM §3.4.5) */
-    gdt[TESSERA_GUEST_DS / 8] = 0x00CF92000000FFFFULL;   /* data */
+    gdt[TESSERA_GUEST_CS / 8] = GUEST_GDT_CODE64;
+    gdt[TESSERA_GUEST_DS / 8] = GUEST_GDT_DATA;
+    vm->boot = (struct vm_boot_state){ entry, vm->ram_bytes - 16, TESSERA_GUEST_BOOT_INFO, TESSERA_GUEST_CS,
+                                       TESSERA_GUEST_DS, TESSERA_GUEST_GDT, 3 * 8 - 1 };
 
     struct tessera_boot_info *bi = vm_gpa_ptr(vm, TESSERA_GUEST_BOOT_INFO, sizeof *bi);
     bi->magic = TESSERA_BOOT_MAGIC;

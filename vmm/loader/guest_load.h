@@ -7,8 +7,18 @@
 
 #include "vmm/vm.h"
 
+/* Flat segment descriptors of the boot GDTs (SDM Vol. 3A §3.4.5): 64-bit code and data, DPL 0. */
+#define GUEST_GDT_CODE64 0x00AF9A000000FFFFULL
+#define GUEST_GDT_DATA   0x00CF92000000FFFFULL
+
 /* Clears the guest's RAM and loads everything; on failure returns false with the reason in
- * vm->reason.  *entry receives the ELF entry point. */
-bool guest_load(struct vm *vm, const void *image, uint64_t image_len, uint64_t *entry);
+ * vm->reason.  Fills vm->boot: the ELF entry point, RSI = the boot information. */
+bool guest_load(struct vm *vm, const void *image, uint64_t image_len);
+
+/* Identity page tables at TESSERA_GUEST_PT_BASE over the low 4 GiB, or all RAM if more, with
+ * 2 MiB pages, so that an access outside the guest's RAM reaches EPT (and is stopped or
+ * emulated there) instead of faulting in the guest.  False (reason in vm->reason) if they do
+ * not fit below 1 MiB. */
+bool guest_identity_map(struct vm *vm);
 
 #endif

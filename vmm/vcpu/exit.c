@@ -2,9 +2,11 @@
  * handler stops the guest with the exit's name: a guest can never take the hypervisor down. */
 #include "vmm/vcpu/exit.h"
 
+#include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"
 #include "vmm/log.h"
+#include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/inject.h"
 
 void exit_skip_instruction(const struct exit_info *x)
@@ -40,6 +42,15 @@ static enum exit_action on_triple_fault(struct vm *vm, const struct exit_info *x
     vm_stop(vm, VM_CRASHED, "triple fault at RIP %#llx (an exception it could not handle)",
             (unsigned long long)x->rip);
     return EXIT_STOPPED;
+}
+
+/* HLT: a Linux guest with interrupts off has powered off or stopped (exit_linux.h); everything
+ * else is the interrupt path's (inject.c). */
+static enum exit_action on_hlt(struct vm *vm, const struct exit_info *x)
+{
+    if (vm->linux_guest && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
+        return exit_linux_halted(vm, x);
+    return exit_hlt(vm, x);
 }
 
 /* The slice's end or the guest's APIC timer: the run loop tells them apart. */
@@ -87,7 +98,7 @@ static const exit_handler handlers[EXIT_REASON_COUNT] = {
     [EXIT_REASON_EXTERNAL_INTERRUPT] = on_external_interrupt,
     [EXIT_REASON_TRIPLE_FAULT] = on_triple_fault,
     [EXIT_REASON_CPUID] = exit_cpuid,
-    [EXIT_REASON_HLT] = exit_hlt,
+    [EXIT_REASON_HLT] = on_hlt,
     [EXIT_REASON_INTERRUPT_WINDOW] = exit_interrupt_window,
     [EXIT_REASON_VMCALL] = on_vmcall,
     [EXIT_REASON_GETSEC] = on_forbidden,

@@ -28,6 +28,9 @@ enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x);
 enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x);
 enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x);
 
+/* What CPUID (leaf, subleaf) tells this guest. */
+struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub);
+
 /* Moves RIP past the instruction that exited. */
 void exit_skip_instruction(const struct exit_info *x);
 /* Injects #GP(0) into the guest at its next entry (SDM §27.6). */

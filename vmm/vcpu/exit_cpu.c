@@ -3,8 +3,11 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
+#include "arch/x86/timer.h"
 #include "tessera/abi/guest.h"
 #include "vmm/log.h"
+#include "vmm/vcpu/cpuid_policy.h"
+#include "vmm/vcpu/guest_msr.h"
 #include "vmm/vcpu/inject.h"
 
 #include <string.h>
@@ -12,29 +15,56 @@
 #define CPUID_1_ECX_MONITOR  X86_BIT(3)     /* MONITOR/MWAIT exit: not for guests */
 #define TESSERA_CPUID_MAX    TESSERA_CPUID_LEAF
 
+/* The hypervisor range: our signature at 0x40000000, nothing above it. */
+static struct cpuid_regs hypervisor_leaf(uint32_t leaf)
+{
+    struct cpuid_regs r = { 0, 0, 0, 0 };
+    if (leaf == TESSERA_CPUID_LEAF) {
+        r.eax = TESSERA_CPUID_MAX;
+        memcpy(&r.ebx, TESSERA_CPUID_SIGNATURE, 4);
+        memcpy(&r.ecx, TESSERA_CPUID_SIGNATURE + 4, 4);
+        memcpy(&r.edx, TESSERA_CPUID_SIGNATURE + 8, 4);
+    }
+    return r;
+}
+
+/* A Linux guest's view: the real answer through the policy (cpuid_policy.h). */
+static struct cpuid_regs linux_cpuid(uint32_t leaf, uint32_t sub)
+{
+    static struct cpuid_policy p;
+    if (!p.host_max_basic) {
+        p.tsc_hz = timer_tsc_hz();
+        p.host_max_basic = cpuid(0, 0).eax;
+        p.host_max_ext = cpuid(CPUID_EXT_FIRST, 0).eax;
+    }
+    if (leaf >= CPUID_HV_FIRST && leaf <= CPUID_HV_LAST)
+        return hypervisor_leaf(leaf);
+    uint32_t src = cpuid_policy_source_leaf(&p, leaf);
+    struct cpuid_regs r = cpuid(src, sub);
+    cpuid_policy_linux(&p, src, sub, &r);
+    return r;
+}
+
+struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub)
+{
+    if (vm_is_linux(vm))
+        return linux_cpuid(leaf, sub);
+    if (leaf >= TESSERA_CPUID_LEAF && leaf <= TESSERA_CPUID_LEAF + 0xFF)
+        return hypervisor_leaf(leaf);
+    struct cpuid_regs r = cpuid(leaf, sub);
+    if (leaf == 1) {
+        /* No VMX inside (no nesting), no MONITOR/MWAIT; say a hypervisor is present. */
+        r.ecx &= ~(uint32_t)(CPUID_1_ECX_VMX | CPUID_1_ECX_MONITOR);
+        r.ecx |= (uint32_t)CPUID_1_ECX_HYPERVISOR;
+    }
+    vcpu_irq_cpuid(leaf, &r);           /* the local APIC the interrupt path gives every guest */
+    return r;
+}
+
 enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
 {
     uint64_t *g = vm->gprs.gpr;
-    uint32_t leaf = (uint32_t)g[GPR_RAX], sub = (uint32_t)g[GPR_RCX];
-    struct cpuid_regs r;
-    if (leaf >= TESSERA_CPUID_LEAF && leaf <= TESSERA_CPUID_LEAF + 0xFF) {
-        /* The hypervisor range: our signature at 0x40000000, nothing above it. */
-        memset(&r, 0, sizeof r);
-        if (leaf == TESSERA_CPUID_LEAF) {
-            r.eax = TESSERA_CPUID_MAX;
-            memcpy(&r.ebx, TESSERA_CPUID_SIGNATURE, 4);
-            memcpy(&r.ecx, TESSERA_CPUID_SIGNATURE + 4, 4);
-            memcpy(&r.edx, TESSERA_CPUID_SIGNATURE + 8, 4);
-        }
-    } else {
-        r = cpuid(leaf, sub);
-        if (leaf == 1) {
-            /* No VMX inside (no nesting), no MONITOR/MWAIT; say a hypervisor is present. */
-            r.ecx &= ~(uint32_t)(CPUID_1_ECX_VMX | CPUID_1_ECX_MONITOR);
-            r.ecx |= (uint32_t)CPUID_1_ECX_HYPERVISOR;
-        }
-        vcpu_irq_cpuid(leaf, &r);
-    }
+    struct cpuid_regs r = guest_cpuid(vm, (uint32_t)g[GPR_RAX], (uint32_t)g[GPR_RCX]);
     g[GPR_RAX] = r.eax;
     g[GPR_RBX] = r.ebx;
     g[GPR_RCX] = r.ecx;
@@ -43,33 +73,32 @@ enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
     return EXIT_RESUME;
 }
 
-/* The allow-list of emulated MSRs; FS_BASE and GS_BASE do not exit at all (MSR bitmap). */
+/* EFER and the TSC here; the other emulated MSRs in guest_msr.c.  FS_BASE, GS_BASE, SYSENTER,
+ * the SYSCALL MSRs, KERNEL_GS_BASE and (with the VMCS controls) PAT do not exit at all. */
 static bool msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
 {
     switch (msr) {
     case MSR_EFER:            *v = vmread(VMCS_GUEST_IA32_EFER); return true;
-    case MSR_KERNEL_GS_BASE:  *v = vm->kernel_gs_base; return true;
     case MSR_IA32_TSC:        *v = rdtsc(); return true;
-    case MSR_IA32_MISC_ENABLE: *v = 1; return true;     /* fast strings, nothing else */
-    case MSR_IA32_PAT:        *v = 0x0007040600070406ULL; return true;   /* the reset value */
-    default:                  return false;
+    default:                  return guest_msr_read(vm, msr, v);
     }
 }
 
 static bool msr_write(struct vm *vm, uint32_t msr, uint64_t v)
 {
     switch (msr) {
-    case MSR_EFER:
-        /* Long mode stays on; only NXE and SCE (bit 0) are the guest's to choose. */
-        if ((v ^ vmread(VMCS_GUEST_IA32_EFER)) & ~(EFER_NXE | X86_BIT(0)))
+    case MSR_EFER: {
+        /* LMA is the CPU's to set (SDM Vol. 3A §2.2.1: writes to it are ignored); long mode
+         * stays enabled; NXE and SCE are the guest's to choose. */
+        uint64_t cur = vmread(VMCS_GUEST_IA32_EFER);
+        v = (v & ~EFER_LMA) | (cur & EFER_LMA);
+        if ((v ^ cur) & ~(EFER_NXE | EFER_SCE))
             return false;
         vmwrite(VMCS_GUEST_IA32_EFER, v);
         return true;
-    case MSR_KERNEL_GS_BASE:
-        vm->kernel_gs_base = v;
-        return true;
+    }
     default:
-        return false;
+        return guest_msr_write(vm, msr, v);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "arch/x86/vmx_controls.h"
 #include "tessera/abi/guest.h"
 #include "vmm/log.h"
+#include "vmm/vcpu/exit_linux.h"
 #include "vmm/vpci/vgpu_pci.h"
 #include "vmm/vpci/vpci_guest.h"
 
@@ -99,6 +100,9 @@ enum exit_action exit_io(struct vm *vm, const struct exit_info *x)
         return EXIT_STOPPED;
     }
     uint64_t *rax = &vm->gprs.gpr[GPR_RAX];
+    enum exit_action platform;
+    if (vm->linux_guest && exit_linux_io(vm, x, port, size, in, rax, &platform))
+        return platform;
     uint64_t mask = size == 4 ? 0xFFFFFFFFULL : (1ULL << (8 * size)) - 1;
     bool uart = port >= TESSERA_GUEST_CONSOLE_PORT && port < TESSERA_GUEST_CONSOLE_PORT + COM_PORTS;
     bool pic = size == 1 && vpic_claims_port((uint16_t)port);

@@ -6,6 +6,7 @@
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
+#include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
 
@@ -94,6 +95,13 @@ static unsigned fetch_insn(const struct vm *vm, uint64_t rip, uint8_t *buf)
 static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const struct mmio_region *r,
                                 uint64_t gpa)
 {
+    /* The decoder and the page walk know 64-bit mode only; a Linux guest's decompressor runs
+     * briefly in 32-bit mode (unrestricted guest) but touches no MMIO there. */
+    if (!(vmread(VMCS_GUEST_CS_AR) & VMX_AR_L)) {
+        vm_stop(vm, VM_CRASHED, "MMIO access to %s at GPA %#llx outside 64-bit mode (RIP %#llx): not emulated",
+                r->name, (unsigned long long)gpa, (unsigned long long)x->rip);
+        return EXIT_STOPPED;
+    }
     uint8_t bytes[15];
     unsigned n = fetch_insn(vm, x->rip, bytes);
     struct mmio_insn in;
@@ -129,6 +137,8 @@ enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
 {
     uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
     const struct mmio_region *r = mmio_find(vm, gpa);
+    if (!r && vm->linux_guest && !(x->qualification & EPT_QUAL_FETCH))
+        r = exit_linux_unclaimed(vm);           /* an empty bus: all ones, writes ignored */
     if (r)
         return emulate(vm, x, r, gpa);
     const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"

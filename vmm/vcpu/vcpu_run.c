@@ -3,6 +3,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/timer.h"
 #include "vmm/vcpu/exit.h"
+#include "vmm/vcpu/guest_msr.h"
 #include "vmm/vcpu/inject.h"
 #include "vmm/vm.h"
 #include "vmm/vcpu/vmx_setup.h"
@@ -36,6 +37,7 @@ static bool run_slice(struct vm *vm)
         vm_stop(vm, VM_CRASHED, "VMPTRLD of its VMCS failed");
         return false;
     }
+    guest_msr_enter(vm);
     uint64_t start = timer_now_ns(), deadline = start + vm->slice_ns;
     bool used_all = false;
     for (;;) {
@@ -69,6 +71,7 @@ static bool run_slice(struct vm *vm)
         used_all = a == EXIT_YIELD && vm->last_exit == EXIT_REASON_PREEMPTION_TIMER;
         break;
     }
+    guest_msr_leave(vm);
     vm->run_ns += timer_now_ns() - start;
     return used_all;
 }

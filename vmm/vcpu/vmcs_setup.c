@@ -31,14 +31,19 @@ static bool write_all(struct vm *vm, const struct field *f, unsigned n)
 
 #define N(a) (sizeof a / sizeof a[0])
 
+/* PAT switching in Linux guests only (vmx_setup.c says why). */
+static uint32_t exit_controls(const struct vm *vm) { return vm_is_linux(vm) ? vmx.exit : vmx.exit & ~vmx.exit_pat; }
+static uint32_t entry_controls(const struct vm *vm) { return vm_is_linux(vm) ? vmx.entry : vmx.entry & ~vmx.entry_pat; }
+
 static bool controls(struct vm *vm)
 {
     const struct field f[] = {
         { VMCS_PIN_BASED_CONTROLS, vmx.pin },
         { VMCS_PROC_BASED_CONTROLS, vmx.proc },
-        { VMCS_PROC_BASED_CONTROLS2, vmx.proc2 },
-        { VMCS_EXIT_CONTROLS, vmx.exit },
-        { VMCS_ENTRY_CONTROLS, vmx.entry },
+        /* Unrestricted guest for Linux guests only: a Tessera guest never leaves long mode. */
+        { VMCS_PROC_BASED_CONTROLS2, vm_is_linux(vm) ? vmx.proc2 : vmx.proc2 & ~PROC2_UNRESTRICTED_GUEST },
+        { VMCS_EXIT_CONTROLS, exit_controls(vm) },
+        { VMCS_ENTRY_CONTROLS, entry_controls(vm) },
         { VMCS_EXCEPTION_BITMAP, 0 },               /* the guest handles its own exceptions */
         { VMCS_PAGE_FAULT_ERROR_MASK, 0 },
         { VMCS_PAGE_FAULT_ERROR_MATCH, 0 },
@@ -81,8 +86,21 @@ static bool host_state(struct vm *vm)
     return write_all(vm, f, N(f));
 }
 
-static bool guest_state(struct vm *vm, uint64_t entry)
+/* IA32_PAT: the host's own on exit, the reset value for the guest (guest_msr.h). */
+static bool pat_state(struct vm *vm)
 {
+    uint32_t exit = exit_controls(vm), entry = entry_controls(vm);
+    if ((exit & EXIT_LOAD_IA32_PAT) && vmwrite(VMCS_HOST_IA32_PAT, rdmsr(MSR_IA32_PAT)) != VMX_OK)
+        return false;
+    if ((entry & ENTRY_LOAD_IA32_PAT || exit & EXIT_SAVE_IA32_PAT) &&
+        vmwrite(VMCS_GUEST_IA32_PAT, PAT_RESET_VALUE) != VMX_OK)
+        return false;
+    return true;
+}
+
+static bool guest_state(struct vm *vm)
+{
+    const struct vm_boot_state *b = &vm->boot;
     uint64_t cr0 = vmx_fixed_bits_apply(CR0_PE | CR0_NE | CR0_PG | CR0_MP | CR0_ET,
                                         vmx.cr0_fixed0, vmx.cr0_fixed1);
     uint64_t cr4 = vmx_fixed_bits_apply(CR4_PAE | CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1);
@@ -90,26 +108,26 @@ static bool guest_state(struct vm *vm, uint64_t entry)
         { VMCS_GUEST_CR0, cr0 }, { VMCS_GUEST_CR3, TESSERA_GUEST_PT_BASE }, { VMCS_GUEST_CR4, cr4 },
         { VMCS_GUEST_IA32_EFER, EFER_LME | EFER_LMA | EFER_NXE },
         { VMCS_GUEST_DR7, 0x400 },                  /* architectural reset value */
-        { VMCS_GUEST_RSP, vm->ram_bytes - 16 },
-        { VMCS_GUEST_RIP, entry },
+        { VMCS_GUEST_RSP, b->rsp },
+        { VMCS_GUEST_RIP, b->rip },
         { VMCS_GUEST_RFLAGS, 0x2 },                 /* bit 1 is always 1; IF = 0 */
-        { VMCS_GUEST_CS_SELECTOR, TESSERA_GUEST_CS }, { VMCS_GUEST_CS_BASE, 0 },
+        { VMCS_GUEST_CS_SELECTOR, b->cs }, { VMCS_GUEST_CS_BASE, 0 },
         { VMCS_GUEST_CS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_CS_AR, VMX_AR_CODE64 },
-        { VMCS_GUEST_SS_SELECTOR, TESSERA_GUEST_DS }, { VMCS_GUEST_SS_BASE, 0 },
+        { VMCS_GUEST_SS_SELECTOR, b->ds }, { VMCS_GUEST_SS_BASE, 0 },
         { VMCS_GUEST_SS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_SS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_DS_SELECTOR, TESSERA_GUEST_DS }, { VMCS_GUEST_DS_BASE, 0 },
+        { VMCS_GUEST_DS_SELECTOR, b->ds }, { VMCS_GUEST_DS_BASE, 0 },
         { VMCS_GUEST_DS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_DS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_ES_SELECTOR, TESSERA_GUEST_DS }, { VMCS_GUEST_ES_BASE, 0 },
+        { VMCS_GUEST_ES_SELECTOR, b->ds }, { VMCS_GUEST_ES_BASE, 0 },
         { VMCS_GUEST_ES_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_ES_AR, VMX_AR_DATA },
-        { VMCS_GUEST_FS_SELECTOR, TESSERA_GUEST_DS }, { VMCS_GUEST_FS_BASE, 0 },
+        { VMCS_GUEST_FS_SELECTOR, b->ds }, { VMCS_GUEST_FS_BASE, 0 },
         { VMCS_GUEST_FS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_FS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_GS_SELECTOR, TESSERA_GUEST_DS }, { VMCS_GUEST_GS_BASE, 0 },
+        { VMCS_GUEST_GS_SELECTOR, b->ds }, { VMCS_GUEST_GS_BASE, 0 },
         { VMCS_GUEST_GS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_GS_AR, VMX_AR_DATA },
         { VMCS_GUEST_LDTR_SELECTOR, 0 }, { VMCS_GUEST_LDTR_BASE, 0 },
         { VMCS_GUEST_LDTR_LIMIT, 0xFFFF }, { VMCS_GUEST_LDTR_AR, VMX_AR_UNUSABLE },
         { VMCS_GUEST_TR_SELECTOR, 0 }, { VMCS_GUEST_TR_BASE, 0 },
         { VMCS_GUEST_TR_LIMIT, 0x67 }, { VMCS_GUEST_TR_AR, VMX_AR_TSS64_BUSY },
-        { VMCS_GUEST_GDTR_BASE, TESSERA_GUEST_GDT }, { VMCS_GUEST_GDTR_LIMIT, 3 * 8 - 1 },
+        { VMCS_GUEST_GDTR_BASE, b->gdt_base }, { VMCS_GUEST_GDTR_LIMIT, b->gdt_limit },
         { VMCS_GUEST_IDTR_BASE, 0 }, { VMCS_GUEST_IDTR_LIMIT, 0 },
         { VMCS_GUEST_IA32_DEBUGCTL, 0 },
         { VMCS_GUEST_IA32_SYSENTER_CS, 0 }, { VMCS_GUEST_IA32_SYSENTER_ESP, 0 },
@@ -120,7 +138,7 @@ static bool guest_state(struct vm *vm, uint64_t entry)
     return write_all(vm, f, N(f));
 }
 
-bool vmcs_setup(struct vm *vm, uint64_t entry)
+bool vmcs_setup(struct vm *vm)
 {
     *(uint32_t *)(uintptr_t)vm->vmcs_phys = vmx.revision;
     if (vmclear(vm->vmcs_phys) != VMX_OK || vmptrld(vm->vmcs_phys) != VMX_OK) {
@@ -128,5 +146,10 @@ bool vmcs_setup(struct vm *vm, uint64_t entry)
         return false;
     }
     vm->launched = false;
-    return controls(vm) && host_state(vm) && guest_state(vm, entry);
+    if (!pat_state(vm)) {
+        snprintf(vm->reason, sizeof vm->reason, "VMWRITE of the PAT fields failed: %s",
+                 vmx_instruction_error_name(vmx_instruction_error()));
+        return false;
+    }
+    return controls(vm) && host_state(vm) && guest_state(vm);
 }

@@ -6,8 +6,9 @@
 #include "vmm/vm.h"
 
 /* Clears and loads the guest's VMCS and writes every field: the negotiated controls, the
- * hypervisor's own state to return to, and the guest's start state (64-bit mode at `entry`,
- * RSI = boot information, RSP = top of RAM).  False with vm->reason set on a VMX failure. */
-bool vmcs_setup(struct vm *vm, uint64_t entry);
+ * hypervisor's own state to return to, and the guest's start state (64-bit mode, paging on
+ * with the identity tables, interrupts off, RIP, RSP and the selectors of vm->boot).  False
+ * with vm->reason set on a VMX failure. */
+bool vmcs_setup(struct vm *vm);
 
 #endif

@@ -45,13 +45,17 @@ static bool negotiate_all(const struct vmx_caps *c)
                      PROC_HLT_EXITING | PROC_UNCONDITIONAL_IO_EXITING | PROC_USE_MSR_BITMAPS |
                      PROC_ACTIVATE_SECONDARY | PROC_MWAIT_EXITING | PROC_MONITOR_EXITING |
                      PROC_INTERRUPT_WINDOW_EXITING, 0, &vmx.proc)
-        && negotiate(VMX_CTL_PROC2, c->procbased2, PROC2_ENABLE_EPT, PROC2_ENABLE_VPID, &vmx.proc2)
-        /* 64-bit host; EFER switched both ways so neither side sees the other's. */
+        /* Unrestricted guest only for Linux guests (vmcs_setup), whose decompressor turns
+         * paging off and on again in its 32-bit trampoline. */
+        && negotiate(VMX_CTL_PROC2, c->procbased2, PROC2_ENABLE_EPT, PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST,
+                     &vmx.proc2)
+        /* 64-bit host; EFER switched both ways so neither side sees the other's; PAT too when
+         * the CPU can, for Linux guests (below). */
         && negotiate(VMX_CTL_EXIT, rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS),
-                     EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_IA32_EFER | EXIT_LOAD_IA32_EFER, 0,
-                     &vmx.exit)
+                     EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_IA32_EFER | EXIT_LOAD_IA32_EFER,
+                     EXIT_SAVE_IA32_PAT | EXIT_LOAD_IA32_PAT, &vmx.exit)
         && negotiate(VMX_CTL_ENTRY, rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS),
-                     ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_IA32_EFER, 0, &vmx.entry);
+                     ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_IA32_EFER, ENTRY_LOAD_IA32_PAT, &vmx.entry);
 }
 
 bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
@@ -65,6 +69,25 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
         return false;
     /* ... but it is on only while an interrupt waits for the guest to accept it. */
     vmx.proc &= ~PROC_INTERRUPT_WINDOW_EXITING | VMX_CTL_CAP_ALLOWED0(c->procbased);
+    /* PAT is switched only with all three controls, and only in Linux guests' VMCS
+     * (vmcs_setup): a Tessera guest never writes PAT (it reads the reset value, guest_msr.c) and
+     * runs with the hypervisor's, so loading PAT on its every entry and exit would be pure
+     * cost.  The bits the CPU forces on stay on whatever happens. */
+    bool t = c->true_controls;
+    uint32_t exit_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS));
+    uint32_t entry_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS));
+    const uint32_t pat_exit = EXIT_SAVE_IA32_PAT | EXIT_LOAD_IA32_PAT;
+    vmx.pat_switched = (vmx.exit & pat_exit) == pat_exit && (vmx.entry & ENTRY_LOAD_IA32_PAT);
+    vmx.exit_pat = vmx.exit & pat_exit & ~exit_must1;
+    vmx.entry_pat = vmx.entry & ENTRY_LOAD_IA32_PAT & ~entry_must1;
+    if (!vmx.pat_switched) {
+        vmx.exit &= ~vmx.exit_pat;
+        vmx.entry &= ~vmx.entry_pat;
+    }
+    /* Entering a guest with paging off needs CR3 loads and stores not to exit (the CR-access
+     * handler knows only CR0.NE and CR4.VMXE): Linux guests need both controls clear. */
+    vmx.linux_ok = (vmx.proc2 & PROC2_UNRESTRICTED_GUEST) &&
+                   !(vmx.proc & (PROC_CR3_LOAD_EXITING | PROC_CR3_STORE_EXITING));
     vmx.revision = c->revision;
     vmx.cr0_fixed0 = rdmsr(MSR_IA32_VMX_CR0_FIXED0);
     vmx.cr0_fixed1 = rdmsr(MSR_IA32_VMX_CR0_FIXED1);
@@ -87,7 +110,9 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
         return false;
     }
     vmx.on = true;
-    log_info("vmx: on; controls pin %#x proc %#x proc2 %#x exit %#x entry %#x; preemption timer TSC>>%u",
-             vmx.pin, vmx.proc, vmx.proc2, vmx.exit, vmx.entry, vmx.preemption_shift);
+    log_info("vmx: on; controls pin %#x proc %#x proc2 %#x exit %#x entry %#x; preemption timer TSC>>%u; "
+             "Linux guests %s; guest PAT %s", vmx.pin, vmx.proc, vmx.proc2, vmx.exit, vmx.entry,
+             vmx.preemption_shift, vmx.linux_ok ? "possible" : "impossible (no unrestricted guest)",
+             vmx.pat_switched ? "switched by the VMCS for Linux guests" : "fixed at its reset value");
     return true;
 }

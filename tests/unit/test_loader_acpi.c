@@ -1,0 +1,119 @@
+/* The ACPI tables (vmm/loader/acpi_tables.c) read back the way Linux's ACPICA finds them: the
+ * RSDP's two checksums and its XSDT, every table's signature, length and zero checksum, the
+ * FADT hardware-reduced with the reset register and its DSDT, and a MADT with one enabled
+ * local APIC, its NMI on LINT1, and no I/O APIC. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "vmm/loader/acpi_tables.h"
+#include "vmm/loader/linux_layout.h"
+
+static uint64_t get(const uint8_t *p, size_t off, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < bytes; i++)
+        v |= (uint64_t)p[off + i] << (8 * i);
+    return v;
+}
+
+static uint8_t sum(const uint8_t *p, size_t n)
+{
+    uint8_t s = 0;
+    while (n--)
+        s = (uint8_t)(s + *p++);
+    return s;
+}
+
+static uint8_t mem[LINUX_ACPI_ROOM];
+static const struct acpi_platform plat = { 0xFEE00000, 0, 0xCF9, 0x06 };
+
+/* The table at guest address gpa, checked: signature, length, checksum. */
+static const uint8_t *table(uint64_t gpa, const char *sig)
+{
+    assert_true(gpa >= LINUX_ACPI_GPA && gpa < LINUX_ACPI_GPA + ACPI_TABLES_BYTES);
+    const uint8_t *t = mem + (gpa - LINUX_ACPI_GPA);
+    assert_memory_equal(t, sig, 4);
+    uint32_t len = (uint32_t)get(t, 4, 4);
+    assert_true(len >= ACPI_HEADER_BYTES && gpa + len <= LINUX_ACPI_GPA + ACPI_TABLES_BYTES);
+    assert_int_equal(sum(t, len), 0);
+    assert_memory_equal(t + 10, "TESSER", 6);
+    return t;
+}
+
+static void test_tables(void **state)
+{
+    memset(mem, 0xEE, sizeof mem);
+    assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA, &plat), ACPI_TABLES_BYTES);
+    assert_int_equal(mem[ACPI_TABLES_BYTES], 0xEE);
+
+    /* RSDP: "RSD PTR ", checksum of the first 20 bytes, revision 2, XSDT, extended checksum */
+    assert_memory_equal(mem, "RSD PTR ", 8);
+    assert_int_equal(sum(mem, 20), 0);
+    assert_int_equal(sum(mem, 36), 0);
+    assert_int_equal(mem[15], 2);
+    assert_int_equal(get(mem, 20, 4), 36);
+    const uint8_t *xsdt = table(get(mem, 24, 8), "XSDT");
+    assert_int_equal(get(xsdt, 4, 4), 36 + 16);
+
+    const uint8_t *fadt = table(get(xsdt, 36, 8), "FACP");
+    assert_int_equal(get(fadt, 4, 4), 276);
+    assert_int_equal(fadt[8], 6);                               /* revision */
+    uint32_t flags = (uint32_t)get(fadt, 112, 4);
+    assert_true(flags & (1u << 20));                            /* HW_REDUCED_ACPI */
+    assert_true(flags & (1u << 10));                            /* RESET_REG_SUP */
+    assert_int_equal(fadt[116], 1);                             /* reset register: system I/O */
+    assert_int_equal(fadt[117], 8);
+    assert_int_equal(get(fadt, 120, 8), 0xCF9);
+    assert_int_equal(fadt[128], 0x06);
+    assert_int_equal(get(fadt, 46, 2), 0);                      /* no SCI */
+    assert_int_equal(get(fadt, 76, 4), 0);                      /* no PM timer */
+    assert_int_equal(get(fadt, 40, 4), get(fadt, 140, 8));      /* DSDT and X_DSDT agree */
+    const uint8_t *dsdt = table(get(fadt, 140, 8), "DSDT");
+    assert_int_equal(get(dsdt, 4, 4), 36);                      /* no objects */
+
+    const uint8_t *madt = table(get(xsdt, 44, 8), "APIC");
+    assert_int_equal(get(madt, 36, 4), 0xFEE00000);
+    assert_int_equal(get(madt, 40, 4), 1);                      /* PCAT_COMPAT: the 8259s */
+    uint32_t len = (uint32_t)get(madt, 4, 4);
+    unsigned lapics = 0, nmis = 0;
+    for (uint32_t off = 44; off < len; off += madt[off + 1]) {
+        assert_true(madt[off + 1] >= 2);
+        switch (madt[off]) {
+        case 0:
+            lapics++;
+            assert_int_equal(madt[off + 3], 0);                 /* APIC id */
+            assert_int_equal(get(madt, off + 4, 4) & 1, 1);     /* enabled */
+            break;
+        case 4:
+            nmis++;
+            assert_int_equal(madt[off + 5], 1);                 /* LINT1 */
+            break;
+        default:
+            fail_msg("MADT entry type %u (an I/O APIC is type 1)", madt[off]);
+        }
+    }
+    assert_int_equal(lapics, 1);
+    assert_int_equal(nmis, 1);
+}
+
+static void test_refusals(void **state)
+{
+    assert_int_equal(acpi_tables_build(mem, ACPI_TABLES_BYTES - 1, LINUX_ACPI_GPA, &plat), 0);
+    assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA + 8, &plat), 0);   /* not 16-aligned */
+    assert_int_equal(acpi_tables_build(mem, sizeof mem, 0xFFFFFF00ULL, &plat), 0);
+    assert_int_equal(acpi_tables_build(NULL, sizeof mem, LINUX_ACPI_GPA, &plat), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests_name("loader_acpi", tests, NULL, NULL);
+}

@@ -1,0 +1,142 @@
+/* The guest's ACPI tables (acpi_tables.h; ACPI 6.4 chapter 5). */
+#include "vmm/loader/acpi_tables.h"
+
+#include <string.h>
+
+#define OEM_ID          "TESSER"        /* 6 bytes */
+#define OEM_TABLE_ID    "TESSERA "      /* 8 bytes */
+#define CREATOR_ID      "TSRA"
+#define XSDT_REVISION   1u
+#define DSDT_REVISION   2u
+#define RSDP_REVISION   2u              /* ACPI 2.0+: XSDT address and extended checksum */
+
+/* Header fields, §5.2.6 Table 5.4 */
+#define HDR_LENGTH      4
+#define HDR_REVISION    8
+#define HDR_CHECKSUM    9
+#define HDR_OEM_ID      10
+#define HDR_OEM_TABLE   16
+#define HDR_OEM_REV     24
+#define HDR_CREATOR     28
+#define HDR_CREATOR_REV 32
+/* RSDP fields, §5.2.5.3 Table 5.3 */
+#define RSDP_CHECKSUM   8
+#define RSDP_OEM_ID     9
+#define RSDP_REV        15
+#define RSDP_LENGTH     20
+#define RSDP_XSDT       24
+#define RSDP_EXT_CHECKSUM 32
+/* FADT fields, §5.2.9 Table 5.9 */
+#define FADT_DSDT       40
+#define FADT_FLAGS      112
+#define FADT_RESET_REG  116
+#define FADT_RESET_VALUE 128
+#define FADT_MINOR      131
+#define FADT_X_DSDT     140
+/* MADT fields, §5.2.12 Table 5.43 */
+#define MADT_LAPIC_ADDR 36
+#define MADT_FLAGS      40
+#define MADT_ENTRIES    44
+#define MADT_LAPIC_BYTES 8u
+#define MADT_NMI_BYTES  6u
+#define MADT_ALL_PROCESSORS 0xFFu       /* Local APIC NMI: every processor */
+#define LINT1           1u
+
+/* Where each piece goes in the buffer (16-byte aligned). */
+#define OFF_RSDP        0x000u
+#define OFF_XSDT        0x030u
+#define OFF_FADT        0x070u
+#define OFF_DSDT        0x190u
+#define OFF_MADT        0x1C0u
+#define XSDT_BYTES      (ACPI_HEADER_BYTES + 2 * 8u)
+#define MADT_BYTES      (MADT_ENTRIES + MADT_LAPIC_BYTES + MADT_NMI_BYTES)
+
+_Static_assert(OFF_XSDT >= OFF_RSDP + ACPI_RSDP_BYTES && OFF_FADT >= OFF_XSDT + XSDT_BYTES &&
+               OFF_DSDT >= OFF_FADT + ACPI_FADT_BYTES && OFF_MADT >= OFF_DSDT + ACPI_HEADER_BYTES &&
+               OFF_MADT + MADT_BYTES <= ACPI_TABLES_BYTES, "ACPI tables overlap");
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+
+uint8_t acpi_checksum(const uint8_t *p, size_t len)
+{
+    uint8_t sum = 0;
+    for (size_t i = 0; i < len; i++)
+        sum = (uint8_t)(sum + p[i]);
+    return (uint8_t)(0x100 - sum);
+}
+
+static void header(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
+{
+    memcpy(t, sig, 4);
+    put32(t + HDR_LENGTH, len);
+    t[HDR_REVISION] = rev;
+    memcpy(t + HDR_OEM_ID, OEM_ID, 6);
+    memcpy(t + HDR_OEM_TABLE, OEM_TABLE_ID, 8);
+    put32(t + HDR_OEM_REV, 1);
+    memcpy(t + HDR_CREATOR, CREATOR_ID, 4);
+    put32(t + HDR_CREATOR_REV, 1);
+}
+
+static void seal(uint8_t *t, uint32_t len) { t[HDR_CHECKSUM] = acpi_checksum(t, len); }
+
+size_t acpi_tables_build(uint8_t *buf, size_t len, uint64_t gpa, const struct acpi_platform *p)
+{
+    if (!buf || !p || len < ACPI_TABLES_BYTES || (gpa & 0xF) || gpa + ACPI_TABLES_BYTES > (uint64_t)UINT32_MAX + 1)
+        return 0;
+    memset(buf, 0, ACPI_TABLES_BYTES);
+
+    uint8_t *dsdt = buf + OFF_DSDT;          /* no objects: an empty namespace */
+    header(dsdt, "DSDT", ACPI_HEADER_BYTES, DSDT_REVISION);
+    seal(dsdt, ACPI_HEADER_BYTES);
+
+    uint8_t *fadt = buf + OFF_FADT;
+    header(fadt, "FACP", ACPI_FADT_BYTES, ACPI_FADT_REVISION);
+    put32(fadt + FADT_DSDT, (uint32_t)(gpa + OFF_DSDT));
+    put64(fadt + FADT_X_DSDT, gpa + OFF_DSDT);
+    put32(fadt + FADT_FLAGS, ACPI_FADT_HW_REDUCED | ACPI_FADT_RESET_REG_SUP);
+    uint8_t *gas = fadt + FADT_RESET_REG;    /* Generic Address Structure, §5.2.3.2 */
+    gas[0] = ACPI_GAS_SYSTEM_IO;
+    gas[1] = 8;                              /* register width in bits */
+    gas[2] = 0;
+    gas[3] = 1;                              /* byte access */
+    put64(gas + 4, p->reset_port);
+    fadt[FADT_RESET_VALUE] = p->reset_value;
+    fadt[FADT_MINOR] = ACPI_FADT_MINOR;
+    seal(fadt, ACPI_FADT_BYTES);
+
+    uint8_t *madt = buf + OFF_MADT;
+    header(madt, "APIC", MADT_BYTES, ACPI_MADT_REVISION);
+    put32(madt + MADT_LAPIC_ADDR, p->lapic_base);
+    put32(madt + MADT_FLAGS, ACPI_MADT_PCAT_COMPAT);
+    uint8_t *e = madt + MADT_ENTRIES;
+    e[0] = ACPI_MADT_LAPIC;                  /* §5.2.12.2 Table 5.46 */
+    e[1] = MADT_LAPIC_BYTES;
+    e[2] = 0;                                /* ACPI processor UID */
+    e[3] = p->apic_id;
+    put32(e + 4, ACPI_MADT_ENABLED);
+    e += MADT_LAPIC_BYTES;
+    e[0] = ACPI_MADT_LAPIC_NMI;              /* §5.2.12.7 Table 5.53 */
+    e[1] = MADT_NMI_BYTES;
+    e[2] = MADT_ALL_PROCESSORS;
+    put16(e + 3, 0);                         /* polarity and trigger as the bus says */
+    e[5] = LINT1;
+    seal(madt, MADT_BYTES);
+
+    uint8_t *xsdt = buf + OFF_XSDT;
+    header(xsdt, "XSDT", XSDT_BYTES, XSDT_REVISION);
+    put64(xsdt + ACPI_HEADER_BYTES, gpa + OFF_FADT);
+    put64(xsdt + ACPI_HEADER_BYTES + 8, gpa + OFF_MADT);
+    seal(xsdt, XSDT_BYTES);
+
+    uint8_t *rsdp = buf + OFF_RSDP;
+    memcpy(rsdp, ACPI_RSDP_SIGNATURE, 8);
+    memcpy(rsdp + RSDP_OEM_ID, OEM_ID, 6);
+    rsdp[RSDP_REV] = RSDP_REVISION;
+    put32(rsdp + RSDP_LENGTH, ACPI_RSDP_BYTES);
+    put64(rsdp + RSDP_XSDT, gpa + OFF_XSDT);
+    rsdp[RSDP_CHECKSUM] = acpi_checksum(rsdp, ACPI_RSDP_V1_BYTES);
+    rsdp[RSDP_EXT_CHECKSUM] = acpi_checksum(rsdp, ACPI_RSDP_BYTES);
+    return ACPI_TABLES_BYTES;
+}

@@ -1,0 +1,53 @@
+/* Minimal ACPI tables for a Linux guest (ACPI Specification 6.4): RSDP (§5.2.5), XSDT (§5.2.8),
+ * a hardware-reduced FADT (§5.2.9, §4.1), an empty DSDT (§5.2.11.1) and a MADT (§5.2.12) with
+ * one enabled processor local APIC, its NMI on LINT1, and no I/O APIC.  Pure.
+ *
+ * Why: Linux 6.1 cannot take over an x2APIC that is already enabled when it learns the machine
+ * from the MP table: smp_read_mpc() calls register_lapic_address(), which reads the APIC ID
+ * through the xAPIC MMIO mapping it skipped mapping because x2APIC is on (page fault in
+ * native_apic_mem_read, measured).  On the ACPI path acpi_parse_madt() first lets the x2APIC
+ * drivers claim the APIC (default_acpi_madt_oem_check), so the ID is read through the MSRs.
+ * With no I/O APIC in the MADT the kernel keeps the 8259 behind LINT0 and stays in x2APIC
+ * mode (skip_ioapic_setup).  The guest needs `pci=noacpi` (the DSDT has no PCI host bridge)
+ * and must not have `acpi=off`, which falls back to the MP table. */
+#ifndef TESSERA_VMM_LOADER_ACPI_TABLES_H
+#define TESSERA_VMM_LOADER_ACPI_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ACPI_RSDP_SIGNATURE     "RSD PTR "
+#define ACPI_RSDP_BYTES         36u     /* ACPI 2.0+ RSDP */
+#define ACPI_RSDP_V1_BYTES      20u     /* what the first checksum covers */
+#define ACPI_HEADER_BYTES       36u     /* System Description Table Header, §5.2.6 */
+#define ACPI_FADT_BYTES         276u    /* FADT revision 6 */
+#define ACPI_FADT_REVISION      6u
+#define ACPI_FADT_MINOR         4u      /* ACPI 6.4 */
+#define ACPI_MADT_REVISION      5u
+#define ACPI_FADT_HW_REDUCED    (1u << 20)  /* Flags: HW_REDUCED_ACPI, §5.2.9 Table 5.10 */
+#define ACPI_FADT_RESET_REG_SUP (1u << 10)  /* Flags: RESET_REG_SUP */
+#define ACPI_MADT_PCAT_COMPAT   (1u << 0)   /* MADT Flags: a dual 8259 is present */
+#define ACPI_MADT_LAPIC         0u      /* Processor Local APIC structure, §5.2.12.2 */
+#define ACPI_MADT_LAPIC_NMI     4u      /* Local APIC NMI structure, §5.2.12.7 */
+#define ACPI_MADT_ENABLED       1u
+#define ACPI_GAS_SYSTEM_IO      1u      /* Generic Address Structure space id, §5.2.3.2 */
+
+/* The span acpi_tables_build writes (16-byte aligned pieces). */
+#define ACPI_TABLES_BYTES       0x300u
+
+struct acpi_platform {
+    uint32_t lapic_base;        /* the local APIC's physical address */
+    uint8_t apic_id;
+    uint16_t reset_port;        /* FADT RESET_REG: an I/O port and the byte to write there */
+    uint8_t reset_value;
+};
+
+/* Writes RSDP, XSDT, FADT, DSDT and MADT into buf, which the guest sees at `gpa` (16-byte
+ * aligned, below 4 GiB); the RSDP comes first.  Returns the bytes used, or 0 if `len` is too
+ * small or gpa unsuitable. */
+size_t acpi_tables_build(uint8_t *buf, size_t len, uint64_t gpa, const struct acpi_platform *p);
+
+/* The byte that makes a table's bytes sum to 0 (mod 256), as every ACPI checksum does. */
+uint8_t acpi_checksum(const uint8_t *p, size_t len);
+
+#endif

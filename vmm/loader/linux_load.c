@@ -1,0 +1,112 @@
+/* Loading a Linux guest (linux_guest.h); the decisions are the pure loader module's. */
+#include "vmm/loader/linux_guest.h"
+
+#include "arch/x86/cpu.h"
+#include "vmm/loader/acpi_tables.h"
+#include "vmm/loader/bzimage.h"
+#include "vmm/loader/guest_load.h"
+#include "vmm/loader/linux_layout.h"
+#include "vmm/loader/linux_place.h"
+#include "vmm/loader/mptable.h"
+#include "vmm/loader/zero_page.h"
+#include "vmm/vcpu/exit.h"
+#include "vmm/vcpu/exit_linux.h"
+#include "vmm/vcpu/vmx_setup.h"
+#include "vmm/vm.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "image 'linux': <why>" in vm->reason; returns false. */
+__attribute__((format(printf, 3, 4)))
+static bool fail(struct vm *vm, const char *what, const char *fmt, ...)
+{
+    int n = snprintf(vm->reason, sizeof vm->reason, "%s '%s': ", what,
+                     !strcmp(what, "initrd") ? vm->cfg->initrd : vm->cfg->image);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vm->reason + n, sizeof vm->reason - (size_t)n, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool linux_guest_allocate(struct vm *vm)
+{
+    if (vm->linux_guest)
+        return true;
+    if (vm->ram_bytes > LINUX_FB_GPA) {
+        snprintf(vm->reason, sizeof vm->reason, "%u MiB of RAM: a Linux guest's RAM must end below its "
+                 "framebuffer at %#llx (%llu MiB)", vm->cfg->ram_mib, (unsigned long long)LINUX_FB_GPA,
+                 (unsigned long long)(LINUX_FB_GPA >> 20));
+        return false;
+    }
+    struct linux_guest *lg = calloc(1, sizeof *lg);
+    if (!lg) {
+        snprintf(vm->reason, sizeof vm->reason, "no memory for its Linux guest state");
+        return false;
+    }
+    uint32_t w = vm->cfg->fb_width_px ? vm->cfg->fb_width_px : vm->cfg->tile.width;
+    uint32_t h = vm->cfg->fb_height_px ? vm->cfg->fb_height_px : vm->cfg->tile.height;
+    if (!lfb_create(vm, &lg->fb, w, h)) {
+        free(lg);
+        return false;
+    }
+    vm->linux_guest = lg;
+    return true;
+}
+
+bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const void *initrd, uint64_t initrd_len)
+{
+    if (!vmx.linux_ok) {
+        snprintf(vm->reason, sizeof vm->reason, "a Linux guest needs VT-x's unrestricted guest without CR3 exits "
+                 "(its decompressor turns paging off), which this CPU does not offer");
+        return false;
+    }
+    struct bzimage_info bi;
+    char err[160];
+    if (bzimage_parse(kernel, len, &bi, err, sizeof err) != BZ_OK)
+        return fail(vm, "image", "%s", err);
+    const char *cmdline = vm->cfg->cmdline;
+    struct linux_placement p;
+    int rc = linux_place(&bi, vm->ram_bytes, initrd_len, strlen(cmdline), &p, err, sizeof err);
+    if (rc != LINUX_PLACE_OK)
+        return fail(vm, rc == LINUX_PLACE_EINITRD ? "initrd" : "image", "%s", err);
+
+    memset(vm_gpa_ptr(vm, 0, vm->ram_bytes), 0, vm->ram_bytes);
+    const uint8_t *img = kernel;
+    memcpy(vm_gpa_ptr(vm, p.load_gpa, bi.kernel_bytes), img + bi.setup_bytes, bi.kernel_bytes);
+    if (initrd_len)
+        memcpy(vm_gpa_ptr(vm, p.initrd_gpa, initrd_len), initrd, initrd_len);
+    memcpy(vm_gpa_ptr(vm, LINUX_CMDLINE_GPA, strlen(cmdline) + 1), cmdline, strlen(cmdline) + 1);
+
+    /* ACPI tables (used unless the command line says acpi=off) and the MP table (used then). */
+    const struct acpi_platform acpi = { (uint32_t)APIC_BASE_DEFAULT, 0, RST_CNT_PORT, RST_CNT_SYS_RST | RST_CNT_RST_CPU };
+    if (!acpi_tables_build(vm_gpa_ptr(vm, LINUX_ACPI_GPA, LINUX_ACPI_ROOM), LINUX_ACPI_ROOM, LINUX_ACPI_GPA, &acpi))
+        return fail(vm, "image", "the ACPI tables do not fit");
+    struct zp_config zc = { .ram_bytes = vm->ram_bytes, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = p.initrd_gpa,
+                            .initrd_bytes = initrd_len, .acpi_rsdp_gpa = LINUX_ACPI_GPA, .fb = vm->linux_guest->fb.fb };
+    if (zp_build(vm_gpa_ptr(vm, LINUX_ZERO_PAGE_GPA, ZP_BYTES), img, &bi, &zc) != 0)
+        return fail(vm, "image", "its e820 map does not fit the zero page");
+
+    /* The processor entry tells what CPUID tells this guest. */
+    struct cpuid_regs id = guest_cpuid(vm, 1, 0);
+    struct mptable_cpu cpu = { 0, id.eax, id.edx, (uint32_t)APIC_BASE_DEFAULT };
+    if (!mptable_build(vm_gpa_ptr(vm, LINUX_MPTABLE_GPA, LINUX_MPTABLE_ROOM), LINUX_MPTABLE_ROOM, LINUX_MPTABLE_GPA,
+                       &cpu))
+        return fail(vm, "image", "the MP table does not fit");
+
+    uint64_t *gdt = vm_gpa_ptr(vm, LINUX_GDT_GPA, LINUX_GDT_ENTRIES * sizeof(uint64_t));
+    gdt[LINUX_BOOT_CS / 8] = GUEST_GDT_CODE64;
+    gdt[LINUX_BOOT_DS / 8] = GUEST_GDT_DATA;
+    if (!guest_identity_map(vm))
+        return false;
+    lfb_clear(&vm->linux_guest->fb);
+    vm->linux_guest->reset_control = 0;
+    vm->linux_guest->n_unclaimed = 0;
+    vm->linux_guest->unclaimed_accesses = 0;
+    vm->boot = (struct vm_boot_state){ p.entry_gpa, LINUX_BOOT_STACK_TOP, LINUX_ZERO_PAGE_GPA, LINUX_BOOT_CS,
+                                       LINUX_BOOT_DS, LINUX_GDT_GPA, LINUX_GDT_ENTRIES * 8 - 1 };
+    return true;
+}
