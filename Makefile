@@ -60,5 +60,5 @@ distclean:
 	rm -rf $(BUILD)
 
 # End-to-end tests boot the image in QEMU (SeaBIOS and OVMF) and Bochs and drive the shell.
-e2e: image
-	tests/e2e/run $(BUILD)/tessera.iso
+e2e: image linux
+	TESSERA_LINUX_KERNEL=$(LINUX_KERNEL) TESSERA_LINUX_INITRD=$(LINUX_INITRD) tests/e2e/run $(BUILD)/tessera.iso

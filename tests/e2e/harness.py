@@ -180,9 +180,10 @@ class Runner:
         return self.failed == 0
 
 
-def config_iso(name, dts):
+def config_iso(name, dts, modules=()):
     """An ISO that boots with the configuration `dts` (compiled and wrapped as the vendor's
-    build does) loaded as the `tessera-config` module, overriding the built-in one."""
+    build does) loaded as the `tessera-config` module, overriding the built-in one, plus
+    `modules` as make_iso takes them (e.g. a Linux guest's kernel and initramfs)."""
     import subprocess
     work = os.path.join(emulator.ROOT, "build", "e2e", name)
     os.makedirs(work, exist_ok=True)
@@ -190,12 +191,14 @@ def config_iso(name, dts):
     subprocess.run(["dtc", "-I", "dts", "-O", "dtb", "-o", dtb, dts], check=True, capture_output=True)
     subprocess.run([os.path.join(emulator.ROOT, "build", "host", "tools", "tessera-config"), "wrap", dtb, blob],
                    check=True, capture_output=True)
-    return make_iso(name, [(blob, "tessera-config")])
+    return make_iso(name, [(blob, "tessera-config")] + list(modules))
 
 
 def make_iso(name, modules):
     """Builds a variant of build/tessera.iso whose GRUB entry also loads `modules`, a list of
-    (file path, module2 tag).  Returns the new ISO's path."""
+    (file path, module2 tag) or (file path, module2 tag, True) for a file GRUB must hand over
+    as it is (--nounzip: a gzip initramfs the guest kernel unpacks itself).  Returns the new
+    ISO's path."""
     import shutil
     import subprocess
     root = emulator.ROOT
@@ -204,10 +207,10 @@ def make_iso(name, modules):
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(os.path.join(root, "build", "iso"), tree)
     lines = []
-    for i, (path, tag) in enumerate(modules):
+    for i, (path, tag, *raw) in enumerate(modules):
         dst = f"/boot/mod{i}"
         shutil.copy(path, tree + dst)
-        lines.append(f"    module2 {dst} {tag}")
+        lines.append(f"    module2 {'--nounzip ' if raw and raw[0] else ''}{dst} {tag}")
     with open(os.path.join(tree, "boot", "grub", "grub.cfg")) as f:    # the built one, with the guests
         cfg = f.read()
     cfg = re.sub(r"(\n\s*multiboot2 [^\n]*)", lambda m: m.group(1) + "\n" + "\n".join(lines), cfg, count=1)

@@ -1,7 +1,8 @@
 /* The ACPI tables (vmm/loader/acpi_tables.c) read back the way Linux's ACPICA finds them: the
- * RSDP's two checksums and its XSDT, every table's signature, length and zero checksum, the
- * FADT hardware-reduced with the reset register and its DSDT, and a MADT with one enabled
- * local APIC, its NMI on LINT1, and no I/O APIC. */
+ * RSDP's two checksums and its XSDT, every table's signature, length and zero checksum, a FADT
+ * that is NOT hardware-reduced (Linux would drop the 8259 otherwise) with the PM1 blocks, the
+ * PM timer, the SCI, SMI_CMD 0, the reset register and its FACS and DSDT, the \_S5 package in
+ * the DSDT's AML, and a MADT with one enabled local APIC, its NMI on LINT1, and no I/O APIC. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -30,7 +31,18 @@ static uint8_t sum(const uint8_t *p, size_t n)
 }
 
 static uint8_t mem[LINUX_ACPI_ROOM];
-static const struct acpi_platform plat = { 0xFEE00000, 0, 0xCF9, 0x06 };
+static const struct acpi_platform plat = {
+    .lapic_base = 0xFEE00000, .apic_id = 0, .reset_port = 0xCF9, .reset_value = 0x06, .sci_irq = 9,
+    .pm1_evt_port = 0x600, .pm1_cnt_port = 0x604, .pm_tmr_port = 0x608, .s5_slp_typ = 5,
+};
+
+/* A Generic Address Structure: system I/O, `bits` wide, at `port`. */
+static void assert_gas_io(const uint8_t *gas, unsigned bits, uint64_t port)
+{
+    assert_int_equal(gas[0], 1);
+    assert_int_equal(gas[1], bits);
+    assert_int_equal(get(gas, 4, 8), port);
+}
 
 /* The table at guest address gpa, checked: signature, length, checksum. */
 static const uint8_t *table(uint64_t gpa, const char *sig)
@@ -64,17 +76,39 @@ static void test_tables(void **state)
     assert_int_equal(get(fadt, 4, 4), 276);
     assert_int_equal(fadt[8], 6);                               /* revision */
     uint32_t flags = (uint32_t)get(fadt, 112, 4);
-    assert_true(flags & (1u << 20));                            /* HW_REDUCED_ACPI */
+    assert_false(flags & (1u << 20));                           /* not HW_REDUCED_ACPI */
     assert_true(flags & (1u << 10));                            /* RESET_REG_SUP */
-    assert_int_equal(fadt[116], 1);                             /* reset register: system I/O */
-    assert_int_equal(fadt[117], 8);
-    assert_int_equal(get(fadt, 120, 8), 0xCF9);
+    assert_true(flags & (1u << 8));                             /* TMR_VAL_EXT: 32-bit PM timer */
+    assert_true(flags & (1u << 0));                             /* WBINVD */
+    assert_gas_io(fadt + 116, 8, 0xCF9);                        /* reset register */
     assert_int_equal(fadt[128], 0x06);
-    assert_int_equal(get(fadt, 46, 2), 0);                      /* no SCI */
-    assert_int_equal(get(fadt, 76, 4), 0);                      /* no PM timer */
+    assert_int_equal(get(fadt, 46, 2), 9);                      /* SCI on ISA IRQ 9 */
+    assert_int_equal(get(fadt, 48, 4), 0);                      /* SMI_CMD 0: always ACPI mode */
+    assert_int_equal(get(fadt, 56, 4), 0x600);                  /* PM1a_EVT_BLK */
+    assert_int_equal(get(fadt, 64, 4), 0x604);                  /* PM1a_CNT_BLK */
+    assert_int_equal(get(fadt, 76, 4), 0x608);                  /* PM_TMR_BLK */
+    assert_int_equal(fadt[88], 4);
+    assert_int_equal(fadt[89], 2);
+    assert_int_equal(fadt[91], 4);
+    assert_gas_io(fadt + 148, 32, 0x600);                       /* X_PM1a_EVT_BLK */
+    assert_gas_io(fadt + 172, 16, 0x604);                       /* X_PM1a_CNT_BLK */
+    assert_gas_io(fadt + 208, 32, 0x608);                       /* X_PM_TMR_BLK */
+    assert_true(get(fadt, 96, 2) > 100 && get(fadt, 98, 2) > 1000);   /* no C2, no C3 */
+    uint32_t iapc = (uint32_t)get(fadt, 109, 2);
+    assert_int_equal(iapc & 1, 1);                              /* legacy devices (the UART) */
+    assert_int_equal(iapc & 2, 0);                              /* no 8042 */
+    assert_true(iapc & (1u << 5));                              /* no CMOS clock */
     assert_int_equal(get(fadt, 40, 4), get(fadt, 140, 8));      /* DSDT and X_DSDT agree */
+    assert_int_equal(get(fadt, 36, 4), 0);                      /* FIRMWARE_CTRL 0: X_FIRMWARE_CTRL */
+    const uint8_t *facs = mem + (get(fadt, 132, 8) - LINUX_ACPI_GPA);
+    assert_memory_equal(facs, "FACS", 4);
+    assert_int_equal(get(facs, 4, 4), 64);
+    assert_int_equal(get(fadt, 132, 8) % 64, 0);
     const uint8_t *dsdt = table(get(fadt, 140, 8), "DSDT");
-    assert_int_equal(get(dsdt, 4, 4), 36);                      /* no objects */
+    /* Name (_S5, Package (4) { 5, 5, 0, 0 }) */
+    const uint8_t s5[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x08, 0x04, 0x0A, 5, 0x0A, 5, 0x00, 0x00 };
+    assert_int_equal(get(dsdt, 4, 4), 36 + sizeof s5);
+    assert_memory_equal(dsdt + 36, s5, sizeof s5);
 
     const uint8_t *madt = table(get(xsdt, 44, 8), "APIC");
     assert_int_equal(get(madt, 36, 4), 0xFEE00000);

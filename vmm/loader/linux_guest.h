@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "vmm/gpu/linux_fb.h"
+#include "vmm/vdev/vacpi_pm.h"
 
 struct vm;
 
@@ -19,6 +20,7 @@ struct vm;
 struct linux_guest {
     struct lfb fb;
     uint8_t reset_control;              /* port 0xCF9 as last written */
+    struct vacpi_pm pm;                 /* ACPI fixed hardware: PM1 blocks, PM timer */
     uint64_t unclaimed[LINUX_UNCLAIMED_LOGGED];     /* page addresses already logged */
     unsigned n_unclaimed;
     uint64_t unclaimed_accesses;        /* every access to unclaimed MMIO this boot */

@@ -9,9 +9,11 @@
 #include "vmm/loader/linux_place.h"
 #include "vmm/loader/mptable.h"
 #include "vmm/loader/zero_page.h"
+#include "arch/x86/timer.h"
 #include "vmm/vcpu/exit.h"
 #include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/vmx_setup.h"
+#include "vmm/vdev/vacpi_pm.h"
 #include "vmm/vm.h"
 
 #include <stdarg.h>
@@ -82,7 +84,12 @@ bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const voi
     memcpy(vm_gpa_ptr(vm, LINUX_CMDLINE_GPA, strlen(cmdline) + 1), cmdline, strlen(cmdline) + 1);
 
     /* ACPI tables (used unless the command line says acpi=off) and the MP table (used then). */
-    const struct acpi_platform acpi = { (uint32_t)APIC_BASE_DEFAULT, 0, RST_CNT_PORT, RST_CNT_SYS_RST | RST_CNT_RST_CPU };
+    const struct acpi_platform acpi = {
+        .lapic_base = (uint32_t)APIC_BASE_DEFAULT, .apic_id = 0,
+        .reset_port = RST_CNT_PORT, .reset_value = RST_CNT_SYS_RST | RST_CNT_RST_CPU,
+        .sci_irq = ACPI_SCI_IRQ, .pm1_evt_port = ACPI_PM1_EVT_PORT, .pm1_cnt_port = ACPI_PM1_CNT_PORT,
+        .pm_tmr_port = ACPI_PM_TMR_PORT, .s5_slp_typ = ACPI_SLP_TYP_S5,
+    };
     if (!acpi_tables_build(vm_gpa_ptr(vm, LINUX_ACPI_GPA, LINUX_ACPI_ROOM), LINUX_ACPI_ROOM, LINUX_ACPI_GPA, &acpi))
         return fail(vm, "image", "the ACPI tables do not fit");
     struct zp_config zc = { .ram_bytes = vm->ram_bytes, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = p.initrd_gpa,
@@ -104,6 +111,7 @@ bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const voi
         return false;
     lfb_clear(&vm->linux_guest->fb);
     vm->linux_guest->reset_control = 0;
+    vacpi_pm_reset(&vm->linux_guest->pm, timer_tsc_hz());
     vm->linux_guest->n_unclaimed = 0;
     vm->linux_guest->unclaimed_accesses = 0;
     vm->boot = (struct vm_boot_state){ p.entry_gpa, LINUX_BOOT_STACK_TOP, LINUX_ZERO_PAGE_GPA, LINUX_BOOT_CS,

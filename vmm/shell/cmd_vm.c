@@ -26,14 +26,21 @@ enum shell_status cmd_vms(int argc, char **argv)
         printf("no guests (%s)\n", vmx.on ? "the configuration has none or was refused" : vmx.error);
         return SHELL_OK;
     }
-    printf("%3s %-15s %-8s %7s %10s %-20s %9s\n", "id", "name", "state", "RAM", "exits", "last exit", "uptime");
+    printf("%3s %-15s %-8s %7s %10s %-20s %9s  %s\n", "id", "name", "state", "RAM", "exits", "last exit", "uptime",
+           "runs");
     for (unsigned i = 0; i < vm_count(); i++) {
         const struct vm *vm = vm_get(i);
         uint64_t up = vm->state == VM_RUNNING ? (timer_now_ns() - vm->started_ns) / 1000000 : 0;
-        printf("%3u %-15s %-8s %5uM %10llu %-20s %5llu.%01llus\n", vm->id, vm->cfg->name,
+        /* What the guest boots: a Linux kernel (and its initrd) or a Tessera guest's image. */
+        char runs[2 * CFG_IMAGE_MAX + 16];
+        if (vm->cfg->kind == CFG_GUEST_LINUX)
+            snprintf(runs, sizeof runs, "linux %s%s%s", vm->cfg->image, vm->cfg->initrd[0] ? "+" : "", vm->cfg->initrd);
+        else
+            snprintf(runs, sizeof runs, "tessera %s", vm->cfg->image);
+        printf("%3u %-15s %-8s %5uM %10llu %-20s %5llu.%01llus  %s\n", vm->id, vm->cfg->name,
                vm_state_name(vm->state), vm->cfg->ram_mib, (unsigned long long)vm->exits,
                vm->exits ? vmx_exit_reason_name(vm->last_exit) : "-",
-               (unsigned long long)(up / 1000), (unsigned long long)(up / 100 % 10));
+               (unsigned long long)(up / 1000), (unsigned long long)(up / 100 % 10), runs);
         if (vm->state != VM_RUNNING && vm->reason[0])
             printf("    %s\n", vm->reason);
     }
@@ -75,6 +82,19 @@ enum shell_status cmd_vm(int argc, char **argv)
 static void write_console(const char *s, size_t n, void *ctx) { console_write(s, n); }
 static void live_output(void *ctx, char c) { console_write(&c, 1); }
 
+/* `console <vm> time`: each live line starts with the hypervisor's uptime, "<s.micro> ", so an
+ * operator (or a test) can time what a guest prints against the hypervisor's own clock. */
+static bool stamp_next = true;
+static void live_output_stamped(void *ctx, char c)
+{
+    if (stamp_next) {
+        uint64_t us = timer_uptime_us();
+        printf("<%llu.%06llu> ", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+    }
+    console_write(&c, 1);
+    stamp_next = c == '\n';
+}
+
 static bool console_input(unsigned char c, void *ctx)
 {
     struct vm *vm = ctx;
@@ -92,10 +112,16 @@ enum shell_status cmd_console(int argc, char **argv)
     struct vm *vm = lookup(argv[1]);
     if (!vm)
         return SHELL_FAILED;
+    bool stamped = argc > 2;
+    if (stamped && strcmp(argv[2], "time")) {
+        shell_error("usage: console <vm> [time]");
+        return SHELL_FAILED;
+    }
     printf("[console of guest %u (%s), %s; Ctrl-] returns to the shell]\n", vm->id, vm->cfg->name,
            vm_state_name(vm->state));
     vuart_replay(&vm->uart, write_console, NULL);
-    vm->uart.on_output = live_output;
+    stamp_next = true;
+    vm->uart.on_output = stamped ? live_output_stamped : live_output;
     vm->uart.ctx = vm;
     shell_divert(console_input, vm);
     return SHELL_OK;
@@ -143,5 +169,12 @@ enum shell_status cmd_exits(int argc, char **argv)
     printf("interrupts: %llu injected, %llu re-injected, %llu APIC timer; vCPU %s\n",
            (unsigned long long)vm->irqs_injected, (unsigned long long)vm->events_reinjected,
            (unsigned long long)vm->lapic.timer_irqs, vm->halted ? "halted (waits for an interrupt)" : "runnable");
+    /* The interrupt controllers' state, for an operator asking why a guest waits. */
+    const struct i8259 *m = &vm->pic.chip[0], *sl = &vm->pic.chip[1];
+    printf("pic: master irr %02x isr %02x imr %02x base %#x, slave irr %02x isr %02x imr %02x base %#x, "
+           "%llu acks; lapic: lvt0 %#x svr %#x tpr %#x; uart: ier %02x mcr %02x line %s\n",
+           m->irr, m->isr, m->imr, m->vector_base, sl->irr, sl->isr, sl->imr, sl->vector_base,
+           (unsigned long long)vm->pic.acks, vm->lapic.lvt[VLAPIC_LVT_LINT0], vm->lapic.svr, vm->lapic.tpr,
+           vm->uart.ier, vm->uart.mcr, vm->uart.line ? "high" : "low");
     return SHELL_OK;
 }

@@ -13,7 +13,7 @@ const struct shell_command shell_commands[] = {
     { "vmx",     "",                "VT-x capabilities read at boot",             0, 0, cmd_vmx },
     { "vms",     "",                "guests: id, name, state, RAM, exits, last exit, uptime", 0, 0, cmd_vms },
     { "vm",      "start|stop|reset <vm>", "start, stop or restart a guest (id or name)", 2, 2, cmd_vm },
-    { "console", "<vm>",            "attach to a guest's console (Ctrl-] returns)", 1, 1, cmd_console },
+    { "console", "<vm> [time]",     "attach to a guest's console (Ctrl-] returns); time: stamp its lines", 1, 2, cmd_console },
     { "vcpu",    "<vm>",            "a guest's registers and key VMCS fields",     1, 1, cmd_vcpu },
     { "exits",   "<vm>",            "a guest's VM exits by reason",                1, 1, cmd_exits },
     { "gtt",     "",                "the graphics-memory map: host area, fence pool, guest windows, slots", 0, 0, cmd_gtt },

@@ -1,6 +1,7 @@
 /* A Linux guest's platform: reset, power-off, and the empty bus (exit_linux.h). */
 #include "vmm/vcpu/exit_linux.h"
 
+#include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx.h"
 #include "vmm/loader/linux_guest.h"
@@ -46,6 +47,25 @@ bool exit_linux_io(struct vm *vm, const struct exit_info *x, unsigned port, unsi
     } else if (port == I8042_COMMAND_PORT && size == 1 && !in && (uint8_t)*rax == I8042_CMD_PULSE_RESET) {
         *action = exit_linux_restart(vm, "reset through the keyboard controller");
         return true;
+    } else if (vacpi_pm_claims_port((uint16_t)port, size)) {
+        uint64_t mask = size == 4 ? 0xFFFFFFFFULL : (1ULL << (8 * size)) - 1;
+        if (in) {
+            uint64_t v = vacpi_pm_read(&lg->pm, (uint16_t)port, size, rdtsc());
+            *rax = size == 4 ? v : ((*rax & ~mask) | v);    /* IN to EAX zeroes the upper half */
+        } else {
+            switch (vacpi_pm_write(&lg->pm, (uint16_t)port, size, (uint32_t)(*rax & mask))) {
+            case VACPI_PM_POWER_OFF:
+                vm_stop(vm, VM_EXITED, "powered off (ACPI S5)");
+                *action = EXIT_STOPPED;
+                return true;
+            case VACPI_PM_SLEEP_REFUSED:
+                log_warn("guest %u (%s): asked for an ACPI sleep state other than S5 (PM1_CNT %#x): not "
+                         "supported, ignored", vm->id, vm->cfg->name, lg->pm.cnt);
+                break;
+            case VACPI_PM_NONE:
+                break;
+            }
+        }
     } else {
         return false;
     }
