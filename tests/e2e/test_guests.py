@@ -121,7 +121,7 @@ def default_guests(r, iso):
         r.check("guests: vcpu, exits and bad arguments", introspection)
 
         _, rows = vms_table(s)
-        up = float(re.search(r"(\d+\.\d)s\s*$", s.command("vms").splitlines()[1]).group(1))
+        up = float(re.search(r" (\d+\.\d)s  ", s.command("vms").splitlines()[1]).group(1))
         print(f"measure: guest 0 took {rows[0][2]} exits in {up:.1f} s of its uptime "
               f"({rows[0][2] / max(up, 0.1):.0f} exits/s)")
     finally:
