@@ -102,6 +102,10 @@ static bool model_init(uint64_t aperture_bytes)
     mc.mem = (struct igpu_model_mem){ mem_read, mem_write, NULL };
     mc.gsm_base = gpu.gsm_phys;
     mc.aperture_size = aperture_bytes;
+    /* The render loop preempts a vGPU whose turn is used up inside a long workload: the model
+     * lets it leave between commands in batches and between the steps of a long blit, where
+     * Gen9's blitter has only MI_ARB_CHECK (docs/igpu-model.md "Preemption"). */
+    mc.preempt = IGPU_MODEL_PREEMPT_STEP;
     int rc = igpu_model_create(&mc, &gpu.model);
     if (rc != IGPU_OK) {
         snprintf(gpu.error, sizeof gpu.error, "the software model did not start: %s", igpu_strerror(rc));

@@ -353,7 +353,7 @@ static void balloon_period(const struct cfg *cfg, uint64_t now)
     p.th_high = cfg->balloon.high_threshold_pct * 20;
     p.period_ms = cfg->balloon.period_ms;
     struct gtt_ctl_report rep;
-    if (vgpu_balloon_period(vgpu_host.dev, &p, vgpu_host.last_w_ppm, vgpu_host.last_rcopy_ppm, &rep) != 0)
+    if (vgpu_balloon_period(vgpu_host.dev, &p, vgpu_host.last_w_ppm, vgpu_host.last_rcopy_ppm, &rep) < 0)
         log_warn("vgpu: balloon period failed");
 }
 

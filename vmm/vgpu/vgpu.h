@@ -111,6 +111,8 @@ struct vgpu_info {
 /* The render loop's own numbers (`sched` shows them with the scheduler's). */
 struct vgpu_render_stats {
     uint64_t dispatches, workloads, switches;
+    uint64_t preemptions;                       /* turns cut inside a workload */
+    uint64_t drains, drains_busy;               /* drains, and those the GPU outlasted */
     uint64_t entries_switch, entries_predict;   /* GGTT entries written on switches / ahead */
     uint64_t busy_ns;                           /* GPU time used by guests' work */
     uint64_t watchdog_resets, gpu_faults;
@@ -159,7 +161,14 @@ int vgpu_balloon_adjust(struct vgpu_dev *d, unsigned vm, int delta, char *err, s
 int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why);
 
 /* One balloon-controller period: w_ppm is the measured vCPU wait share, rcopy_ppm the share of
- * CPU time spent copying GGTT entries since the last period (the caller measures both). */
+ * CPU time spent copying GGTT entries since the last period (the caller measures both).
+ * Returns 0, a negative error, or VGPU_BALLOON_BUSY: the running workload could not be
+ * preempted or finished within VGPU_DRAIN_MAX_NS, and the period was skipped (counted in
+ * drains_busy; the next period tries again). */
+#define VGPU_BALLOON_BUSY 1
+/* A drain (for the balloon, or the operator) gives the running work this much time (the render
+ * clock: GPU time on the model) to be preempted or to finish; past it the GPU is busy. */
+#define VGPU_DRAIN_MAX_NS 2000000ull
 int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint32_t w_ppm,
                         uint32_t rcopy_ppm, struct gtt_ctl_report *rep);
 

@@ -48,7 +48,7 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
     if (!gen9_cs_timestamp_encode(cfg->igpu->info.timestamp_hz, &ctc, &ovr))
         vgpu_logf(d, VGPU_LOG_WARN, "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
                   "guests reading CTC_MODE see 0", cfg->igpu->info.timestamp_hz);
-    if (vgpu_record_default_context(d) != 0) {
+    if (vgpu_record_default_context(d) != 0 || vgpu_preempt_init(d) != 0) {
         free(d);
         return -1;
     }
