@@ -101,6 +101,8 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     g->copy = cfg->copy;
     g->slot_mode = cfg->slots;
     g->host_fences = cfg->host_fences;
+    for (unsigned i = 0; cfg->fence_pool_shares && i < GTT_MAX_VGPUS && i < l->n_guests; i++)
+        g->fence_share[i] = cfg->fence_pool_shares[i];
     g->fences_per_vgpu = cfg->fences_per_vgpu ? cfg->fences_per_vgpu : 4;
     g->balloon_count_idle = cfg->balloon_count_idle;
     g->running = GTT_NO_VGPU;
@@ -329,6 +331,7 @@ int gtt_vgpu_create_from_layout(struct gtt *g, unsigned id)
         .slots = sl,
         .min_slots = gl->n_slots ? 1 : 0,
         .max_slots = gl->n_slots,
+        .fence_pool_bytes = g->fence_share[id],
     };
     int rc = gtt_vgpu_create(g, id, &sp);
     if (sl != slots)

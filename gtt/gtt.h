@@ -57,16 +57,16 @@ struct gtt_ops {
      * channel between guests (one's writes to an unmapped page are the other's reads), so
      * only bookkeeping tests do that. */
     int (*vgpu_scratch)(void *ctx, unsigned vgpu, uint64_t *pte);
-    /* The EPT updates of `vgpu` since its last flush are all given (ept_update): one
-     * invalidation (INVEPT) for all of them.  Called once at the end of every call below that
-     * emitted updates.  May be NULL (ept_update then takes effect by itself). */
-    void (*ept_flush)(void *ctx, unsigned vgpu);
     /* Makes the GGTT writes so far visible to the GPU (GFX_FLSH_CNTL: the backend's
      * ggtt_flush).  Called once at the end of every call below that wrote physical entries, as
      * i915 invalidates after every GGTT update (gen8_ggtt_insert_page/_entries ->
      * ggtt->invalidate()): the GPU never works with a stale translation, and the running
      * guest's own remaps take effect for its next command.  May be NULL. */
     void (*ggtt_invalidate)(void *ctx);
+    /* The EPT updates of `vgpu` since its last flush are all given (ept_update): one
+     * invalidation (INVEPT) for all of them.  Called once at the end of every call below that
+     * emitted updates.  May be NULL (ept_update then takes effect by itself). */
+    void (*ept_flush)(void *ctx, unsigned vgpu);
 };
 
 /* How a switch decides what to write (the benchmark compares them; Tessera uses ENTRY). */
@@ -94,6 +94,9 @@ struct gtt_config {
      * idle vGPU is never copied, so sharing a slot with it costs nothing), or by every vGPU
      * (true: gBalloon's Algorithm 1 exactly as published). */
     bool balloon_count_idle;
+    /* Per vGPU id, its share of the fence pool for gtt_vgpu_create_from_layout() (bytes, a
+     * page multiple; 0 = the fair split).  May be NULL: every vGPU gets the fair split. */
+    const uint64_t *fence_pool_shares;
 };
 
 struct gtt_vgpu_spec {
@@ -184,6 +187,7 @@ struct gtt {
     unsigned host_fences;
     unsigned fences_per_vgpu;
     bool balloon_count_idle;
+    uint64_t fence_share[GTT_MAX_VGPUS];    /* gtt_config.fence_pool_shares */
     bool ggtt_dirty;                /* physical entries written since the last invalidate */
     uint64_t ept_dirty[GTT_MAX_VGPUS / 64];   /* vGPUs with EPT updates not yet flushed */
     struct gtt_stats st;

@@ -60,6 +60,12 @@ static void ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_update *u)
     vgpu_host_ept_update(vgpu, u);
 }
 
+/* One INVEPT for all the updates of a gtt/ call (a fence step remaps up to 64 pages). */
+static void ept_flush(void *ctx, unsigned vgpu)
+{
+    vgpu_host_ept_flush(vgpu);
+}
+
 /* A vGPU's own scratch page: its unmapped GGTT entries point here, so what its GPU work writes
  * to a page it never mapped is seen by nobody else (gtt/gtt.h). */
 static int vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
@@ -138,13 +144,17 @@ bool gpu_init(const struct cfg *cfg)
         log_error("iGPU: %s", gpu.error);
         return false;
     }
+    uint64_t fence_shares[TESSERA_MAX_GUESTS];
+    cfg_fence_shares(cfg, fence_shares);
     struct gtt_config gc = {
         .layout = &gpu.layout,
         .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
-                 .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate },
+                 .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate,
+                 .ept_flush = ept_flush },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,
+        .fence_pool_shares = fence_shares,
     };
     int rc = gtt_init(&gpu.gtt, &gc);
     for (unsigned i = 0; rc == 0 && i < cfg->n_guests; i++) {

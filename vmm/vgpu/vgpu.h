@@ -32,6 +32,10 @@
 #define VGPU_CSB_ENTRIES        6u              /* Gen9 CSB depth */
 #define VGPU_REJECT_LOG         4u              /* last rejections kept for `vgpu` */
 #define VGPU_OTHER_REGS         128u            /* plain-storage registers per vGPU */
+/* Fence work (pool copies and EPT remaps, a page each) done inside one guest MMIO exit, and per
+ * vGPU in each vgpu_dev_fence_work() call: bounded, so no guest holds the CPU (vgpu_fence.c). */
+#define VGPU_FENCE_EXIT_PAGES   64u
+#define VGPU_FENCE_POLL_PAGES   64u
 
 enum vgpu_log_level { VGPU_LOG_DEBUG, VGPU_LOG_INFO, VGPU_LOG_WARN, VGPU_LOG_ERROR };
 
@@ -87,6 +91,7 @@ struct vgpu_stats {
     uint64_t mmio_reads, mmio_writes, other_regs;
     uint64_t ggtt_writes, ggtt_refused;
     uint64_t fence_writes, fence_refused;
+    uint64_t fence_work_pages;      /* pages of fence work done for it (pool copies, remaps) */
     uint64_t submitted, queued, completed, rejected, dropped;
     uint64_t resets;
     uint64_t gpu_ns;                /* GPU time its workloads used */
@@ -152,6 +157,9 @@ bool vgpu_aperture_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t v
 /* The render loop: one step (retire, watchdog, balloon, dispatch, run the GPU a little).
  * Returns true if the GPU has work (call again soon). */
 bool vgpu_render_step(struct vgpu_dev *d);
+/* The fence work guests' fence writes left: up to max_pages pages for each vGPU with some
+ * (VGPU_FENCE_POLL_PAGES between time slices).  True if some is still left. */
+bool vgpu_dev_fence_work(struct vgpu_dev *d, uint32_t max_pages);
 
 /* Operator actions. */
 int vgpu_set_weight(struct vgpu_dev *d, unsigned vm, uint32_t weight);

@@ -153,6 +153,13 @@ void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, 
  * that now fail keep their old range generation and are dropped at dispatch. */
 void vgpu_rescan_queued(struct vgpu *v);
 
+/* vgpu_fence.c */
+bool vgpu_is_fence_reg(uint32_t off);
+/* The guest wrote fence register i: recorded, and up to VGPU_FENCE_EXIT_PAGES of its work. */
+void vgpu_fence_write(struct vgpu *v, unsigned i, uint64_t value);
+/* Up to max_pages pages of v's fence work; returns the pages done. */
+uint32_t vgpu_fence_work(struct vgpu *v, uint32_t max_pages);
+
 /* vgpu_render.c */
 void vgpu_drop_queue(struct vgpu *v, uint32_t code);
 /* Runs the GPU (with the watchdog, charging what it uses) until nothing is on the engine, the
