@@ -10,14 +10,6 @@
 
 #define BCS GEN9_BCS_BASE
 #define RCS GEN9_RCS_BASE
-#define LOG_FIRST 16u                   /* refusals logged one by one, then every LOG_EVERY */
-#define LOG_EVERY 1024u
-
-static bool log_this(uint64_t count)
-{
-    return count <= LOG_FIRST || count % LOG_EVERY == 0;
-}
-
 /* A masked register: bits 31:16 say which of bits 15:0 the write changes. */
 static uint32_t masked(uint32_t old, uint32_t val)
 {
@@ -138,8 +130,8 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
         v->pv.tessera_balloon.submitted++;
         v->pv.tessera_balloon.rejected++;
         v->pv.tessera_balloon.last_reject = TESSERA_REJECT_ENGINE;
-        if (log_this(v->st.rejected))
-            vgpu_note_reject(v, TESSERA_REJECT_ENGINE, "render-engine ELSP write refused: guests get the blitter only");
+        /* Logged like every refusal; the log limits each guest's lines (vmm/log_limit.h). */
+        vgpu_note_reject(v, TESSERA_REJECT_ENGINE, "render-engine ELSP write refused: guests get the blitter only");
         return;
     case GEN9_RING_CSB_PTR(BCS): {
         /* A masked register with both pointers writable, as GVT-g emulates it (handlers.c:
@@ -209,8 +201,7 @@ static void ggtt_write(struct vgpu *v, uint32_t index, uint64_t pte)
         return;
     v->st.ggtt_refused++;
     v->pv.tessera_balloon.ggtt_refused++;
-    if (log_this(v->st.ggtt_refused))
-        vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: GGTT write refused: entry %#x (graphics address %#llx) "
+    vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: GGTT write refused: entry %#x (graphics address %#llx) "
                   "= %#llx: %s", v->id, index, (unsigned long long)index << GEN9_GTT_PAGE_SHIFT,
                   (unsigned long long)pte,
                   rc == GTT_ERANGE ? "entry outside its graphics memory"
