@@ -180,6 +180,48 @@ static void preemption_keeps_frames_within_a_slice(void **state)
     fx_destroy(f);
 }
 
+/* The operator shrinks a guest while its long workload is preempted: work that uses none of
+ * the slot that goes away continues and completes; work that uses it is dropped (it cannot be
+ * scanned again half executed). */
+static void shrink_keeps_or_drops_preempted_work(void **state)
+{
+    (void)state;
+    for (int uses_slots = 0; uses_slots < 2; uses_slots++) {
+        fx_preempt = IGPU_MODEL_PREEMPT_STEP;
+        struct fx *f = fx_create(NULL);
+        fx_preempt = IGPU_MODEL_PREEMPT_RING;
+        pixel_cost(f, 10000);
+        fx_guest_setup(f, 0);
+        const unsigned w = 1024, h = 512;
+        uint64_t surf = fx_gm_alloc(f, 0, w * h * 4 / 4096, NULL);     /* low window */
+        uint32_t c[32];
+        unsigned n = fx_fill(c, surf, w * 4u, w, h, 0x00C0FFEEu);        /* 5 ms */
+        if (uses_slots) {
+            uint64_t hi = big_surface(f, 0), hi_size = fx_r(f, 0, VGT_PVINFO_PAGE + 0x4c, 4);
+            assert_true(vgpu_mmio_write(fx_v(f, 0), VGPU_GGTT_OFFSET + ((hi + hi_size - 4096) >> 12) * 8, 8,
+                                        f->g[0].gpa_next | GEN9_GGTT_PTE_PRESENT));
+            c[n++] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;      /* both of its slots */
+            c[n++] = (uint32_t)(hi + hi_size - 4);
+            c[n++] = 0;
+            c[n++] = 1;
+            n += fx_fill(c + n, hi, 4096, 1024, 1, 0);
+        }
+        fx_submit(f, 0, c, n);
+        run_for(f, SCHED_MS(1));
+        char err[160];
+        assert_int_equal(vgpu_balloon_adjust(f->dev, 0, -1, err, sizeof err), 0);
+        assert_int_equal(rstats(f).preemptions, 1);
+        fx_run_until_retired(f, 0);
+        struct tessera_balloon_if b;
+        fx_ext(f, 0, &b);
+        assert_int_equal(b.resets, uses_slots ? 1 : 0);
+        assert_int_equal(b.completed, uses_slots ? 0 : 1);
+        if (!uses_slots)
+            assert_int_equal(fx_rd(f, 0, surf + (uint64_t)(h - 1) * w * 4u), 0x00C0FFEEu);
+        fx_destroy(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +229,7 @@ int main(void)
         cmocka_unit_test(drain_of_an_unpreemptible_runaway_is_bounded),
         cmocka_unit_test(watchdog_stops_a_giant_blit_midway),
         cmocka_unit_test(preemption_keeps_frames_within_a_slice),
+        cmocka_unit_test(shrink_keeps_or_drops_preempted_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,11 +37,21 @@ void vgpu_pv_update_ranges(struct vgpu *v)
             lost = true;
     if (lost) {
         v->range_gen++;
-        /* Work left midway by a preemption cannot be scanned again (its batch copies are being
-         * executed): it is dropped, as a reset drops work. */
-        if (v->preempted) {
+        /* Work left midway by a preemption cannot be scanned again (its batch copies are half
+         * executed): it goes on if it uses none of the slots that went away, else it is
+         * dropped as a reset drops work. */
+        uint64_t gone = vgpu_slot_mask(v, old, n_old, NULL) & ~vgpu_slot_mask(v, v->ranges, v->n_ranges, NULL);
+        uint64_t needed = 0;
+        for (unsigned i = 0, k = 0; i < v->q_len && k < v->preempted; i++) {
+            const struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+            if (w->inflight) {
+                needed |= w->slots_touched;
+                k++;
+            }
+        }
+        if (needed & gone) {
             vgpu_note_reject(v, TESSERA_REJECT_SHRUNK, "graphics memory ballooned away while its "
-                             "workload was preempted");
+                             "preempted workload used it");
             vgpu_reset(v->dev, v->id, "graphics memory ballooned away from preempted work");
         }
         vgpu_rescan_queued(v);

@@ -21,6 +21,7 @@ struct vgpu_workload {
     unsigned shadow;                /* index of its batch-copy buffer */
     uint32_t lrca, ctx_id, tail;    /* guest context to retire: RING_HEAD := tail */
     uint32_t range_gen;             /* the vGPU's range generation when it was scanned */
+    uint64_t slots_touched;         /* high-GM slots its commands and batches use (bit = slot) */
     uint64_t est_ns;
     uint32_t n_dw;
     uint32_t cmds[VGPU_SLICE_MAX_DW];   /* the ring slice, batch starts pointing at copies */
@@ -152,6 +153,10 @@ void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, 
 /* The vGPU's ranges shrank: queued workloads are scanned again against the new ranges; those
  * that now fail keep their old range generation and are dropped at dispatch. */
 void vgpu_rescan_queued(struct vgpu *v);
+/* The high-GM slots of ranges r[0..n) (those whose bit is set in `which`, or all if NULL), as
+ * a bitmask over the layout's slots (every bit if a slot index does not fit 64). */
+uint64_t vgpu_slot_mask(const struct vgpu *v, const struct igpu_scan_range *r, size_t n,
+                        const uint64_t *which);
 
 /* vgpu_fence.c */
 bool vgpu_is_fence_reg(uint32_t off);
