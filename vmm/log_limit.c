@@ -32,9 +32,13 @@ bool log_limit_take(struct log_limit *l, uint64_t now_ns, uint32_t *report, uint
         return false;
     }
     l->tokens--;
-    *report = l->suppressed;
-    *since_ns = l->first_dropped_ns;
-    l->suppressed = 0;
+    if (l->suppressed && (!l->reported || now_ns >= l->last_report_ns + LOG_LIMIT_REPORT_NS)) {
+        *report = l->suppressed;
+        *since_ns = l->first_dropped_ns;
+        l->suppressed = 0;
+        l->reported = true;
+        l->last_report_ns = now_ns;
+    }
     return true;
 }
 
@@ -45,6 +49,8 @@ uint32_t log_limit_flush(struct log_limit *l, uint64_t now_ns, uint64_t *since_n
     uint32_t n = l->suppressed;
     *since_ns = l->first_dropped_ns;
     l->suppressed = 0;
+    l->reported = true;
+    l->last_report_ns = now_ns;
     return n;
 }
 

@@ -32,11 +32,18 @@ static void test_burst_then_one_per_period(void **state)
     assert_int_equal(report, 10000);
     assert_int_equal(since, t);
     assert_false(log_limit_take(&l, t + LOG_LIMIT_EVERY_NS + 1, &report, &since));
-    /* A sustained storm is held to one line a period: 10 s of one line every ms. */
-    unsigned passed = 0;
-    for (uint64_t u = t + LOG_LIMIT_EVERY_NS + 2; u < t + 10500 * MS; u += MS)
+    /* A sustained storm is held to one line a period, 20 s of one line every ms, and its
+     * summaries come once every LOG_LIMIT_REPORT_NS, not with every line. */
+    unsigned passed = 0, reports = 0;
+    uint64_t said = 0;
+    for (uint64_t u = t + LOG_LIMIT_EVERY_NS + 2; u < t + 21000 * MS; u += MS) {
         passed += log_limit_take(&l, u, &report, &since);
-    assert_in_range(passed, 10000 * MS / LOG_LIMIT_EVERY_NS - 1, 10000 * MS / LOG_LIMIT_EVERY_NS + 1);
+        reports += report != 0;
+        said += report;
+    }
+    assert_in_range(passed, 20500 * MS / LOG_LIMIT_EVERY_NS - 1, 20500 * MS / LOG_LIMIT_EVERY_NS + 1);
+    assert_int_equal(reports, 2);           /* 10 s and 20 s after the first summary */
+    assert_true(said >= 19000);
 }
 
 static void test_quiet_source_reports_and_refills(void **state)
