@@ -30,7 +30,7 @@ include mk/fuzz.mk
 -include mk/config.mk
 include mk/linux.mk
 
-.PHONY: all image run test unit e2e bench fuzz clean distclean deps
+.PHONY: all image run test unit e2e bench bench-isolation fuzz clean distclean deps
 
 all: image
 
@@ -58,6 +58,11 @@ clean:
 # Also forgets the cached newlib build (about 40 s to rebuild) and the Debian downloads.
 distclean:
 	rm -rf $(BUILD)
+
+# Performance isolation under Bochs: the victim beside each attack of issue 17 (about 20 minutes;
+# docs/benchmarks.md).  A benchmark: it prints the table, it asserts nothing.
+bench-isolation: image
+	tools/bench-isolation --iso $(BUILD)/tessera.iso
 
 # End-to-end tests boot the image in QEMU (SeaBIOS and OVMF) and Bochs and drive the shell.
 e2e: image linux

@@ -222,6 +222,65 @@ static int check_balloon(struct cfg_ctx *x)
     return CFG_OK;
 }
 
+void cfg_fence_shares(const struct cfg *c, uint64_t shares[TESSERA_MAX_GUESTS])
+{
+    uint64_t pool = (uint64_t)CFG_FENCE_POOL_KIB * 1024u, given = 0;
+    unsigned n = c->n_guests <= TESSERA_MAX_GUESTS ? c->n_guests : TESSERA_MAX_GUESTS, rest = 0;
+    for (unsigned i = 0; i < n; i++) {
+        given += (uint64_t)c->guest[i].fence_pool_kib * 1024u;
+        rest += c->guest[i].fence_pool_kib == 0;
+    }
+    uint64_t fair = rest && given < pool ? (pool - given) / rest : 0;
+    fair -= fair % ((uint64_t)CFG_FENCE_SHARE_UNIT_KIB * 1024u);
+    for (unsigned i = 0; i < n; i++)
+        shares[i] = c->guest[i].fence_pool_kib ? (uint64_t)c->guest[i].fence_pool_kib * 1024u : fair;
+}
+
+/* The shares given must fit the pool, and leave some for every guest without one. */
+static int check_fence_shares(struct cfg_ctx *x)
+{
+    const struct cfg *c = x->out;
+    char path[CFG_PATH_MAX], what[240];
+    uint64_t given = 0;
+    unsigned rest = 0, last = 0;
+    for (unsigned i = 0; i < c->n_guests; i++) {
+        if (c->guest[i].fence_pool_kib) {
+            given += c->guest[i].fence_pool_kib;
+            last = i;
+        } else {
+            rest++;
+        }
+    }
+    if (given == 0)
+        return CFG_OK;
+    cfg_guest_path(c, last, path);
+    if (given > CFG_FENCE_POOL_KIB) {
+        snprintf(what, sizeof what, "the guests' fence-pool shares add up to %llu KiB, the fence "
+                 "pool holds %u KiB", (unsigned long long)given, CFG_FENCE_POOL_KIB);
+        return cfg_fail(x, path, "fence-pool-kib", what);
+    }
+    if (rest && (CFG_FENCE_POOL_KIB - given) / rest < CFG_FENCE_SHARE_UNIT_KIB) {
+        snprintf(what, sizeof what, "the shares given add up to %llu KiB of the %u KiB fence "
+                 "pool: less than %u KiB is left for each guest without a share (%u)",
+                 (unsigned long long)given, CFG_FENCE_POOL_KIB, CFG_FENCE_SHARE_UNIT_KIB, rest);
+        return cfg_fail(x, path, "fence-pool-kib", what);
+    }
+    return CFG_OK;
+}
+
+/* A legal workload must be able to fill a turn: a limit below the slice would reset work the
+ * scheduler itself considers one turn's worth. */
+static int check_workload_limit(struct cfg_ctx *x)
+{
+    const struct cfg_scheduler *s = &x->out->scheduler;
+    char what[160];
+    if (s->workload_limit_us >= s->slice_us)
+        return CFG_OK;
+    snprintf(what, sizeof what, "expected at least slice-us (%u), got %u", s->slice_us,
+             s->workload_limit_us);
+    return cfg_fail(x, "/scheduler", "workload-limit-us", what);
+}
+
 int cfg_check_semantics(struct cfg_ctx *x)
 {
     struct cfg *c = x->out;
@@ -239,5 +298,9 @@ int cfg_check_semantics(struct cfg_ctx *x)
         rc = check_graphics(x);
     if (rc == CFG_OK)
         rc = check_balloon(x);
+    if (rc == CFG_OK)
+        rc = check_workload_limit(x);
+    if (rc == CFG_OK)
+        rc = check_fence_shares(x);
     return rc;
 }

@@ -50,6 +50,9 @@
 #define CFG_WALL_MAX_PX           8192u
 #define CFG_SLICE_MIN_US          100u
 #define CFG_SLICE_MAX_US          100000u
+#define CFG_WORKLOAD_LIMIT_MAX_US 10000000u   /* 10 s */
+#define CFG_FENCE_POOL_KIB        (unsigned)(GTT_DEFAULT_FENCE_POOL / 1024u)  /* the pool */
+#define CFG_FENCE_SHARE_UNIT_KIB  4u      /* a share is whole 4 KiB pages */
 #define CFG_PERIOD_MIN_MS         100u
 #define CFG_PERIOD_MAX_MS         10000u
 #define CFG_THRESHOLD_MIN_PCT     1u
@@ -66,6 +69,7 @@
 #define CFG_DEFAULT_APERTURE_MIB  (unsigned)(GTT_DEFAULT_APERTURE / GTT_MIB)
 #define CFG_DEFAULT_SLICE_US      6000u   /* FairGV's 6 ms slice */
 #define CFG_DEFAULT_RR_SLICE_US   16000u  /* GVT-g's 16 ms round-robin quantum */
+#define CFG_DEFAULT_WORKLOAD_LIMIT_US 200000u   /* the watchdog's 200 ms */
 #define CFG_DEFAULT_PERIOD_MS     500u    /* gBalloon's 0.5 s control period */
 #define CFG_DEFAULT_LOW_PCT       25u     /* gBalloon: 0.5 of f's maximum 2 */
 #define CFG_DEFAULT_HIGH_PCT      50u     /* gBalloon: 1.0 of f's maximum 2 */
@@ -108,6 +112,8 @@ struct cfg_guest {
     uint32_t low_gm_mib;            /* CPU-visible graphics memory (aperture) */
     uint32_t high_gm_mib;           /* GPU-only graphics memory, whole slots */
     uint32_t weight;                /* render-scheduler weight */
+    uint32_t fence_pool_kib;        /* its share of the fence pool; 0 = not given (the fair
+                                     * split of what the others leave) */
     struct cfg_tile tile;
     bool console;                   /* the guest's virtual UART is kept (shell `console`) */
     bool autostart;                 /* started at boot, else by `vm start` */
@@ -128,6 +134,7 @@ struct cfg_graphics {
 struct cfg_scheduler {
     uint32_t policy;                /* enum cfg_sched_policy */
     uint32_t slice_us;
+    uint32_t workload_limit_us;     /* longest GPU time one workload may run (the watchdog) */
 };
 
 struct cfg_balloon {
@@ -171,6 +178,9 @@ int cfg_check_dtb(const void *dtb, size_t len, struct cfg *out, char *err, size_
 /* The graphics-memory layout request the checker verified, for the hypervisor to compute the
  * same layout at boot: fills *p (gtt_layout_defaults plus the appliance's aperture and the
  * sharing policy) and req[0..n_guests-1]; p->req points at req. */
+/* Each guest's share of the fence pool in bytes: its fence-pool-kib, or an equal part (whole
+ * pages) of what the guests with one leave. */
+void cfg_fence_shares(const struct cfg *c, uint64_t shares[TESSERA_MAX_GUESTS]);
 void cfg_gtt_params(const struct cfg *c, struct gtt_layout_params *p,
                     struct gtt_guest_request req[TESSERA_MAX_GUESTS]);
 

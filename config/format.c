@@ -30,15 +30,17 @@ int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
     if (!c || id >= c->n_guests || id >= TESSERA_MAX_GUESTS)
         return snprintf(buf, len, "guest %u: no such guest", id);
     const struct cfg_guest *g = &c->guest[id];
-    char linux_part[CFG_IMAGE_MAX + 64] = "";
+    char linux_part[CFG_IMAGE_MAX + 64] = "", fences[40] = "";
     if (g->kind == CFG_GUEST_LINUX)
         snprintf(linux_part, sizeof linux_part, ", initrd %s, framebuffer %ux%u",
                  g->initrd[0] ? g->initrd : "none", g->fb_width_px, g->fb_height_px);
+    if (g->fence_pool_kib)
+        snprintf(fences, sizeof fences, ", fence pool %u KiB", g->fence_pool_kib);
     return snprintf(buf, len,
-                    "guest %u %s: %simage %s%s, RAM %u MiB, GM low %u + high %u MiB, weight %u, "
+                    "guest %u %s: %simage %s%s, RAM %u MiB, GM low %u + high %u MiB%s, weight %u, "
                     "tile %u,%u %ux%u, console %s, autostart %s%s%s%s",
                     id, g->name, g->kind == CFG_GUEST_LINUX ? "linux " : "", g->image,
-                    linux_part, g->ram_mib, g->low_gm_mib, g->high_gm_mib, g->weight,
+                    linux_part, g->ram_mib, g->low_gm_mib, g->high_gm_mib, fences, g->weight,
                     g->tile.x, g->tile.y, g->tile.width, g->tile.height,
                     g->console ? "on" : "off", g->autostart ? "on" : "off",
                     g->cmdline[0] ? ", cmdline \"" : "", g->cmdline, g->cmdline[0] ? "\"" : "");
@@ -73,8 +75,9 @@ void cfg_format(const struct cfg *c, const char *source, cfg_line_fn line, void 
     snprintf(buf, sizeof buf, "display: wall %ux%u px", c->display.width_px,
              c->display.height_px);
     line(ctx, buf);
-    snprintf(buf, sizeof buf, "scheduler: %s, slice %u us",
-             cfg_sched_policy_name(c->scheduler.policy), c->scheduler.slice_us);
+    snprintf(buf, sizeof buf, "scheduler: %s, slice %u us, workload limit %u us",
+             cfg_sched_policy_name(c->scheduler.policy), c->scheduler.slice_us,
+             c->scheduler.workload_limit_us);
     line(ctx, buf);
     snprintf(buf, sizeof buf,
              "balloon: %s, period %u ms, thresholds %u%%/%u%%, slots %u..%u per guest",

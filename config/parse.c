@@ -61,7 +61,7 @@ static const struct cfg_prop display_props[] = {
 };
 
 static const char *const policy_names[] = { "fair", "rr", "credit", "las", NULL };
-enum { SCHED_POLICY, SCHED_SLICE };     /* indices into scheduler_props (seen bits) */
+enum { SCHED_POLICY, SCHED_SLICE, SCHED_LIMIT };   /* indices into scheduler_props (seen bits) */
 enum { BALLOON_MAX_SLOTS = 5 };        /* index of max-slots in balloon_props */
 /* Slots in the whole GGTT: an upper bound before the layout says how many high GM holds. */
 #define MAX_SLOTS (uint32_t)(GTT_DEFAULT_GGTT_BYTES / GTT_DEFAULT_SLOT_BYTES)
@@ -70,6 +70,9 @@ static const struct cfg_prop scheduler_props[] = {
                           struct cfg_scheduler, policy),
     [SCHED_SLICE] = U32("slice-us", false, CFG_SLICE_MIN_US, CFG_SLICE_MAX_US, 0,
                         "render time slice in microseconds", struct cfg_scheduler, slice_us),
+    [SCHED_LIMIT] = U32("workload-limit-us", false, CFG_SLICE_MIN_US, CFG_WORKLOAD_LIMIT_MAX_US, 0,
+                        "longest GPU time one workload may run, in microseconds (the watchdog)",
+                        struct cfg_scheduler, workload_limit_us),
 };
 
 static const struct cfg_prop balloon_props[] = {
@@ -119,6 +122,9 @@ static const struct cfg_prop guest_props[] = {
     [GUEST_FRAMEBUFFER] = { .name = "framebuffer-px", .kind = CFG_K_SIZE,
       .what = "a Linux guest's linear framebuffer in pixels, shown on its tile",
       .offset = offsetof(struct cfg_guest, fb_width_px) },
+    U32("fence-pool-kib", false, CFG_FENCE_SHARE_UNIT_KIB, CFG_FENCE_POOL_KIB,
+        CFG_FENCE_SHARE_UNIT_KIB, "the guest's share of the fence pool in KiB",
+        struct cfg_guest, fence_pool_kib),
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
@@ -266,6 +272,7 @@ static void set_defaults(struct cfg *c)
     c->appliance.aperture_mib = CFG_DEFAULT_APERTURE_MIB;
     c->graphics.sharing = CFG_GM_SHARE_ALL;
     c->scheduler.policy = CFG_SCHED_FAIR;
+    c->scheduler.workload_limit_us = CFG_DEFAULT_WORKLOAD_LIMIT_US;
     c->balloon.period_ms = CFG_DEFAULT_PERIOD_MS;
     c->balloon.low_threshold_pct = CFG_DEFAULT_LOW_PCT;
     c->balloon.high_threshold_pct = CFG_DEFAULT_HIGH_PCT;

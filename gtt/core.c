@@ -33,6 +33,8 @@ void gtt_emit_ept(struct gtt *g, unsigned vgpu, uint64_t aper_off, enum gtt_ept_
         return;
     struct gtt_ept_update u = {.aper_off = aper_off, .target = target, .kind = kind};
     g->ops.ept_update(g->ops.ctx, vgpu, &u);
+    if (vgpu < GTT_MAX_VGPUS)
+        g->ept_dirty[vgpu / 64] |= 1ull << (vgpu % 64);
 }
 
 void gtt_phys_write(struct gtt *g, uint32_t index, uint64_t pte)
@@ -43,6 +45,10 @@ void gtt_phys_write(struct gtt *g, uint32_t index, uint64_t pte)
 
 long gtt_done(struct gtt *g, long rc)
 {
+    for (unsigned w = 0; w < GTT_MAX_VGPUS / 64; w++)
+        for (; g->ept_dirty[w]; g->ept_dirty[w] &= g->ept_dirty[w] - 1)
+            if (g->ops.ept_flush)
+                g->ops.ept_flush(g->ops.ctx, w * 64u + (unsigned)__builtin_ctzll(g->ept_dirty[w]));
     if (g->ggtt_dirty) {
         g->ggtt_dirty = false;
         g->st.invalidates++;
@@ -95,6 +101,8 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     g->copy = cfg->copy;
     g->slot_mode = cfg->slots;
     g->host_fences = cfg->host_fences;
+    for (unsigned i = 0; cfg->fence_pool_shares && i < GTT_MAX_VGPUS && i < l->n_guests; i++)
+        g->fence_share[i] = cfg->fence_pool_shares[i];
     g->fences_per_vgpu = cfg->fences_per_vgpu ? cfg->fences_per_vgpu : 4;
     g->balloon_count_idle = cfg->balloon_count_idle;
     g->running = GTT_NO_VGPU;
@@ -134,6 +142,8 @@ static void vgpu_free(struct gtt *g, struct gtt_vgpu *v)
 {
     if (!v)
         return;
+    if (v->pool.size)
+        gtt_pool_free(&g->pool, v->pool.base);      /* its share of the fence pool */
     if (v->slot_host)
         for (unsigned s = 0; s < g->layout.n_slots; s++) {
             free(v->slot_host[s]);
@@ -255,6 +265,24 @@ int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *sp)
     v->max_slots = sp->max_slots ? sp->max_slots : sp->n_slots;
     v->n_fences = g->fences_per_vgpu;
     v->scratch_pte = g->scratch_pte;
+    /* Its share of the fence pool: what the spec says (it must fit), or the fair split (as
+     * much of it as is left). */
+    uint64_t share = sp->fence_pool_bytes, base = 0;
+    if (share % GEN9_GTT_PAGE_SIZE) {
+        free(v);
+        return GTT_EINVAL;
+    }
+    if (!share) {
+        share = g->pool.size / (g->layout.n_guests ? g->layout.n_guests : 1) &
+                ~(uint64_t)(GEN9_GTT_PAGE_SIZE - 1);
+        if (share > gtt_pool_largest_free(&g->pool))
+            share = gtt_pool_largest_free(&g->pool);
+    }
+    if (share && gtt_pool_alloc(&g->pool, share, &base) != 0) {
+        free(v);
+        return GTT_EFULL;
+    }
+    gtt_pool_init(&v->pool, base, share);
     if (g->ops.vgpu_scratch && g->ops.vgpu_scratch(g->ops.ctx, id, &v->scratch_pte) != 0) {
         free(v);
         return GTT_ENOMEM;
@@ -303,6 +331,7 @@ int gtt_vgpu_create_from_layout(struct gtt *g, unsigned id)
         .slots = sl,
         .min_slots = gl->n_slots ? 1 : 0,
         .max_slots = gl->n_slots,
+        .fence_pool_bytes = g->fence_share[id],
     };
     int rc = gtt_vgpu_create(g, id, &sp);
     if (sl != slots)

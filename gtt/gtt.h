@@ -63,6 +63,10 @@ struct gtt_ops {
      * ggtt->invalidate()): the GPU never works with a stale translation, and the running
      * guest's own remaps take effect for its next command.  May be NULL. */
     void (*ggtt_invalidate)(void *ctx);
+    /* The EPT updates of `vgpu` since its last flush are all given (ept_update): one
+     * invalidation (INVEPT) for all of them.  Called once at the end of every call below that
+     * emitted updates.  May be NULL (ept_update then takes effect by itself). */
+    void (*ept_flush)(void *ctx, unsigned vgpu);
 };
 
 /* How a switch decides what to write (the benchmark compares them; Tessera uses ENTRY). */
@@ -90,6 +94,9 @@ struct gtt_config {
      * idle vGPU is never copied, so sharing a slot with it costs nothing), or by every vGPU
      * (true: gBalloon's Algorithm 1 exactly as published). */
     bool balloon_count_idle;
+    /* Per vGPU id, its share of the fence pool for gtt_vgpu_create_from_layout() (bytes, a
+     * page multiple; 0 = the fair split).  May be NULL: every vGPU gets the fair split. */
+    const uint64_t *fence_pool_shares;
 };
 
 struct gtt_vgpu_spec {
@@ -97,12 +104,21 @@ struct gtt_vgpu_spec {
     unsigned n_slots;
     const unsigned *slots;      /* n_slots slot indices (contiguous mode: consecutive) */
     unsigned min_slots, max_slots;  /* balloon bounds; max 0 = n_slots */
+    /* Its share of the fence pool (bytes, a page multiple): a part of the pool that is its
+     * own, where its fences' copies go, so no other vGPU can take it.  0 = the fair split,
+     * pool size / layout's guest count (or what is left of the pool, if less). */
+    uint64_t fence_pool_bytes;
 };
 
-/* One virtual fence register of a vGPU. */
+/* One virtual fence register of a vGPU.  Applying a write is work in proportion to the fence's
+ * pages (a pool copy and an EPT remap each), done in bounded steps by gtt_fence_work(). */
 struct gtt_vfence {
     uint64_t guest_value;       /* what the guest wrote */
+    bool pending;               /* the state below does not match guest_value yet */
+    bool refused;               /* guest_value was refused: the fence stays disabled */
     bool pooled;                /* a pool range and a physical register are held */
+    uint64_t applied;           /* the guest_value the held range is for */
+    uint32_t mapped;            /* pages [0, mapped) of the range are copied and remapped */
     struct gtt_range guest;     /* fenced guest range (graphics addresses) */
     uint64_t pool_start;        /* graphics address of the pool copy */
     unsigned phys_reg;          /* physical fence register number */
@@ -117,6 +133,7 @@ struct gtt_vgpu_stats {
     uint64_t writes_forwarded;  /* ... of which reached the physical GGTT at once */
     uint64_t writes_refused;    /* guest GGTT writes refused (range or ownership) */
     uint64_t fence_writes, fence_refused;
+    uint64_t fence_pages;       /* pages of fence work done for it: copies, remaps, scrubs */
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;  /* events, not slots */
 };
 
@@ -132,6 +149,7 @@ struct gtt_vgpu {
     unsigned min_slots, max_slots;
     unsigned n_fences;
     struct gtt_vfence fence[GTT_MAX_VGPU_FENCES];
+    struct gtt_fence_pool pool;     /* its share of the fence pool (size 0: none) */
     struct gtt_vgpu_stats st;
 };
 
@@ -164,12 +182,14 @@ struct gtt {
     uint16_t *slot_sharers;         /* per slot: how many vGPUs hold it */
     unsigned running;               /* render owner, or GTT_NO_VGPU */
     struct gtt_vgpu *vgpu[GTT_MAX_VGPUS];
-    struct gtt_fence_pool pool;
+    struct gtt_fence_pool pool;     /* the fence pool, handed out as each vGPU's share */
     uint32_t phys_fence_busy;       /* bitmap of physical fence registers in use */
     unsigned host_fences;
     unsigned fences_per_vgpu;
     bool balloon_count_idle;
+    uint64_t fence_share[GTT_MAX_VGPUS];    /* gtt_config.fence_pool_shares */
     bool ggtt_dirty;                /* physical entries written since the last invalidate */
+    uint64_t ept_dirty[GTT_MAX_VGPUS / 64];   /* vGPUs with EPT updates not yet flushed */
     struct gtt_stats st;
 };
 
@@ -229,14 +249,32 @@ struct gtt_fence_result {
     uint64_t phys_value;    /* pool range, same pitch and tiling; 0 = disable */
     bool program_old;       /* also disable the register previously used (if it changed) */
     unsigned old_reg;
+    uint32_t pages;         /* pages of work this call did */
+    bool done;              /* the fence now is what the guest wrote (or refused) */
 };
 
-/* The guest wrote `value` to its fence register `fence`.  Releases the previous pool range (if
- * any), then, if the value is valid, allocates an equal pool range (first fit), copies the
- * guest's GGTT entries there, remaps the guest's EPT for the fenced range to the pool's aperture
- * pages, and returns the physical fence value.  Errors (message in err): GTT_ERANGE (range not in
- * the guest's aperture window, or fence number too high), GTT_EINVAL (end before start, or a
- * shape whose de-tiling would leave the range: gen9_fence_shape_ok()), GTT_EFULL (pool or physical registers exhausted: the fence stays disabled). */
+/* The guest wrote `value` to its fence register `fence`.  What it asks for is done by
+ * gtt_fence_work(): release the previous pool range (ladder mappings restored page by page,
+ * pool entries scrubbed, range and register returned), then, if the value is valid, take an
+ * equal range of the vGPU's share of the pool (first fit) and a physical register, copy the
+ * guest's GGTT entries there and remap the guest's EPT for the range to the pool's aperture
+ * pages, page by page.  Writing the value already in effect changes nothing.  Errors (counted,
+ * message in err): GTT_ERANGE for a fence number the vGPU does not have. */
+int gtt_fence_request(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value, char *err,
+                      size_t errlen);
+/* A fence of `vgpu` with work left (one whose old range must be released first), or -1. */
+int gtt_fence_pending(const struct gtt *g, unsigned vgpu);
+/* Up to max_pages pages of that work on fence `fence` (at least the set-up of a new range when
+ * there is budget for one page).  res says what to program and whether the fence is done.
+ * Errors (message in err), when the written value is refused (counted; the fence stays
+ * disabled, the guest's view of the range ladder-mapped): GTT_ERANGE (range not in the guest's
+ * aperture window), GTT_EINVAL (end before start, a shape whose de-tiling would leave the range:
+ * gen9_fence_shape_ok(), or overlapping another of its fences), GTT_EFULL (its share of the pool
+ * or the physical registers exhausted). */
+int gtt_fence_work(struct gtt *g, unsigned vgpu, unsigned fence, uint32_t max_pages,
+                   struct gtt_fence_result *res, char *err, size_t errlen);
+/* gtt_fence_request and all of its work at once (reset paths and tests; a guest's writes go
+ * through the bounded calls above). */
 int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value,
                     struct gtt_fence_result *res, char *err, size_t errlen);
 
@@ -286,14 +324,15 @@ struct gtt_vgpu_summary {
     unsigned shared_slots;              /* of its slots, how many others also hold */
     unsigned max_sharing;               /* most vGPUs on any of its slots (incl. itself) */
     uint64_t fence_bytes;               /* pool bytes its fences use */
-    unsigned fences_active;
+    uint64_t fence_share;               /* its share of the pool */
+    unsigned fences_active, fences_pending;
     struct gtt_vgpu_stats st;
 };
 
 struct gtt_summary {
     unsigned n_vgpus, n_active;
     unsigned n_slots, slots_used, slots_shared, max_sharing;
-    uint64_t pool_bytes, pool_used, pool_largest_free;
+    uint64_t pool_bytes, pool_used, pool_largest_free;   /* used: by fences, in all shares */
     unsigned pool_ranges;
     struct gtt_stats st;
 };

@@ -29,11 +29,14 @@ int gtt_vgpu_summarize(const struct gtt *g, unsigned vgpu, struct gtt_vgpu_summa
         if (share > s->max_sharing)
             s->max_sharing = share;
     }
-    for (unsigned i = 0; i < v->n_fences; i++)
+    for (unsigned i = 0; i < v->n_fences; i++) {
         if (v->fence[i].pooled) {
             s->fences_active++;
             s->fence_bytes += v->fence[i].guest.size;
         }
+        s->fences_pending += v->fence[i].pending;
+    }
+    s->fence_share = v->pool.size;
     s->st = v->st;
     return 0;
 }
@@ -54,9 +57,17 @@ void gtt_summarize(const struct gtt *g, struct gtt_summary *s)
         if (share > s->max_sharing)
             s->max_sharing = share;
     }
+    /* The pool is handed out in shares; what fences use is inside the shares. */
     s->pool_bytes = g->pool.size;
-    s->pool_used = gtt_pool_used(&g->pool);
     s->pool_largest_free = gtt_pool_largest_free(&g->pool);
-    s->pool_ranges = g->pool.n_used;
+    for (unsigned i = 0; i < GTT_MAX_VGPUS; i++) {
+        const struct gtt_vgpu *v = g->vgpu[i];
+        if (!v)
+            continue;
+        s->pool_used += gtt_pool_used(&v->pool);
+        s->pool_ranges += v->pool.n_used;
+        if (gtt_pool_largest_free(&v->pool) > s->pool_largest_free)
+            s->pool_largest_free = gtt_pool_largest_free(&v->pool);
+    }
     s->st = g->st;
 }

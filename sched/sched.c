@@ -368,13 +368,17 @@ int sched_pick(struct sched *s, struct sched_decision *d)
     }
 
     uint32_t n = dispatch_count(s, v);
+    if (n < v->resume)
+        n = v->resume;          /* preempted workloads resume together (sched_preempt.c) */
     d->kind = SCHED_PICK_DISPATCH;
     d->vgpu = v->id;
     d->count = n;
     d->first_id = queued_at(s, v, 0)->id;
     d->budget_ns = v->quota_ns > v->turn_used_ns ? v->quota_ns - v->turn_used_ns : 0;
     v->inflight += n;
-    v->head_start_ns = now;
+    v->head_start_ns = now - (v->resume_ran_ns < now ? v->resume_ran_ns : now);
+    v->resume = 0;
+    v->resume_ran_ns = 0;
     s->picks++;
     return SCHED_OK;
 }
@@ -554,8 +558,15 @@ int sched_vgpu_reset(struct sched *s, uint32_t id)
         v->count = 0;
     }
     v->head = 0;
+    v->resume = 0;
+    v->resume_ran_ns = 0;
     v->st.dropped += dropped;
     return (int)dropped;
+}
+
+void sched_turn_end(struct sched *s, struct sched_vgpu *v)
+{
+    end_turn(s, v);
 }
 
 /* ---- introspection ---- */

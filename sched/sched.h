@@ -169,6 +169,23 @@ bool sched_watchdog(struct sched *s, uint32_t *vgpu);
  * turn; the time the runaway held the engine is charged to it. */
 int sched_vgpu_reset(struct sched *s, uint32_t vgpu);
 
+/* Preemption (sched_preempt.c), for engines that can leave a context midway and take it up
+ * again (Gen9 at its arbitration points; the model at command or blit-step boundaries):
+ *
+ *   sched_preempt_due(s, running_ns)   while workloads are in flight: true when the owner's
+ *        turn has used its quota (running_ns: GPU time its in-flight work has used since the
+ *        last completion) and another vGPU is waiting.  The caller then asks the engine to
+ *        preempt (docs/vgpu.md "Preemption").
+ *   sched_preempted(s, vgpu, used_ns)  the engine left vgpu's context with workloads
+ *        unfinished: used_ns (GPU time since the last completion) is charged, the turn ends,
+ *        and those workloads go back to the head of its queue.  Its next dispatch takes at
+ *        least all of them (they continue where they stopped), and the watchdog counts the
+ *        time the oldest had already run.
+ * A long workload therefore costs its owner its share, not the other vGPUs their turns: with
+ * a preemptive engine the turn is the unit of sharing even inside one workload. */
+bool sched_preempt_due(struct sched *s, uint64_t running_ns);
+int sched_preempted(struct sched *s, uint32_t vgpu, uint64_t used_ns);
+
 /* Introspection. */
 bool sched_vgpu_interactive(const struct sched *s, uint32_t vgpu);
 uint32_t sched_vgpu_queued(const struct sched *s, uint32_t vgpu);    /* queued + in flight */

@@ -31,6 +31,11 @@ struct sched_vgpu {
     struct sched_wl *ring;
     uint32_t head, count, inflight;
     uint64_t head_start_ns;  /* when the oldest in-flight workload began running */
+    /* sched_preempted(): the first `resume` queued workloads were on the engine when its turn
+     * was cut; the next dispatch takes them all again (they resume, not restart), and the
+     * oldest had run resume_ran_ns, which the watchdog keeps counting. */
+    uint32_t resume;
+    uint64_t resume_ran_ns;
 
     /* The current turn. */
     uint64_t quota_ns;
@@ -120,6 +125,9 @@ static inline struct sched_vgpu *sched_vgpu_at(const struct sched *s, uint32_t i
 }
 
 bool sched_interactive_at(const struct sched *s, const struct sched_vgpu *v, uint64_t now);
+
+/* Ends v's turn: charges what it used and puts it back in the run queue if it has work. */
+void sched_turn_end(struct sched *s, struct sched_vgpu *v);
 
 /* fair: the global virtual time, brought up to date (min start tag of the active vGPUs). */
 uint64_t sched_fair_gvt(struct sched *s);

@@ -1,7 +1,9 @@
 #include "vmm/log.h"
 
 #include "arch/x86/timer.h"
+#include "config/config.h"            /* TESSERA_MAX_GUESTS */
 #include "vmm/console.h"
+#include "vmm/log_limit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +18,11 @@ static bool ring_wrapped;
 
 static const char *const names[LOG_LEVELS] = { "error", "warn", "info", "debug" };
 
+/* Lines about one guest are rate-limited per guest (log_limit.h); the most severe level among
+ * those dropped is the level their summary is printed at. */
+static struct log_limit limits[TESSERA_MAX_GUESTS];
+static enum log_level dropped_level[TESSERA_MAX_GUESTS];
+
 static void ring_put(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
@@ -27,22 +34,65 @@ static void ring_put(const char *s, size_t len)
     }
 }
 
+static const char *level_prefix(enum log_level lvl)
+{
+    return lvl == LOG_ERROR ? "error: " : lvl == LOG_WARN ? "warning: " : "";
+}
+
+static void emit(enum log_level lvl, char *line, size_t len)
+{
+    line[len++] = '\n';
+    ring_put(line, len);
+    if (lvl <= level)
+        console_write(line, len);
+}
+
+static void say_suppressed(int src, uint32_t n, uint64_t since_us, uint64_t us)
+{
+    char line[160];
+    uint64_t d = us - since_us;
+    int len = snprintf(line, sizeof line - 1, "[%5llu.%06llu] %sguest %d: %u similar lines "
+                       "suppressed in %llu.%01llu s", (unsigned long long)(us / 1000000),
+                       (unsigned long long)(us % 1000000), level_prefix(dropped_level[src]), src,
+                       n, (unsigned long long)(d / 1000000), (unsigned long long)(d % 1000000 / 100000));
+    emit(dropped_level[src], line, (size_t)len);
+    dropped_level[src] = LOG_DEBUG;
+}
+
 void log_msg(enum log_level lvl, const char *fmt, ...)
 {
     char line[320];
     uint64_t us = timer_uptime_us();
     int n = snprintf(line, sizeof line, "[%5llu.%06llu] %s", (unsigned long long)(us / 1000000),
-                     (unsigned long long)(us % 1000000),
-                     lvl == LOG_ERROR ? "error: " : lvl == LOG_WARN ? "warning: " : "");
+                     (unsigned long long)(us % 1000000), level_prefix(lvl));
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
     va_end(ap);
-    size_t len = strlen(line);
-    line[len++] = '\n';
-    ring_put(line, len);
-    if (lvl <= level)
-        console_write(line, len);
+    int src = log_source_of(line + n);
+    if (src >= 0 && src < (int)TESSERA_MAX_GUESTS) {
+        uint32_t dropped;
+        uint64_t since_ns;
+        if (!log_limit_take(&limits[src], us * 1000u, &dropped, &since_ns)) {
+            if (lvl < dropped_level[src] || limits[src].suppressed == 1)
+                dropped_level[src] = lvl;
+            return;
+        }
+        if (dropped)
+            say_suppressed(src, dropped, since_ns / 1000u, us);
+    }
+    emit(lvl, line, strlen(line));
+}
+
+void log_poll(void)
+{
+    uint64_t us = timer_uptime_us();
+    for (int i = 0; i < (int)TESSERA_MAX_GUESTS; i++) {
+        uint64_t since_ns;
+        uint32_t n = log_limit_flush(&limits[i], us * 1000u, &since_ns);
+        if (n)
+            say_suppressed(i, n, since_ns / 1000u, us);
+    }
 }
 
 enum log_level log_get_level(void) { return level; }

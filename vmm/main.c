@@ -158,6 +158,7 @@ void kmain(uint32_t magic, uint64_t info)
     vcpu_set_between_slices(gpu_poll);
     for (;;) {
         shell_poll();
+        log_poll();
         /* The GPU (the model, on emulators) and the vCPUs share the CPU: a few ms of rendering
          * per round of guest slices. */
         bool gpu_busy = vgpu_host_poll(GPU_POLL_US);

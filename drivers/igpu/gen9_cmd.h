@@ -88,6 +88,13 @@
 #define GEN9_MI_ATOMIC_OP               0x2Fu
 #define GEN9_MI_CONDITIONAL_BB_END_OP   0x36u
 
+/* MI_ARB_CHECK: 1 dw.  An arbitration point: with a newer execlist submission pending, the
+ * engine switches to it here, inside a batch as well as in the ring (i915 puts one in every
+ * request: gen8_emit_init_breadcrumb(), and its preemption tests spin on batches of them,
+ * selftests/igt_spinner.c).  Guests may not use it (the scanner); the hypervisor's own rings
+ * do. */
+#define GEN9_MI_ARB_CHECK               GEN9_MI_INSTR(GEN9_MI_ARB_CHECK_OP, 0)
+
 /* MI_NOOP: 1 dw.  Bit 22 makes it write bits 21:0 to the NOPID register (harmless). */
 #define GEN9_MI_NOOP                    GEN9_MI_INSTR(GEN9_MI_NOOP_OP, 0)
 #define GEN9_MI_NOOP_ID_WRITE           (1u << 22)

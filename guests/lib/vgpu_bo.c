@@ -15,7 +15,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define EXT_FIELD(f) ((uint32_t)offsetof(struct tessera_balloon_if, f))
+#define EXT_FIELD(f)    ((uint32_t)offsetof(struct tessera_balloon_if, f))
+#define FENCE_POLL_US   1000u                   /* between looks at fence_pending */
+#define FENCE_WAIT_US   (30u * 1000u * 1000u)   /* a 32 MiB fence takes a few seconds */
 
 static struct vgpu_alloc *gm_alloc(struct vgpu *v, enum vgpu_gm where)
 {
@@ -138,8 +140,20 @@ bool vgpu_surface_alloc(struct vgpu *v, struct vgpu_surface *s, uint32_t w, uint
 bool vgpu_fence_write(struct vgpu *v, uint32_t i, uint64_t value)
 {
     uint32_t before = vgpu_ext_read(v, EXT_FIELD(fence_refused));
-    /* One 8-byte write: the vGPU applies the whole value at once (docs/vgpu-abi.md). */
+    /* One 8-byte write: the vGPU takes the whole value at once (docs/vgpu-abi.md).  A large
+     * fence's work goes on after the write; the fence is in effect, or refused, once the PV
+     * page's fence_pending is back to 0.  Wait for that (yielding the CPU, whose time the work
+     * takes) before using the fenced range. */
     vgpu_write64(v, GEN9_FENCE_REG_LO(i), value);
+    uint64_t give_up = guest_now_us() + FENCE_WAIT_US;
+    while (vgpu_ext_read(v, EXT_FIELD(fence_pending)) != 0) {
+        if (guest_now_us() > give_up) {
+            vgpu_complain(v, "fence %" PRIu32 " still pending after %u s", i,
+                          FENCE_WAIT_US / 1000000u);
+            return false;
+        }
+        guest_sleep_us(FENCE_POLL_US);
+    }
     return vgpu_ext_read(v, EXT_FIELD(fence_refused)) == before;
 }
 

@@ -81,6 +81,9 @@ static void check(const struct gtt *g)
     }
     if (!gtt_pool_consistent(&g->pool))
         abort();
+    for (unsigned v = 0; v < GTT_MAX_VGPUS; v++)
+        if (g->vgpu[v] && !gtt_pool_consistent(&g->vgpu[v]->pool))
+            abort();
 }
 
 static void fuzz_layout(struct cursor *c)
@@ -171,8 +174,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gtt_predict(g, v);
             break;
         case 5: {
+            /* A fence write applied at once, or requested and worked on in one bounded step
+             * (the vGPU's way: partly applied fences stay between operations). */
             struct gtt_fence_result r;
-            gtt_fence_write(g, v, (unsigned)take(&c, 1) % 6, take(&c, 8), &r, NULL, 0);
+            unsigned fi = (unsigned)take(&c, 1) % 6;
+            uint64_t val = take(&c, 8);
+            if ((op >> 3) & 1) {
+                gtt_fence_write(g, v, fi, val, &r, NULL, 0);
+            } else {
+                gtt_fence_request(g, v, fi, val, NULL, 0);
+                int pf = gtt_fence_pending(g, v);
+                if (pf >= 0)
+                    gtt_fence_work(g, v, (unsigned)pf, (uint32_t)take(&c, 1) % 16, &r, NULL, 0);
+            }
             break;
         }
         case 6:

@@ -98,19 +98,28 @@ static void check_no_foreign_pages(const struct sim *s)
 
 static void check_fences(const struct sim *s)
 {
+    /* The pool is handed out in shares, one per vGPU, never overlapping; each vGPU's fences
+     * take ranges of its own share only. */
     assert_true(gtt_pool_consistent(&s->g.pool));
     struct gtt_range used[GTT_MAX_VGPUS * GTT_MAX_VGPU_FENCES];
-    unsigned n = 0;
+    unsigned n = 0, shares = 0;
     uint32_t regs = 0;
     for (unsigned id = 0; id < GTT_MAX_VGPUS; id++) {
         const struct gtt_vgpu *v = s->g.vgpu[id];
         if (!v)
             continue;
+        shares += v->pool.size != 0;
+        assert_true(gtt_pool_consistent(&v->pool));
+        unsigned mine = 0;
         for (unsigned fi = 0; fi < v->n_fences; fi++) {
             const struct gtt_vfence *f = &v->fence[fi];
-            if (!f->pooled)
+            if (!f->pooled) {
+                assert_int_equal(f->mapped, 0);
                 continue;
+            }
+            mine++;
             struct gtt_range r = {f->pool_start, f->guest.size};
+            assert_true(r.start >= v->pool.base && r.start + r.size <= v->pool.base + v->pool.size);
             assert_true(r.start >= s->lay.fence_pool.start &&
                         r.start + r.size <= s->lay.fence_pool.start + s->lay.fence_pool.size);
             for (unsigned k = 0; k < n; k++)
@@ -119,13 +128,17 @@ static void check_fences(const struct sim *s)
             used[n++] = r;
             assert_false(regs & (1u << f->phys_reg));     /* one register per fence */
             regs |= 1u << f->phys_reg;
-            /* The pool copy is the guest's current entries for the fenced range. */
+            /* The pool copy is the guest's current entries for the pages done so far; the rest
+             * of the range holds the host's scratch page. */
             uint32_t g0 = gtt_page_of(f->guest.start - v->low.start);
+            assert_true(f->mapped <= gtt_page_of(f->guest.size));
             for (uint32_t k = 0; k < gtt_page_of(f->guest.size); k++)
-                assert_int_equal(s->f.ggtt[gtt_page_of(r.start) + k], v->low_host[g0 + k]);
+                assert_int_equal(s->f.ggtt[gtt_page_of(r.start) + k],
+                                 k < f->mapped ? v->low_host[g0 + k] : FAKE_SCRATCH);
         }
+        assert_int_equal(mine, v->pool.n_used);
     }
-    assert_int_equal(n, s->g.pool.n_used);
+    assert_int_equal(shares, s->g.pool.n_used);
 }
 
 static void check_slots(const struct sim *s)
@@ -274,6 +287,21 @@ static void op_guest_write(struct sim *s)
         assert_int_equal(rc, 0);
 }
 
+static void check_fence_result(int rc, const struct gtt_fence_result *r, const char *err)
+{
+    assert_true(rc == 0 || rc == GTT_ERANGE || rc == GTT_EFULL || rc == GTT_EINVAL);
+    if (rc == 0 && r->program) {
+        assert_true(r->phys_reg < GEN9_FENCE_COUNT);
+        struct gtt_fence_fields ff;
+        assert_int_equal(gtt_fence_decode(r->phys_value, &ff), 0);
+        assert_true(ff.valid);
+    }
+    if (rc)
+        assert_true(err[0] != '\0');
+}
+
+/* A guest fence write: applied at once (gtt_fence_write), or requested and then worked on in a
+ * few steps of random size, as the vGPU does, leaving fences partly applied in between. */
 static void op_fence(struct sim *s)
 {
     unsigned v = pick_vgpu(s);
@@ -288,16 +316,21 @@ static void op_fence(struct sim *s)
     }
     struct gtt_fence_result r;
     char err[256];
-    int rc = gtt_fence_write(&s->g, v, fi, val, &r, err, sizeof err);
-    assert_true(rc == 0 || rc == GTT_ERANGE || rc == GTT_EFULL || rc == GTT_EINVAL);
-    if (rc == 0 && r.program) {
-        assert_true(r.phys_reg < GEN9_FENCE_COUNT);
-        struct gtt_fence_fields ff;
-        assert_int_equal(gtt_fence_decode(r.phys_value, &ff), 0);
-        assert_true(ff.valid);
+    if (below(s, 2)) {
+        check_fence_result(gtt_fence_write(&s->g, v, fi, val, &r, err, sizeof err), &r, err);
+        return;
     }
-    if (rc)
-        assert_true(err[0] != '\0');
+    int rc = gtt_fence_request(&s->g, v, fi, val, err, sizeof err);
+    assert_true(rc == 0 || (rc == GTT_ERANGE && fi >= g->n_fences));
+    for (unsigned steps = below(s, 4); steps > 0; steps--) {
+        int p = gtt_fence_pending(&s->g, v);
+        if (p < 0)
+            break;
+        uint32_t budget = 1 + below(s, 12);
+        check_fence_result(gtt_fence_work(&s->g, v, (unsigned)p, budget, &r, err, sizeof err),
+                           &r, err);
+        assert_true(r.pages <= budget);
+    }
 }
 
 static void op_balloon(struct sim *s)

@@ -82,7 +82,7 @@ static void test_format_renders_every_section_and_guest(void **state)
                                    "guests use 128 of 960 MiB, aperture 256 MiB");
     assert_string_equal(l.text[2], "graphics: sharing all, max-share 4, 60 slots of 64 MiB");
     assert_string_equal(l.text[3], "display: wall 1024x768 px");
-    assert_string_equal(l.text[4], "scheduler: credit, slice 6000 us");
+    assert_string_equal(l.text[4], "scheduler: credit, slice 6000 us, workload limit 200000 us");
     assert_string_equal(l.text[5], "balloon: on, period 500 ms, thresholds 25%/50%, "
                                    "slots 1..8 per guest");
     for (unsigned i = 0; i < 4; i++) {

@@ -246,9 +246,10 @@ static void test_fence_write_pools_copies_and_remaps(void **state)
     assert_int_equal(r.old_reg, 2);
     gtt_summarize(&e->g, &all);
     assert_int_equal(all.pool_used, 0);
-    assert_int_equal(all.pool_largest_free, e->lay.fence_pool.size);
+    assert_int_equal(all.pool_largest_free, e->lay.fence_pool.size / 2);     /* one share */
     assert_int_equal(ept_of(e, 0, g2)->kind, GTT_EPT_MAP_RAM);
     assert_true(gtt_pool_consistent(&e->g.pool));
+    assert_true(gtt_pool_consistent(&e->g.vgpu[0]->pool));
 }
 
 static void test_fence_outside_window_refused(void **state)
@@ -281,36 +282,49 @@ static void test_fence_outside_window_refused(void **state)
     assert_int_equal(s.fences_active, 1);
 }
 
-static void test_fence_pool_exhaustion(void **state)
+/* Each vGPU's fences come from its own share of the pool (here the fair split, 1 MiB of the
+ * 2 MiB pool each): one guest filling its share takes nothing from the other. */
+static void test_fence_pool_shares(void **state)
 {
     struct env *e = *state;
     struct gtt_fence_result r;
     char err[256];
-    /* The pool is 2 MiB: two 1 MiB fences fill it. */
     uint64_t w0 = e->lay.guest[0].low.start, w1 = e->lay.guest[1].low.start;
+    struct gtt_vgpu_summary s;
+    gtt_vgpu_summarize(&e->g, 1, &s);
+    assert_int_equal(s.fence_share, MB);
+    /* vGPU 0 cannot have more than its share, even with the rest of the pool free... */
+    assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(w0, 2 * MB, 512, 0, 1), &r,
+                                     err, sizeof err), GTT_EFULL);
+    assert_string_equal(err, "fence pool share full: fence 0 of vGPU 0 needs 2048 KiB, the largest "
+                             "free range of its 1024 KiB share is 1024 KiB (1024 KiB free)");
+    assert_false(r.program);
+    /* ... and filling its share leaves vGPU 1's whole. */
     assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(w0, MB, 512, 0, 1), &r, err,
                                      sizeof err), 0);
-    assert_int_equal(gtt_fence_write(&e->g, 1, 0, gtt_fence_encode(w1, MB, 512, 0, 1), &r, err,
-                                     sizeof err), 0);
-    assert_int_equal(gtt_fence_write(&e->g, 1, 1, gtt_fence_encode(w1 + MB, K4, 512, 0, 1), &r,
+    assert_int_equal(gtt_fence_write(&e->g, 0, 1, gtt_fence_encode(w0 + MB, K4, 512, 0, 1), &r,
                                      err, sizeof err), GTT_EFULL);
-    assert_string_equal(err, "fence pool full: fence 1 of vGPU 1 needs 4 KiB, largest free range "
-                             "is 0 KiB (0 of 2048 KiB free)");
-    assert_false(r.program);
+    assert_int_equal(gtt_fence_write(&e->g, 1, 0, gtt_fence_encode(w1, 64 * K4, 512, 0, 1), &r,
+                                     err, sizeof err), 0);
+    assert_int_equal(r.phys_value & GEN9_FENCE_START_MASK, e->lay.fence_pool.start + MB);
+    assert_int_equal(gtt_fence_write(&e->g, 1, 1, gtt_fence_encode(w1 + MB, MB - 64 * K4, 512, 0, 1),
+                                     &r, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_write(&e->g, 1, 2, gtt_fence_encode(w1 + 2 * MB, K4, 512, 0, 1), &r,
+                                     err, sizeof err), GTT_EFULL);
     /* The refused fence holds nothing; the guest's view of that range stays ladder-mapped. */
-    assert_int_equal(ept_of(e, 1, w1 + MB)->kind, GTT_EPT_MAP_RAM);
-    /* Resetting vGPU 0 frees its range and register; the retry now fits. */
+    assert_int_equal(ept_of(e, 1, w1 + 2 * MB)->kind, GTT_EPT_MAP_RAM);
+    /* Resetting vGPU 0 frees its ranges and register, not room for vGPU 1. */
     uint32_t regs = 0;
     assert_int_equal(gtt_vgpu_reset(&e->g, 0, &regs), 0);
     assert_int_equal(regs, 1u << 2);
     assert_int_equal(ept_of(e, 0, w0)->kind, GTT_EPT_MAP_RAM);
-    assert_int_equal(gtt_fence_write(&e->g, 1, 1, gtt_fence_encode(w1 + MB, K4, 512, 0, 1), &r,
-                                     err, sizeof err), 0);
-    assert_int_equal(r.phys_value & GEN9_FENCE_START_MASK, e->lay.fence_pool.start);
+    assert_int_equal(gtt_fence_write(&e->g, 1, 2, gtt_fence_encode(w1 + 2 * MB, K4, 512, 0, 1), &r,
+                                     err, sizeof err), GTT_EFULL);
     struct gtt_summary all;
     gtt_summarize(&e->g, &all);
-    assert_int_equal(all.st.fence_refused, 1);
+    assert_int_equal(all.st.fence_refused, 4);
     assert_int_equal(all.pool_ranges, 2);
+    assert_int_equal(all.pool_used, MB);
 }
 
 static void test_physical_registers_exhausted(void **state)
@@ -332,8 +346,8 @@ static void test_physical_registers_exhausted(void **state)
     assert_string_equal(err, "no free physical fence register for fence 2 of vGPU 0 (32 "
                              "registers, 30 kept for the host)");
     /* The pool range taken for the attempt was given back. */
-    assert_int_equal(gtt_pool_used(&e->g.pool), 2 * K4);
-    assert_true(gtt_pool_consistent(&e->g.pool));
+    assert_int_equal(gtt_pool_used(&e->g.vgpu[0]->pool), 2 * K4);
+    assert_true(gtt_pool_consistent(&e->g.vgpu[0]->pool));
 }
 
 static void test_destroy_releases_fences(void **state)
@@ -346,10 +360,84 @@ static void test_destroy_releases_fences(void **state)
     uint32_t regs = 0;
     assert_int_equal(gtt_vgpu_destroy(&e->g, 1, &regs), 0);
     assert_int_equal(regs, 1u << r.phys_reg);
-    assert_int_equal(gtt_pool_used(&e->g.pool), 0);
-    uint32_t p0 = (uint32_t)(e->lay.fence_pool.start >> 12);
+    assert_int_equal(gtt_pool_used(&e->g.pool), MB);    /* only vGPU 0's share is out */
+    uint32_t p0 = (uint32_t)((e->lay.fence_pool.start + MB) >> 12);
     for (uint32_t k = 0; k < 16; k++)
         assert_int_equal(e->f.ggtt[p0 + k], FAKE_SCRATCH);
+}
+
+/* A 1 MiB fence (256 pages) applied 64 pages a step: in between, the pages done go through
+ * the pool and the others are still ladder-mapped; a guest write in either part lands right;
+ * a rewrite back to the value being applied goes on where it was; a release undoes it in
+ * steps and turns the register off at the end. */
+static void test_fence_work_in_steps(void **state)
+{
+    struct env *e = *state;
+    struct gtt_fence_result r;
+    char err[256];
+    uint64_t w = e->lay.guest[0].low.start, pool = e->lay.fence_pool.start;
+    uint64_t val = gtt_fence_encode(w, MB, 512, false, true);
+    assert_int_equal(gtt_fence_request(&e->g, 0, 0, val, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_pending(&e->g, 0), 0);
+    assert_int_equal(gtt_fence_work(&e->g, 0, 0, 64, &r, err, sizeof err), 0);
+    assert_true(r.program);
+    assert_int_equal(r.phys_value, gtt_fence_encode(pool, MB, 512, false, true));
+    assert_int_equal(r.pages, 64);
+    assert_false(r.done);
+    assert_int_equal(ept_of(e, 0, w + 63 * K4)->kind, GTT_EPT_MAP_APERTURE);
+    assert_int_equal(ept_of(e, 0, w + 64 * K4)->kind, GTT_EPT_MAP_RAM);
+    assert_int_equal(e->f.ggtt[(pool >> 12) + 64], FAKE_SCRATCH);
+    /* A guest write to a page not done yet changes its ladder mapping, and the copy made
+     * later is of the new entry. */
+    assert_int_equal(gtt_guest_write(&e->g, 0, (uint32_t)(w >> 12) + 100, gpte(0x555000)), 0);
+    assert_int_equal(ept_of(e, 0, w + 100 * K4)->target, fake_ram_base(0) + 0x555000);
+    /* Disabled and re-enabled before the work got on: it goes on where it was. */
+    assert_int_equal(gtt_fence_request(&e->g, 0, 0, 0, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_request(&e->g, 0, 0, val, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_work(&e->g, 0, 0, 64, &r, err, sizeof err), 0);
+    assert_false(r.program || r.program_old);
+    assert_int_equal(ept_of(e, 0, w + 127 * K4)->kind, GTT_EPT_MAP_APERTURE);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(gtt_fence_work(&e->g, 0, 0, 64, &r, err, sizeof err), 0);
+    assert_true(r.done);
+    assert_int_equal(gtt_fence_pending(&e->g, 0), -1);
+    assert_int_equal(e->f.ggtt[(pool >> 12) + 100], hpte(0, 0x555000));
+    /* Writing the value in effect changes nothing. */
+    assert_int_equal(gtt_fence_request(&e->g, 0, 0, val, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_pending(&e->g, 0), -1);
+    /* The release, in steps; the register goes off with the last page. */
+    assert_int_equal(gtt_fence_request(&e->g, 0, 0, 0, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_work(&e->g, 0, 0, 200, &r, err, sizeof err), 0);
+    assert_false(r.program_old);
+    assert_int_equal(ept_of(e, 0, w + 55 * K4)->kind, GTT_EPT_MAP_APERTURE);
+    assert_int_equal(ept_of(e, 0, w + 56 * K4)->kind, GTT_EPT_MAP_RAM);
+    assert_int_equal(gtt_fence_work(&e->g, 0, 0, 200, &r, err, sizeof err), 0);
+    assert_true(r.program_old && r.done);
+    assert_int_equal(r.old_reg, 2);
+    struct gtt_vgpu_summary s;
+    gtt_vgpu_summarize(&e->g, 0, &s);
+    assert_int_equal(s.st.fence_pages, 2 * 256);
+    assert_int_equal(s.fence_bytes, 0);
+}
+
+/* A release of an old range comes before a new range that overlaps it on another fence. */
+static void test_release_comes_first(void **state)
+{
+    struct env *e = *state;
+    struct gtt_fence_result r;
+    char err[256];
+    uint64_t w = e->lay.guest[0].low.start;
+    assert_int_equal(gtt_fence_write(&e->g, 0, 1, gtt_fence_encode(w, 64 * K4, 512, 0, 1), &r,
+                                     err, sizeof err), 0);
+    assert_int_equal(gtt_fence_request(&e->g, 0, 0, gtt_fence_encode(w, 16 * K4, 512, 0, 1), err,
+                                       sizeof err), 0);
+    assert_int_equal(gtt_fence_request(&e->g, 0, 1, 0, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_pending(&e->g, 0), 1);
+    assert_int_equal(gtt_fence_work(&e->g, 0, 1, 1000, &r, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_pending(&e->g, 0), 0);
+    assert_int_equal(gtt_fence_work(&e->g, 0, 0, 1000, &r, err, sizeof err), 0);
+    assert_true(r.done && r.program);
+    assert_int_equal(ept_of(e, 0, w)->kind, GTT_EPT_MAP_APERTURE);
 }
 
 int main(void)
@@ -361,9 +449,11 @@ int main(void)
         cmocka_unit_test(test_fence_encoding),
         cmocka_unit_test_setup_teardown(test_fence_write_pools_copies_and_remaps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fence_outside_window_refused, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fence_pool_exhaustion, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fence_pool_shares, setup, teardown),
         cmocka_unit_test_setup_teardown(test_physical_registers_exhausted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_destroy_releases_fences, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fence_work_in_steps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_release_comes_first, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,7 +113,7 @@ static void fence_shapes_that_leave_their_range_are_refused(void **state)
             uint64_t sizes[] = { K4, row, row - K4, row + K4, 2 * row, 3 * row + K4 };
             for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
                 uint64_t size = sizes[k];
-                if (size == 0 || size % K4 || size > v0->low.size || size > e->lay.fence_pool.size)
+                if (size == 0 || size % K4 || size > v0->low.size || size > v0->pool.size)
                     continue;
                 bool ok = pitch % (y ? 128u : 512u) == 0 && size % row == 0;
                 uint64_t val = gtt_fence_encode(v0->low.start, size, pitch, y, true);
@@ -136,8 +136,8 @@ static void fence_shapes_that_leave_their_range_are_refused(void **state)
         }
     }
     assert_true(accepted > 100 && refused > 1000);
-    assert_true(gtt_pool_consistent(&e->g.pool));
-    assert_int_equal(gtt_pool_used(&e->g.pool), 0);
+    assert_true(gtt_pool_consistent(&v0->pool));
+    assert_int_equal(gtt_pool_used(&v0->pool), 0);
     env_free(e);
 }
 

@@ -196,6 +196,29 @@ static void test_batch_is_shadowed_and_rewritten(void **state)
     assert_int_equal(f->shadow[0], GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT);
 }
 
+/* The result names the ranges the workload touches: a batch in one range storing into
+ * another, with a third range untouched. */
+static void test_ranges_touched(void **state)
+{
+    struct fx *f = *state;
+    const uint64_t third = FX_GM_SIZE / 4;
+    uint32_t b[8];
+    size_t n = 0;
+
+    f->ranges[0] = (struct igpu_scan_range){FX_GM_BASE, third};
+    f->ranges[1] = (struct igpu_scan_range){FX_GM_BASE + 2 * third, third};
+    f->ranges[2] = (struct igpu_scan_range){FX_GM_BASE + 3 * third + 4096, third - 4096};
+    f->cfg.n_ranges = 3;
+    n += emit_sdi(b + n, FX_GM_BASE + 2 * third + 0x10, 1);
+    n += emit_bb_end(b + n);
+    fx_put(f, FX_GM_BASE + 0x100, b, n);
+    f->n += emit_bb_start(f->ring + f->n, FX_GM_BASE + 0x100, 0);
+    f->n += emit_noop(f->ring + f->n);
+    assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
+    assert_int_equal(f->res.ranges_touched[0], 0x3);
+    assert_int_equal(f->res.ranges_touched[1], 0);
+}
+
 static void test_second_level_batch(void **state)
 {
     struct fx *f = *state;
@@ -383,6 +406,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tiled_blit, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_batch_is_shadowed_and_rewritten, setup_rcs,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_ranges_touched, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_second_level_batch, setup_rcs, teardown),
         cmocka_unit_test_setup_teardown(test_chained_batch, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_same_batch_twice, setup_rcs, teardown),

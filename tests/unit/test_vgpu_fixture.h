@@ -158,6 +158,12 @@ static void fx_log(void *ctx, enum vgpu_log_level l, const char *msg)
         f->warnings++;
 }
 
+/* Where the model may leave a context for a preemption (tests of preemption set it before
+ * fx_create; the default is the model's own, ring command boundaries). */
+static enum igpu_model_preempt fx_preempt = IGPU_MODEL_PREEMPT_RING;
+/* Each guest's share of the fence pool (0: the fair split). */
+static uint64_t fx_fence_share[FX_GUESTS];
+
 /* Builds the stack: two guests with 16 MiB low windows and 2..4 slots of 64 MiB each. */
 static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
 {
@@ -167,6 +173,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
 
     struct igpu_model_config mc;
     igpu_model_config_defaults(&mc);
+    mc.preempt = fx_preempt;
     f->gsm_pa = fx_take(f, (uint64_t)mc.ggtt_entries * GEN9_GGTT_PTE_SIZE);
     f->scratch_pa = fx_take(f, 4096);
     for (unsigned i = 0; i < FX_GUESTS; i++)
@@ -201,7 +208,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
         unsigned slots[8];
         for (unsigned s = 0; s < gl->n_slots; s++)
             slots[s] = gl->first_slot + s;
-        struct gtt_vgpu_spec spec = { gl->low, gl->n_slots, slots, 1, 4 };
+        struct gtt_vgpu_spec spec = { gl->low, gl->n_slots, slots, 1, 4, fx_fence_share[i] };
         assert_int_equal(gtt_vgpu_create(&f->gtt, i, &spec), 0);
         f->g[i].gm = gl->low.start;
     }

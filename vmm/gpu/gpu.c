@@ -60,6 +60,12 @@ static void ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_update *u)
     vgpu_host_ept_update(vgpu, u);
 }
 
+/* One INVEPT for all the updates of a gtt/ call (a fence step remaps up to 64 pages). */
+static void ept_flush(void *ctx, unsigned vgpu)
+{
+    vgpu_host_ept_flush(vgpu);
+}
+
 /* A vGPU's own scratch page: its unmapped GGTT entries point here, so what its GPU work writes
  * to a page it never mapped is seen by nobody else (gtt/gtt.h). */
 static int vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
@@ -102,6 +108,10 @@ static bool model_init(uint64_t aperture_bytes)
     mc.mem = (struct igpu_model_mem){ mem_read, mem_write, NULL };
     mc.gsm_base = gpu.gsm_phys;
     mc.aperture_size = aperture_bytes;
+    /* The render loop preempts a vGPU whose turn is used up inside a long workload: the model
+     * lets it leave between commands in batches and between the steps of a long blit, where
+     * Gen9's blitter has only MI_ARB_CHECK (docs/igpu-model.md "Preemption"). */
+    mc.preempt = IGPU_MODEL_PREEMPT_STEP;
     int rc = igpu_model_create(&mc, &gpu.model);
     if (rc != IGPU_OK) {
         snprintf(gpu.error, sizeof gpu.error, "the software model did not start: %s", igpu_strerror(rc));
@@ -134,13 +144,17 @@ bool gpu_init(const struct cfg *cfg)
         log_error("iGPU: %s", gpu.error);
         return false;
     }
+    uint64_t fence_shares[TESSERA_MAX_GUESTS];
+    cfg_fence_shares(cfg, fence_shares);
     struct gtt_config gc = {
         .layout = &gpu.layout,
         .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
-                 .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate },
+                 .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate,
+                 .ept_flush = ept_flush },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,
+        .fence_pool_shares = fence_shares,
     };
     int rc = gtt_init(&gpu.gtt, &gc);
     for (unsigned i = 0; rc == 0 && i < cfg->n_guests; i++) {

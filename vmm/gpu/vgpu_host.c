@@ -131,7 +131,14 @@ void vgpu_host_ept_update(unsigned id, const struct gtt_ept_update *u)
         ept_map(&vm->ept, gpa, u->target, EPT_PAGE_4K, EPT_PERM_R | EPT_PERM_W, EPT_MT_WB) != 0)
         log_warn("vgpu %u: aperture page %#llx not mapped (no memory for EPT tables): it traps", id,
                  (unsigned long long)gpa);
-    ept_flush(vm);
+    /* gtt/ flushes once after all the updates of a call (vgpu_host_ept_flush). */
+}
+
+void vgpu_host_ept_flush(unsigned id)
+{
+    struct vm *vm = vm_get(id);
+    if (vm)
+        ept_flush(vm);
 }
 
 /* The guest moved a BAR: the traps follow; the aperture's ladder mappings are rebuilt. */
@@ -275,6 +282,8 @@ bool vgpu_host_init(const struct cfg *cfg)
     sc.queue_depth = VGPU_QUEUE_MAX;
     if (cfg->scheduler.slice_us)
         sc.slice_ns = SCHED_US(cfg->scheduler.slice_us);
+    if (cfg->scheduler.workload_limit_us)
+        sc.watchdog_ns = SCHED_US(cfg->scheduler.workload_limit_us);
     char err[160];
     if (sched_config_check(&sc, err, sizeof err) != SCHED_OK)
         return fail(err);
@@ -353,7 +362,7 @@ static void balloon_period(const struct cfg *cfg, uint64_t now)
     p.th_high = cfg->balloon.high_threshold_pct * 20;
     p.period_ms = cfg->balloon.period_ms;
     struct gtt_ctl_report rep;
-    if (vgpu_balloon_period(vgpu_host.dev, &p, vgpu_host.last_w_ppm, vgpu_host.last_rcopy_ppm, &rep) != 0)
+    if (vgpu_balloon_period(vgpu_host.dev, &p, vgpu_host.last_w_ppm, vgpu_host.last_rcopy_ppm, &rep) < 0)
         log_warn("vgpu: balloon period failed");
 }
 
@@ -376,6 +385,8 @@ bool vgpu_host_poll(uint64_t budget_us)
 
         vgpu_host.balloon_next_ns = now + (uint64_t)cfg->balloon.period_ms * 1000000ull;
     }
+    /* Fence work guests' fence writes left: a bounded amount each, between the time slices. */
+    vgpu_dev_fence_work(vgpu_host.dev, VGPU_FENCE_POLL_PAGES);
     bool busy;
     uint64_t end = now + budget_us * 1000;
     do {

@@ -31,6 +31,8 @@ extern struct vgpu_host vgpu_host;
 bool vgpu_host_init(const struct cfg *cfg);
 /* The ladder-mapping callback gtt/ calls (vmm/gpu.c routes it here). */
 void vgpu_host_ept_update(unsigned vm, const struct gtt_ept_update *u);
+/* All of a guest's aperture EPT updates so far take effect (one INVEPT). */
+void vgpu_host_ept_flush(unsigned id);
 /* A guest (re)started: its vGPU is reset to power-on state. */
 void vgpu_host_guest_started(unsigned vm);
 /* Main loop: renders for at most budget_us of CPU; true if the GPU still has work. */

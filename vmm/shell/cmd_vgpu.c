@@ -43,9 +43,10 @@ static void vgpu_detail(unsigned id)
            "gpu %llu ms\n", (unsigned long long)s->submitted, in.queued, (unsigned long long)s->completed,
            (unsigned long long)s->rejected, (unsigned long long)s->dropped, (unsigned long long)s->resets,
            ms(s->gpu_ns));
-    printf("  ggtt writes %llu refused %llu; fence writes %llu refused %llu; mmio %llu reads %llu writes "
-           "(%llu other)\n", (unsigned long long)s->ggtt_writes, (unsigned long long)s->ggtt_refused,
+    printf("  ggtt writes %llu refused %llu; fence writes %llu refused %llu work %llu pages; mmio %llu reads "
+           "%llu writes (%llu other)\n", (unsigned long long)s->ggtt_writes, (unsigned long long)s->ggtt_refused,
            (unsigned long long)s->fence_writes, (unsigned long long)s->fence_refused,
+           (unsigned long long)s->fence_work_pages,
            (unsigned long long)s->mmio_reads, (unsigned long long)s->mmio_writes, (unsigned long long)s->other_regs);
     printf("  balloon requests %llu granted %llu refused %llu\n", (unsigned long long)s->balloon_requests,
            (unsigned long long)s->balloon_granted, (unsigned long long)s->balloon_refused);
@@ -112,11 +113,13 @@ enum shell_status cmd_sched(int argc, char **argv)
     ppm(", Jain ", m.jain_ppm);
     printf("\n");
     printf("turns %llu, switches %llu, runaways %llu; render: dispatches %llu, workloads %llu, GGTT entries "
-           "%llu on switches (%llu per switch), %llu ahead\n", (unsigned long long)m.turns,
-           (unsigned long long)m.switches, (unsigned long long)m.runaways, (unsigned long long)rs.dispatches,
-           (unsigned long long)rs.workloads, (unsigned long long)rs.entries_switch,
+           "%llu on switches (%llu per switch), %llu ahead; preemptions %llu, drains %llu (%llu busy)\n",
+           (unsigned long long)m.turns, (unsigned long long)m.switches, (unsigned long long)m.runaways,
+           (unsigned long long)rs.dispatches, (unsigned long long)rs.workloads,
+           (unsigned long long)rs.entries_switch,
            (unsigned long long)(rs.switches ? rs.entries_switch / rs.switches : 0),
-           (unsigned long long)rs.entries_predict);
+           (unsigned long long)rs.entries_predict, (unsigned long long)rs.preemptions,
+           (unsigned long long)rs.drains, (unsigned long long)rs.drains_busy);
     printf("%3s %-15s %6s %12s %9s %7s %7s %7s %5s\n", "id", "name", "weight", "vtime", "gpu ms", "share",
            "ideal", "ratio", "queue");
     for (unsigned i = 0; i < vm_count(); i++) {
@@ -213,8 +216,12 @@ enum shell_status cmd_fences(int argc, char **argv)
            gpu.gtt.phys_fence_busy);
     for (unsigned i = 0; i < vm_count(); i++) {
         const struct gtt_vgpu *v = gtt_vgpu_get(&gpu.gtt, i);
-        if (!v)
+        struct gtt_vgpu_summary vs;
+        if (!v || gtt_vgpu_summarize(&gpu.gtt, i, &vs) != 0)
             continue;
+        printf("  %-15s share %llu KiB: %llu KiB used by %u fences, %u pending\n", vm_get(i)->cfg->name,
+               (unsigned long long)(vs.fence_share >> 10), (unsigned long long)(vs.fence_bytes >> 10),
+               vs.fences_active, vs.fences_pending);
         for (unsigned f = 0; f < v->n_fences; f++) {
             const struct gtt_vfence *x = &v->fence[f];
             if (!x->pooled)

@@ -32,6 +32,10 @@
 #define VGPU_CSB_ENTRIES        6u              /* Gen9 CSB depth */
 #define VGPU_REJECT_LOG         4u              /* last rejections kept for `vgpu` */
 #define VGPU_OTHER_REGS         128u            /* plain-storage registers per vGPU */
+/* Fence work (pool copies and EPT remaps, a page each) done inside one guest MMIO exit, and per
+ * vGPU in each vgpu_dev_fence_work() call: bounded, so no guest holds the CPU (vgpu_fence.c). */
+#define VGPU_FENCE_EXIT_PAGES   64u
+#define VGPU_FENCE_POLL_PAGES   64u
 
 enum vgpu_log_level { VGPU_LOG_DEBUG, VGPU_LOG_INFO, VGPU_LOG_WARN, VGPU_LOG_ERROR };
 
@@ -87,6 +91,7 @@ struct vgpu_stats {
     uint64_t mmio_reads, mmio_writes, other_regs;
     uint64_t ggtt_writes, ggtt_refused;
     uint64_t fence_writes, fence_refused;
+    uint64_t fence_work_pages;      /* pages of fence work done for it (pool copies, remaps) */
     uint64_t submitted, queued, completed, rejected, dropped;
     uint64_t resets;
     uint64_t gpu_ns;                /* GPU time its workloads used */
@@ -111,6 +116,8 @@ struct vgpu_info {
 /* The render loop's own numbers (`sched` shows them with the scheduler's). */
 struct vgpu_render_stats {
     uint64_t dispatches, workloads, switches;
+    uint64_t preemptions;                       /* turns cut inside a workload */
+    uint64_t drains, drains_busy;               /* drains, and those the GPU outlasted */
     uint64_t entries_switch, entries_predict;   /* GGTT entries written on switches / ahead */
     uint64_t busy_ns;                           /* GPU time used by guests' work */
     uint64_t watchdog_resets, gpu_faults;
@@ -150,6 +157,9 @@ bool vgpu_aperture_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t v
 /* The render loop: one step (retire, watchdog, balloon, dispatch, run the GPU a little).
  * Returns true if the GPU has work (call again soon). */
 bool vgpu_render_step(struct vgpu_dev *d);
+/* The fence work guests' fence writes left: up to max_pages pages for each vGPU with some
+ * (VGPU_FENCE_POLL_PAGES between time slices).  True if some is still left. */
+bool vgpu_dev_fence_work(struct vgpu_dev *d, uint32_t max_pages);
 
 /* Operator actions. */
 int vgpu_set_weight(struct vgpu_dev *d, unsigned vm, uint32_t weight);
@@ -159,7 +169,14 @@ int vgpu_balloon_adjust(struct vgpu_dev *d, unsigned vm, int delta, char *err, s
 int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why);
 
 /* One balloon-controller period: w_ppm is the measured vCPU wait share, rcopy_ppm the share of
- * CPU time spent copying GGTT entries since the last period (the caller measures both). */
+ * CPU time spent copying GGTT entries since the last period (the caller measures both).
+ * Returns 0, a negative error, or VGPU_BALLOON_BUSY: the running workload could not be
+ * preempted or finished within VGPU_DRAIN_MAX_NS, and the period was skipped (counted in
+ * drains_busy; the next period tries again). */
+#define VGPU_BALLOON_BUSY 1
+/* A drain (for the balloon, or the operator) gives the running work this much time (the render
+ * clock: GPU time on the model) to be preempted or to finish; past it the GPU is busy. */
+#define VGPU_DRAIN_MAX_NS 2000000ull
 int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint32_t w_ppm,
                         uint32_t rcopy_ppm, struct gtt_ctl_report *rep);
 

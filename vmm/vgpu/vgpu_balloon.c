@@ -37,6 +37,23 @@ void vgpu_pv_update_ranges(struct vgpu *v)
             lost = true;
     if (lost) {
         v->range_gen++;
+        /* Work left midway by a preemption cannot be scanned again (its batch copies are half
+         * executed): it goes on if it uses none of the slots that went away, else it is
+         * dropped as a reset drops work. */
+        uint64_t gone = vgpu_slot_mask(v, old, n_old, NULL) & ~vgpu_slot_mask(v, v->ranges, v->n_ranges, NULL);
+        uint64_t needed = 0;
+        for (unsigned i = 0, k = 0; i < v->q_len && k < v->preempted; i++) {
+            const struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+            if (w->inflight) {
+                needed |= w->slots_touched;
+                k++;
+            }
+        }
+        if (needed & gone) {
+            vgpu_note_reject(v, TESSERA_REJECT_SHRUNK, "graphics memory ballooned away while its "
+                             "preempted workload used it");
+            vgpu_reset(v->dev, v->id, "graphics memory ballooned away from preempted work");
+        }
         vgpu_rescan_queued(v);
     }
     if (changed && n_old)
@@ -103,7 +120,11 @@ int vgpu_balloon_adjust(struct vgpu_dev *d, unsigned vm, int delta, char *err, s
         snprintf(err, errlen, "%s", v ? "nothing to change" : "no such vGPU");
         return -1;
     }
-    vgpu_render_drain(d);
+    if (!vgpu_render_drain(d)) {
+        snprintf(err, errlen, "the GPU is still busy with a workload it cannot leave (within %llu ms); "
+                 "try again", (unsigned long long)(VGPU_DRAIN_MAX_NS / 1000000u));
+        return -1;
+    }
     int rc = change_slots(d, v, delta);
     if (rc != 0)
         snprintf(err, errlen, "%s", rc == GTT_ELIMIT ? "beyond the guest's slot bounds or the free slots"
@@ -141,7 +162,10 @@ int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint
     uint32_t util[GTT_MAX_VGPUS] = { 0 };
     unsigned req[GTT_MAX_VGPUS] = { 0 };
     unsigned before[VGPU_MAX] = { 0 };
-    vgpu_render_drain(d);
+    /* Slots change only with nothing on the engine: the running work is preempted (or may
+     * finish) within a bounded time; if it cannot be, this period is skipped. */
+    if (!vgpu_render_drain(d))
+        return VGPU_BALLOON_BUSY;
     for (unsigned i = 0; i < VGPU_MAX && i < GTT_MAX_VGPUS; i++) {
         struct vgpu *v = d->v[i];
         if (!v)

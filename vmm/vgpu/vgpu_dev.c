@@ -48,7 +48,7 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
     if (!gen9_cs_timestamp_encode(cfg->igpu->info.timestamp_hz, &ctc, &ovr))
         vgpu_logf(d, VGPU_LOG_WARN, "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
                   "guests reading CTC_MODE see 0", cfg->igpu->info.timestamp_hz);
-    if (vgpu_record_default_context(d) != 0) {
+    if (vgpu_record_default_context(d) != 0 || vgpu_preempt_init(d) != 0) {
         free(d);
         return -1;
     }
@@ -165,12 +165,7 @@ void vgpu_guest_reset(struct vgpu *v)
 {
     vgpu_reset(v->dev, v->id, "guest restarted");
     uint32_t disable = 0;
-    for (unsigned i = 0; i < GTT_MAX_VGPU_FENCES; i++) {
-        struct gtt_fence_result r;
-        char err[80];
-        if (v->fence[i] && gtt_fence_write(v->dev->cfg.gtt, v->id, i, 0, &r, err, sizeof err) == 0 && r.program)
-            disable |= 1u << r.phys_reg;
-    }
+    gtt_vgpu_reset(v->dev->cfg.gtt, v->id, &disable);   /* every fence, done or in progress */
     for (unsigned i = 0; i < 32; i++)
         if (disable & (1u << i))
             igpu_fence_write(v->dev->cfg.igpu, i, 0);

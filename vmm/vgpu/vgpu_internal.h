@@ -21,6 +21,7 @@ struct vgpu_workload {
     unsigned shadow;                /* index of its batch-copy buffer */
     uint32_t lrca, ctx_id, tail;    /* guest context to retire: RING_HEAD := tail */
     uint32_t range_gen;             /* the vGPU's range generation when it was scanned */
+    uint64_t slots_touched;         /* high-GM slots its commands and batches use (bit = slot) */
     uint64_t est_ns;
     uint32_t n_dw;
     uint32_t cmds[VGPU_SLICE_MAX_DW];   /* the ring slice, batch starts pointing at copies */
@@ -81,6 +82,9 @@ struct vgpu {
      * RING_HEAD of its image.  Forgotten on reset. */
     struct { uint32_t lrca, tail; bool used; } ctx_tail[VGPU_CTX_TRACK];
     unsigned ctx_next;
+    /* Workloads of the queue head a preemption left in the shadow ring: the shadow context's
+     * saved image says where they resume (vgpu_preempt.c).  Still `inflight` to the queue. */
+    unsigned preempted;
     int32_t grow_request;           /* slots a guest asked for, waiting for the controller */
     int32_t shrink_pending;         /* slots a guest gave back, applied when the GPU is idle */
     struct vgpu_stats st;
@@ -101,6 +105,10 @@ struct vgpu_dev {
     unsigned running;               /* vGPU with work in flight, or VGPU_MAX */
     unsigned inflight;              /* workloads in flight (from the queue head) */
     uint64_t inflight_ns;           /* GPU time used since the last retirement */
+    /* Preemption (vgpu_preempt.c): the host's empty context whose submission makes the engine
+     * leave the running one at its next arbitration point. */
+    uint32_t preempt_ctx_gm;
+    bool preempting;                /* it was submitted and has not completed yet */
     struct vgpu_render_stats st;
 };
 
@@ -145,11 +153,38 @@ void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, 
 /* The vGPU's ranges shrank: queued workloads are scanned again against the new ranges; those
  * that now fail keep their old range generation and are dropped at dispatch. */
 void vgpu_rescan_queued(struct vgpu *v);
+/* The high-GM slots of ranges r[0..n) (those whose bit is set in `which`, or all if NULL), as
+ * a bitmask over the layout's slots (every bit if a slot index does not fit 64). */
+uint64_t vgpu_slot_mask(const struct vgpu *v, const struct igpu_scan_range *r, size_t n,
+                        const uint64_t *which);
+
+/* vgpu_fence.c */
+bool vgpu_is_fence_reg(uint32_t off);
+/* The guest wrote fence register i: recorded, and up to VGPU_FENCE_EXIT_PAGES of its work. */
+void vgpu_fence_write(struct vgpu *v, unsigned i, uint64_t value);
+/* Up to max_pages pages of v's fence work; returns the pages done. */
+uint32_t vgpu_fence_work(struct vgpu *v, uint32_t max_pages);
 
 /* vgpu_render.c */
 void vgpu_drop_queue(struct vgpu *v, uint32_t code);
-/* Runs the GPU until nothing is in flight (no new dispatch): graphics memory may then change. */
-void vgpu_render_drain(struct vgpu_dev *d);
+/* Runs the GPU (with the watchdog, charging what it uses) until nothing is on the engine, the
+ * running vGPU preempted if it can be, but for at most VGPU_DRAIN_MAX_NS of GPU time: true if
+ * the engine is idle (graphics memory may then change). */
+bool vgpu_render_drain(struct vgpu_dev *d);
+/* Runs the GPU one budget and takes in what finished, preemptions and faults included. */
+void vgpu_run_gpu(struct vgpu_dev *d);
+
+/* vgpu_preempt.c */
+/* Builds the preemption context in the host area the default-image recording used. */
+int vgpu_preempt_init(struct vgpu_dev *d);
+/* Asks the engine to leave the running vGPU's context at its next arbitration point. */
+void vgpu_preempt_request(struct vgpu_dev *d);
+/* Takes the engine's context-status events: true when a requested preemption has finished
+ * (the engine is idle; the running vGPU's unfinished workloads are then left preempted). */
+bool vgpu_preempt_events(struct vgpu_dev *d);
+/* Called once the preemption finished: unfinished work of the running vGPU stays in its ring
+ * for its next turn, and the scheduler charges what it used. */
+void vgpu_preempt_finish(struct vgpu_dev *d);
 
 /* vgpu_balloon.c */
 void vgpu_pv_update_ranges(struct vgpu *v);

@@ -1,6 +1,5 @@
 /* BAR0 of the vGPU: the register half (a virtual register file with the rules of
- * docs/vgpu-abi.md, the PV info page) and the GGTT half.  Nothing here touches the GPU except a
- * fence change, which programs the physical fence gtt/ assigned from the pool. */
+ * docs/vgpu-abi.md, the PV info page) and the GGTT half.  Fence registers are vgpu_fence.c's. */
 #include "vmm/vgpu/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_gtt.h"
@@ -11,14 +10,6 @@
 
 #define BCS GEN9_BCS_BASE
 #define RCS GEN9_RCS_BASE
-#define LOG_FIRST 16u                   /* refusals logged one by one, then every LOG_EVERY */
-#define LOG_EVERY 1024u
-
-static bool log_this(uint64_t count)
-{
-    return count <= LOG_FIRST || count % LOG_EVERY == 0;
-}
-
 /* A masked register: bits 31:16 say which of bits 15:0 the write changes. */
 static uint32_t masked(uint32_t old, uint32_t val)
 {
@@ -40,50 +31,6 @@ static uint32_t *other_reg(struct vgpu *v, uint32_t off, bool create)
 static const uint32_t fw_req_reg[3] = { GEN9_FORCEWAKE_RENDER, GEN9_FORCEWAKE_GT, GEN9_FORCEWAKE_MEDIA };
 static const uint32_t fw_ack_reg[3] = { GEN9_FORCEWAKE_ACK_RENDER, GEN9_FORCEWAKE_ACK_GT,
                                         GEN9_FORCEWAKE_ACK_MEDIA };
-
-/* ---- fences ------------------------------------------------------------------------------- */
-
-static void fence_apply(struct vgpu *v, unsigned i, uint64_t value)
-{
-    struct vgpu_dev *d = v->dev;
-    struct gtt_fence_result r;
-    char err[120];
-    v->st.fence_writes++;
-    v->fence[i] = value;
-    int rc = gtt_fence_write(d->cfg.gtt, v->id, i, value, &r, err, sizeof err);
-    if (rc == 0 || rc == GTT_EFULL) {
-        if (r.program_old)
-            igpu_fence_write(d->cfg.igpu, r.old_reg, 0);
-        if (r.program)
-            igpu_fence_write(d->cfg.igpu, r.phys_reg, r.phys_value);
-    }
-    if (rc != 0) {
-        v->st.fence_refused++;
-        v->pv.tessera_balloon.fence_refused++;
-        if (log_this(v->st.fence_refused))
-            vgpu_logf(d, VGPU_LOG_WARN, "vgpu %u: fence %u value %#llx refused: %s", v->id, i,
-                      (unsigned long long)value, err);
-    }
-}
-
-static bool is_fence(uint32_t off)
-{
-    return off >= GEN9_FENCE_REG_LO(0) && off < GEN9_FENCE_REG_LO(GEN9_FENCE_COUNT);
-}
-
-static void fence_write(struct vgpu *v, unsigned i, uint64_t value)
-{
-    if (i >= v->pv.avail_rs.fence_num) {
-        v->st.fence_refused++;
-        v->pv.tessera_balloon.fence_refused++;
-        if (log_this(v->st.fence_refused))
-            vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: fence %u refused: it has %u fences", v->id, i,
-                      v->pv.avail_rs.fence_num);
-        return;
-    }
-    if (value != v->fence[i])
-        fence_apply(v, i, value);
-}
 
 /* ---- the register file -------------------------------------------------------------------- */
 
@@ -153,10 +100,10 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
             return;
         }
     }
-    if (is_fence(off)) {
+    if (vgpu_is_fence_reg(off)) {
         unsigned i = (off - GEN9_FENCE_REG_LO(0)) / 8u;
         uint64_t f = v->fence[i];
-        fence_write(v, i, (off & 4u) ? (f & 0xFFFFFFFFull) | (uint64_t)val << 32
+        vgpu_fence_write(v, i, (off & 4u) ? (f & 0xFFFFFFFFull) | (uint64_t)val << 32
                                     : (f & ~0xFFFFFFFFull) | val);
         return;
     }
@@ -183,8 +130,8 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
         v->pv.tessera_balloon.submitted++;
         v->pv.tessera_balloon.rejected++;
         v->pv.tessera_balloon.last_reject = TESSERA_REJECT_ENGINE;
-        if (log_this(v->st.rejected))
-            vgpu_note_reject(v, TESSERA_REJECT_ENGINE, "render-engine ELSP write refused: guests get the blitter only");
+        /* Logged like every refusal; the log limits each guest's lines (vmm/log_limit.h). */
+        vgpu_note_reject(v, TESSERA_REJECT_ENGINE, "render-engine ELSP write refused: guests get the blitter only");
         return;
     case GEN9_RING_CSB_PTR(BCS): {
         /* A masked register with both pointers writable, as GVT-g emulates it (handlers.c:
@@ -254,8 +201,7 @@ static void ggtt_write(struct vgpu *v, uint32_t index, uint64_t pte)
         return;
     v->st.ggtt_refused++;
     v->pv.tessera_balloon.ggtt_refused++;
-    if (log_this(v->st.ggtt_refused))
-        vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: GGTT write refused: entry %#x (graphics address %#llx) "
+    vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: GGTT write refused: entry %#x (graphics address %#llx) "
                   "= %#llx: %s", v->id, index, (unsigned long long)index << GEN9_GTT_PAGE_SHIFT,
                   (unsigned long long)pte,
                   rc == GTT_ERANGE ? "entry outside its graphics memory"
@@ -327,8 +273,8 @@ bool vgpu_mmio_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val)
     }
     if (off >= VGPU_MMIO_SIZE)
         return true;
-    if (size == 8 && is_fence((uint32_t)off)) {
-        fence_write(v, (uint32_t)(off - GEN9_FENCE_REG_LO(0)) / 8u, val);
+    if (size == 8 && vgpu_is_fence_reg((uint32_t)off)) {
+        vgpu_fence_write(v, (uint32_t)(off - GEN9_FENCE_REG_LO(0)) / 8u, val);
         return true;
     }
     if (size == 8) {

@@ -1,7 +1,10 @@
 /* The render loop (DESIGN.md §7): the scheduler picks a vGPU, its entries are brought into the
  * physical GGTT (and the next one's written ahead), its scanned workloads go to the blitter in
  * the vGPU's shadow context, completions are matched by breadcrumb, charged and retired to the
- * guest; runaways are reset by the watchdog without touching the other vGPUs. */
+ * guest; runaways are reset by the watchdog without touching the other vGPUs.  A turn that has
+ * used its quota while others wait is preempted inside its workload (vgpu_preempt.c), and no
+ * path runs guest work without the watchdog and the scheduler's accounting: a drain for the
+ * balloon is bounded (vgpu_render_drain). */
 #include "vmm/vgpu/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_cmd.h"
@@ -14,6 +17,9 @@
 #define SEQNO_OFFSET 0x100u
 _Static_assert((SEQNO_OFFSET & ~GEN9_MI_FLUSH_DW_ADDR_MASK) == 0 &&
                (SEQNO_OFFSET & GEN9_MI_FLUSH_DW_ADDR_MBZ) == 0, "a valid MI_FLUSH_DW address");
+/* Dwords the ring adds to a workload: the breadcrumb, MI_ARB_CHECK, qword padding. */
+#define WORKLOAD_EXTRA_DW (GEN9_MI_FLUSH_DW_DW_LEN + 1u + 1u)
+#define VGPU_DRAIN_MAX_SPINS 100000u
 
 static uint32_t seqno_of(const struct vgpu *v)
 {
@@ -38,6 +44,8 @@ static void retire_ready(struct vgpu *v)
  * was used since the last completion goes to the newest one finished (sched allows that). */
 static void collect(struct vgpu_dev *d, struct vgpu *v)
 {
+    if (!v)
+        return;
     uint32_t seq = seqno_of(v);
     struct vgpu_workload *last = NULL;
     for (unsigned i = 0; i < v->q_len; i++) {
@@ -92,7 +100,9 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
         d->running = VGPU_MAX;
         d->inflight = 0;
         d->inflight_ns = 0;
+        d->preempting = false;      /* the reset took the preemption context off too */
     }
+    v->preempted = 0;               /* its shadow context starts over below */
     int n = sched_vgpu_reset(d->cfg.sched, vm);
     memset(v->ctx_tail, 0, sizeof v->ctx_tail);
     /* Its shadow context starts over from the default image, as i915 restores the default state
@@ -163,10 +173,22 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         return;
     switch_to(d, v);
     /* The ring goes on from where the last dispatch ended, so the engine's saved head and the
-     * context image agree whether it restores the context fully or lite. */
-    uint32_t start = v->ring_tail, off = start, used = 0, left = dec->count;
+     * context image agree whether it restores the context fully or lite.  Workloads a
+     * preemption left in the ring (between the saved head and ring_tail) resume first; new
+     * ones must not reach that unread part of the ring. */
+    uint8_t *st = v->ctx_hva + GEN9_LRC_STATE_OFFSET;
+    uint32_t start = v->ring_tail, off = start, used = 0, left = dec->count, resumed = 0;
+    uint32_t unread = v->preempted ? (start - (rd32le(st + 4u * GEN9_CTX_RING_HEAD) & GEN9_HEAD_ADDR) +
+                                      v->ring_bytes) % v->ring_bytes : 0;
+    uint32_t room = v->ring_bytes / 2 < v->ring_bytes - unread ? v->ring_bytes / 2 : v->ring_bytes - unread;
     for (unsigned i = 0; i < v->q_len && left; i++) {
         struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        if (w->inflight && resumed < v->preempted) {
+            resumed++;
+            left--;
+            d->inflight++;
+            continue;
+        }
         if (w->is_void || w->inflight || w->done)
             continue;
         left--;
@@ -179,7 +201,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
             sched_complete(d->cfg.sched, v->id, w->id, 0);
             continue;
         }
-        if (used + 4u * (w->n_dw + 6u) > v->ring_bytes / 2)
+        if (used + 4u * (w->n_dw + WORKLOAD_EXTRA_DW) + 64u > room)
             break;      /* not with the dispatch cap; the rest waits for the next turn */
         uint32_t before = off;
         memcpy(ring_put(v, &off, w->n_dw), w->cmds, 4u * w->n_dw);
@@ -187,12 +209,14 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
          * MI_FLUSH_DW post-sync store, so the breadcrumb lands only once the blitter's writes
          * are flushed; the workload is retired (and its memory may change hands) after that. */
         uint32_t *c = ring_put(v, &off, GEN9_MI_FLUSH_DW_DW_LEN);
-        used += (off - before + v->ring_bytes) % v->ring_bytes;
         uint64_t seq_gm = v->hwsp_gm + SEQNO_OFFSET;
         c[0] = GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW;
         c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] = (uint32_t)seq_gm | GEN9_MI_FLUSH_DW_USE_GTT;
         c[GEN9_MI_FLUSH_DW_DW_ADDR_HI] = (uint32_t)(seq_gm >> 32);
         c[GEN9_MI_FLUSH_DW_DW_DATA_LO] = (uint32_t)w->id;
+        /* An arbitration point between workloads, as i915 puts one in every request. */
+        *ring_put(v, &off, 1) = GEN9_MI_ARB_CHECK;
+        used += (off - before + v->ring_bytes) % v->ring_bytes;
         w->inflight = true;
         d->inflight++;
         d->st.workloads++;
@@ -205,8 +229,9 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     if (off == v->ring_bytes)
         off = 0;
     v->ring_tail = off;
-    uint8_t *st = v->ctx_hva + GEN9_LRC_STATE_OFFSET;
-    wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);
+    if (!v->preempted)
+        wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);     /* else: where the engine left it */
+    v->preempted = 0;
     wr32le(st + 4u * GEN9_CTX_RING_TAIL, off);
     int rc = igpu_elsp_submit(d->cfg.igpu, IGPU_BCS, vgpu_shadow_desc(v), 0);
     d->running = v->id;
@@ -219,16 +244,20 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
 }
 
 /* Runs the GPU for one budget and takes in what finished; a fault resets the owner. */
-static void run_gpu(struct vgpu_dev *d)
+void vgpu_run_gpu(struct vgpu_dev *d)
 {
     struct vgpu *v = vgpu_get(d, d->running);
     uint64_t used = d->cfg.env.gpu_run(d->cfg.env.ctx, d->cfg.render_budget_ns);
     d->inflight_ns += used;
     d->st.busy_ns += used;
-    struct igpu_csb_event ev[VGPU_CSB_ENTRIES];
-    while (igpu_csb_read(d->cfg.igpu, IGPU_BCS, ev, VGPU_CSB_ENTRIES) > 0)
-        ;       /* completions are matched by breadcrumb; the CSB only has to be drained */
+    bool preempted = vgpu_preempt_events(d);
     collect(d, v);
+    if (preempted) {
+        vgpu_preempt_finish(d);
+        return;
+    }
+    if (!v)
+        return;         /* the preemption context is still on its way through */
     if (!used && d->running == v->id && !(d->cfg.env.gpu_fault && d->cfg.env.gpu_fault(d->cfg.env.ctx))) {
         /* The engine stopped with work of ours unfinished and no fault: do not wait forever. */
         vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "the GPU went idle with %u workloads unfinished",
@@ -244,31 +273,55 @@ static void run_gpu(struct vgpu_dev *d)
     }
 }
 
-void vgpu_render_drain(struct vgpu_dev *d)
+/* A workload that has run longer than the limit (the scheduler's watchdog) is reset. */
+static void watchdog(struct vgpu_dev *d)
 {
-    for (unsigned spins = 0; d->running != VGPU_MAX && spins < 100000; spins++)
-        run_gpu(d);
+    uint32_t runaway;
+    if (!sched_watchdog(d->cfg.sched, &runaway))
+        return;
+    d->st.watchdog_resets++;
+    struct vgpu *v = vgpu_get(d, runaway);
+    if (v)
+        vgpu_note_reject(v, TESSERA_REJECT_RESET, "watchdog: a workload ran longer than the limit");
+    vgpu_reset(d, runaway, "watchdog");
+}
+
+static bool engine_busy(const struct vgpu_dev *d)
+{
+    return d->running != VGPU_MAX || d->preempting;
+}
+
+bool vgpu_render_drain(struct vgpu_dev *d)
+{
+    const struct vgpu_env *env = &d->cfg.env;
+    uint64_t t0 = env->now_ns(env->ctx);
+    d->st.drains++;
+    for (unsigned spins = 0; engine_busy(d); spins++) {
+        if (env->now_ns(env->ctx) - t0 > VGPU_DRAIN_MAX_NS || spins >= VGPU_DRAIN_MAX_SPINS) {
+            d->st.drains_busy++;
+            return false;
+        }
+        vgpu_preempt_request(d);
+        vgpu_run_gpu(d);
+        watchdog(d);
+    }
+    return true;
 }
 
 bool vgpu_render_step(struct vgpu_dev *d)
 {
-    if (d->running != VGPU_MAX)
-        run_gpu(d);
+    if (engine_busy(d))
+        vgpu_run_gpu(d);
+    watchdog(d);
+    /* The turn has used its quota inside a workload and someone else is waiting. */
+    if (d->running != VGPU_MAX && !d->preempting && sched_preempt_due(d->cfg.sched, d->inflight_ns))
+        vgpu_preempt_request(d);
 
-    uint32_t runaway;
-    if (sched_watchdog(d->cfg.sched, &runaway)) {
-        d->st.watchdog_resets++;
-        struct vgpu *v = vgpu_get(d, runaway);
-        if (v)
-            vgpu_note_reject(v, TESSERA_REJECT_RESET, "watchdog: a workload ran longer than the limit");
-        vgpu_reset(d, runaway, "watchdog");
-    }
-
-    if (d->running == VGPU_MAX) {
+    if (!engine_busy(d)) {
         vgpu_balloon_apply_pending(d);
         struct sched_decision dec;
         if (sched_pick(d->cfg.sched, &dec) == SCHED_OK && dec.kind == SCHED_PICK_DISPATCH)
             dispatch(d, &dec);
     }
-    return d->running != VGPU_MAX;
+    return engine_busy(d);
 }

@@ -143,11 +143,36 @@ static enum igpu_scan_err scan(struct vgpu *v, struct vgpu_workload *w, unsigned
     };
     struct igpu_scan_result res;
     enum igpu_scan_err e = igpu_scan_ring(&sc, w->cmds, n_dw, &res);
-    if (e != IGPU_SCAN_OK)
+    if (e != IGPU_SCAN_OK) {
         igpu_scan_error_format(&res.err, why, whylen);
-    else
+    } else {
         w->est_ns = res.est_cost_ns;
+        w->slots_touched = vgpu_slot_mask(v, v->ranges, v->n_ranges, res.ranges_touched);
+    }
     return e;
+}
+
+uint64_t vgpu_slot_mask(const struct vgpu *v, const struct igpu_scan_range *r, size_t n,
+                        const uint64_t *which)
+{
+    const struct gtt_layout *l = &v->dev->cfg.gtt->layout;
+    uint64_t mask = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (which && (i >= 128 || !(which[i / 64] >> (i % 64) & 1u)))
+            continue;
+        uint64_t lo = r[i].start, hi = r[i].start + r[i].size;
+        if (hi <= l->slots.start || lo >= l->slots.start + l->slots.size)
+            continue;       /* the low window: balloons never take it */
+        if (lo < l->slots.start)
+            lo = l->slots.start;
+        for (uint64_t s = (lo - l->slots.start) / l->slot_bytes;
+             s < l->n_slots && l->slots.start + s * l->slot_bytes < hi; s++) {
+            if (s >= 64)
+                return UINT64_MAX;
+            mask |= 1ull << s;
+        }
+    }
+    return mask;
 }
 
 void vgpu_rescan_queued(struct vgpu *v)

@@ -91,6 +91,14 @@ struct igpu_model_cost {
     uint32_t ctx_switch_ns;   /* per context restore (element start) */
 };
 
+/* Where an engine with a newer execlist submission pending leaves the running context for it
+ * (docs/igpu-model.md "Preemption").  Every level also switches at MI_ARB_CHECK. */
+enum igpu_model_preempt {
+    IGPU_MODEL_PREEMPT_RING = 0,    /* command boundaries in the ring, not inside batches */
+    IGPU_MODEL_PREEMPT_COMMAND,     /* also every command boundary inside batches */
+    IGPU_MODEL_PREEMPT_STEP,        /* also between the steps of a long blit */
+};
+
 struct igpu_model_config {
     struct igpu_model_mem mem;
     uint64_t gsm_base;        /* physical address of GGTT entry 0 (8 bytes per entry) */
@@ -99,6 +107,12 @@ struct igpu_model_config {
     uint16_t device_id;       /* reported PCI device id */
     uint32_t timestamp_hz;
     struct igpu_model_cost cost;
+    /* A blit is executed in steps of whole rows worth at most this much GPU time (at least one
+     * row a step), so igpu_model_run() returns within a step of its budget, an engine reset
+     * stops a blit midway, and (IGPU_MODEL_PREEMPT_STEP) a preemption can come between steps.
+     * Default 50 us; 0 = one step per blit. */
+    uint32_t blit_step_ns;
+    enum igpu_model_preempt preempt;   /* default IGPU_MODEL_PREEMPT_RING */
     igpu_model_gm_check_fn gm_check;   /* optional */
     void *gm_check_ctx;
     void (*irq)(void *ctx);   /* optional: called when the interrupt line becomes asserted */
@@ -177,9 +191,9 @@ int igpu_model_set_cost(struct igpu_model *m, const struct igpu_model_cost *cost
 
 /*
  * Execute up to budget_ns of GPU work on engine e. Returns the busy time consumed, in ns
- * (0 if the engine is idle, stopped or faulted). A command is never split: the result can
- * exceed the budget by the cost of the last command. The engine's clock advances by the
- * returned amount.
+ * (0 if the engine is idle, stopped or faulted). Work is done in steps (a command, or one step
+ * of a long blit: cfg.blit_step_ns), so the result can exceed the budget by one step. The
+ * engine's clock advances by the returned amount.
  */
 uint64_t igpu_model_run(struct igpu_model *m, enum igpu_engine e, uint64_t budget_ns);
 /* Run until the engine is idle or faulted, or max_ns of work has been done. */

@@ -324,8 +324,8 @@ static uint64_t exec_pipe_control(struct igpu_model *m, struct model_engine *en,
 
 /* Which command the header names, before its body is fetched. */
 enum cmd_kind {
-    K_UNKNOWN, K_NOOP, K_USER_INT, K_BB_END, K_BB_START, K_SDI, K_LRI, K_LRM, K_SRM,
-    K_FLUSH_DW, K_PIPE_CONTROL, K_BLIT,
+    K_UNKNOWN, K_NOOP, K_USER_INT, K_ARB_CHECK, K_BB_END, K_BB_START, K_SDI, K_LRI, K_LRM,
+    K_SRM, K_FLUSH_DW, K_PIPE_CONTROL, K_BLIT,
 };
 
 static enum cmd_kind classify(uint32_t hdr)
@@ -335,6 +335,7 @@ static enum cmd_kind classify(uint32_t hdr)
         switch (gen9_mi_opcode(hdr)) {
         case GEN9_MI_NOOP_OP:               return K_NOOP;
         case GEN9_MI_USER_INTERRUPT_OP:     return K_USER_INT;
+        case GEN9_MI_ARB_CHECK_OP:          return K_ARB_CHECK;
         case GEN9_MI_BATCH_BUFFER_END_OP:   return K_BB_END;
         case GEN9_MI_BATCH_BUFFER_START_OP: return K_BB_START;
         case GEN9_MI_STORE_DATA_IMM_OP:     return K_SDI;
@@ -436,6 +437,7 @@ uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en)
         return 0;
     advance(en, len);
     en->stats.commands++;
+    en->after_arb_check = k == K_ARB_CHECK;
 
     switch (k) {
     case K_NOOP:

@@ -157,13 +157,69 @@ static bool layout_ok(struct igpu_model *m, struct model_engine *en, const uint3
 static bool read_state(struct igpu_model *m, struct model_engine *en, uint64_t st)
 {
     uint8_t *raw = (uint8_t *)en->lrc_buf;
-    if (!model_gm_access(m, en, st, raw, GEN9_LRC_STATE_DW * 4u, false, IGPU_ACCESS_CONTEXT))
+    const uint32_t n = sizeof(en->lrc_buf) / 4u;
+    if (!model_gm_access(m, en, st, raw, n * 4u, false, IGPU_ACCESS_CONTEXT))
         return false;
-    for (uint32_t i = 0; i < GEN9_LRC_STATE_DW; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         const uint8_t *p = raw + 4u * i;
         en->lrc_buf[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                          (uint32_t)p[3] << 24;
     }
+    return true;
+}
+
+/* Writes the resume record (model_internal.h) of what the engine is in the middle of. */
+static bool save_resume(struct igpu_model *m, struct model_engine *en, uint64_t st)
+{
+    uint32_t r[MODEL_RESUME_DWORDS] = { 0 };
+    uint8_t raw[MODEL_RESUME_DWORDS * 4u];
+    const struct model_blit *b = &en->blit;
+
+    if (en->level > 0 || b->active) {
+        r[MODEL_RESUME_MAGIC_AT] = MODEL_RESUME_MAGIC;
+        r[MODEL_RESUME_LEVEL] = en->level;
+        r[MODEL_RESUME_BB1_LO] = (uint32_t)en->bb_addr[1];
+        r[MODEL_RESUME_BB1_HI] = (uint32_t)(en->bb_addr[1] >> 32);
+        r[MODEL_RESUME_BB2_LO] = (uint32_t)en->bb_addr[2];
+        r[MODEL_RESUME_BB2_HI] = (uint32_t)(en->bb_addr[2] >> 32);
+        if (b->active) {
+            r[MODEL_RESUME_BLIT_ROWS] = (uint32_t)b->rows_done;
+            r[MODEL_RESUME_BLIT_LEN] = b->len;
+            r[MODEL_RESUME_BLIT_GADDR_LO] = (uint32_t)b->cmd_gaddr;
+            r[MODEL_RESUME_BLIT_GADDR_HI] = (uint32_t)(b->cmd_gaddr >> 32);
+            memcpy(&r[MODEL_RESUME_BLIT_CMD], b->cmd, b->len * 4u);
+        }
+    }
+    for (unsigned i = 0; i < MODEL_RESUME_DWORDS; i++)
+        for (unsigned j = 0; j < 4u; j++)
+            raw[4u * i + j] = (uint8_t)(r[i] >> (8u * j));
+    return model_gm_access(m, en, st + MODEL_RESUME_DW * 4u, raw, sizeof(raw), true,
+                           IGPU_ACCESS_CONTEXT);
+}
+
+/* Takes up what a preempted context was in the middle of, from its resume record (en->lrc_buf
+ * holds the page). */
+static bool restore_resume(struct igpu_model *m, struct model_engine *en, uint64_t st)
+{
+    const uint32_t *r = &en->lrc_buf[MODEL_RESUME_DW];
+    char d[96];
+
+    if (r[MODEL_RESUME_MAGIC_AT] != MODEL_RESUME_MAGIC)
+        return true;
+    if (r[MODEL_RESUME_LEVEL] > MODEL_MAX_LEVEL) {
+        snprintf(d, sizeof(d), "context image: resume record names batch level %u",
+                 r[MODEL_RESUME_LEVEL]);
+        model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, st + MODEL_RESUME_DW * 4u, d);
+        return false;
+    }
+    en->level = r[MODEL_RESUME_LEVEL];
+    en->bb_addr[1] = (uint64_t)r[MODEL_RESUME_BB1_HI] << 32 | r[MODEL_RESUME_BB1_LO];
+    en->bb_addr[2] = (uint64_t)r[MODEL_RESUME_BB2_HI] << 32 | r[MODEL_RESUME_BB2_LO];
+    if (r[MODEL_RESUME_BLIT_LEN])
+        return model_blit_resume(m, en, &r[MODEL_RESUME_BLIT_CMD], r[MODEL_RESUME_BLIT_LEN],
+                                 (uint64_t)r[MODEL_RESUME_BLIT_GADDR_HI] << 32 |
+                                     r[MODEL_RESUME_BLIT_GADDR_LO],
+                                 r[MODEL_RESUME_BLIT_ROWS]);
     return true;
 }
 
@@ -192,7 +248,7 @@ bool model_ctx_restore(struct igpu_model *m, struct model_engine *en)
         for (unsigned j = 0; j < blk->count; j++)
             load_reg(m, en, blk->first + j, s[blk->header + 2u + 2u * j]);
     }
-    return true;
+    return restore_resume(m, en, st);
 }
 
 bool model_ctx_restore_tail(struct igpu_model *m, struct model_engine *en)
@@ -244,5 +300,6 @@ bool model_ctx_save(struct igpu_model *m, struct model_engine *en)
         raw[4u * i + 3u] = (uint8_t)(v >> 24);
     }
     return model_gm_access(m, en, st, raw, (GEN9_LRC_STATE_DW + 1u) * 4u, true,
-                           IGPU_ACCESS_CONTEXT);
+                           IGPU_ACCESS_CONTEXT) &&
+           save_resume(m, en, st);
 }

@@ -15,6 +15,8 @@
 /* Skylake GT2 desktop (HD Graphics 530), the device DESIGN.md names. */
 #define MODEL_DEFAULT_DEVICE 0x1912u
 #define MODEL_DEFAULT_APERTURE (256ull << 20)
+/* A long blit's step: fine enough next to the 200 ms watchdog and a 6 ms scheduling slice. */
+#define MODEL_DEFAULT_BLIT_STEP_NS 50000u
 
 void igpu_model_cost_defaults(struct igpu_model_cost *c)
 {
@@ -36,6 +38,8 @@ void igpu_model_config_defaults(struct igpu_model_config *cfg)
     cfg->device_id = MODEL_DEFAULT_DEVICE;
     cfg->timestamp_hz = IGPU_MODEL_TIMESTAMP_HZ;
     igpu_model_cost_defaults(&cfg->cost);
+    cfg->blit_step_ns = MODEL_DEFAULT_BLIT_STEP_NS;
+    cfg->preempt = IGPU_MODEL_PREEMPT_RING;
 }
 
 struct model_engine *model_engine(struct igpu_model *m, enum igpu_engine e)
@@ -482,7 +486,7 @@ int igpu_model_create(const struct igpu_model_config *cfg, struct igpu_model **o
     if (cfg->ggtt_entries == 0 || cfg->ggtt_entries > GEN9_GGTT_MAX_ENTRIES ||
         cfg->timestamp_hz == 0 || cfg->cost.cmd_ns == 0 || (cfg->gsm_base & (GEN9_GGTT_PTE_SIZE - 1u)) ||
         cfg->aperture_size > ((uint64_t)cfg->ggtt_entries << GEN9_GTT_PAGE_SHIFT) ||
-        (cfg->aperture_size & GEN9_GTT_PAGE_MASK))
+        (cfg->aperture_size & GEN9_GTT_PAGE_MASK) || (unsigned)cfg->preempt > IGPU_MODEL_PREEMPT_STEP)
         return IGPU_EINVAL;
     m = calloc(1, sizeof(*m));
     if (!m)

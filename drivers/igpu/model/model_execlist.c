@@ -13,8 +13,10 @@
  *  - Submitting while active with the running context as new element 0 is a lite restore:
  *    the tail is re-read from the image, event PREEMPTED | LITE_RESTORE (new element 0 id).
  *  - Submitting a different context while active queues the list; the running context is
- *    preempted at the next arbitration point, which the model takes to be the next command
- *    boundary in the ring (not inside a batch): event PREEMPTED (preempted context's id).
+ *    preempted at the next arbitration point: event PREEMPTED (preempted context's id).
+ *    Arbitration points are MI_ARB_CHECK (anywhere, as on Gen9), command boundaries in the
+ *    ring, and, as cfg.preempt says, command boundaries inside batches and the steps of a
+ *    long blit; what the context was in the middle of is saved with it (model_context.c).
  *  - CSB write pointer: 7 after reset ("nothing written"), then 0, 1, ..., 5, 0, ...; every
  *    entry is mirrored in the status page when HWS_PGA has been set (i915 reads it there:
  *    I915_HWS_CSB_BUF0_INDEX, I915_HWS_CSB_WRITE_INDEX). Each event raises the
@@ -185,6 +187,15 @@ int model_elsp_write(struct igpu_model *m, struct model_engine *en, uint32_t val
                              ((uint64_t)en->elsp_dw[0] << 32) | en->elsp_dw[1]);
 }
 
+/* The context is saved (with any batch or blit it is in the middle of): the engine holds
+ * nothing of it any more. */
+static void leave_context(struct model_engine *en)
+{
+    en->level = 0;
+    en->blit.active = false;
+    en->after_arb_check = false;
+}
+
 /* ---- context restore and save (model_context.c) ------------------------------------------ */
 
 /* Loads the element that is to run next, or only its new tail for a lite restore.  Returns
@@ -197,10 +208,10 @@ static uint64_t ctx_restore(struct igpu_model *m, struct model_engine *en, bool 
         en->desc = en->cur.desc[en->cur_elem];
         en->lrca = gen9_ctx_desc_lrca(en->desc);
         en->ctx_id = gen9_ctx_desc_id(en->desc);
+        leave_context(en);      /* the image says where it resumes: in the ring, or not */
         if (!model_ctx_restore(m, en))
             return 0;
         en->ctx_start_ticks = model_timestamp_ticks(m, en);
-        en->level = 0;
     } else if (!model_ctx_restore_tail(m, en)) {
         return 0;
     }
@@ -243,6 +254,7 @@ static void element_complete(struct igpu_model *m, struct model_engine *en)
 
     if (!ctx_save(m, en))
         return;
+    leave_context(en);
     if (en->pend.valid) {
         csb_write(m, en, GEN9_CTX_STATUS_COMPLETE | GEN9_CTX_STATUS_ACTIVE_IDLE, id);
         start_pending(m, en);
@@ -265,8 +277,19 @@ static void preempt(struct igpu_model *m, struct model_engine *en)
 
     if (!en->need_restore && !ctx_save(m, en))
         return;
+    leave_context(en);
     csb_write(m, en, GEN9_CTX_STATUS_PREEMPTED, id);
     start_pending(m, en);
+}
+
+/* Whether the engine may leave the running context here for a pending one. */
+static bool arbitration_point(const struct igpu_model *m, const struct model_engine *en)
+{
+    if (en->blit.active)
+        return m->cfg.preempt >= IGPU_MODEL_PREEMPT_STEP;
+    if (en->level > 0)
+        return en->after_arb_check || m->cfg.preempt >= IGPU_MODEL_PREEMPT_COMMAND;
+    return true;
 }
 
 /* One step of engine work; returns its cost in picoseconds. */
@@ -278,7 +301,10 @@ static uint64_t step(struct igpu_model *m, struct model_engine *en)
         ctx_restore(m, en, true);
         return 0;
     }
-    if (en->pend.valid && en->level == 0 && !(!en->need_restore && en->head == en->tail)) {
+    /* A context whose ring is done completes instead (GVT-g's order, below). */
+    bool ring_done = !en->need_restore && en->level == 0 && !en->blit.active &&
+                     en->head == en->tail;
+    if (en->pend.valid && !ring_done && arbitration_point(m, en)) {
         preempt(m, en);
         return 0;
     }
@@ -287,6 +313,8 @@ static uint64_t step(struct igpu_model *m, struct model_engine *en)
         en->need_restore = false;
         return c;
     }
+    if (en->blit.active)
+        return model_blit_step(m, en);
     if (en->level == 0 && en->head == en->tail) {
         element_complete(m, en);
         return 0;

@@ -27,12 +27,54 @@
  * the engine, not on the stack: the hypervisor's stacks are small. */
 #define MODEL_BLIT_CHUNK    4096u
 
+/* The longest blit command (XY_SRC_COPY_BLT). */
+#define MODEL_BLIT_MAX_DW   10u
+
 /* Batch levels: 0 is the ring, 1 a first-level batch, 2 a second-level batch. */
 #define MODEL_MAX_LEVEL     2u
 
 struct model_tlb_entry {
     uint32_t tag;             /* page index + 1; 0 = empty */
     uint64_t pte;
+};
+
+/* A surface a blit reads or writes. */
+struct model_surf {
+    uint64_t base;
+    uint32_t pitch;          /* bytes */
+    enum igpu_tiling tiling;
+};
+
+/* The blit the engine is executing (model_blit.c): decoded once, then run a step of rows at a
+ * time, so an engine reset or a preemption can come between steps. */
+struct model_blit {
+    bool active;
+    uint32_t rop, cpp;
+    uint8_t mask[4];         /* per byte of a pixel: 0xFF written, 0 kept */
+    bool full_mask;
+    uint8_t pat[4];          /* the solid colour, little-endian */
+    bool has_src;
+    struct model_surf dst, src;
+    int32_t dx, dy, sx, sy, w, h;
+    int32_t rows_done;
+    uint32_t cmd[MODEL_BLIT_MAX_DW];   /* the command, kept for a context save mid-blit */
+    uint32_t len;
+    uint64_t cmd_gaddr;
+};
+
+/* What the engine is in the middle of when a context is preempted inside a batch or a blit.
+ * Hardware keeps such state in the context image itself (its batch position in BB_ADDR and
+ * BB_STATE; the PRM's encoding is not at hand, and Gen9's blitter does not stop inside a blit
+ * at all), so the model keeps a record of its own in the register-state page after the
+ * layout's closing MI_BATCH_BUFFER_END, which no restore executes.  A save always writes it
+ * (magic 0 when there is nothing to resume); images built by igpu_lrc_init_state() have it 0. */
+#define MODEL_RESUME_DW         (GEN9_LRC_STATE_DW + 2u)
+#define MODEL_RESUME_MAGIC      0x4D524553u     /* "MRES" */
+enum {
+    MODEL_RESUME_MAGIC_AT = 0, MODEL_RESUME_LEVEL, MODEL_RESUME_BB1_LO, MODEL_RESUME_BB1_HI,
+    MODEL_RESUME_BB2_LO, MODEL_RESUME_BB2_HI, MODEL_RESUME_BLIT_ROWS, MODEL_RESUME_BLIT_LEN,
+    MODEL_RESUME_BLIT_GADDR_LO, MODEL_RESUME_BLIT_GADDR_HI, MODEL_RESUME_BLIT_CMD,
+    MODEL_RESUME_DWORDS = MODEL_RESUME_BLIT_CMD + MODEL_BLIT_MAX_DW
 };
 
 struct model_execlist {
@@ -59,7 +101,8 @@ struct model_engine {
     uint32_t lrc_store[GEN9_LRC_REGS];  /* context registers the model keeps but does not act on */
     uint8_t lrc_kind[GEN9_LRC_REGS];    /* what each layout register is to the model */
     uint8_t lrc_gpr[GEN9_LRC_REGS];     /* for a GPR dword: its index in gpr[] */
-    uint32_t lrc_buf[GEN9_LRC_STATE_DW + 1u];   /* register-state page being restored/saved */
+    /* register-state page being restored/saved, through the resume record */
+    uint32_t lrc_buf[MODEL_RESUME_DW + MODEL_RESUME_DWORDS];
     uint32_t elsp_dw[4];
     unsigned elsp_n;
 
@@ -84,6 +127,8 @@ struct model_engine {
     unsigned level;
     uint64_t bb_addr[MODEL_MAX_LEVEL + 1];
     uint64_t cmd_gaddr;       /* address of the command being executed */
+    bool after_arb_check;     /* the last command was MI_ARB_CHECK: an arbitration point */
+    struct model_blit blit;   /* a blit in progress */
 
     /* context status buffer */
     uint32_t csb[GEN9_CSB_ENTRIES][2];
@@ -170,7 +215,15 @@ void model_lrc_kinds(struct model_engine *en);
 uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en);
 
 /* ---- model_blit.c ---- */
+/* Starts the blit cmd[0..len) (charging its set-up) and runs its first step; returns the cost
+ * in picoseconds.  The rest runs in model_blit_step() while en->blit.active. */
 uint64_t model_exec_blit(struct igpu_model *m, struct model_engine *en, const uint32_t *cmd,
                          uint32_t len);
+/* One step of the blit in progress: rows worth at most cfg.blit_step_ns (at least one). */
+uint64_t model_blit_step(struct igpu_model *m, struct model_engine *en);
+/* Takes up a blit a preempted context was in the middle of (its command, rows done); false
+ * (engine faulted) if the saved command does not decode. */
+bool model_blit_resume(struct igpu_model *m, struct model_engine *en, const uint32_t *cmd,
+                       uint32_t len, uint64_t cmd_gaddr, uint32_t rows_done);
 
 #endif /* TESSERA_DRIVERS_IGPU_MODEL_MODEL_INTERNAL_H */

@@ -18,6 +18,7 @@ static enum igpu_scan_err check_mem(struct scan_ctx *c, uint32_t op, uint64_t ad
 {
     if (!igpu_scan_ranges_contain(c->cfg->ranges, c->cfg->n_ranges, addr, size))
         return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, op, addr);
+    scan_note_range(c, scan_range_find(c->cfg->ranges, c->cfg->n_ranges, addr));
     return IGPU_SCAN_OK;
 }
 

@@ -100,5 +100,11 @@ bool scan_bb_start_is_call(uint32_t hdr, unsigned level);
 
 /* Index of the range containing addr, or -1. */
 long scan_range_find(const struct igpu_scan_range *r, size_t n, uint64_t addr);
+/* Records that the workload touches cfg->ranges[r] (res->ranges_touched). */
+static inline void scan_note_range(struct scan_ctx *c, long r)
+{
+    if (r >= 0 && r < 128)
+        c->res->ranges_touched[r / 64] |= 1ull << (r % 64);
+}
 
 #endif /* TESSERA_DRIVERS_IGPU_SCANNER_SCAN_INTERNAL_H */

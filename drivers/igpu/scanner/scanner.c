@@ -243,6 +243,7 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level
         r = scan_range_find(cfg->ranges, cfg->n_ranges, gm);
         if (r < 0 || (gm & 3u))         /* the start check makes this unreachable */
             return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, GEN9_MI_BB_START_DW_ADDR_LO, gm);
+        scan_note_range(c, r);          /* the batch is read from that range */
 
         memset(&b, 0, sizeof(b));
         b.dw = cfg->shadow + c->shadow_used;

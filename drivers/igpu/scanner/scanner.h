@@ -157,6 +157,10 @@ struct igpu_scan_result {
     uint64_t est_cost_ns;     /* estimated GPU time, see struct igpu_scan_cost */
     size_t shadow_used_dw;    /* dwords of the shadow buffer holding batch copies */
     uint64_t entry_gm;        /* igpu_scan_batch: where the top batch's copy starts */
+    /* Which of cfg->ranges the workload touches (bit i: ranges[i], for i < 128): its
+     * operands, blit rectangles and batches.  A caller whose ranges later shrink can tell
+     * whether work already under way needs what went away. */
+    uint64_t ranges_touched[2];
 };
 
 /*

@@ -62,7 +62,7 @@ struct tessera_balloon_if {
     uint32_t resets;            /* engine resets of this vGPU (watchdog or operator) */
     uint32_t ggtt_refused;      /* GGTT writes refused */
     uint32_t fence_refused;     /* fence writes refused */
-    uint32_t reserved[1];
+    uint32_t fence_pending;     /* fence writes whose work is not done yet (docs/vgpu-abi.md) */
 };
 
 /* last_reject: 1..99 are the command scanner's reasons (enum igpu_scan_err, same numbers);

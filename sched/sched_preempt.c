@@ -1,0 +1,41 @@
+/*
+ * sched_preempt.c — cutting a turn short while its workloads are still running (sched.h,
+ * "Preemption").  Non-preemptive accounting (FairGV §3.3) lets a turn overrun by a whole
+ * workload and makes the owner pay afterwards; with workloads of 100 ms that is 100 ms of
+ * waiting for every other vGPU each time.  An engine that can leave a context at an arbitration
+ * point removes the overrun: the owner is charged exactly what it used, its unfinished
+ * workloads wait at the head of its queue, and the fair policy picks whoever is owed the GPU.
+ */
+#include "sched/sched_internal.h"
+#include "sched/sched_math.h"
+
+bool sched_preempt_due(struct sched *s, uint64_t running_ns)
+{
+    struct sched_vgpu *v = s ? s->cur : NULL;
+    if (!v || v->inflight == 0 || sched_sat_add(v->turn_used_ns, running_ns) < v->quota_ns)
+        return false;
+    for (uint32_t i = 0; i < s->cfg.max_vgpus; i++) {
+        const struct sched_vgpu *o = &s->vgpus[i];
+        if (o != v && o->present && o->runnable && !o->suspended)
+            return true;
+    }
+    return false;
+}
+
+int sched_preempted(struct sched *s, uint32_t id, uint64_t used_ns)
+{
+    if (!s || id >= s->cfg.max_vgpus || !s->vgpus[id].present)
+        return SCHED_ENOENT;
+    struct sched_vgpu *v = &s->vgpus[id];
+    if (!v->running || v->inflight == 0)
+        return SCHED_ESTATE;
+    uint64_t now = sched_now(s);
+    v->turn_used_ns = sched_sat_add(v->turn_used_ns, used_ns);
+    v->st.gpu_ns = sched_sat_add(v->st.gpu_ns, used_ns);
+    v->svc_ns = sched_sat_add(v->svc_ns, used_ns);
+    v->resume = v->inflight;
+    v->resume_ran_ns = now > v->head_start_ns ? now - v->head_start_ns : 0;
+    v->inflight = 0;
+    sched_turn_end(s, v);
+    return SCHED_OK;
+}

@@ -1,0 +1,195 @@
+/*
+ * test_sched_preempt.c — cutting a turn short inside a long workload: when preemption is due,
+ * what a preempted vGPU is charged, that its unfinished workloads resume first and together,
+ * that the watchdog keeps counting across the preemption, and that with equal weights a vGPU
+ * of short workloads gets its turn within a slice of a hog of 110 ms workloads.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sched/sched.h"
+
+#define MS(x) SCHED_MS(x)
+#define US(x) SCHED_US(x)
+
+static uint64_t now_ns;
+static uint64_t clk(void *ctx)
+{
+    (void)ctx;
+    return now_ns;
+}
+
+static struct sched *mk(void)
+{
+    struct sched_config cfg;
+    sched_config_default(&cfg);
+    struct sched_clock c = { .now = clk, .ctx = NULL };
+    struct sched *s = NULL;
+    now_ns = 0;
+    assert_int_equal(sched_create(&cfg, &c, &s), SCHED_OK);
+    assert_int_equal(sched_vgpu_add(s, 0, 100), SCHED_OK);
+    assert_int_equal(sched_vgpu_add(s, 1, 100), SCHED_OK);
+    return s;
+}
+
+static void submit(struct sched *s, uint32_t v, uint64_t id)
+{
+    struct sched_workload w = { .id = id, .est_ns = 0 };
+    assert_int_equal(sched_submit(s, v, &w), SCHED_OK);
+}
+
+static struct sched_decision pick(struct sched *s)
+{
+    struct sched_decision d;
+    assert_int_equal(sched_pick(s, &d), SCHED_OK);
+    return d;
+}
+
+static void test_due_only_past_quota_with_someone_waiting(void **state)
+{
+    (void)state;
+    struct sched *s = mk();
+    submit(s, 0, 1);
+    struct sched_decision d = pick(s);
+    assert_int_equal(d.vgpu, 0);
+    assert_false(sched_preempt_due(s, MS(5)));      /* within the 6 ms slice */
+    assert_false(sched_preempt_due(s, MS(50)));     /* nobody else wants the GPU */
+    submit(s, 1, 1);
+    assert_false(sched_preempt_due(s, MS(5)));
+    assert_true(sched_preempt_due(s, MS(6)));
+    assert_int_equal(sched_preempted(s, 1, MS(6)), SCHED_ESTATE);   /* not the owner */
+    sched_destroy(s);
+}
+
+static void test_preempted_work_resumes_first_and_is_charged(void **state)
+{
+    (void)state;
+    struct sched *s = mk();
+    submit(s, 0, 1);
+    submit(s, 0, 2);
+    struct sched_decision d = pick(s);
+    assert_int_equal(d.count, 1);                   /* sampling: one at a time */
+    submit(s, 1, 1);
+    now_ns += MS(7);
+    assert_true(sched_preempt_due(s, MS(7)));
+    assert_int_equal(sched_preempted(s, 0, MS(7)), SCHED_OK);
+    assert_int_equal(sched_vgpu_inflight(s, 0), 0);
+    assert_int_equal(sched_vgpu_queued(s, 0), 2);
+    struct sched_vgpu_stats st;
+    sched_vgpu_stats_get(s, 0, &st);
+    assert_int_equal(st.gpu_ns, MS(7));
+
+    d = pick(s);                                    /* vGPU 0 paid 7 ms: vGPU 1 is owed */
+    assert_int_equal(d.vgpu, 1);
+    now_ns += US(100);
+    assert_int_equal(sched_complete(s, 1, 1, US(100)), SCHED_OK);
+
+    d = pick(s);
+    assert_int_equal(d.vgpu, 0);
+    assert_int_equal(d.first_id, 1);                /* the preempted workload, not restarted */
+    assert_true(d.count >= 1);
+    now_ns += MS(1);
+    assert_int_equal(sched_complete(s, 0, 1, MS(1)), SCHED_OK);
+    sched_vgpu_stats_get(s, 0, &st);
+    assert_int_equal(st.gpu_ns, MS(8));
+    assert_int_equal(st.workloads, 1);
+    sched_destroy(s);
+}
+
+/* 150 ms of a workload in two pieces with another vGPU's turn between: the watchdog (200 ms)
+ * fires after 200 ms of its own running, not of wall time, and not after 200 ms more. */
+static void test_watchdog_counts_across_preemption(void **state)
+{
+    (void)state;
+    struct sched *s = mk();
+    uint32_t v;
+    submit(s, 0, 1);
+    pick(s);
+    submit(s, 1, 1);
+    now_ns += MS(150);
+    assert_int_equal(sched_preempted(s, 0, MS(150)), SCHED_OK);
+    assert_int_equal(pick(s).vgpu, 1);
+    now_ns += MS(190);                              /* another vGPU's long workload */
+    assert_false(sched_watchdog(s, &v));
+    assert_int_equal(sched_complete(s, 1, 1, MS(190)), SCHED_OK);
+    struct sched_decision d = pick(s);
+    assert_int_equal(d.vgpu, 0);
+    now_ns += MS(49);
+    assert_false(sched_watchdog(s, &v));
+    now_ns += MS(2);
+    assert_true(sched_watchdog(s, &v));
+    assert_int_equal(v, 0);
+    assert_int_equal(sched_vgpu_reset(s, 0), 1);
+    assert_int_equal(sched_vgpu_queued(s, 0), 0);
+    sched_destroy(s);
+}
+
+/* A hog with 110 ms workloads beside a vGPU of 100 us frames, equal weights, the hog preempted
+ * whenever it is due: every frame waits at most a slice (6 ms) plus the step it was preempted
+ * at, and the frames' owner gets all the time it asks for. */
+static void test_short_frames_wait_a_slice_not_a_workload(void **state)
+{
+    (void)state;
+    struct sched *s = mk();
+    const uint64_t step = US(50), hog_work = MS(110), frame = US(100);
+    uint64_t hog_left = hog_work, hog_id = 1, frame_id = 0, worst_wait = 0, frames = 0;
+    uint64_t hog_ran = 0, next_frame = MS(1), frame_submitted = 0;
+    bool frame_pending = false;
+    submit(s, 0, hog_id);
+    submit(s, 0, hog_id + 1);
+    while (now_ns < 2000 * MS(1)) {
+        if (!frame_pending && now_ns >= next_frame) {
+            submit(s, 1, ++frame_id);
+            frame_pending = true;
+            frame_submitted = now_ns;
+        }
+        struct sched_decision d = pick(s);
+        if (d.kind == SCHED_PICK_BUSY && d.vgpu == 0) {
+            if (sched_preempt_due(s, hog_ran)) {
+                assert_int_equal(sched_preempted(s, 0, hog_ran), SCHED_OK);
+                hog_ran = 0;
+                continue;
+            }
+            now_ns += step;                         /* one step of the hog's blit */
+            hog_ran += step;
+            if ((hog_left -= step) == 0) {
+                assert_int_equal(sched_complete(s, 0, hog_id, hog_ran), SCHED_OK);
+                submit(s, 0, hog_id + 2);
+                hog_id++;
+                hog_left = hog_work;
+                hog_ran = 0;
+            }
+            continue;
+        }
+        if (d.kind == SCHED_PICK_DISPATCH && d.vgpu == 1) {
+            uint64_t wait = now_ns - frame_submitted;
+            worst_wait = wait > worst_wait ? wait : worst_wait;
+            now_ns += frame;
+            assert_int_equal(sched_complete(s, 1, frame_id, frame), SCHED_OK);
+            frames++;
+            frame_pending = false;
+            next_frame = now_ns + MS(30);
+            continue;
+        }
+        if (d.kind == SCHED_PICK_IDLE)
+            now_ns += step;
+        /* DISPATCH of the hog: its workloads are now in flight, the loop runs them. */
+    }
+    assert_true(worst_wait <= MS(6) + step);
+    assert_true(frames >= 2000 / 31 - 1);
+    sched_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_due_only_past_quota_with_someone_waiting),
+        cmocka_unit_test(test_preempted_work_resumes_first_and_is_charged),
+        cmocka_unit_test(test_watchdog_counts_across_preemption),
+        cmocka_unit_test(test_short_frames_wait_a_slice_not_a_workload),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
