@@ -118,6 +118,7 @@ struct gtt_vgpu_stats {
     uint64_t writes_refused;    /* guest GGTT writes refused (range or ownership) */
     uint64_t fence_writes, fence_refused;
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;  /* events, not slots */
+    uint64_t moves;             /* re-placements (gtt_vgpu_relocate) */
 };
 
 struct gtt_vgpu {
@@ -132,6 +133,7 @@ struct gtt_vgpu {
     unsigned min_slots, max_slots;
     unsigned n_fences;
     struct gtt_vfence fence[GTT_MAX_VGPU_FENCES];
+    uint64_t ahead_pending;     /* entries written ahead for it since the last switch */
     struct gtt_vgpu_stats st;
 };
 
@@ -141,6 +143,8 @@ struct gtt_stats {
     uint64_t entries_last_switch;
     uint64_t max_entries_switch;
     uint64_t entries_predict;       /* written ahead of a switch (CPU only, GPU busy) */
+    uint64_t ahead_used;            /* ... for the vGPU the next switch brought in */
+    uint64_t ahead_wasted;          /* ... for a vGPU the next switch did not bring in */
     uint64_t entries_balloon;
     uint64_t entries_fence;         /* written into the fence pool */
     uint64_t entries_scrub;         /* written to the scratch page (init, destroy, fence free) */
@@ -148,6 +152,8 @@ struct gtt_stats {
     uint64_t fence_refused;
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;
     uint64_t invalidates;           /* GGTT invalidations requested (ops.ggtt_invalidate) */
+    uint64_t moves;                 /* re-placements of a vGPU's ranges */
+    uint64_t entries_move;          /* written by them (its old ranges scrubbed) */
 };
 
 struct gtt {
@@ -170,6 +176,7 @@ struct gtt {
     unsigned fences_per_vgpu;
     bool balloon_count_idle;
     bool ggtt_dirty;                /* physical entries written since the last invalidate */
+    uint64_t ahead_pending;         /* entries written ahead since the last switch, all vGPUs */
     struct gtt_stats st;
 };
 
@@ -216,7 +223,9 @@ bool gtt_vgpu_covers(const struct gtt *g, unsigned vgpu, uint32_t index);
  * copy mode).  Returns the number of entries written (>= 0) or a negative error. */
 long gtt_switch_to(struct gtt *g, unsigned vgpu);
 /* The scheduler will run `next` after the current owner: write now the entries of next's ranges
- * that the running vGPU does not use.  Returns entries written (counted apart from switches). */
+ * that the running vGPU does not use.  Returns entries written (counted apart from switches).
+ * The next switch sorts them: written for the vGPU it brings in (st.ahead_used), or for
+ * another (st.ahead_wasted: the prediction was wrong, or came too early). */
 long gtt_predict(struct gtt *g, unsigned next);
 /* The scheduler's view: an idle vGPU is never switched to, so it is never copied. */
 int gtt_set_active(struct gtt *g, unsigned vgpu, bool active);
@@ -275,6 +284,57 @@ struct gtt_ctl_report {
 int gtt_balloon_period(struct gtt *g, const struct gtt_ctl_params *p, uint32_t w_ppm,
                        uint32_t rcopy_ppm, const uint32_t *util, const unsigned *req,
                        struct gtt_ctl_report *rep);
+
+/* ---- re-placement ------------------------------------------------------------------------- */
+
+/* Moves vGPU's low window to `low` (its size may change) and its slot range to start at
+ * `first_slot` (same count; contiguous mode), carrying its shadow: what the guest mapped at
+ * offset k of a range is at offset k of the new one, so the guest only has to add the distance
+ * to the graphics addresses it holds (docs/vgpu-abi.md "Re-placement").  Physical entries of
+ * its old ranges that still hold its pages are pointed at the scratch page (st.entries_move);
+ * its aperture pages are remapped (ept_update); nothing of another vGPU changes.  The caller
+ * guarantees that no work of the vGPU is queued or on the engine.  GTT_ERANGE outside the
+ * areas, GTT_EINVAL for a shrink that would drop a present entry or a slot move in sparse
+ * mode, GTT_EBUSY while a fence pins its window. */
+int gtt_vgpu_relocate(struct gtt *g, unsigned vgpu, struct gtt_range low, unsigned first_slot);
+/* Bytes from the start of the vGPU's low window to the end of its last present entry: the
+ * smallest window that keeps everything it mapped. */
+uint64_t gtt_vgpu_low_extent(const struct gtt *g, unsigned vgpu);
+
+/* Placement planning (gtt/place.c): where busy vGPUs' ranges should be so they stop being
+ * copied.  Each range is an interval of an area (low windows in pages of the guest low area,
+ * slot ranges in slots); at a switch every entry of the incoming vGPU's ranges that another
+ * busy vGPU used since its last turn is written, so over a cycle in which every busy vGPU
+ * runs once, each unit covered by k >= 2 busy ranges is written k times.  The plan keeps busy
+ * ranges apart where they fit (first those already apart stay where they are) and stacks the
+ * rest on one place; it is returned only if it writes fewer entries per cycle than the current
+ * placement. */
+struct gtt_move {
+    unsigned vgpu;
+    struct gtt_range low;       /* new low window (start, size) */
+    unsigned first_slot;        /* new first slot */
+};
+struct gtt_plan_input {
+    const bool *busy;           /* [GTT_MAX_VGPUS]: vGPUs that ran recently; others may overlap */
+    const bool *movable;        /* [GTT_MAX_VGPUS]: its guest follows re-placements */
+    const uint64_t *low_want;   /* [GTT_MAX_VGPUS] or NULL: a smaller low window it agreed to
+                                 * (compaction); 0 = keep the size */
+};
+struct gtt_plan_report {
+    uint64_t cost_now, cost_plan;   /* entries written per cycle, current and planned */
+};
+/* Writes at most cap moves to out and returns how many (>= 0), or GTT_EINVAL. */
+int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_move *out,
+             unsigned cap, struct gtt_plan_report *rep);
+
+/* The floor (gtt/floor.c): entries that must be written per cycle (every busy range brought in
+ * once) when n busy ranges of the given sizes (in units) share an area of `area` units, over
+ * every placement.  Exact for equal sizes (docs/gtt.md "The floor"); for unequal sizes the cost
+ * of packing the largest apart and stacking the rest, an upper bound of it. */
+uint64_t gtt_floor_cycle(uint64_t area, const uint64_t *size, unsigned n);
+/* Per-cycle cost of ranges [start[i], start[i] + size[i]) of one area: sum over units covered
+ * by k >= 2 of them of k. */
+uint64_t gtt_cover_cost(const uint64_t *start, const uint64_t *size, unsigned n);
 
 /* ---- statistics --------------------------------------------------------------------------- */
 
