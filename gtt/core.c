@@ -256,6 +256,7 @@ int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *sp)
     v->max_slots = sp->max_slots ? sp->max_slots : sp->n_slots;
     v->n_fences = g->fences_per_vgpu;
     v->scratch_pte = g->scratch_pte;
+    v->prev = GTT_NO_VGPU;
     if (g->ops.vgpu_scratch && g->ops.vgpu_scratch(g->ops.ctx, id, &v->scratch_pte) != 0) {
         free(v);
         return GTT_ENOMEM;

@@ -134,6 +134,8 @@ struct gtt_vgpu {
     unsigned n_fences;
     struct gtt_vfence fence[GTT_MAX_VGPU_FENCES];
     uint64_t ahead_pending;     /* entries written ahead for it since the last switch */
+    unsigned prev;              /* the owner before its last switch-in (GTT_NO_VGPU: none):
+                                 * whose entries it had to replace on the switch path */
     struct gtt_vgpu_stats st;
 };
 
@@ -305,10 +307,11 @@ uint64_t gtt_vgpu_low_extent(const struct gtt *g, unsigned vgpu);
  * copied.  Each range is an interval of an area (low windows in pages of the guest low area,
  * slot ranges in slots); at a switch every entry of the incoming vGPU's ranges that another
  * busy vGPU used since its last turn is written, so over a cycle in which every busy vGPU
- * runs once, each unit covered by k >= 2 busy ranges is written k times.  The plan keeps busy
- * ranges apart where they fit (first those already apart stay where they are) and stacks the
- * rest on one place; it is returned only if it writes fewer entries per cycle than the current
- * placement. */
+ * runs once, each unit covered by k >= 2 busy ranges is written k times, and the part that the
+ * vGPU before it holds is written on the switch path (the rest can be written ahead).  The plan
+ * keeps busy ranges apart where they fit and stacks the rest, consecutive vGPUs in different
+ * stacks; it is returned only if it costs less than the current placement (switch path first,
+ * then all entries). */
 struct gtt_move {
     unsigned vgpu;
     struct gtt_range low;       /* new low window (start, size) */
@@ -322,6 +325,7 @@ struct gtt_plan_input {
 };
 struct gtt_plan_report {
     uint64_t cost_now, cost_plan;   /* entries written per cycle, current and planned */
+    uint64_t path_now, path_plan;   /* ... of which the previous owner holds (switch path) */
 };
 /* Writes at most cap moves to out and returns how many (>= 0), or GTT_EINVAL. */
 int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_move *out,

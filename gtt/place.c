@@ -1,33 +1,43 @@
 /* Placement planning (issue 14): where busy vGPUs' low windows and slot ranges should be so
- * that switching between them copies as little as possible (the cost model is gtt/floor.c).
- * Pure policy: it reads a struct gtt and returns moves; gtt_vgpu_relocate() applies them, once
- * the guest agrees (vmm/vgpu/vgpu_move.c).
+ * that switching between them copies as little as possible.  Pure policy: it reads a struct
+ * gtt and returns moves; gtt_vgpu_relocate() applies them, once the guest agrees
+ * (vmm/vgpu/vgpu_move.c).
  *
- * Each of the two areas is planned on its own: low windows in pages of the guest low area,
- * slot ranges in slots.  Only busy vGPUs are placed; idle ones may overlap anything, since an
- * idle vGPU is never copied.  Three candidates are costed and the cheapest wins, ties going to
- * the fewest moves:
+ * Two costs, per cycle in which every busy vGPU is brought in once (gtt/floor.c):
+ *   - the switch path: entries of an incoming vGPU that the vGPU before it holds.  Predictive
+ *     copying writes everything else while the previous vGPU still runs, but not what that
+ *     one is using, so these the GPU waits for.  "Before it" is the owner before its last
+ *     switch (gtt_vgpu.prev), which the scheduler's order makes a good guess for the next;
+ *   - all entries: over units covered by k >= 2 busy ranges, k (CPU time, and GPU time for
+ *     what lands on the switch path).
+ * Candidates are compared on the switch path first, then on all entries, then on the moves
+ * they take:
  *   - as they are;
  *   - few moves: busy ranges that overlap no other stay, the others go to the first place
  *     free of busy ranges, and what finds none is stacked on the one place that costs least;
- *   - packed: movable busy ranges, largest first, side by side from the start of the area
- *     (where ranges that cannot move leave room), the rest stacked: what reaches the floor
- *     when there are more busy ranges than fit.
- * A range that cannot move (its guest does not follow re-placements, or a fence pins its
- * window) keeps its place in every candidate. */
+ *   - grouped, for G = 1, 2, 3: as many ranges as fit apart (largest first), the others in G
+ *     stacks side by side, each vGPU in a different stack from the one before it where the
+ *     colouring allows.  G = 1 is the floor's placement; G >= 2 keeps consecutive vGPUs apart
+ *     so their copies can all be written ahead, for a few more entries in total.
+ * Each area is planned on its own: low windows in pages of the guest low area, slot ranges in
+ * slots.  Only busy vGPUs are placed; idle ones may overlap anything, since an idle vGPU is
+ * never copied.  A range that cannot move (its guest does not follow re-placements, or a fence
+ * pins its window) keeps its place in every candidate. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gtt/gtt.h"
 #include "gtt/internal.h"
 
-#define PAGE GTT_PAGE_BYTES
+#define PAGE      GTT_PAGE_BYTES
+#define MAX_STACKS 3u
 
 struct span {
     unsigned id;
     uint64_t at, len;       /* current start; length wanted */
     uint64_t to;            /* planned start */
     bool movable;
+    int prev;               /* index of the span of the vGPU before it, or -1 */
 };
 
 struct area {
@@ -37,34 +47,58 @@ struct area {
     uint64_t *st, *sz;      /* scratch for costing */
 };
 
-static uint64_t cost_of(struct area *a, const uint64_t *starts)
+struct cost {
+    uint64_t path, total;
+    unsigned moves;
+};
+
+static uint64_t overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 {
-    for (unsigned i = 0; i < a->n; i++) {
-        a->st[i] = starts[i];
-        a->sz[i] = a->sp[i].len;
-    }
-    return gtt_cover_cost(a->st, a->sz, a->n);
+    uint64_t lo = a > b ? a : b, hi = a + alen < b + blen ? a + alen : b + blen;
+    return hi > lo ? hi - lo : 0;
 }
 
-static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+static struct cost cost_of(struct area *a, const uint64_t *pos)
 {
-    return a < b + blen && b < a + alen;
+    struct cost c = {0, 0, 0};
+    for (unsigned i = 0; i < a->n; i++) {
+        a->st[i] = pos[i];
+        a->sz[i] = a->sp[i].len;
+        int p = a->sp[i].prev;
+        if (p >= 0)
+            c.path += overlap(pos[i], a->sp[i].len, pos[p], a->sp[p].len);
+        c.moves += pos[i] != a->sp[i].at;
+    }
+    c.total = gtt_cover_cost(a->st, a->sz, a->n);
+    return c;
+}
+
+static bool cheaper(struct cost x, struct cost y)
+{
+    if (x.path != y.path)
+        return x.path < y.path;
+    if (x.total != y.total)
+        return x.total < y.total;
+    return x.moves < y.moves;
 }
 
 /* The first start >= lo where [start, start + len) fits below hi and meets none of the placed
- * spans (placed[i] true, at pos[i]).  UINT64_MAX if there is none. */
+ * spans (placed[i], at pos[i]) nor the extra intervals ex[0..nex).  UINT64_MAX if none. */
 static uint64_t first_fit(const struct area *a, const uint64_t *pos, const bool *placed,
-                          uint64_t len)
+                          const uint64_t (*ex)[2], unsigned nex, uint64_t len)
 {
     uint64_t at = a->lo;
     for (;;) {
-        if (at + len > a->hi)
+        if (len > a->hi || at > a->hi - len)
             return UINT64_MAX;
         uint64_t bump = 0;
         for (unsigned i = 0; i < a->n; i++)
-            if (placed[i] && overlaps(at, len, pos[i], a->sp[i].len) &&
+            if (placed[i] && overlap(at, len, pos[i], a->sp[i].len) &&
                 pos[i] + a->sp[i].len > bump)
                 bump = pos[i] + a->sp[i].len;
+        for (unsigned i = 0; i < nex; i++)
+            if (overlap(at, len, ex[i][0], ex[i][1]) && ex[i][0] + ex[i][1] > bump)
+                bump = ex[i][0] + ex[i][1];
         if (!bump)
             return at;
         at = bump;
@@ -79,35 +113,191 @@ static void stack_rest(struct area *a, uint64_t *pos, bool *placed)
     for (unsigned i = 0; i < a->n; i++)
         if (!placed[i] && a->sp[i].len > maxlen)
             maxlen = a->sp[i].len;
-    if (!maxlen)
+    if (!maxlen || maxlen > a->hi - a->lo)
         return;
-    uint64_t best = a->lo, best_cost = UINT64_MAX;
-    for (unsigned c = 0; c <= 2 * a->n + 1; c++) {
+    uint64_t best = a->lo;
+    struct cost best_cost = {UINT64_MAX, UINT64_MAX, ~0u};
+    for (unsigned c = 0; c < 2 * a->n + 2; c++) {
         uint64_t p;
+        unsigned j = (c - 2) / 2;
         if (c == 0)
             p = a->lo;
         else if (c == 1)
             p = a->hi - maxlen;
-        else if (!placed[(c - 2) / 2])
+        else if (!placed[j])
             continue;
-        else if ((c - 2) % 2 == 0)
-            p = pos[(c - 2) / 2];
         else
-            p = pos[(c - 2) / 2] + a->sp[(c - 2) / 2].len;
-        if (p < a->lo || p + maxlen > a->hi)
+            p = c % 2 == 0 ? pos[j] : pos[j] + a->sp[j].len;
+        if (p < a->lo || p > a->hi - maxlen)
             continue;
         for (unsigned i = 0; i < a->n; i++)
             if (!placed[i])
                 pos[i] = p;
-        uint64_t cost = cost_of(a, pos);
-        if (cost < best_cost) {
+        struct cost cost = cost_of(a, pos);
+        if (cheaper(cost, best_cost)) {
             best_cost = cost;
             best = p;
         }
     }
     for (unsigned i = 0; i < a->n; i++)
-        if (!placed[i])
+        if (!placed[i]) {
             pos[i] = best;
+            placed[i] = true;
+        }
+}
+
+static void start_with_fixed(const struct area *a, uint64_t *pos, bool *placed)
+{
+    for (unsigned i = 0; i < a->n; i++) {
+        pos[i] = a->sp[i].at;
+        placed[i] = !a->sp[i].movable;
+    }
+}
+
+static bool clashes(const struct area *a, unsigned i, const uint64_t *pos, const bool *placed,
+                    bool only_placed)
+{
+    for (unsigned j = 0; j < a->n; j++)
+        if (j != i && (!only_placed || placed[j]) &&
+            overlap(a->sp[i].at, a->sp[i].len, only_placed ? pos[j] : a->sp[j].at, a->sp[j].len))
+            return true;
+    return false;
+}
+
+/* Candidate "few moves". */
+static void plan_few(struct area *a, uint64_t *pos, bool *placed)
+{
+    start_with_fixed(a, pos, placed);
+    /* Ranges that overlap no other busy range stay; then, of a group overlapping each other,
+     * the first (largest) keeps its place if nothing kept is in its way. */
+    for (unsigned i = 0; i < a->n; i++)
+        if (!placed[i] && a->sp[i].at + a->sp[i].len <= a->hi)
+            placed[i] = !clashes(a, i, pos, placed, false);
+    for (unsigned i = 0; i < a->n; i++)
+        if (!placed[i] && a->sp[i].at + a->sp[i].len <= a->hi)
+            placed[i] = !clashes(a, i, pos, placed, true);
+    for (unsigned i = 0; i < a->n; i++) {
+        if (placed[i])
+            continue;
+        uint64_t p = first_fit(a, pos, placed, NULL, 0, a->sp[i].len);
+        if (p != UINT64_MAX) {
+            pos[i] = p;
+            placed[i] = true;
+        }
+    }
+    stack_rest(a, pos, placed);
+}
+
+/* Candidate "grouped" with g stacks; false if it cannot be built. */
+static bool plan_grouped(struct area *a, unsigned g, uint64_t *pos, bool *placed, int *group)
+{
+    /* Movable ranges apart, largest first, as long as they fit; then the smallest of those
+     * give their place up until g stacks of the largest remaining length fit beside them. */
+    start_with_fixed(a, pos, placed);
+    for (unsigned i = 0; i < a->n; i++) {
+        if (placed[i])
+            continue;
+        uint64_t p = first_fit(a, pos, placed, NULL, 0, a->sp[i].len);
+        if (p != UINT64_MAX) {
+            pos[i] = p;
+            placed[i] = true;
+        }
+    }
+    uint64_t stack[MAX_STACKS][2];
+    unsigned give_up = a->n;
+    for (;;) {
+        uint64_t rest = 0;
+        for (unsigned i = 0; i < a->n; i++)
+            if (!placed[i] && a->sp[i].len > rest)
+                rest = a->sp[i].len;
+        if (!rest)
+            return g == 1;          /* all apart: one candidate is enough */
+        unsigned ns = 0;
+        for (; ns < g; ns++) {
+            uint64_t p = first_fit(a, pos, placed, (const uint64_t(*)[2])stack, ns, rest);
+            if (p == UINT64_MAX)
+                break;
+            stack[ns][0] = p;
+            stack[ns][1] = rest;
+        }
+        if (ns == g)
+            break;
+        while (give_up > 0 && !(placed[give_up - 1] && a->sp[give_up - 1].movable))
+            give_up--;
+        if (give_up == 0)
+            return false;
+        placed[--give_up] = false;
+    }
+    /* Colour the stacked ranges: each into the stack that keeps it away from the vGPUs before
+     * and after it, then the emptiest. */
+    unsigned members[MAX_STACKS] = {0};
+    for (unsigned i = 0; i < a->n; i++)
+        group[i] = -1;
+    for (unsigned i = 0; i < a->n; i++) {
+        if (placed[i])
+            continue;
+        unsigned best = 0, best_clash = ~0u;
+        for (unsigned s = 0; s < g; s++) {
+            unsigned clash = 0;
+            int p = a->sp[i].prev;
+            if (p >= 0 && group[p] == (int)s)
+                clash++;
+            for (unsigned j = 0; j < a->n; j++)
+                if (a->sp[j].prev == (int)i && group[j] == (int)s)
+                    clash++;
+            if (clash < best_clash || (clash == best_clash && members[s] < members[best])) {
+                best = s;
+                best_clash = clash;
+            }
+        }
+        group[i] = (int)best;
+        members[best]++;
+        pos[i] = stack[best][0];
+        placed[i] = true;
+    }
+    return true;
+}
+
+/* Plans one area: sets sp[i].to; returns the chosen cost, *now the current one. */
+static struct cost plan_area(struct area *a, struct cost *now)
+{
+    struct cost c_best = {0, 0, 0};
+    *now = c_best;
+    if (a->n == 0)
+        return c_best;
+    uint64_t *cur = malloc(a->n * sizeof *cur), *cand = malloc(a->n * sizeof *cand);
+    uint64_t *best = malloc(a->n * sizeof *best);
+    bool *placed = malloc(a->n * sizeof *placed);
+    int *group = malloc(a->n * sizeof *group);
+    if (!cur || !cand || !best || !placed || !group) {
+        for (unsigned i = 0; i < a->n; i++)
+            a->sp[i].to = a->sp[i].at;
+        goto out;
+    }
+    bool must = false;          /* a range sticking out of the area (it grew) must move */
+    for (unsigned i = 0; i < a->n; i++) {
+        cur[i] = best[i] = a->sp[i].at;
+        must |= a->sp[i].at + a->sp[i].len > a->hi;
+    }
+    *now = c_best = cost_of(a, cur);
+    if (must)
+        c_best = (struct cost){UINT64_MAX, UINT64_MAX, ~0u};
+    for (unsigned k = 0; k <= MAX_STACKS; k++) {
+        if (k == 0)
+            plan_few(a, cand, placed);
+        else if (!plan_grouped(a, k, cand, placed, group))
+            continue;
+        struct cost c = cost_of(a, cand);
+        if (cheaper(c, c_best)) {
+            c_best = c;
+            memcpy(best, cand, a->n * sizeof *best);
+        }
+    }
+    for (unsigned i = 0; i < a->n; i++)
+        a->sp[i].to = best[i];
+out:
+    free(cur), free(cand), free(best), free(placed), free(group);
+    return c_best;
 }
 
 static int cmp_span(const void *x, const void *y)
@@ -118,109 +308,17 @@ static int cmp_span(const void *x, const void *y)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* Candidate "few moves". */
-static void plan_few(struct area *a, uint64_t *pos, bool *placed)
-{
-    for (unsigned i = 0; i < a->n; i++) {
-        pos[i] = a->sp[i].at;
-        placed[i] = !a->sp[i].movable;
-    }
-    for (unsigned i = 0; i < a->n; i++) {
-        if (placed[i] || a->sp[i].at + a->sp[i].len > a->hi)
-            continue;
-        bool clash = false;
-        for (unsigned j = 0; j < a->n && !clash; j++)
-            clash = j != i && overlaps(a->sp[i].at, a->sp[i].len, a->sp[j].at, a->sp[j].len);
-        placed[i] = !clash;
-    }
-    /* Of a group overlapping each other, the first (largest) keeps its place if it can. */
-    for (unsigned i = 0; i < a->n; i++) {
-        if (placed[i] || a->sp[i].at + a->sp[i].len > a->hi)
-            continue;
-        bool clash = false;
-        for (unsigned j = 0; j < a->n && !clash; j++)
-            clash = j != i && placed[j] && overlaps(a->sp[i].at, a->sp[i].len, pos[j],
-                                                    a->sp[j].len);
-        placed[i] = !clash;
-    }
-    for (unsigned i = 0; i < a->n; i++) {
-        if (placed[i])
-            continue;
-        uint64_t p = first_fit(a, pos, placed, a->sp[i].len);
-        if (p != UINT64_MAX) {
-            pos[i] = p;
-            placed[i] = true;
-        }
-    }
-    stack_rest(a, pos, placed);
-}
-
-/* Candidate "packed". */
-static void plan_packed(struct area *a, uint64_t *pos, bool *placed)
-{
-    for (unsigned i = 0; i < a->n; i++) {
-        pos[i] = a->sp[i].at;
-        placed[i] = !a->sp[i].movable;
-    }
-    for (unsigned i = 0; i < a->n; i++) {
-        if (placed[i])
-            continue;
-        uint64_t p = first_fit(a, pos, placed, a->sp[i].len);
-        if (p != UINT64_MAX) {
-            pos[i] = p;
-            placed[i] = true;
-        }
-    }
-    stack_rest(a, pos, placed);
-}
-
-static unsigned moves_of(const struct area *a, const uint64_t *pos)
-{
-    unsigned m = 0;
-    for (unsigned i = 0; i < a->n; i++)
-        m += pos[i] != a->sp[i].at;
-    return m;
-}
-
-/* Plans one area: sets sp[i].to; returns the planned cost, *now the current one. */
-static uint64_t plan_area(struct area *a, uint64_t *now)
+/* Sorts the spans largest first and links each to the span of its vGPU's predecessor. */
+static void order(const struct gtt *g, struct area *a)
 {
     qsort(a->sp, a->n, sizeof *a->sp, cmp_span);
-    uint64_t *cur = malloc(a->n * sizeof *cur), *few = malloc(a->n * sizeof *few);
-    uint64_t *packed = malloc(a->n * sizeof *packed);
-    bool *placed = malloc(a->n * sizeof *placed);
-    if (!cur || !few || !packed || !placed) {
-        free(cur), free(few), free(packed), free(placed);
-        for (unsigned i = 0; i < a->n; i++)
-            a->sp[i].to = a->sp[i].at;
-        *now = 0;
-        return 0;
+    for (unsigned i = 0; i < a->n; i++) {
+        unsigned p = g->vgpu[a->sp[i].id]->prev;
+        a->sp[i].prev = -1;
+        for (unsigned j = 0; j < a->n && p != GTT_NO_VGPU; j++)
+            if (j != i && a->sp[j].id == p)
+                a->sp[i].prev = (int)j;
     }
-    for (unsigned i = 0; i < a->n; i++)
-        cur[i] = a->sp[i].at;
-    /* A span that would stick out of the area (it grew in place) must move. */
-    bool must = false;
-    for (unsigned i = 0; i < a->n; i++)
-        must |= a->sp[i].at + a->sp[i].len > a->hi;
-    *now = cost_of(a, cur);
-    plan_few(a, few, placed);
-    uint64_t c_few = cost_of(a, few);
-    plan_packed(a, packed, placed);
-    uint64_t c_packed = cost_of(a, packed);
-    const uint64_t *best = cur;
-    uint64_t c_best = must ? UINT64_MAX : *now;
-    if (c_few < c_best || (c_few == c_best && moves_of(a, few) < moves_of(a, best))) {
-        best = few;
-        c_best = c_few;
-    }
-    if (c_packed < c_best || (c_packed == c_best && moves_of(a, packed) < moves_of(a, best))) {
-        best = packed;
-        c_best = c_packed;
-    }
-    for (unsigned i = 0; i < a->n; i++)
-        a->sp[i].to = best[i];
-    free(cur), free(few), free(packed), free(placed);
-    return c_best;
 }
 
 static bool fenced(const struct gtt_vgpu *v)
@@ -251,31 +349,34 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         return GTT_ENOMEM;
     }
     unsigned nl = 0, nh = 0;
-    const uint64_t P = PAGE;
     for (unsigned id = 0; id < GTT_MAX_VGPUS; id++) {
         const struct gtt_vgpu *v = g->vgpu[id];
         if (!v || !in->busy[id])
             continue;
         if (v->low.size) {
-            uint64_t len = v->low.size / P;
+            uint64_t len = v->low.size / PAGE;
             bool can = in->movable[id] && !fenced(v);
-            uint64_t want = in->low_want ? in->low_want[id] / P : 0;
-            if (can && want && want < len && want * P >= gtt_vgpu_low_extent(g, id))
+            uint64_t want = in->low_want ? in->low_want[id] / PAGE : 0;
+            if (can && want && want < len && want * PAGE >= gtt_vgpu_low_extent(g, id))
                 len = want;
-            lo[nl++] = (struct span){id, v->low.start / P, len, 0, can};
+            lo[nl++] = (struct span){id, v->low.start / PAGE, len, 0, can, -1};
         }
         if (v->n_slots)
             hi[nh++] = (struct span){id, first_slot_of(g, v), v->n_slots, 0,
-                                     in->movable[id] && g->slot_mode == GTT_SLOTS_CONTIGUOUS};
+                                     in->movable[id] && g->slot_mode == GTT_SLOTS_CONTIGUOUS, -1};
     }
-    struct area al = {lo, nl, g->layout.low_guest.start / P,
-                      (g->layout.low_guest.start + g->layout.low_guest.size) / P, st, sz};
+    struct area al = {lo, nl, g->layout.low_guest.start / PAGE,
+                      (g->layout.low_guest.start + g->layout.low_guest.size) / PAGE, st, sz};
     struct area ah = {hi, nh, 0, g->layout.n_slots, st, sz};
-    uint64_t now_l, now_h;
-    uint64_t plan_l = plan_area(&al, &now_l), plan_h = plan_area(&ah, &now_h);
+    order(g, &al);
+    order(g, &ah);
+    struct cost now_l, now_h;
+    struct cost plan_l = plan_area(&al, &now_l), plan_h = plan_area(&ah, &now_h);
     if (rep) {
-        rep->cost_now = now_l + now_h * g->slot_entries;
-        rep->cost_plan = plan_l + plan_h * g->slot_entries;
+        rep->cost_now = now_l.total + now_h.total * g->slot_entries;
+        rep->cost_plan = plan_l.total + plan_h.total * g->slot_entries;
+        rep->path_now = now_l.path + now_h.path * g->slot_entries;
+        rep->path_plan = plan_l.path + plan_h.path * g->slot_entries;
     }
     /* One move per vGPU whose window or slot range changes. */
     unsigned n = 0;
@@ -286,8 +387,8 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         struct gtt_move m = {id, v->low, first_slot_of(g, v)};
         bool change = false;
         for (unsigned i = 0; i < nl; i++)
-            if (lo[i].id == id && (lo[i].to != lo[i].at || lo[i].len * P != v->low.size)) {
-                m.low = (struct gtt_range){lo[i].to * P, lo[i].len * P};
+            if (lo[i].id == id && (lo[i].to != lo[i].at || lo[i].len * PAGE != v->low.size)) {
+                m.low = (struct gtt_range){lo[i].to * PAGE, lo[i].len * PAGE};
                 change = true;
             }
         for (unsigned i = 0; i < nh; i++)

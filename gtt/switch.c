@@ -101,6 +101,7 @@ long gtt_switch_to(struct gtt *g, unsigned vgpu)
         if (v->slot_host[s])
             w += gtt_copy_slot(g, v, s);
     settle_ahead(g, v);
+    v->prev = g->running;
     g->running = vgpu;
     g->st.switches++;
     g->st.entries_switch += w;
