@@ -90,8 +90,11 @@ int guest_main(const struct tessera_boot_info *boot)
     if (got != want)
         printf(NAME ": framebuffer differs: crc 0x%08" PRIx32 "\n", got);
 
+    if (!vgpu_moves_enable(&k.v))
+        return 1;
     for (uint64_t n = 1;; n++) {
         guest_sleep_until_us(n * HEARTBEAT_US);
+        vgpu_kiosk_follow(&k);
         printf(NAME ": heartbeat %" PRIu64 " t=%" PRIu64 "s\n", n, guest_now_us() / 1000000u);
     }
 }

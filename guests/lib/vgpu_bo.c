@@ -84,6 +84,27 @@ static void unplace(struct vgpu *v, struct vgpu_bo *bo)
     bo->gm = 0;
 }
 
+/* The buffers re-placement must move (vgpu_move.c). */
+static void track(struct vgpu *v, struct vgpu_bo *bo)
+{
+    for (unsigned i = 0; i < v->n_bos; i++)
+        if (v->bos[i] == bo)
+            return;
+    if (v->n_bos < VGPU_BO_MAX)
+        v->bos[v->n_bos++] = bo;
+    else
+        v->bos_lost = true;
+}
+
+static void untrack(struct vgpu *v, struct vgpu_bo *bo)
+{
+    for (unsigned i = 0; i < v->n_bos; i++)
+        if (v->bos[i] == bo) {
+            v->bos[i] = v->bos[--v->n_bos];
+            return;
+        }
+}
+
 bool vgpu_bo_alloc(struct vgpu *v, struct vgpu_bo *bo, uint32_t size, enum vgpu_gm where)
 {
     memset(bo, 0, sizeof *bo);
@@ -100,6 +121,7 @@ bool vgpu_bo_alloc(struct vgpu *v, struct vgpu_bo *bo, uint32_t size, enum vgpu_
         bo->gpa = 0;
         return false;
     }
+    track(v, bo);
     return true;
 }
 
@@ -111,6 +133,7 @@ bool vgpu_bo_replace(struct vgpu *v, struct vgpu_bo *bo)
 
 void vgpu_bo_free(struct vgpu *v, struct vgpu_bo *bo)
 {
+    untrack(v, bo);
     unplace(v, bo);
     if (bo->gpa)
         vgpu_alloc_put(&v->dma, bo->gpa);

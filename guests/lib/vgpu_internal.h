@@ -56,5 +56,8 @@ bool vgpu_pci_probe(struct vgpu *v);
 
 /* vgpu_ring.c: context, ring, status page and breadcrumb page. */
 bool vgpu_ring_init(struct vgpu *v);
+/* After a re-placement (nothing in flight): the context image's RING_START and RING_HWS_PGA
+ * at the ring's and status page's new graphics addresses. */
+void vgpu_ring_moved(struct vgpu *v);
 
 #endif

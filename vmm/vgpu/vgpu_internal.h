@@ -83,6 +83,11 @@ struct vgpu {
     unsigned ctx_next;
     int32_t grow_request;           /* slots a guest asked for, waiting for the controller */
     int32_t shrink_pending;         /* slots a guest gave back, applied when the GPU is idle */
+    /* re-placement (vgpu_move.c) */
+    bool move_pending;              /* a move was requested and not answered yet */
+    struct gtt_move move_to;        /* where it goes when the guest is ready */
+    unsigned move_age;              /* placement periods the request has waited */
+    uint64_t completed_seen;        /* st.completed at the last placement period */
     struct vgpu_stats st;
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
     unsigned n_rejects, reject_pos;
@@ -101,6 +106,8 @@ struct vgpu_dev {
     unsigned running;               /* vGPU with work in flight, or VGPU_MAX */
     unsigned inflight;              /* workloads in flight (from the queue head) */
     uint64_t inflight_ns;           /* GPU time used since the last retirement */
+    uint32_t predicted;             /* the vGPU written ahead for in this turn, or VGPU_MAX */
+    uint64_t switches_seen;         /* st.switches at the last placement period */
     struct vgpu_render_stats st;
 };
 
@@ -150,6 +157,15 @@ void vgpu_rescan_queued(struct vgpu *v);
 void vgpu_drop_queue(struct vgpu *v, uint32_t code);
 /* Runs the GPU until nothing is in flight (no new dispatch): graphics memory may then change. */
 void vgpu_render_drain(struct vgpu_dev *d);
+
+/* vgpu_move.c */
+/* While the owner's first dispatch of a turn runs: writes ahead the entries of the vGPU the
+ * scheduler will most likely run next (sched_predict_next), timed into copy_ahead_ns. */
+void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner);
+/* The guest wrote TESSERA_G2V_MOVE_READY. */
+void vgpu_move_ready(struct vgpu *v);
+/* A guest restart forgets its request (its new run announces whether it follows moves). */
+void vgpu_move_forget(struct vgpu *v);
 
 /* vgpu_balloon.c */
 void vgpu_pv_update_ranges(struct vgpu *v);
