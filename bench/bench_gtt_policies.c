@@ -253,7 +253,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
             /* Re-placement: the vGPUs that ran in the last period, planned apart; the one that
              * owns the engine is moved at a later period (its guest is mid-turn). */
             struct gtt_move mv[GTT_MAX_VGPUS];
-            int n = gtt_plan(&r->g, &(struct gtt_plan_input){ran, movable, NULL}, mv,
+            int n = gtt_plan(&r->g, &(struct gtt_plan_input){.busy = ran, .movable = movable}, mv,
                              GTT_MAX_VGPUS, NULL);
             for (int i = 0; i < n; i++)
                 if (mv[i].vgpu != cur)
@@ -387,7 +387,8 @@ static double measure_plan_us(unsigned n)
     struct gtt_move mv[GTT_MAX_VGPUS];
     double t0 = now_ns();
     for (unsigned k = 0; k < 20; k++)
-        gtt_plan(&r->g, &(struct gtt_plan_input){busy, movable, NULL}, mv, GTT_MAX_VGPUS, NULL);
+        gtt_plan(&r->g, &(struct gtt_plan_input){.busy = busy, .movable = movable}, mv,
+                 GTT_MAX_VGPUS, NULL);
     double t1 = now_ns();
     teardown(r);
     free(r);
@@ -415,10 +416,34 @@ static unsigned max_fit(enum policy pol, uint64_t aperture, uint64_t pool)
     return best;
 }
 
-int main(void)
+/* `bench_gtt_policies curve N`: entries per switch against the number of busy guests, for
+ * make bench-system's plot (bench/system/report.py): busy, tessera-fix switch path and all,
+ * tessera-nb switch path, ahead and all, floor. */
+static int curve(unsigned n)
+{
+    static struct trace t;
+    const unsigned bs[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+    printf("busy fix-switch fix-total switch ahead total floor (%u guests of 64 + 384 MiB, per switch)\n", n);
+    for (unsigned i = 0; i < sizeof bs / sizeof bs[0] && bs[i] <= n; i++) {
+        make_trace(&t, n, bs[i], 0x9e3779b97f4a7c15u ^ (n * 131u + bs[i]));
+        struct result f = simulate(P_TESSERA_FIX, &t, 256 * MIB);
+        struct result r = simulate(P_TESSERA_NB, &t, 256 * MIB);
+        uint64_t fs = f.switches ? f.switches : 1, rs = r.switches ? r.switches : 1;
+        printf("%u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", bs[i],
+               f.entries_switch / fs, (f.entries_switch + f.entries_predict) / fs,
+               r.entries_switch / rs, r.entries_predict / rs,
+               (r.entries_switch + r.entries_predict + r.entries_move) / rs,
+               floor_per_switch(n, bs[i], 256 * MIB));
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     static struct trace t;
     const unsigned ns[] = {3, 15, 32, 64};
+    if (argc == 3 && strcmp(argv[1], "curve") == 0)
+        return curve((unsigned)atoi(argv[2]));
 
     printf("gtt policies: guests 64 MiB low / 384 MiB high, GGTT 4 GiB, aperture 256 MiB, "
            "host 16 MiB, fence pool 32 MiB\n");

@@ -1,12 +1,14 @@
-/* How many GGTT entries must be written, per cycle of switches, for a set of busy ranges in
- * one area (the guest low area, or the slots): the measure the placement planner minimises
- * and the floor the benchmarks print beside Tessera's figure (docs/gtt.md "The floor").
+/* How many GGTT entries must be written for a set of busy ranges in one area (the guest low
+ * area, or the slots): the measure the placement planner minimises and the floor the
+ * benchmarks print beside Tessera's figure (docs/gtt.md "The floor").
  *
- * Model: in one cycle every busy range is brought in once.  A unit (entry, or slot of
- * entries) covered by k busy ranges is written k times per cycle if k >= 2 (each holder finds
- * it holding another's value) and never if k == 1.  So the cost of a placement is the sum of k
- * over the units with k >= 2, and the least cost over all placements is reached by putting as
- * many ranges apart as fit and stacking all the others on one place. */
+ * Model: busy vGPU i is brought in f_i times (f_i = 1 for all: a cycle in which each runs
+ * once, which is what the host benchmark's round robin does).  A unit (entry, or slot of
+ * entries) covered by k >= 2 busy ranges is rewritten at every switch-in of each of them
+ * (another holder ran in between), a unit covered once never.  So a placement costs, summed
+ * over units covered by k >= 2 ranges, the sum of their holders' f.  The least cost over all
+ * placements puts as many ranges apart as fit, the most often switched in first, and stacks
+ * all the others on one place. */
 #include <stdlib.h>
 
 #include "gtt/gtt.h"
@@ -14,6 +16,7 @@
 struct edge {
     uint64_t at;
     int d;          /* +1 a range starts, -1 one ends */
+    uint64_t w;     /* its weight */
 };
 
 static int cmp_edge(const void *a, const void *b)
@@ -24,7 +27,8 @@ static int cmp_edge(const void *a, const void *b)
     return x->d - y->d;         /* ends before starts at the same unit */
 }
 
-uint64_t gtt_cover_cost(const uint64_t *start, const uint64_t *size, unsigned n)
+uint64_t gtt_cover_cost_weighted(const uint64_t *start, const uint64_t *size, const uint64_t *w,
+                                 unsigned n)
 {
     struct edge *e = malloc((2 * (size_t)n + 1) * sizeof *e);
     if (!e)
@@ -33,75 +37,103 @@ uint64_t gtt_cover_cost(const uint64_t *start, const uint64_t *size, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         if (!size[i])
             continue;
-        e[m++] = (struct edge){start[i], +1};
-        e[m++] = (struct edge){start[i] + size[i], -1};
+        uint64_t wi = w ? w[i] : 1;
+        e[m++] = (struct edge){start[i], +1, wi};
+        e[m++] = (struct edge){start[i] + size[i], -1, wi};
     }
     qsort(e, m, sizeof *e, cmp_edge);
-    uint64_t cost = 0;
+    uint64_t cost = 0, weight = 0;
     long k = 0;
     for (unsigned i = 0; i < m; i++) {
         if (i > 0 && k >= 2)
-            cost += (uint64_t)k * (e[i].at - e[i - 1].at);
+            cost += weight * (e[i].at - e[i - 1].at);
         k += e[i].d;
+        weight = e[i].d > 0 ? weight + e[i].w : weight - e[i].w;
     }
     free(e);
     return cost;
 }
 
-static int cmp_desc(const void *a, const void *b)
+uint64_t gtt_cover_cost(const uint64_t *start, const uint64_t *size, unsigned n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x > y ? -1 : x < y;
+    return gtt_cover_cost_weighted(start, size, NULL, n);
 }
 
-/* Equal sizes w, n of them, area a: with c = a / w ranges apart and r = a - c w left over,
- * n <= c costs nothing; n = c + 1 puts the extra one over the leftover and w - r units of a
- * neighbour: 2 (w - r); n >= c + 2 stacks the n - c extra ones over the leftover and w - r
- * units of a neighbour: (n - c) r + (n - c + 1)(w - r) = n w - a + w.  No placement does
- * better: units covered once are at most a minus the units covered more than once, and with
- * two or more ranges left over, those cover at least w units together. */
-uint64_t gtt_floor_cycle(uint64_t area, const uint64_t *size, unsigned n)
+struct item {
+    uint64_t size, w;
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+    const struct item *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w > y->w ? -1 : 1;
+    return x->size > y->size ? -1 : x->size < y->size;
+}
+
+/* Equal sizes s, weights sorted f_1 >= ... >= f_n, area a, c = a / s ranges apart, r = a - c s
+ * left over.  n <= c costs nothing.  n > c: the n - c least switched ranges are stacked over
+ * the leftover and s - r units of the c-th (the least switched of those apart).  With two or
+ * more stacked, every unit under the stack is covered at least twice: the stacked ones write
+ * s each, the c-th writes s - r; with one stacked, the leftover is its alone: it and the c-th
+ * write s - r each.  No placement does better: units covered once are at most a minus those
+ * covered more than once; the ranges not apart cover at least s units between them, which
+ * each of them rewrites whole (two or more) and any range apart under them rewrites where it
+ * lies; which ranges are apart is best decided by weight. */
+uint64_t gtt_floor_weighted(uint64_t area, const uint64_t *size, const uint64_t *f, unsigned n)
 {
     if (n == 0)
         return 0;
+    struct item *it = malloc(n * sizeof *it);
+    uint64_t *st = malloc(n * sizeof *st), *sz = malloc(n * sizeof *sz), *ww = malloc(n * sizeof *ww);
+    if (!it || !st || !sz || !ww) {
+        free(it), free(st), free(sz), free(ww);
+        return UINT64_MAX;
+    }
     bool equal = true;
     uint64_t total = 0;
     for (unsigned i = 0; i < n; i++) {
+        it[i] = (struct item){size[i] < area ? size[i] : area, f ? f[i] : 1};
         equal &= size[i] == size[0];
-        total += size[i];
+        total += it[i].size;
     }
-    if (total <= area)
-        return 0;
-    if (equal && size[0]) {
-        uint64_t w = size[0], c = area / w, r = area - c * w;
-        if (n <= c)
-            return 0;
-        if (n == c + 1)
-            return 2 * (w - r);
-        return n * w - area + w;
-    }
-    /* Unequal sizes: the largest apart from the left while they fit, the others right-aligned
-     * on the end of the area, and the cost of that placement. */
-    uint64_t *sz = malloc(n * sizeof *sz), *st = malloc(n * sizeof *st);
-    if (!sz || !st) {
-        free(sz);
-        free(st);
-        return UINT64_MAX;
-    }
-    for (unsigned i = 0; i < n; i++)
-        sz[i] = size[i] < area ? size[i] : area;
-    qsort(sz, n, sizeof *sz, cmp_desc);
-    uint64_t at = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (at + sz[i] <= area) {
-            st[i] = at;
-            at += sz[i];
+    qsort(it, n, sizeof *it, cmp_item);
+    uint64_t cost = 0;
+    if (total <= area) {
+        cost = 0;
+    } else if (equal && it[0].size) {
+        uint64_t s = it[0].size, c = area / s, r = area - c * s;
+        if (n <= c) {
+            cost = 0;
+        } else if (n == c + 1) {
+            cost = (it[n - 1].w + it[c - 1].w) * (s - r);     /* c >= 1: s <= area */
         } else {
-            st[i] = area - sz[i];
+            for (unsigned i = (unsigned)c; i < n; i++)
+                cost += it[i].w * s;
+            if (c)
+                cost += it[c - 1].w * (s - r);
         }
+    } else {
+        /* Unequal sizes: by weight, apart from the left while they fit, the others
+         * right-aligned on the end of the area; the cost of that placement. */
+        uint64_t at = 0;
+        for (unsigned i = 0; i < n; i++) {
+            sz[i] = it[i].size;
+            ww[i] = it[i].w;
+            if (at + sz[i] <= area) {
+                st[i] = at;
+                at += sz[i];
+            } else {
+                st[i] = area - sz[i];
+            }
+        }
+        cost = gtt_cover_cost_weighted(st, sz, ww, n);
     }
-    uint64_t cost = gtt_cover_cost(st, sz, n);
-    free(sz);
-    free(st);
+    free(it), free(st), free(sz), free(ww);
     return cost;
+}
+
+uint64_t gtt_floor_cycle(uint64_t area, const uint64_t *size, unsigned n)
+{
+    return gtt_floor_weighted(area, size, NULL, n);
 }

@@ -319,25 +319,36 @@ struct gtt_move {
 };
 struct gtt_plan_input {
     const bool *busy;           /* [GTT_MAX_VGPUS]: vGPUs that ran recently; others may overlap */
+    const uint64_t *freq;       /* [GTT_MAX_VGPUS] or NULL: how often each was brought in
+                                 * lately (NULL: equally often) */
     const bool *movable;        /* [GTT_MAX_VGPUS]: its guest follows re-placements */
-    const uint64_t *low_want;   /* [GTT_MAX_VGPUS] or NULL: a smaller low window it agreed to
-                                 * (compaction); 0 = keep the size */
+    const uint64_t *low_want;   /* [GTT_MAX_VGPUS] or NULL: the low window size its guest asks
+                                 * for (smaller: compaction; larger: it needs more), never
+                                 * below what it mapped; 0 = keep the size */
+    uint32_t min_gain_ppm;      /* a plan must cut the cost (switch path + all entries) by at
+                                 * least this part to be worth its moves; 0: any cut */
 };
 struct gtt_plan_report {
-    uint64_t cost_now, cost_plan;   /* entries written per cycle, current and planned */
+    uint64_t cost_now, cost_plan;   /* entries written per cycle (weighted by freq), current
+                                     * and planned */
     uint64_t path_now, path_plan;   /* ... of which the previous owner holds (switch path) */
+    unsigned moves;                 /* vGPUs the plan moves */
 };
 /* Writes at most cap moves to out and returns how many (>= 0), or GTT_EINVAL. */
 int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_move *out,
              unsigned cap, struct gtt_plan_report *rep);
 
-/* The floor (gtt/floor.c): entries that must be written per cycle (every busy range brought in
- * once) when n busy ranges of the given sizes (in units) share an area of `area` units, over
- * every placement.  Exact for equal sizes (docs/gtt.md "The floor"); for unequal sizes the cost
- * of packing the largest apart and stacking the rest, an upper bound of it. */
+/* The floor (gtt/floor.c): entries that must be written when n busy ranges of the given sizes
+ * (in units) share an area of `area` units, over every placement, with range i brought in
+ * f[i] times (f NULL: once each, a cycle of round robin).  Exact for equal sizes
+ * (docs/gtt.md "The floor"); for unequal sizes the cost of packing the most often switched
+ * apart and stacking the rest, an upper bound of it. */
+uint64_t gtt_floor_weighted(uint64_t area, const uint64_t *size, const uint64_t *f, unsigned n);
 uint64_t gtt_floor_cycle(uint64_t area, const uint64_t *size, unsigned n);
-/* Per-cycle cost of ranges [start[i], start[i] + size[i]) of one area: sum over units covered
- * by k >= 2 of them of k. */
+/* Cost of ranges [start[i], start[i] + size[i]) of one area, range i brought in w[i] times
+ * (w NULL: once): over units covered by k >= 2 of them, the sum of their w. */
+uint64_t gtt_cover_cost_weighted(const uint64_t *start, const uint64_t *size, const uint64_t *w,
+                                 unsigned n);
 uint64_t gtt_cover_cost(const uint64_t *start, const uint64_t *size, unsigned n);
 
 /* ---- statistics --------------------------------------------------------------------------- */

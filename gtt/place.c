@@ -3,22 +3,25 @@
  * gtt and returns moves; gtt_vgpu_relocate() applies them, once the guest agrees
  * (vmm/vgpu/vgpu_move.c).
  *
- * Two costs, per cycle in which every busy vGPU is brought in once (gtt/floor.c):
+ * Two costs, each vGPU weighted by how often it is brought in (in->freq; gtt/floor.c):
  *   - the switch path: entries of an incoming vGPU that the vGPU before it holds.  Predictive
  *     copying writes everything else while the previous vGPU still runs, but not what that
  *     one is using, so these the GPU waits for.  "Before it" is the owner before its last
  *     switch (gtt_vgpu.prev), which the scheduler's order makes a good guess for the next;
- *   - all entries: over units covered by k >= 2 busy ranges, k (CPU time, and GPU time for
- *     what lands on the switch path).
+ *   - all entries: over units covered by k >= 2 busy ranges, the weights of their holders
+ *     (CPU time, and GPU time for what lands on the switch path).
  * Candidates are compared on the switch path first, then on all entries, then on the moves
  * they take:
  *   - as they are;
  *   - few moves: busy ranges that overlap no other stay, the others go to the first place
  *     free of busy ranges, and what finds none is stacked on the one place that costs least;
- *   - grouped, for G = 1, 2, 3: as many ranges as fit apart (largest first), the others in G
+ *   - grouped, for G = 1, 2, 3: as many ranges as fit apart (most often switched first), the
+ *     others in G
  *     stacks side by side, each vGPU in a different stack from the one before it where the
  *     colouring allows.  G = 1 is the floor's placement; G >= 2 keeps consecutive vGPUs apart
  *     so their copies can all be written ahead, for a few more entries in total.
+ * A plan that does not cut the cost by in->min_gain_ppm is not worth its moves (the running
+ * system sets it: the weights and predecessors it measures move a little every period).
  * Each area is planned on its own: low windows in pages of the guest low area, slot ranges in
  * slots.  Only busy vGPUs are placed; idle ones may overlap anything, since an idle vGPU is
  * never copied.  A range that cannot move (its guest does not follow re-placements, or a fence
@@ -35,16 +38,19 @@
 struct span {
     unsigned id;
     uint64_t at, len;       /* current start; length wanted */
+    uint64_t at_len;        /* current length */
     uint64_t to;            /* planned start */
     bool movable;
     int prev;               /* index of the span of the vGPU before it, or -1 */
+    uint64_t w;             /* how often it is brought in */
 };
 
 struct area {
     struct span *sp;
     unsigned n;
     uint64_t lo, hi;
-    uint64_t *st, *sz;      /* scratch for costing */
+    uint64_t *st, *sz, *ww; /* scratch for costing */
+    uint32_t min_gain_ppm;
 };
 
 struct cost {
@@ -64,12 +70,13 @@ static struct cost cost_of(struct area *a, const uint64_t *pos)
     for (unsigned i = 0; i < a->n; i++) {
         a->st[i] = pos[i];
         a->sz[i] = a->sp[i].len;
+        a->ww[i] = a->sp[i].w;
         int p = a->sp[i].prev;
         if (p >= 0)
-            c.path += overlap(pos[i], a->sp[i].len, pos[p], a->sp[p].len);
-        c.moves += pos[i] != a->sp[i].at;
+            c.path += overlap(pos[i], a->sp[i].len, pos[p], a->sp[p].len) * a->sp[i].w;
+        c.moves += pos[i] != a->sp[i].at || a->sp[i].len != a->sp[i].at_len;
     }
-    c.total = gtt_cover_cost(a->st, a->sz, a->n);
+    c.total = gtt_cover_cost_weighted(a->st, a->sz, a->ww, a->n);
     return c;
 }
 
@@ -293,6 +300,13 @@ static struct cost plan_area(struct area *a, struct cost *now)
             memcpy(best, cand, a->n * sizeof *best);
         }
     }
+    /* Not worth its moves: the current placement stays (unless a range sticks out). */
+    uint64_t was = now->path + now->total, will = c_best.path + c_best.total;
+    if (!must && a->min_gain_ppm && was - will < was / 1000000 * a->min_gain_ppm +
+                                                 was % 1000000 * a->min_gain_ppm / 1000000) {
+        memcpy(best, cur, a->n * sizeof *best);
+        c_best = *now;
+    }
     for (unsigned i = 0; i < a->n; i++)
         a->sp[i].to = best[i];
 out:
@@ -303,12 +317,15 @@ out:
 static int cmp_span(const void *x, const void *y)
 {
     const struct span *a = x, *b = y;
+    if (a->w != b->w)
+        return a->w > b->w ? -1 : 1;
     if (a->len != b->len)
         return a->len > b->len ? -1 : 1;
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* Sorts the spans largest first and links each to the span of its vGPU's predecessor. */
+/* Sorts the spans, most often switched first, then largest, and links each to the span of its
+ * vGPU's predecessor. */
 static void order(const struct gtt *g, struct area *a)
 {
     qsort(a->sp, a->n, sizeof *a->sp, cmp_span);
@@ -344,8 +361,9 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         return GTT_EINVAL;
     struct span *lo = calloc(GTT_MAX_VGPUS, sizeof *lo), *hi = calloc(GTT_MAX_VGPUS, sizeof *hi);
     uint64_t *st = malloc(GTT_MAX_VGPUS * sizeof *st), *sz = malloc(GTT_MAX_VGPUS * sizeof *sz);
-    if (!lo || !hi || !st || !sz) {
-        free(lo), free(hi), free(st), free(sz);
+    uint64_t *ww = malloc(GTT_MAX_VGPUS * sizeof *ww);
+    if (!lo || !hi || !st || !sz || !ww) {
+        free(lo), free(hi), free(st), free(sz), free(ww);
         return GTT_ENOMEM;
     }
     unsigned nl = 0, nh = 0;
@@ -353,21 +371,26 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         const struct gtt_vgpu *v = g->vgpu[id];
         if (!v || !in->busy[id])
             continue;
+        uint64_t w = in->freq && in->freq[id] ? in->freq[id] : 1;
         if (v->low.size) {
             uint64_t len = v->low.size / PAGE;
             bool can = in->movable[id] && !fenced(v);
             uint64_t want = in->low_want ? in->low_want[id] / PAGE : 0;
-            if (can && want && want < len && want * PAGE >= gtt_vgpu_low_extent(g, id))
-                len = want;
-            lo[nl++] = (struct span){id, v->low.start / PAGE, len, 0, can, -1};
+            uint64_t area = g->layout.low_guest.size / PAGE;
+            if (can && want && want * PAGE >= gtt_vgpu_low_extent(g, id))
+                len = want < area ? want : area;
+            lo[nl++] = (struct span){id, v->low.start / PAGE, len, v->low.size / PAGE, 0, can, -1,
+                                     w};
         }
         if (v->n_slots)
-            hi[nh++] = (struct span){id, first_slot_of(g, v), v->n_slots, 0,
-                                     in->movable[id] && g->slot_mode == GTT_SLOTS_CONTIGUOUS, -1};
+            hi[nh++] = (struct span){id, first_slot_of(g, v), v->n_slots, v->n_slots, 0,
+                                     in->movable[id] && g->slot_mode == GTT_SLOTS_CONTIGUOUS, -1,
+                                     w};
     }
     struct area al = {lo, nl, g->layout.low_guest.start / PAGE,
-                      (g->layout.low_guest.start + g->layout.low_guest.size) / PAGE, st, sz};
-    struct area ah = {hi, nh, 0, g->layout.n_slots, st, sz};
+                      (g->layout.low_guest.start + g->layout.low_guest.size) / PAGE, st, sz, ww,
+                      in->min_gain_ppm};
+    struct area ah = {hi, nh, 0, g->layout.n_slots, st, sz, ww, in->min_gain_ppm};
     order(g, &al);
     order(g, &ah);
     struct cost now_l, now_h;
@@ -377,6 +400,7 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         rep->cost_plan = plan_l.total + plan_h.total * g->slot_entries;
         rep->path_now = now_l.path + now_h.path * g->slot_entries;
         rep->path_plan = plan_l.path + plan_h.path * g->slot_entries;
+        rep->moves = 0;
     }
     /* One move per vGPU whose window or slot range changes. */
     unsigned n = 0;
@@ -398,7 +422,9 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
             }
         if (change && n < cap)
             out[n++] = m;
+        if (change && rep)
+            rep->moves++;
     }
-    free(lo), free(hi), free(st), free(sz);
+    free(lo), free(hi), free(st), free(sz), free(ww);
     return (int)n;
 }

@@ -61,12 +61,18 @@ bool vgpu_ggtt_map(struct vgpu *v, uint64_t gm, uint64_t gpa, uint64_t size)
 static bool place(struct vgpu *v, struct vgpu_bo *bo)
 {
     struct vgpu_alloc *a = gm_alloc(v, bo->where);
+    bool low = bo->where == VGPU_GM_LOW;
     if (!vgpu_alloc_get(a, bo->size, VGPU_PAGE, &bo->gm)) {
-        vgpu_complain(v, "out of %s graphics memory for 0x%" PRIx32 " bytes",
-                      bo->where == VGPU_GM_HIGH ? "high" : "low", bo->size);
+        vgpu_complain(v, "out of %s graphics memory for 0x%" PRIx32 " bytes%s",
+                      low ? "low" : "high", bo->size,
+                      low && v->follows_moves ? ": asked for more, try again later" : "");
+        if (low && v->follows_moves)
+            vgpu_moves_report_low(v, bo->size);   /* re-placement grows the range */
         bo->gm = 0;
         return false;
     }
+    if (low && v->follows_moves)
+        vgpu_moves_report_low(v, 0);
     bo->epoch = v->epoch[bo->where];
     if (!vgpu_ggtt_map(v, bo->gm, bo->gpa, bo->size)) {
         vgpu_alloc_put(a, bo->gm);

@@ -60,4 +60,8 @@ bool vgpu_ring_init(struct vgpu *v);
  * at the ring's and status page's new graphics addresses. */
 void vgpu_ring_moved(struct vgpu *v);
 
+/* vgpu_move.c: tells the vGPU how much of the low range the guest uses (plus `more` it needs
+ * and could not get), so re-placement sizes the range to it. */
+void vgpu_moves_report_low(struct vgpu *v, uint64_t more);
+
 #endif

@@ -1,5 +1,6 @@
 /* Following re-placement (docs/vgpu-abi.md "Re-placement"): the hypervisor moves busy guests'
- * ranges apart so that switching between them stops copying graphics memory.  It carries the
+ * ranges apart so that switching between them stops copying graphics memory, and sizes the
+ * low range to what the guest says it uses (low_used), so more of them fit apart.  It carries the
  * guest's GGTT entries along (entry k of a range is entry k of its new place), so the guest
  * re-maps nothing: it only adds the distance each range moved to the graphics addresses it
  * holds — every buffer, and through them the ring in the context image, the status page and
@@ -21,6 +22,17 @@ static uint32_t move_read(const struct vgpu *v, uint32_t field)
     return vgpu_read32(v, VGT_PVINFO_PAGE + (uint32_t)TESSERA_MOVE_OFFSET + field);
 }
 
+void vgpu_moves_report_low(struct vgpu *v, uint64_t more)
+{
+    uint64_t end = v->low.base;
+    for (unsigned i = 0; i < v->low.n; i++)
+        if (v->low.used[i].start + v->low.used[i].size > end)
+            end = v->low.used[i].start + v->low.used[i].size;
+    uint64_t used = end - v->low.base + more;
+    vgpu_write32(v, VGT_PVINFO_PAGE + (uint32_t)TESSERA_MOVE_OFFSET + MOVE_FIELD(low_used),
+                 used > UINT32_MAX ? UINT32_MAX : (uint32_t)used);
+}
+
 bool vgpu_moves_enable(struct vgpu *v)
 {
     if (move_read(v, MOVE_FIELD(magic)) != TESSERA_MOVE_MAGIC) {
@@ -36,6 +48,7 @@ bool vgpu_moves_enable(struct vgpu *v)
     vgpu_write32(v, VGT_PVINFO_PAGE + (uint32_t)TESSERA_MOVE_OFFSET + MOVE_FIELD(caps),
                  TESSERA_MOVE_CAP_FOLLOW);
     v->follows_moves = true;
+    vgpu_moves_report_low(v, 0);
     return true;
 }
 

@@ -451,7 +451,8 @@ static void op_plan(struct sim *s)
     }
     struct gtt_move mv[GTT_MAX_VGPUS];
     struct gtt_plan_report rep;
-    int n = gtt_plan(&s->g, &(struct gtt_plan_input){busy, movable, want}, mv, GTT_MAX_VGPUS,
+    int n = gtt_plan(&s->g, &(struct gtt_plan_input){.busy = busy, .movable = movable, .low_want = want},
+                     mv, GTT_MAX_VGPUS,
                      &rep);
     assert_true(n >= 0);
     assert_true(rep.cost_plan <= rep.cost_now);

@@ -233,7 +233,8 @@ static uint64_t apply_plan(struct env *e, const bool *busy, const bool *movable,
                            const uint64_t *want, struct gtt_plan_report *rep)
 {
     struct gtt_move mv[GTT_MAX_VGPUS];
-    int n = gtt_plan(&e->g, &(struct gtt_plan_input){busy, movable, want}, mv, GTT_MAX_VGPUS,
+    int n = gtt_plan(&e->g, &(struct gtt_plan_input){.busy = busy, .movable = movable, .low_want = want},
+                     mv, GTT_MAX_VGPUS,
                      rep);
     assert_true(n >= 0);
     for (int i = 0; i < n; i++)
@@ -391,7 +392,7 @@ static void test_plan_respects_fixed_and_compaction(void **state)
     /* Nothing busy, nothing planned; bad input refused. */
     bool none[GTT_MAX_VGPUS] = {0};
     assert_int_equal(apply_plan(e, none, movable, NULL, &rep), 0);
-    assert_int_equal(gtt_plan(&e->g, &(struct gtt_plan_input){NULL, movable, NULL}, NULL, 0, NULL),
+    assert_int_equal(gtt_plan(&e->g, &(struct gtt_plan_input){.movable = movable}, NULL, 0, NULL),
                      GTT_EINVAL);
     env_free(e);
 }

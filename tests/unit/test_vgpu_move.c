@@ -216,6 +216,61 @@ static void guests_that_do_not_follow_stay(void **state)
     fx_destroy(f);
 }
 
+/* Guest g draws and follows every request, for as many placement periods as it takes a moved
+ * guest to be movable again. */
+static void settle(struct fx *f, unsigned g, uint32_t colour)
+{
+    for (unsigned k = 0; k < 14; k++) {
+        frame(f, g, colour);
+        vgpu_place_period(f->dev);
+        if (move_field(f, g, MOVE_OFF(request)) != move_field(f, g, MOVE_OFF(done)))
+            assert_int_not_equal(follow(f, g), TESSERA_MOVE_BUSY);
+    }
+}
+
+/* A guest that says it uses 300 KiB of its 16 MiB window is given 2 MiB (what it uses, a
+ * quarter more, at least 1 MiB more, in whole MiB); when it says it needs more, the window
+ * grows back; a restart gives it the configured window again. */
+static void compaction_and_growth(void **state)
+{
+    (void)state;
+    struct fx *f = fx_create(NULL);
+    for (unsigned g = 0; g < 2; g++) {
+        fx_guest_setup(f, g);
+        plane_on(f, g);
+    }
+    fx_w32(f, 1, MOVE_OFF(caps), TESSERA_MOVE_CAP_FOLLOW);
+    fx_w32(f, 1, MOVE_OFF(low_used), 300 << 10);
+    frame(f, 0, 1);
+    frame(f, 1, 0x00111111);
+    vgpu_place_period(f->dev);
+    assert_int_equal(move_field(f, 1, MOVE_OFF(request)), 1);
+    assert_int_equal(follow(f, 1), TESSERA_MOVE_MOVED);
+    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4), 2u << 20);
+    assert_true(shows(f, 1, 0x00111111));
+    frame(f, 1, 0x00222222);
+    assert_true(shows(f, 1, 0x00222222));
+    /* Below what it mapped it is never cut, whatever it says. */
+    fx_w32(f, 1, MOVE_OFF(low_used), 4096);
+    settle(f, 1, 0x00222222);
+    assert_true(gtt_vgpu_low_extent(&f->gtt, 1) <= fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4));
+    assert_true(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4) >= 1u << 20);
+    assert_true(shows(f, 1, 0x00222222));
+    /* It needs 5 MiB: the window grows (5 MiB and a quarter, 7 MiB in whole MiB). */
+    fx_w32(f, 1, MOVE_OFF(low_used), 5u << 20);
+    settle(f, 1, 0x00333333);
+    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4), 7u << 20);
+    frame(f, 1, 0x00444444);
+    assert_true(shows(f, 1, 0x00444444));
+    /* A new run of the guest: the configuration's window again, and no request pending. */
+    vgpu_guest_reset(fx_v(f, 1));
+    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4), f->layout.guest[1].low.start);
+    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4), f->layout.guest[1].low.size);
+    assert_int_equal(move_field(f, 1, MOVE_OFF(caps)), 0);
+    assert_int_equal(move_field(f, 1, MOVE_OFF(request)), move_field(f, 1, MOVE_OFF(done)));
+    fx_destroy(f);
+}
+
 /* Half of guest 1's window lies under guest 0's: while guest 0 draws, the other half is
  * written ahead for guest 1, which the scheduler runs next, and the switch uses it. */
 static void next_owner_written_ahead(void **state)
@@ -251,6 +306,7 @@ int main(void)
         cmocka_unit_test(moved_guest_keeps_drawing),
         cmocka_unit_test(no_move_under_queued_work),
         cmocka_unit_test(guests_that_do_not_follow_stay),
+        cmocka_unit_test(compaction_and_growth),
         cmocka_unit_test(next_owner_written_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -123,8 +123,12 @@ enum shell_status cmd_sched(int argc, char **argv)
     printf("policy %s, interval %llu ms, GPU busy %llu ms", sched_policy_name(sched_get_policy(s)), ms(m.elapsed_ns),
            ms(m.busy_ns));
     ppm(", utilisation ", m.utilisation_ppm);
-    ppm(", MMR ", m.mmr_ppm);
-    ppm(", Jain ", m.jain_ppm);
+    if (m.backlogged >= 2) {
+        ppm(", MMR ", m.mmr_ppm);
+        ppm(", Jain ", m.jain_ppm);
+    } else {
+        printf(", MMR -, Jain -");      /* fewer than two competed: nothing to compare */
+    }
     printf(" over %u backlogged of %u\n", m.backlogged, m.vgpus);
     printf("turns %llu, switches %llu, runaways %llu; render: dispatches %llu, workloads %llu, GGTT entries "
            "%llu on switches (%llu per switch), %llu ahead\n", (unsigned long long)m.turns,

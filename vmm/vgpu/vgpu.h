@@ -127,9 +127,9 @@ struct vgpu_render_stats {
     uint64_t moves_busy, moves_withdrawn, moves_refused;
     uint64_t entries_move;                      /* old ranges scrubbed by moves (gtt's count) */
     uint64_t busy_vgpus;                        /* busy in the last placement period */
-    /* The floor (gtt_floor_cycle) of each period's busy set times that period's switches,
-     * summed: divided by `switches` it is the least any placement could have written per
-     * switch; with the configured sizes, and with the sizes held now. */
+    /* The floor of each placement period (gtt_floor_weighted over the vGPUs brought in, each
+     * weighted by how often), summed: divided by floor_switches it is the least any placement
+     * could have written per switch; with the configured sizes, and with those held. */
     uint64_t floor_entries, floor_held_entries;
     uint64_t floor_switches;                    /* switches those sums cover */
 };

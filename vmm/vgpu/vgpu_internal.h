@@ -88,6 +88,10 @@ struct vgpu {
     struct gtt_move move_to;        /* where it goes when the guest is ready */
     unsigned move_age;              /* placement periods the request has waited */
     uint64_t completed_seen;        /* st.completed at the last placement period */
+    uint64_t switches_in_seen;      /* gtt's switches_in at the last placement period */
+    uint64_t freq;                  /* switch-ins per period, smoothed (x4) */
+    uint8_t worked;                 /* bit k: it had work k placement periods ago */
+    uint64_t moved_period;          /* the placement period it last moved in (+1; 0: never) */
     struct vgpu_stats st;
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
     unsigned n_rejects, reject_pos;
@@ -159,9 +163,10 @@ void vgpu_drop_queue(struct vgpu *v, uint32_t code);
 void vgpu_render_drain(struct vgpu_dev *d);
 
 /* vgpu_move.c */
-/* While the owner's first dispatch of a turn runs: writes ahead the entries of the vGPU the
- * scheduler will most likely run next (sched_predict_next), timed into copy_ahead_ns. */
-void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner);
+/* While the owner's work runs: writes ahead the entries of the vGPU the scheduler will most
+ * likely run next (sched_predict_next), timed into copy_ahead_ns; again within a turn only if
+ * the prediction changed (new work arrived). */
+void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner, bool new_turn);
 /* The guest wrote TESSERA_G2V_MOVE_READY. */
 void vgpu_move_ready(struct vgpu *v);
 /* A guest restart forgets its request (its new run announces whether it follows moves). */

@@ -229,6 +229,7 @@ static bool pv_writable(uint32_t off, unsigned size)
         { offsetof(struct vgt_if, execlist_context_descriptor_lo), 8 },
         { offsetof(struct vgt_if, tessera_balloon) + offsetof(struct tessera_balloon_if, request), 4 },
         { offsetof(struct vgt_if, tessera_move) + offsetof(struct tessera_move_if, caps), 4 },
+        { offsetof(struct vgt_if, tessera_move) + offsetof(struct tessera_move_if, low_used), 4 },
     };
     for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++)
         if (off >= w[i].off && off + size <= w[i].off + w[i].size)

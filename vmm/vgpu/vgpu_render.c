@@ -204,8 +204,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         vgpu_reset(d, v->id, "submission failed");
         return;
     }
-    if (dec->new_turn)
-        vgpu_write_ahead(d, v);     /* while the engine runs v's work */
+    vgpu_write_ahead(d, v, dec->new_turn);     /* while the engine runs v's work */
 }
 
 /* Runs the GPU for one budget and takes in what finished; a fault resets the owner. */

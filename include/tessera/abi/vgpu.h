@@ -66,7 +66,11 @@ struct tessera_move_if {
     uint32_t done;              /* the request the last answer was for */
     uint32_t status;            /* TESSERA_MOVE_* for it */
     uint32_t moves;             /* moves applied */
-    uint32_t reserved[2];
+    uint32_t low_used;          /* written by the guest: bytes of its low range it uses, from the
+                                 * start (0: not said).  The hypervisor may then shrink the range
+                                 * to that and some room in a move, and grows it back (up to the
+                                 * configured size) when the guest says it uses more */
+    uint32_t reserved[1];
 };
 
 struct vgt_if_range {
