@@ -17,9 +17,11 @@ CMDLINE = {
     "dashboard": "burst=8 pause_ms=1500",
     "heavy": "inflight=4 scratch_w=256 scratch_h=256 max-slots=3",
     "idle": "",
+    "redraw": "redraw_ms=200",      # idle redrawing its fixed frame: busy, with a known picture
 }
+IMAGE = {"redraw": "idle"}
 
-SHORT = {"signage": "sign", "dashboard": "dash", "heavy": "heavy", "idle": "idle"}
+SHORT = {"signage": "sign", "dashboard": "dash", "heavy": "heavy", "idle": "idle", "redraw": "redraw"}
 
 
 def grid(n):
@@ -51,7 +53,8 @@ def dts(wall, title, ram_mib=16, low_mib=32, high_mib=128, appliance_mib=1024):
            "\tguests {"]
     for i, (kind, weight) in enumerate(wall):
         x, y = (i % cols) * tw, (i // cols) * th
-        line = (f'\t\t{SHORT[kind]}{i} {{ image = "{kind}"; ram-mib = <{ram_mib}>; low-gm-mib = <{low_mib}>; '
+        line = (f'\t\t{SHORT[kind]}{i} {{ image = "{IMAGE.get(kind, kind)}"; ram-mib = <{ram_mib}>; '
+                f'low-gm-mib = <{low_mib}>; '
                 f"high-gm-mib = <{high_mib}>; weight = <{weight}>; tile-px = <{x} {y} {tw} {th}>; console; autostart;")
         if CMDLINE[kind]:
             line += f' cmdline = "{CMDLINE[kind]}";'

@@ -134,6 +134,8 @@ struct vgpu {
     bool bos_lost;
     const struct vgpu_surface *display;     /* on the plane (vgpu_display_set) */
     bool follows_moves;
+    bool ranges_unreported;     /* a balloon change applied while following a move, which the
+                                 * next vgpu_refresh_ranges() reports */
     uint32_t move_seen;         /* the last re-placement request answered */
     uint32_t moves;             /* re-placements followed */
 

@@ -80,6 +80,10 @@ bool vgpu_follow_moves(struct vgpu *v)
     /* Its queued work holds the old addresses: the vGPU moves nothing while any is queued. */
     if (vgpu_wait_idle(v, VGPU_WAIT_DEFAULT_US) == VGPU_TIMEOUT)
         return false;           /* asked again at the next call */
+    /* A balloon change the guest has not seen yet is taken in first, so what moves below is
+     * only the move (the guest's next vgpu_refresh_ranges() still reports the change). */
+    if (vgpu_ranges_apply(v, false))
+        v->ranges_unreported = true;
     vgpu_write32(v, VGPU_PV(g2v_notify), TESSERA_G2V_MOVE_READY);
     uint32_t status = move_read(v, MOVE_FIELD(status));
     if (status == TESSERA_MOVE_BUSY)
