@@ -66,4 +66,4 @@ e2e: image
 # The running system measured: walls of 4, 16 and 32 kiosk guests under Bochs; the table and
 # plots go into docs/benchmarks.md (bench/system/run; about 20 minutes on 2 cores).
 bench-system: image $(BUILD)/host/bench/bench_gtt_policies
-	bench/system/run --iso $(BUILD)/tessera.iso
+	bench/system/run

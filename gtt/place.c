@@ -153,6 +153,20 @@ static void stack_rest(struct area *a, uint64_t *pos, bool *placed)
         }
 }
 
+/* Every span not placed yet goes to the first place free of placed spans, if there is one. */
+static void place_apart(const struct area *a, uint64_t *pos, bool *placed)
+{
+    for (unsigned i = 0; i < a->n; i++) {
+        if (placed[i])
+            continue;
+        uint64_t p = first_fit(a, pos, placed, NULL, 0, a->sp[i].len);
+        if (p != UINT64_MAX) {
+            pos[i] = p;
+            placed[i] = true;
+        }
+    }
+}
+
 static void start_with_fixed(const struct area *a, uint64_t *pos, bool *placed)
 {
     for (unsigned i = 0; i < a->n; i++) {
@@ -183,15 +197,7 @@ static void plan_few(struct area *a, uint64_t *pos, bool *placed)
     for (unsigned i = 0; i < a->n; i++)
         if (!placed[i] && a->sp[i].at + a->sp[i].len <= a->hi)
             placed[i] = !clashes(a, i, pos, placed, true);
-    for (unsigned i = 0; i < a->n; i++) {
-        if (placed[i])
-            continue;
-        uint64_t p = first_fit(a, pos, placed, NULL, 0, a->sp[i].len);
-        if (p != UINT64_MAX) {
-            pos[i] = p;
-            placed[i] = true;
-        }
-    }
+    place_apart(a, pos, placed);
     stack_rest(a, pos, placed);
 }
 
@@ -201,15 +207,7 @@ static bool plan_grouped(struct area *a, unsigned g, uint64_t *pos, bool *placed
     /* Movable ranges apart, largest first, as long as they fit; then the smallest of those
      * give their place up until g stacks of the largest remaining length fit beside them. */
     start_with_fixed(a, pos, placed);
-    for (unsigned i = 0; i < a->n; i++) {
-        if (placed[i])
-            continue;
-        uint64_t p = first_fit(a, pos, placed, NULL, 0, a->sp[i].len);
-        if (p != UINT64_MAX) {
-            pos[i] = p;
-            placed[i] = true;
-        }
-    }
+    place_apart(a, pos, placed);
     uint64_t stack[MAX_STACKS][2];
     unsigned give_up = a->n;
     for (;;) {
@@ -338,22 +336,6 @@ static void order(const struct gtt *g, struct area *a)
     }
 }
 
-static bool fenced(const struct gtt_vgpu *v)
-{
-    for (unsigned i = 0; i < v->n_fences; i++)
-        if (v->fence[i].pooled)
-            return true;
-    return false;
-}
-
-static unsigned first_slot_of(const struct gtt *g, const struct gtt_vgpu *v)
-{
-    for (unsigned s = 0; s < g->layout.n_slots; s++)
-        if (v->slot_host[s])
-            return s;
-    return 0;
-}
-
 int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_move *out,
              unsigned cap, struct gtt_plan_report *rep)
 {
@@ -374,7 +356,7 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         uint64_t w = in->freq && in->freq[id] ? in->freq[id] : 1;
         if (v->low.size) {
             uint64_t len = v->low.size / PAGE;
-            bool can = in->movable[id] && !fenced(v);
+            bool can = in->movable[id] && !gtt_fenced(v);
             uint64_t want = in->low_want ? in->low_want[id] / PAGE : 0;
             uint64_t area = g->layout.low_guest.size / PAGE;
             if (can && want && want * PAGE >= gtt_vgpu_low_extent(g, id))
@@ -383,7 +365,7 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
                                      w};
         }
         if (v->n_slots)
-            hi[nh++] = (struct span){id, first_slot_of(g, v), v->n_slots, v->n_slots, 0,
+            hi[nh++] = (struct span){id, gtt_first_slot(g, v), v->n_slots, v->n_slots, 0,
                                      in->movable[id] && g->slot_mode == GTT_SLOTS_CONTIGUOUS, -1,
                                      w};
     }
@@ -408,7 +390,7 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         const struct gtt_vgpu *v = g->vgpu[id];
         if (!v || !in->busy[id])
             continue;
-        struct gtt_move m = {id, v->low, first_slot_of(g, v)};
+        struct gtt_move m = {id, v->low, gtt_first_slot(g, v)};
         bool change = false;
         for (unsigned i = 0; i < nl; i++)
             if (lo[i].id == id && (lo[i].to != lo[i].at || lo[i].len * PAGE != v->low.size)) {

@@ -42,14 +42,6 @@ uint64_t gtt_vgpu_low_extent(const struct gtt *g, unsigned vgpu)
     return 0;
 }
 
-static bool pinned_by_fence(const struct gtt_vgpu *v)
-{
-    for (unsigned i = 0; i < v->n_fences; i++)
-        if (v->fence[i].pooled)
-            return true;
-    return false;
-}
-
 static int check(const struct gtt *g, const struct gtt_vgpu *v, struct gtt_range low,
                  unsigned first_slot, bool move_low, bool move_slots)
 {
@@ -63,7 +55,7 @@ static int check(const struct gtt *g, const struct gtt_vgpu *v, struct gtt_range
             return GTT_ERANGE;
         if (low.size < v->low.size && gtt_vgpu_low_extent(g, v->id) > low.size)
             return GTT_EINVAL;      /* it would lose pages it mapped */
-        if (pinned_by_fence(v))
+        if (gtt_fenced(v))
             return GTT_EBUSY;
     }
     if (move_slots) {
@@ -148,12 +140,7 @@ int gtt_vgpu_relocate(struct gtt *g, unsigned vgpu, struct gtt_range low, unsign
     struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
     if (!v)
         return GTT_ENOENT;
-    unsigned cur_first = 0;
-    for (unsigned s = 0; s < g->layout.n_slots; s++)
-        if (v->slot_host[s]) {
-            cur_first = s;
-            break;
-        }
+    unsigned cur_first = gtt_first_slot(g, v);
     bool mv_low = low.start != v->low.start || low.size != v->low.size;
     bool mv_slots = v->n_slots && first_slot != cur_first;
     if (!mv_low && !mv_slots)

@@ -26,6 +26,20 @@ static void overlap(struct fx *f, unsigned a, unsigned b, uint64_t shift)
     f->g[b].gm = to.start;
 }
 
+/* Two guests whose low windows overlap (guest 1's onto guest 0's), set up to draw; guest 1
+ * follows moves if `follows`. */
+static struct fx *overlapping_pair(bool follows)
+{
+    struct fx *f = fx_create(NULL);
+    overlap(f, 0, 1, 0);
+    for (unsigned g = 0; g < 2; g++)
+        fx_guest_setup(f, g);
+    if (follows)
+        fx_w32(f, 1, VGT_PVINFO_PAGE + TESSERA_MOVE_OFFSET + offsetof(struct tessera_move_if, caps),
+               TESSERA_MOVE_CAP_FOLLOW);
+    return f;
+}
+
 static void plane_on(struct fx *f, unsigned g)
 {
     fx_w32(f, g, GEN9_PLANE_STRIDE_1_A, FX_FB_W * 4 / GEN9_PLANE_STRIDE_UNIT);
@@ -87,13 +101,9 @@ static uint32_t follow(struct fx *f, unsigned g)
 static void moved_guest_keeps_drawing(void **state)
 {
     (void)state;
-    struct fx *f = fx_create(NULL);
-    overlap(f, 0, 1, 0);
-    for (unsigned g = 0; g < 2; g++) {
-        fx_guest_setup(f, g);
+    struct fx *f = overlapping_pair(true);    /* guest 1 follows moves */
+    for (unsigned g = 0; g < 2; g++)
         plane_on(f, g);
-    }
-    fx_w32(f, 1, MOVE_OFF(caps), TESSERA_MOVE_CAP_FOLLOW);   /* guest 1 follows moves */
     /* Both draw in turn: sharing the window, every switch copies it. */
     for (unsigned k = 0; k < 3; k++) {
         frame(f, 0, 0x00AA0000 + k);
@@ -167,11 +177,7 @@ static void moved_guest_keeps_drawing(void **state)
 static void no_move_under_queued_work(void **state)
 {
     (void)state;
-    struct fx *f = fx_create(NULL);
-    overlap(f, 0, 1, 0);
-    for (unsigned g = 0; g < 2; g++)
-        fx_guest_setup(f, g);
-    fx_w32(f, 1, MOVE_OFF(caps), TESSERA_MOVE_CAP_FOLLOW);
+    struct fx *f = overlapping_pair(true);
     frame(f, 0, 1);
     frame(f, 1, 2);
     vgpu_place_period(f->dev);
@@ -198,10 +204,7 @@ static void no_move_under_queued_work(void **state)
 static void guests_that_do_not_follow_stay(void **state)
 {
     (void)state;
-    struct fx *f = fx_create(NULL);
-    overlap(f, 0, 1, 0);
-    for (unsigned g = 0; g < 2; g++)
-        fx_guest_setup(f, g);
+    struct fx *f = overlapping_pair(false);
     for (unsigned k = 0; k < 3; k++) {
         frame(f, 0, k);
         frame(f, 1, k);
