@@ -30,7 +30,7 @@ include mk/fuzz.mk
 -include mk/config.mk
 include mk/linux.mk
 
-.PHONY: all image run test unit e2e bench bench-isolation fuzz clean distclean deps
+.PHONY: all image run test unit e2e bench bench-isolation bench-system fuzz clean distclean deps
 
 all: image
 
@@ -67,3 +67,8 @@ bench-isolation: image
 # End-to-end tests boot the image in QEMU (SeaBIOS and OVMF) and Bochs and drive the shell.
 e2e: image linux
 	TESSERA_LINUX_KERNEL=$(LINUX_KERNEL) TESSERA_LINUX_INITRD=$(LINUX_INITRD) tests/e2e/run $(BUILD)/tessera.iso
+
+# The running system measured: walls of 4, 16 and 32 kiosk guests under Bochs; the table and
+# plots go into docs/benchmarks.md (bench/system/run; about 20 minutes on 2 cores).
+bench-system: image $(BUILD)/host/bench/bench_gtt_policies
+	bench/system/run

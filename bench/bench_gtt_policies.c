@@ -6,12 +6,18 @@
  *   gscale      gScale: 384 MiB slots (one vGPU's high GM) shared round-robin, all low-GM
  *               windows on the same 64 MiB, per-range owner tracking (a window or slot is written
  *               if anyone else's value is in it), idle vGPUs skipped.
- *   tessera     64 MiB slots placed to minimise sharing, low windows spread over the aperture,
- *               per-entry owner tracking, predictive copying ahead of each switch, and the
- *               gBalloon controller resizing slot ranges every 0.5 s.
- *   tessera-sp  the same with non-contiguous slot sets.
- *   tessera-nb  tessera without the balloon controller (placement, per-entry tracking and
- *               predictive copying only), to show what ballooning adds and what it takes.
+ *   tessera-fix 64 MiB slots and low windows spread at creation and never moved, per-entry
+ *               owner tracking, predictive copying ahead of each switch (Tessera before
+ *               issue 14).
+ *   tessera-nb  + re-placement: every 0.5 s the vGPUs that ran in the last period are planned
+ *               apart (gtt_plan) and moved (gtt_vgpu_relocate); no balloon controller.
+ *   tessera     + the gBalloon controller resizing slot ranges every 0.5 s.
+ *   tessera-sp  the same with non-contiguous slot sets (windows re-placed, slot sets not).
+ *
+ * Every row prints the floor of its case (gtt_floor_cycle: the entries any placement must write
+ * per switch when the busy vGPUs take turns, given their sizes and the GGTT and aperture) and
+ * Tessera's figure beside it: all entries it wrote per switch (switch path, ahead, balloon and
+ * re-placement).
  *
  * Guests ask 64 MiB low / 384 MiB high GM.  GGTT 4 GiB, aperture 256 MiB, host area 16 MiB,
  * fence pool 32 MiB (the same reservation for every policy, so only the copying policy differs).
@@ -39,9 +45,10 @@
 #define PHASE      500u            /* busy set changes every 3 s */
 #define PERIOD     83u             /* balloon controller every ~0.5 s (83 x 6 ms) */
 
-enum policy { P_STATIC, P_BASIC, P_GSCALE, P_TESSERA_NB, P_TESSERA, P_TESSERA_SP, P_COUNT };
-static const char *const policy_name[P_COUNT] = {"static", "gs-basic", "gscale", "tessera-nb",
-                                                 "tessera", "tessera-sp"};
+enum policy { P_STATIC, P_BASIC, P_GSCALE, P_TESSERA_FIX, P_TESSERA_NB, P_TESSERA, P_TESSERA_SP,
+              P_COUNT };
+static const char *const policy_name[P_COUNT] = {"static", "gs-basic", "gscale", "tessera-fix",
+                                                 "tessera-nb", "tessera", "tessera-sp"};
 
 /* ---- a minimal machine: the GGTT is an array ----------------------------------------------- */
 
@@ -185,8 +192,8 @@ static void teardown(struct run *r)
 
 struct result {
     bool fits;
-    uint64_t switches, entries_switch, entries_predict, entries_balloon;
-    uint64_t balloon_events;
+    uint64_t switches, entries_switch, entries_predict, entries_balloon, entries_move;
+    uint64_t balloon_events, moves;
     unsigned busy_slots_x100;   /* average slots held by the busy vGPUs at the end, x100 */
 };
 
@@ -211,8 +218,12 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
         return res;
     }
     res.fits = true;
-    bool tess = pol == P_TESSERA || pol == P_TESSERA_SP || pol == P_TESSERA_NB;
+    bool tess = pol >= P_TESSERA_FIX;
     bool ballooned = pol == P_TESSERA || pol == P_TESSERA_SP;
+    bool replaced = pol >= P_TESSERA_NB;
+    bool ran[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS];
+    for (unsigned v = 0; v < GTT_MAX_VGPUS; v++)
+        movable[v] = true;
     /* Boot: every vGPU has run once (GVT-g writes its entries at creation time). */
     for (unsigned v = 0; v < t->n; v++) {
         gtt_set_active(&r->g, v, true);
@@ -236,10 +247,23 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
             gtt_switch_to(&r->g, next);
             cur = next;
         }
+        if (cur != GTT_NO_VGPU)
+            ran[cur] = true;
+        if (replaced && s % PERIOD == PERIOD - 1) {
+            /* Re-placement: the vGPUs that ran in the last period, planned apart; the one that
+             * owns the engine is moved at a later period (its guest is mid-turn). */
+            struct gtt_move mv[GTT_MAX_VGPUS];
+            int n = gtt_plan(&r->g, &(struct gtt_plan_input){.busy = ran, .movable = movable}, mv,
+                             GTT_MAX_VGPUS, NULL);
+            for (int i = 0; i < n; i++)
+                if (mv[i].vgpu != cur)
+                    gtt_vgpu_relocate(&r->g, mv[i].vgpu, mv[i].low, mv[i].first_slot);
+            memset(ran, 0, sizeof ran);
+        }
         if (ballooned && s % PERIOD == PERIOD - 1) {
             /* R_copy: CPU share of one core spent copying in this period. */
             uint64_t now = r->g.st.entries_switch + r->g.st.entries_predict +
-                           r->g.st.entries_balloon;
+                           r->g.st.entries_balloon + r->g.st.entries_move;
             period_entries = now - seen;
             seen = now;
             uint64_t period_ps = (uint64_t)PERIOD * SLICE_US * 1000000u;
@@ -259,7 +283,9 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
     res.entries_switch = r->g.st.entries_switch - base.entries_switch;
     res.entries_predict = r->g.st.entries_predict - base.entries_predict;
     res.entries_balloon = r->g.st.entries_balloon - base.entries_balloon;
+    res.entries_move = r->g.st.entries_move - base.entries_move;
     res.balloon_events = r->g.st.balloon_grows + r->g.st.balloon_shrinks;
+    res.moves = r->g.st.moves - base.moves;
     const unsigned char *busy_end = t->busy[(SLICES - 1) / PHASE];
     unsigned nb = 0, slots = 0;
     for (unsigned v = 0; v < t->n; v++)
@@ -319,6 +345,56 @@ static double measure_entry_ns(void)
     return e ? (t1 - t0) / (double)e : 0;
 }
 
+/* ---- the floor ----------------------------------------------------------------------------- */
+
+/* Entries any placement must write per switch while b busy guests of this benchmark take turns:
+ * the floor of their low windows in the guest low area plus that of their slot ranges in the
+ * slots (gtt_floor_cycle, per cycle of b switches). */
+static uint64_t floor_per_switch(unsigned n, unsigned b, uint64_t aperture)
+{
+    struct gtt_guest_request req[GTT_MAX_VGPUS];
+    for (unsigned i = 0; i < n; i++)
+        req[i] = (struct gtt_guest_request){64 * MIB, 384 * MIB};
+    struct gtt_layout_params p;
+    static struct gtt_layout lay;
+    layout_params(&p, P_TESSERA, n, req, aperture);
+    if (b < 2 || gtt_layout_compute(&p, &lay, NULL, 0))
+        return 0;
+    uint64_t low[GTT_MAX_VGPUS], high[GTT_MAX_VGPUS];
+    for (unsigned i = 0; i < b; i++) {
+        low[i] = (64 * MIB) >> 12;
+        high[i] = gtt_layout_slots_for(&lay, 384 * MIB);
+    }
+    uint64_t cycle = gtt_floor_cycle(lay.low_guest.size >> 12, low, b) +
+                     gtt_floor_cycle(lay.n_slots, high, b) * (lay.slot_bytes >> 12);
+    return cycle / b;
+}
+
+/* Host time of one gtt_plan() call with every one of n vGPUs busy, after they took turns once
+ * (what the hypervisor pays every balloon period). */
+static double measure_plan_us(unsigned n)
+{
+    struct run *r = calloc(1, sizeof *r);
+    if (!r || setup(r, P_TESSERA_NB, n, 256 * MIB))
+        return 0;
+    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS];
+    for (unsigned v = 0; v < GTT_MAX_VGPUS; v++)
+        movable[v] = true, busy[v] = v < n;
+    for (unsigned v = 0; v < n; v++) {
+        gtt_set_active(&r->g, v, true);
+        gtt_switch_to(&r->g, v);
+    }
+    struct gtt_move mv[GTT_MAX_VGPUS];
+    double t0 = now_ns();
+    for (unsigned k = 0; k < 20; k++)
+        gtt_plan(&r->g, &(struct gtt_plan_input){.busy = busy, .movable = movable}, mv,
+                 GTT_MAX_VGPUS, NULL);
+    double t1 = now_ns();
+    teardown(r);
+    free(r);
+    return (t1 - t0) / 20 / 1000;
+}
+
 /* ---- capacity ------------------------------------------------------------------------------ */
 
 static unsigned max_fit(enum policy pol, uint64_t aperture, uint64_t pool)
@@ -340,10 +416,34 @@ static unsigned max_fit(enum policy pol, uint64_t aperture, uint64_t pool)
     return best;
 }
 
-int main(void)
+/* `bench_gtt_policies curve N`: entries per switch against the number of busy guests, for
+ * make bench-system's plot (bench/system/report.py): busy, tessera-fix switch path and all,
+ * tessera-nb switch path, ahead and all, floor. */
+static int curve(unsigned n)
+{
+    static struct trace t;
+    const unsigned bs[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+    printf("busy fix-switch fix-total switch ahead total floor (%u guests of 64 + 384 MiB, per switch)\n", n);
+    for (unsigned i = 0; i < sizeof bs / sizeof bs[0] && bs[i] <= n; i++) {
+        make_trace(&t, n, bs[i], 0x9e3779b97f4a7c15u ^ (n * 131u + bs[i]));
+        struct result f = simulate(P_TESSERA_FIX, &t, 256 * MIB);
+        struct result r = simulate(P_TESSERA_NB, &t, 256 * MIB);
+        uint64_t fs = f.switches ? f.switches : 1, rs = r.switches ? r.switches : 1;
+        printf("%u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", bs[i],
+               f.entries_switch / fs, (f.entries_switch + f.entries_predict) / fs,
+               r.entries_switch / rs, r.entries_predict / rs,
+               (r.entries_switch + r.entries_predict + r.entries_move) / rs,
+               floor_per_switch(n, bs[i], 256 * MIB));
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     static struct trace t;
     const unsigned ns[] = {3, 15, 32, 64};
+    if (argc == 3 && strcmp(argv[1], "curve") == 0)
+        return curve((unsigned)atoi(argv[2]));
 
     printf("gtt policies: guests 64 MiB low / 384 MiB high, GGTT 4 GiB, aperture 256 MiB, "
            "host 16 MiB, fence pool 32 MiB\n");
@@ -351,16 +451,23 @@ int main(void)
            "per entry (from gScale's 21.8%%, see docs/benchmarks.md)\n",
            SLICE_US / 1000, SLICES, PHASE, COST_PS / 1000, COST_PS % 1000 / 100);
     printf("measured software cost of this library's copy loop into RAM: %.2f ns/entry "
-           "(lower bound; the real GGTT is uncached MMIO)\n\n", measure_entry_ns());
+           "(lower bound; the real GGTT is uncached MMIO)\n", measure_entry_ns());
+    printf("measured cost of one re-placement plan (gtt_plan) with all busy: %.0f us at 15, "
+           "%.0f us at 32, %.0f us at 64 vGPUs\n\n", measure_plan_us(15), measure_plan_us(32),
+           measure_plan_us(64));
 
-    printf("entries/sw: entries written on the switch path per switch; predicted/sw: written ahead\n"
-           "of the switch while the previous vGPU runs; gpu%%: share of GPU time lost to\n"
-           "switch-path copying (6 ms slice, and gVirt's 16 ms for comparison with gScale);\n"
-           "cpu%%: all copying as a share of one CPU core; slots/busy: 64 MiB slots held by each\n"
-           "busy guest at the end (6 = the 384 MiB asked); balloon: grow/shrink events\n\n");
-    printf("%-10s %4s %4s %4s %8s %11s %12s %8s %9s %8s %10s %7s\n", "policy", "N", "busy",
-           "fits", "switches", "entries/sw", "predicted/sw", "gpu%6ms", "gpu%16ms", "cpu%6ms",
-           "slots/busy", "balloon");
+    printf("entries/sw: entries written on the switch path per switch; ahead/sw: written ahead\n"
+           "of the switch while the previous vGPU runs; total/sw: every entry written per switch\n"
+           "(switch path, ahead, balloon, re-placement); floor/sw: the least any placement must\n"
+           "write per switch while the busy guests take turns (their sizes, the GGTT and the\n"
+           "aperture; transitions of the busy set not counted); x floor: total / floor;\n"
+           "gpu%%: share of GPU time lost to switch-path copying (6 ms slice, and gVirt's 16 ms\n"
+           "for comparison with gScale); cpu%%: all copying as a share of one CPU core;\n"
+           "slots/busy: 64 MiB slots held by each busy guest at the end (6 = the 384 MiB asked);\n"
+           "balloon: grow/shrink events; moves: re-placements\n\n");
+    printf("%-11s %3s %4s %4s %8s %10s %9s %9s %9s %7s %7s %8s %7s %10s %7s %5s\n", "policy",
+           "N", "busy", "fits", "switches", "entries/sw", "ahead/sw", "total/sw", "floor/sw",
+           "x floor", "gpu%6ms", "gpu%16ms", "cpu%6ms", "slots/busy", "balloon", "moves");
     for (unsigned ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
         unsigned n = ns[ni];
         unsigned bs[4] = {1, 3, n / 2, n}, nb = 0, uniq[4];
@@ -373,25 +480,31 @@ int main(void)
         }
         for (unsigned bi = 0; bi < nb; bi++) {
             make_trace(&t, n, uniq[bi], 0x9e3779b97f4a7c15u ^ (n * 131u + uniq[bi]));
+            uint64_t floor = floor_per_switch(n, uniq[bi], 256 * MIB);
             for (unsigned pol = 0; pol < P_COUNT; pol++) {
                 struct result r = simulate((enum policy)pol, &t, 256 * MIB);
                 if (!r.fits) {
-                    printf("%-10s %4u %4u %4s %8s %11s %12s %8s %9s %8s %10s %7s\n",
-                           policy_name[pol], n, uniq[bi], "no", "-", "-", "-", "-", "-", "-",
-                           "-", "-");
+                    printf("%-11s %3u %4u %4s %8s %10s %9s %9s %9" PRIu64 " %7s %7s %8s %7s "
+                           "%10s %7s %5s\n", policy_name[pol], n, uniq[bi], "no", "-", "-",
+                           "-", "-", floor, "-", "-", "-", "-", "-", "-", "-");
                     continue;
                 }
-                uint64_t per = r.switches ? r.entries_switch / r.switches : 0;
-                uint64_t pred = r.switches ? r.entries_predict / r.switches : 0;
+                uint64_t all = r.entries_switch + r.entries_predict + r.entries_balloon +
+                               r.entries_move;
+                uint64_t sw = r.switches ? r.switches : 1;
                 unsigned g6 = gpu_share_bp(r.entries_switch, SLICE_US);
                 unsigned g16 = gpu_share_bp(r.entries_switch, 16000);
-                unsigned c6 = cpu_share_bp(r.entries_switch + r.entries_predict +
-                                               r.entries_balloon, SLICE_US);
-                printf("%-10s %4u %4u %4s %8" PRIu64 " %11" PRIu64 " %12" PRIu64
-                       " %6u.%02u %7u.%02u %6u.%02u %7u.%02u %7" PRIu64 "\n",
-                       policy_name[pol], n, uniq[bi], "yes", r.switches, per, pred, g6 / 100,
-                       g6 % 100, g16 / 100, g16 % 100, c6 / 100, c6 % 100,
-                       r.busy_slots_x100 / 100, r.busy_slots_x100 % 100, r.balloon_events);
+                unsigned c6 = cpu_share_bp(all, SLICE_US);
+                char xf[16] = "-";
+                if (floor)
+                    snprintf(xf, sizeof xf, "%.2f", (double)all / (double)sw / (double)floor);
+                printf("%-11s %3u %4u %4s %8" PRIu64 " %10" PRIu64 " %9" PRIu64 " %9" PRIu64
+                       " %9" PRIu64 " %7s %4u.%02u %5u.%02u %4u.%02u %7u.%02u %7" PRIu64 " %5"
+                       PRIu64 "\n", policy_name[pol], n, uniq[bi], "yes", r.switches,
+                       r.entries_switch / sw, r.entries_predict / sw, all / sw, floor, xf,
+                       g6 / 100, g6 % 100, g16 / 100, g16 % 100, c6 / 100, c6 % 100,
+                       r.busy_slots_x100 / 100, r.busy_slots_x100 % 100, r.balloon_events,
+                       r.moves);
             }
         }
         printf("\n");

@@ -22,6 +22,7 @@ const char *gtt_strerror(int code)
     case GTT_EEXIST: return "already exists";
     case GTT_ELIMIT: return "beyond the balloon limits";
     case GTT_EFULL: return "pool exhausted";
+    case GTT_EBUSY: return "pinned by its fences";
     default: return "unknown error";
     }
 }
@@ -283,6 +284,7 @@ int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *sp)
         return GTT_EFULL;
     }
     gtt_pool_init(&v->pool, base, share);
+    v->prev = GTT_NO_VGPU;
     if (g->ops.vgpu_scratch && g->ops.vgpu_scratch(g->ops.ctx, id, &v->scratch_pte) != 0) {
         free(v);
         return GTT_ENOMEM;
@@ -376,6 +378,8 @@ int gtt_vgpu_destroy(struct gtt *g, unsigned id, uint32_t *disable_regs)
     }
     if (g->running == id)
         g->running = GTT_NO_VGPU;
+    g->st.ahead_wasted += v->ahead_pending;     /* written ahead for it, never used */
+    g->ahead_pending -= v->ahead_pending;
     g->vgpu[id] = NULL;
     vgpu_free(g, v);
     return (int)gtt_done(g, 0);

@@ -13,6 +13,7 @@
 #define GTT_EEXIST   (-8)   /* vGPU id already in use */
 #define GTT_ELIMIT   (-9)   /* balloon beyond the vGPU's min/max or the slot count */
 #define GTT_EFULL    (-10)  /* fence pool or physical fence registers exhausted */
+#define GTT_EBUSY    (-11)  /* the vGPU cannot be re-placed now (its fences pin its window) */
 
 /* A short name for an error code ("no space", ...), for messages. */
 const char *gtt_strerror(int code);

@@ -135,6 +135,7 @@ struct gtt_vgpu_stats {
     uint64_t fence_writes, fence_refused;
     uint64_t fence_pages;       /* pages of fence work done for it: copies, remaps, scrubs */
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;  /* events, not slots */
+    uint64_t moves;             /* re-placements (gtt_vgpu_relocate) */
 };
 
 struct gtt_vgpu {
@@ -150,6 +151,9 @@ struct gtt_vgpu {
     unsigned n_fences;
     struct gtt_vfence fence[GTT_MAX_VGPU_FENCES];
     struct gtt_fence_pool pool;     /* its share of the fence pool (size 0: none) */
+    uint64_t ahead_pending;     /* entries written ahead for it since the last switch */
+    unsigned prev;              /* the owner before its last switch-in (GTT_NO_VGPU: none):
+                                 * whose entries it had to replace on the switch path */
     struct gtt_vgpu_stats st;
 };
 
@@ -159,6 +163,8 @@ struct gtt_stats {
     uint64_t entries_last_switch;
     uint64_t max_entries_switch;
     uint64_t entries_predict;       /* written ahead of a switch (CPU only, GPU busy) */
+    uint64_t ahead_used;            /* ... for the vGPU the next switch brought in */
+    uint64_t ahead_wasted;          /* ... for a vGPU the next switch did not bring in */
     uint64_t entries_balloon;
     uint64_t entries_fence;         /* written into the fence pool */
     uint64_t entries_scrub;         /* written to the scratch page (init, destroy, fence free) */
@@ -166,6 +172,8 @@ struct gtt_stats {
     uint64_t fence_refused;
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;
     uint64_t invalidates;           /* GGTT invalidations requested (ops.ggtt_invalidate) */
+    uint64_t moves;                 /* re-placements of a vGPU's ranges */
+    uint64_t entries_move;          /* written by them (its old ranges scrubbed) */
 };
 
 struct gtt {
@@ -190,6 +198,7 @@ struct gtt {
     uint64_t fence_share[GTT_MAX_VGPUS];    /* gtt_config.fence_pool_shares */
     bool ggtt_dirty;                /* physical entries written since the last invalidate */
     uint64_t ept_dirty[GTT_MAX_VGPUS / 64];   /* vGPUs with EPT updates not yet flushed */
+    uint64_t ahead_pending;         /* entries written ahead since the last switch, all vGPUs */
     struct gtt_stats st;
 };
 
@@ -236,7 +245,9 @@ bool gtt_vgpu_covers(const struct gtt *g, unsigned vgpu, uint32_t index);
  * copy mode).  Returns the number of entries written (>= 0) or a negative error. */
 long gtt_switch_to(struct gtt *g, unsigned vgpu);
 /* The scheduler will run `next` after the current owner: write now the entries of next's ranges
- * that the running vGPU does not use.  Returns entries written (counted apart from switches). */
+ * that the running vGPU does not use.  Returns entries written (counted apart from switches).
+ * The next switch sorts them: written for the vGPU it brings in (st.ahead_used), or for
+ * another (st.ahead_wasted: the prediction was wrong, or came too early). */
 long gtt_predict(struct gtt *g, unsigned next);
 /* The scheduler's view: an idle vGPU is never switched to, so it is never copied. */
 int gtt_set_active(struct gtt *g, unsigned vgpu, bool active);
@@ -313,6 +324,70 @@ struct gtt_ctl_report {
 int gtt_balloon_period(struct gtt *g, const struct gtt_ctl_params *p, uint32_t w_ppm,
                        uint32_t rcopy_ppm, const uint32_t *util, const unsigned *req,
                        struct gtt_ctl_report *rep);
+
+/* ---- re-placement ------------------------------------------------------------------------- */
+
+/* Moves vGPU's low window to `low` (its size may change) and its slot range to start at
+ * `first_slot` (same count; contiguous mode), carrying its shadow: what the guest mapped at
+ * offset k of a range is at offset k of the new one, so the guest only has to add the distance
+ * to the graphics addresses it holds (docs/vgpu-abi.md "Re-placement").  Physical entries of
+ * its old ranges that still hold its pages are pointed at the scratch page (st.entries_move);
+ * its aperture pages are remapped (ept_update); nothing of another vGPU changes.  The caller
+ * guarantees that no work of the vGPU is queued or on the engine.  GTT_ERANGE outside the
+ * areas, GTT_EINVAL for a shrink that would drop a present entry or a slot move in sparse
+ * mode, GTT_EBUSY while a fence pins its window. */
+int gtt_vgpu_relocate(struct gtt *g, unsigned vgpu, struct gtt_range low, unsigned first_slot);
+/* Bytes from the start of the vGPU's low window to the end of its last present entry: the
+ * smallest window that keeps everything it mapped. */
+uint64_t gtt_vgpu_low_extent(const struct gtt *g, unsigned vgpu);
+
+/* Placement planning (gtt/place.c): where busy vGPUs' ranges should be so they stop being
+ * copied.  Each range is an interval of an area (low windows in pages of the guest low area,
+ * slot ranges in slots); at a switch every entry of the incoming vGPU's ranges that another
+ * busy vGPU used since its last turn is written, so over a cycle in which every busy vGPU
+ * runs once, each unit covered by k >= 2 busy ranges is written k times, and the part that the
+ * vGPU before it holds is written on the switch path (the rest can be written ahead).  The plan
+ * keeps busy ranges apart where they fit and stacks the rest, consecutive vGPUs in different
+ * stacks; it is returned only if it costs less than the current placement (switch path first,
+ * then all entries). */
+struct gtt_move {
+    unsigned vgpu;
+    struct gtt_range low;       /* new low window (start, size) */
+    unsigned first_slot;        /* new first slot */
+};
+struct gtt_plan_input {
+    const bool *busy;           /* [GTT_MAX_VGPUS]: vGPUs that ran recently; others may overlap */
+    const uint64_t *freq;       /* [GTT_MAX_VGPUS] or NULL: how often each was brought in
+                                 * lately (NULL: equally often) */
+    const bool *movable;        /* [GTT_MAX_VGPUS]: its guest follows re-placements */
+    const uint64_t *low_want;   /* [GTT_MAX_VGPUS] or NULL: the low window size its guest asks
+                                 * for (smaller: compaction; larger: it needs more), never
+                                 * below what it mapped; 0 = keep the size */
+    uint32_t min_gain_ppm;      /* a plan must cut the cost (switch path + all entries) by at
+                                 * least this part to be worth its moves; 0: any cut */
+};
+struct gtt_plan_report {
+    uint64_t cost_now, cost_plan;   /* entries written per cycle (weighted by freq), current
+                                     * and planned */
+    uint64_t path_now, path_plan;   /* ... of which the previous owner holds (switch path) */
+    unsigned moves;                 /* vGPUs the plan moves */
+};
+/* Writes at most cap moves to out and returns how many (>= 0), or GTT_EINVAL. */
+int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_move *out,
+             unsigned cap, struct gtt_plan_report *rep);
+
+/* The floor (gtt/floor.c): entries that must be written when n busy ranges of the given sizes
+ * (in units) share an area of `area` units, over every placement, with range i brought in
+ * f[i] times (f NULL: once each, a cycle of round robin).  Exact for equal sizes
+ * (docs/gtt.md "The floor"); for unequal sizes the cost of packing the most often switched
+ * apart and stacking the rest, an upper bound of it. */
+uint64_t gtt_floor_weighted(uint64_t area, const uint64_t *size, const uint64_t *f, unsigned n);
+uint64_t gtt_floor_cycle(uint64_t area, const uint64_t *size, unsigned n);
+/* Cost of ranges [start[i], start[i] + size[i]) of one area, range i brought in w[i] times
+ * (w NULL: once): over units covered by k >= 2 of them, the sum of their w. */
+uint64_t gtt_cover_cost_weighted(const uint64_t *start, const uint64_t *size, const uint64_t *w,
+                                 unsigned n);
+uint64_t gtt_cover_cost(const uint64_t *start, const uint64_t *size, unsigned n);
 
 /* ---- statistics --------------------------------------------------------------------------- */
 

@@ -28,6 +28,24 @@ static inline uint32_t gtt_slot_of(const struct gtt *g, uint32_t index)
     return s < g->layout.n_slots ? s : UINT32_MAX;
 }
 
+/* The lowest slot the vGPU holds (0 if none). */
+static inline unsigned gtt_first_slot(const struct gtt *g, const struct gtt_vgpu *v)
+{
+    for (unsigned s = 0; s < g->layout.n_slots; s++)
+        if (v->slot_host[s])
+            return s;
+    return 0;
+}
+
+/* A fence pins the vGPU's low window: its pool copy and physical fence name those addresses. */
+static inline bool gtt_fenced(const struct gtt_vgpu *v)
+{
+    for (unsigned i = 0; i < v->n_fences; i++)
+        if (v->fence[i].pooled)
+            return true;
+    return false;
+}
+
 /* The vGPU's shadow cells for `index`, or false if the index is outside its ranges. */
 bool gtt_lookup(const struct gtt *g, const struct gtt_vgpu *v, uint32_t index, uint64_t **host,
                 uint64_t **guest);

@@ -29,14 +29,6 @@ unsigned gtt_vgpu_slots(const struct gtt *g, unsigned vgpu, unsigned *out, unsig
     return n;
 }
 
-static unsigned first_slot(const struct gtt *g, const struct gtt_vgpu *v)
-{
-    for (unsigned s = 0; s < g->layout.n_slots; s++)
-        if (v->slot_host[s])
-            return s;
-    return 0;
-}
-
 /* Whether vGPU o's slots count as sharing when planning for v. */
 static bool counts(const struct gtt *g, const struct gtt_vgpu *o, const struct gtt_vgpu *v)
 {
@@ -81,7 +73,7 @@ static int plan_contiguous(struct gtt *g, struct gtt_vgpu *v, unsigned q, bool g
     for (unsigned j = 0; j < GTT_MAX_VGPUS; j++) {
         const struct gtt_vgpu *o = g->vgpu[j];
         bool c = o && counts(g, o, v);
-        P[j] = c && o->n_slots ? first_slot(g, o) : 0;
+        P[j] = c && o->n_slots ? gtt_first_slot(g, o) : 0;
         S[j] = c ? o->n_slots : 0;
     }
     unsigned pk = P[v->id], sk = S[v->id];

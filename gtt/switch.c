@@ -72,6 +72,19 @@ static uint64_t copy_low(struct gtt *g, struct gtt_vgpu *v, uint32_t first, uint
     }
 }
 
+/* A switch brings `in` in: what was written ahead for it was used, the rest was not. */
+static void settle_ahead(struct gtt *g, struct gtt_vgpu *in)
+{
+    if (!g->ahead_pending)
+        return;
+    g->st.ahead_used += in->ahead_pending;
+    g->st.ahead_wasted += g->ahead_pending - in->ahead_pending;
+    for (unsigned i = 0; i < GTT_MAX_VGPUS; i++)
+        if (g->vgpu[i])
+            g->vgpu[i]->ahead_pending = 0;
+    g->ahead_pending = 0;
+}
+
 long gtt_switch_to(struct gtt *g, unsigned vgpu)
 {
     struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
@@ -87,6 +100,8 @@ long gtt_switch_to(struct gtt *g, unsigned vgpu)
     for (unsigned s = 0; s < g->layout.n_slots; s++)
         if (v->slot_host[s])
             w += gtt_copy_slot(g, v, s);
+    settle_ahead(g, v);
+    v->prev = g->running;
     g->running = vgpu;
     g->st.switches++;
     g->st.entries_switch += w;
@@ -129,6 +144,8 @@ long gtt_predict(struct gtt *g, unsigned next)
             w += gtt_copy_slot(g, v, s);
     g->st.entries_predict += w;
     v->st.entries_predict += w;
+    v->ahead_pending += w;
+    g->ahead_pending += w;
     return gtt_done(g, (long)w);
 }
 

@@ -45,6 +45,7 @@ void sched_config_default(struct sched_config *cfg)
     cfg->credit_period_ns = SCHED_MS(30);
     cfg->credit_tick_ns = SCHED_MS(10);
     cfg->las_decay_ns = SCHED_MS(100);
+    cfg->backlog_min_ppm = SCHED_PPM / 2;
 }
 
 static int bad(char *msg, size_t len, const char *what)
@@ -86,6 +87,8 @@ int sched_config_check(const struct sched_config *cfg, char *msg, size_t len)
         return bad(msg, len, "credit slice/period/tick: must be 1 ns..10 s, tick <= slice");
     if (cfg->las_decay_ns == 0 || cfg->las_decay_ns > ten_s)
         return bad(msg, len, "las decay period: must be 1 ns..10 s");
+    if (cfg->backlog_min_ppm > SCHED_PPM)
+        return bad(msg, len, "backlog threshold: must be 0..100%");
     return SCHED_OK;
 }
 
@@ -399,6 +402,7 @@ int sched_vgpu_add(struct sched *s, uint32_t id, uint32_t weight)
     v->ring = &s->rings[(size_t)id * s->cfg.queue_depth];
     /* A newcomer starts at the current virtual time: no credit for the time before it came. */
     v->start_tag = sched_virtual_time(s);
+    v->backlog_since = sched_now(s);
     s->nvgpus++;
     return SCHED_OK;
 }
@@ -410,6 +414,7 @@ int sched_vgpu_remove(struct sched *s, uint32_t id)
         return SCHED_ENOENT;
     if (v->inflight > 0)
         return SCHED_EBUSY;
+    sched_backlog_account(s, v, sched_now(s));
     v->count = 0;
     if (v->running)
         end_turn(s, v);
@@ -438,6 +443,7 @@ int sched_vgpu_idle(struct sched *s, uint32_t id)
     struct sched_vgpu *v = lookup(s, id);
     if (!v)
         return SCHED_ENOENT;
+    sched_backlog_account(s, v, sched_now(s));
     v->suspended = true;
     make_unrunnable(s, v);
     return SCHED_OK;
@@ -448,6 +454,7 @@ int sched_vgpu_wake(struct sched *s, uint32_t id)
     struct sched_vgpu *v = lookup(s, id);
     if (!v)
         return SCHED_ENOENT;
+    sched_backlog_account(s, v, sched_now(s));
     v->suspended = false;
     if (!v->running && !v->runnable && pending(v) > 0)
         make_runnable(s, v, true);
@@ -465,6 +472,7 @@ int sched_submit(struct sched *s, uint32_t id, const struct sched_workload *w)
         return SCHED_EINVAL;
     if (v->count >= s->cfg.queue_depth)
         return SCHED_EFULL;
+    sched_backlog_account(s, v, sched_now(s));
     struct sched_wl *slot = &v->ring[(v->head + v->count) % s->cfg.queue_depth];
     slot->id = w->id;
     slot->est_ns = w->est_ns;
@@ -498,6 +506,7 @@ int sched_complete(struct sched *s, uint32_t id, uint64_t wid, uint64_t gpu_ns)
         v->svc_ns >>= 1;
         v->svc_waits >>= 1;
     }
+    sched_backlog_account(s, v, sched_now(s));
     v->head = (v->head + 1) % s->cfg.queue_depth;
     v->count--;
     v->inflight--;
@@ -538,6 +547,7 @@ int sched_vgpu_reset(struct sched *s, uint32_t id)
     if (!v)
         return SCHED_ENOENT;
     uint32_t dropped = v->count;
+    sched_backlog_account(s, v, sched_now(s));
     if (v->running) {
         if (v->inflight > 0) {
             /* The runaway held the engine from head_start until now: it pays for that. */

@@ -101,6 +101,8 @@ struct sched_config {
     uint64_t credit_period_ns;      /* credit: accounting period; default 30 ms (Xen) */
     uint64_t credit_tick_ns;        /* credit: debit granularity; default 10 ms (Xen) */
     uint64_t las_decay_ns;          /* las: attained service halves every period; default 100 ms */
+    uint32_t backlog_min_ppm;       /* the fairness figures count a vGPU that was backlogged
+                                     * for at least this part of the interval; default 50% */
 };
 void sched_config_default(struct sched_config *cfg);
 /* Checks ranges; returns SCHED_OK or SCHED_EINVAL and, if msg != NULL, a reason. */
@@ -195,5 +197,11 @@ uint32_t sched_current(const struct sched *s);   /* owner of the current turn or
  * rr = left time slice, credit = credit, las = attained service. */
 int64_t sched_vgpu_key(const struct sched *s, uint32_t vgpu);
 uint64_t sched_virtual_time(struct sched *s);    /* fair: global virtual time; else 0 */
+
+/* Prediction for predictive copying: the vGPU most likely to own the engine after the current
+ * turn (never the current owner), in the policy's order: the runnable vGPU select() would take
+ * next, or, with the fair policy, a vGPU backlogged within the last recent_ns whose start tag
+ * on waking would come first (sched_predict.c).  SCHED_NO_VGPU when nobody is a candidate. */
+uint32_t sched_predict_next(struct sched *s, uint64_t recent_ns);
 
 #endif

@@ -62,6 +62,13 @@ struct sched_vgpu {
     uint64_t svc_waits;      /* sync waits and GPU time received, recent (halved together) */
     uint64_t svc_ns;
 
+    /* Backlog: the vGPU wants the GPU while it has work submitted and not completed and is
+     * not told to idle (sched_backlog.c).  The open period began at backlog_since; the last
+     * one ended at backlog_end_ns. */
+    uint64_t backlog_since;
+    uint64_t backlog_end_ns;
+    bool     backlog_seen;   /* it has been backlogged at least once */
+
     struct sched_vgpu_stats st;
 };
 
@@ -78,6 +85,9 @@ struct sched_policy_ops {
     void (*charge)(struct sched *s, struct sched_vgpu *v, uint64_t used_ns);
     void (*weight_changed)(struct sched *s, struct sched_vgpu *v);
     int64_t (*key)(const struct sched *s, const struct sched_vgpu *v);
+    /* The runnable vGPU select() would take now, without taking it (SCHED_NO_VGPU if none):
+     * what predictive copying writes ahead for (sched_predict.c). */
+    uint32_t (*peek)(const struct sched *s);
 };
 
 extern const struct sched_policy_ops sched_policy_fair_ops;
@@ -128,6 +138,13 @@ bool sched_interactive_at(const struct sched *s, const struct sched_vgpu *v, uin
 
 /* Ends v's turn: charges what it used and puts it back in the run queue if it has work. */
 void sched_turn_end(struct sched *s, struct sched_vgpu *v);
+/* sched_backlog.c: call before anything that changes v->count or v->suspended (and at a
+ * metrics reset): closes the open backlog period up to now, so the time is charged to the
+ * state it was spent in. */
+void sched_backlog_account(struct sched *s, struct sched_vgpu *v, uint64_t now);
+/* Time v has been backlogged since the last metrics reset, the open period included. */
+uint64_t sched_backlog_ns(const struct sched *s, const struct sched_vgpu *v, uint64_t now);
+bool sched_is_backlogged(const struct sched_vgpu *v);
 
 /* fair: the global virtual time, brought up to date (min start tag of the active vGPUs). */
 uint64_t sched_fair_gvt(struct sched *s);

@@ -104,15 +104,6 @@ int sched_waterfill(const uint32_t *weight, const uint64_t *demand, size_t n,
     return SCHED_OK;
 }
 
-static uint64_t active_weight(const struct sched *s)
-{
-    uint64_t w = 0;
-    for (uint32_t i = 0; i < s->cfg.max_vgpus; i++)
-        if (s->vgpus[i].present && s->vgpus[i].active)
-            w += s->vgpus[i].weight;
-    return w;
-}
-
 static uint64_t busy(const struct sched *s)
 {
     uint64_t b = 0;
@@ -122,6 +113,49 @@ static uint64_t busy(const struct sched *s)
     return b;
 }
 
+/* Was v backlogged for at least cfg.backlog_min_ppm of the interval? */
+static bool counted(const struct sched *s, const struct sched_vgpu *v, uint64_t now,
+                    uint64_t elapsed)
+{
+    if (!v->present)
+        return false;
+    uint64_t bl = sched_backlog_ns(s, v, now);
+    if (bl == 0)
+        return false;
+    if (bl >= elapsed)
+        return true;
+    return sched_muldiv(bl, SCHED_PPM, elapsed) >= s->cfg.backlog_min_ppm;
+}
+
+/* The backlogged vGPUs' weights and the GPU time they received together. */
+struct backlog_set {
+    uint64_t now, elapsed;
+    uint64_t weight, gpu_ns;
+    uint32_t n;
+};
+
+static void backlog_set(const struct sched *s, struct backlog_set *b)
+{
+    b->now = sched_now(s);
+    b->elapsed = b->now > s->metrics_start_ns ? b->now - s->metrics_start_ns : 0;
+    b->weight = b->gpu_ns = 0;
+    b->n = 0;
+    for (uint32_t i = 0; i < s->cfg.max_vgpus; i++) {
+        const struct sched_vgpu *v = &s->vgpus[i];
+        if (counted(s, v, b->now, b->elapsed)) {
+            b->weight += v->weight;
+            b->gpu_ns = sched_sat_add(b->gpu_ns, v->st.gpu_ns);
+            b->n++;
+        }
+    }
+}
+
+/* The ideal GPU time of backlogged v: what the backlogged vGPUs received, by weight. */
+static uint64_t ideal_ns(const struct backlog_set *b, const struct sched_vgpu *v)
+{
+    return b->weight ? sched_muldiv(b->gpu_ns, v->weight, b->weight) : 0;
+}
+
 int sched_vgpu_stats_get(const struct sched *s, uint32_t id, struct sched_vgpu_stats *out)
 {
     if (!s || !out)
@@ -129,11 +163,17 @@ int sched_vgpu_stats_get(const struct sched *s, uint32_t id, struct sched_vgpu_s
     if (id >= s->cfg.max_vgpus || !s->vgpus[id].present)
         return SCHED_ENOENT;
     const struct sched_vgpu *v = &s->vgpus[id];
+    struct backlog_set b;
+    backlog_set(s, &b);
+    uint64_t total = busy(s);
     *out = v->st;
     out->weight = v->weight;
-    out->interactive = sched_interactive_at(s, v, sched_now(s));
-    out->share_ppm = sched_ratio_ppm(v->st.gpu_ns, busy(s));
-    out->weight_share_ppm = v->active ? sched_ratio_ppm(v->weight, active_weight(s)) : 0;
+    out->interactive = sched_interactive_at(s, v, b.now);
+    out->share_ppm = sched_ratio_ppm(v->st.gpu_ns, total);
+    out->backlog_ns = sched_backlog_ns(s, v, b.now);
+    out->backlogged = counted(s, v, b.now, b.elapsed);
+    out->weight_share_ppm = out->backlogged ? sched_ratio_ppm(v->weight, b.weight) : 0;
+    out->ideal_ppm = out->backlogged && total ? sched_ratio_ppm(ideal_ns(&b, v), total) : 0;
     return SCHED_OK;
 }
 
@@ -142,9 +182,10 @@ int sched_metrics_get(const struct sched *s, struct sched_metrics *m)
     if (!s || !m)
         return SCHED_EINVAL;
     memset(m, 0, sizeof(*m));
-    uint64_t now = sched_now(s);
+    struct backlog_set b;
+    backlog_set(s, &b);
     m->vgpus = s->nvgpus;
-    m->elapsed_ns = now > s->metrics_start_ns ? now - s->metrics_start_ns : 0;
+    m->elapsed_ns = b.elapsed;
     m->busy_ns = busy(s);
     m->utilisation_ppm = m->elapsed_ns ? sched_ratio_ppm(m->busy_ns, m->elapsed_ns) : 0;
     m->picks = s->picks;
@@ -162,17 +203,19 @@ int sched_metrics_get(const struct sched *s, struct sched_metrics *m)
         free(ideal);
         return SCHED_ENOMEM;
     }
-    uint64_t wsum = active_weight(s);
     for (uint32_t i = 0; i < n; i++) {
         const struct sched_vgpu *v = &s->vgpus[i];
-        if (!v->present || !v->active || wsum == 0)
+        if (!v->present)
+            continue;
+        m->active += v->active;
+        if (!counted(s, v, b.now, b.elapsed))
             continue;
         ach[i] = v->st.gpu_ns;
-        ideal[i] = sched_muldiv(m->busy_ns, v->weight, wsum);
+        ideal[i] = ideal_ns(&b, v);
         if (ideal[i] == 0)
             ideal[i] = 1;
-        m->active++;
     }
+    m->backlogged = b.n;
     sched_fairness(ach, ideal, n, &m->mmr_ppm, &m->jain_ppm);
     free(ach);
     free(ideal);
@@ -187,6 +230,7 @@ void sched_metrics_reset(struct sched *s)
     s->picks = s->turns = s->switches = s->idle_picks = s->hints = s->runaways = 0;
     for (uint32_t i = 0; i < s->cfg.max_vgpus; i++) {
         struct sched_vgpu *v = &s->vgpus[i];
+        sched_backlog_account(s, v, s->metrics_start_ns);
         memset(&v->st, 0, sizeof(v->st));
         /* Still counts as active if it has work right now. */
         v->active = v->present && (v->runnable || v->running || v->count > 0);

@@ -5,6 +5,10 @@
  * hypervisor, where floating point would mean saving guest FPU state, so it never uses it.
  *
  *  - share vs. weight: a vGPU's part of the GPU time against its part of the weights;
+ *  - backlog: which vGPUs wanted the GPU during the interval (work submitted and not completed
+ *    for at least cfg.backlog_min_ppm of it); only those are judged: the GPU time they received
+ *    together, divided among them by weight, is each one's ideal.  A vGPU that asked for less
+ *    got what it asked for and says nothing about fairness (docs/sched.md "Metrics");
  *  - Min-Max Ratio (FairGV, after Pisces): x_i = achieved_i / ideal_i, MMR = min x / max x;
  *  - Jain's index (Rain): (sum x)^2 / (n * sum x^2);
  *  - aggregated overhead (FairGV): ideal aggregate throughput / achieved aggregate throughput;
@@ -29,8 +33,15 @@ struct sched_vgpu_stats {
     uint64_t hints;             /* coscheduling hints emitted */
     uint32_t runaways;
     uint64_t dropped;           /* workloads dropped by sched_vgpu_reset */
+    uint64_t backlog_ns;        /* time it had work submitted and not completed (not idled) */
+    bool     backlogged;        /* backlogged for cfg.backlog_min_ppm of the interval: counted
+                                 * in MMR, Jain and ideal */
     uint32_t share_ppm;         /* gpu_ns / total gpu_ns of all vGPUs */
-    uint32_t weight_share_ppm;  /* weight / total weight of the vGPUs that had work */
+    uint32_t weight_share_ppm;  /* backlogged: weight / total weight of the backlogged vGPUs;
+                                 * else 0 */
+    uint32_t ideal_ppm;         /* backlogged: the part of all GPU time it should have had: the
+                                 * GPU time the backlogged vGPUs received, divided by weight;
+                                 * else 0 (it got what it asked for) */
 };
 
 struct sched_metrics {
@@ -45,8 +56,9 @@ struct sched_metrics {
     uint64_t idle_picks;
     uint64_t hints;
     uint64_t runaways;
-    uint32_t mmr_ppm;           /* over active vGPUs, ideal = weight share of busy time */
-    uint32_t jain_ppm;
+    uint32_t backlogged;        /* counted in the fairness figures (see sched_vgpu_stats) */
+    uint32_t mmr_ppm;           /* over the backlogged vGPUs: achieved / ideal, min / max */
+    uint32_t jain_ppm;          /* over the same ratios */
 };
 
 int  sched_vgpu_stats_get(const struct sched *s, uint32_t vgpu, struct sched_vgpu_stats *out);

@@ -125,6 +125,14 @@ static int64_t credit_key(const struct sched *s, const struct sched_vgpu *v)
     return v->credit;
 }
 
+static uint32_t credit_peek(const struct sched *s)
+{
+    uint32_t id = s->lists[UNDER].head;
+    if (id == SCHED_LIST_NIL)
+        id = s->lists[OVER].head;
+    return id == SCHED_LIST_NIL ? SCHED_NO_VGPU : id;
+}
+
 const struct sched_policy_ops sched_policy_credit_ops = {
     .name = "credit",
     .predicts = false,
@@ -138,4 +146,5 @@ const struct sched_policy_ops sched_policy_credit_ops = {
     .charge = credit_charge,
     .weight_changed = credit_weight_changed,
     .key = credit_key,
+    .peek = credit_peek,
 };

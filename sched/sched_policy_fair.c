@@ -96,6 +96,12 @@ static int64_t fair_key(const struct sched *s, const struct sched_vgpu *v)
     return (int64_t)(v->start_tag > INT64_MAX ? INT64_MAX : v->start_tag);
 }
 
+static uint32_t fair_peek(const struct sched *s)
+{
+    const struct sched_heap_entry *top = sched_heap_top(&s->heap);
+    return top ? top->id : SCHED_NO_VGPU;
+}
+
 const struct sched_policy_ops sched_policy_fair_ops = {
     .name = "fair",
     .predicts = true,
@@ -109,4 +115,5 @@ const struct sched_policy_ops sched_policy_fair_ops = {
     .charge = fair_charge,
     .weight_changed = fair_weight_changed,
     .key = fair_key,
+    .peek = fair_peek,
 };

@@ -81,6 +81,12 @@ static int64_t las_key(const struct sched *s, const struct sched_vgpu *v)
     return (int64_t)(v->attained_ns > INT64_MAX ? INT64_MAX : v->attained_ns);
 }
 
+static uint32_t las_peek(const struct sched *s)
+{
+    const struct sched_heap_entry *top = sched_heap_top(&s->heap);
+    return top ? top->id : SCHED_NO_VGPU;
+}
+
 const struct sched_policy_ops sched_policy_las_ops = {
     .name = "las",
     .predicts = true,
@@ -94,4 +100,5 @@ const struct sched_policy_ops sched_policy_las_ops = {
     .charge = las_charge,
     .weight_changed = las_weight_changed,
     .key = las_key,
+    .peek = las_peek,
 };

@@ -99,6 +99,15 @@ static int64_t rr_key(const struct sched *s, const struct sched_vgpu *v)
     return v->left_ts;
 }
 
+/* What rr_select() would take: the first in FIFO order with time slice left. */
+static uint32_t rr_peek(const struct sched *s)
+{
+    for (uint32_t id = s->lists[0].head; id != SCHED_LIST_NIL; id = s->nodes[id].next)
+        if (s->vgpus[id].left_ts > 0)
+            return id;
+    return SCHED_NO_VGPU;
+}
+
 const struct sched_policy_ops sched_policy_rr_ops = {
     .name = "rr",
     .predicts = false,
@@ -112,4 +121,5 @@ const struct sched_policy_ops sched_policy_rr_ops = {
     .charge = rr_charge,
     .weight_changed = rr_weight_changed,
     .key = rr_key,
+    .peek = rr_peek,
 };

@@ -71,13 +71,14 @@ int guest_main(const struct tessera_boot_info *boot)
         burst = DEFAULT_BURST;
     if (!guest_cmdline_u64(boot, "pause_ms", &pause_ms))
         pause_ms = DEFAULT_PAUSE_MS;
-    if (!vgpu_kiosk_start(&k, boot, NAME, DEFAULT_BG))
+    if (!vgpu_kiosk_start(&k, boot, NAME, DEFAULT_BG) || !vgpu_moves_enable(&k.v))
         return 1;
 
     uint64_t frames = 0, bursts = 0, failures = 0, last_frames = 0;
     uint64_t now = guest_now_us(), last_status = now, next_status = now + STATUS_US;
     for (;;) {
         for (uint64_t f = 0; f < burst; f++) {
+            vgpu_kiosk_follow(&k);     /* before the frame's addresses are taken */
             uint32_t dw[MAX_CMDS];
             struct vgpu_cmdbuf cb;
             vgpu_cmdbuf_init(&cb, dw, MAX_CMDS);

@@ -116,12 +116,15 @@ int guest_main(const struct tessera_boot_info *boot)
         return 1;
     printf(NAME ": scratch 2 x %" PRIu32 "x%" PRIu32 " at 0x%" PRIx64 " 0x%" PRIx64 "\n",
            s1.width, s1.height, s1.bo.gm, s2.bo.gm);
+    if (!vgpu_moves_enable(&k.v))
+        return 1;
 
     bool growing = true;
     uint64_t now = guest_now_us(), last_status = now, next_status = now + STATUS_US;
     uint64_t next_balloon = now + balloon_ms * 1000u, last_completed = 0;
     uint32_t seqno_of_frame[VGPU_OUTCOMES] = { 0 };
     for (;;) {
+        vgpu_kiosk_follow(&k);         /* before any frame's addresses are taken */
         if (vgpu_refresh_ranges(&k.v, false)) {
             /* Work on memory that went away is dropped (counted as rejected). */
             vgpu_wait_idle(&k.v, VGPU_WAIT_DEFAULT_US);

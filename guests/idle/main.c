@@ -1,5 +1,7 @@
 /* idle: a kiosk tile that draws one deterministic frame and then sleeps.  It shows that an idle
- * vGPU costs nothing (the scheduler skips it) and that its picture stays on the wall.
+ * vGPU costs nothing (the scheduler skips it) and that its picture stays on the wall.  With
+ * redraw_ms=N it draws the same frame again every N ms and checks it each time: a busy guest
+ * with a picture a test can predict, to show that re-placement moves it without a wrong pixel.
  *
  *   idle: vgpu ready tile WxH low 0x...+0x... high 0x...+0x...
  *   idle: frame crc 0x<crc>            the CRC of the frame it drew, computed by the CPU from
@@ -7,11 +9,15 @@
  *                                      `screenshot` uses), so a test can compare the two
  *   idle: framebuffer differs: crc 0x<crc>    only if what the GPU wrote is not that picture
  *   idle: heartbeat <n> t=<s>s         every 5 s, halting in between
+ *   idle: redrawn <n> times, <k> differed          every 5 s with redraw_ms
+ *   idle: re-placed (<n>): low 0x...+0x... high 0x...+0x...   when the vGPU moved it
  *
  * The frame: a white 4-pixel border around four quadrants, the top-left one in the background
  * colour (cmdline bg=0xRRGGBB, default 0x203040), then red, green and blue. */
 #include "guests/lib/guest.h"
 #include "guests/lib/vgpu.h"
+
+#include "drivers/igpu/gen9_cmd.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,14 +56,19 @@ static uint32_t expected_crc(uint32_t w, uint32_t h)
     return crc;
 }
 
+/* Eight rectangles that do not overlap, each in its final colour: redrawing the frame never
+ * shows anything but the frame, whenever the wall reads it. */
 static enum vgpu_result draw(uint32_t w, uint32_t h)
 {
-    uint32_t dw[5 * 7];
+    uint32_t dw[8 * GEN9_XY_COLOR_BLT_LEN];
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, dw, sizeof dw / sizeof dw[0]);
     uint64_t gm = k.fb.bo.gm;
     uint32_t p = k.fb.pitch, mx = w / 2, my = h / 2;
-    vgpu_emit_color_blt(&cb, gm, p, 0, 0, w, h, BORDER_COLOR);
+    vgpu_emit_color_blt(&cb, gm, p, 0, 0, w, BORDER, BORDER_COLOR);
+    vgpu_emit_color_blt(&cb, gm, p, 0, h - BORDER, w, h, BORDER_COLOR);
+    vgpu_emit_color_blt(&cb, gm, p, 0, BORDER, BORDER, h - BORDER, BORDER_COLOR);
+    vgpu_emit_color_blt(&cb, gm, p, w - BORDER, BORDER, w, h - BORDER, BORDER_COLOR);
     vgpu_emit_color_blt(&cb, gm, p, BORDER, BORDER, mx, my, quadrant_color(0));
     vgpu_emit_color_blt(&cb, gm, p, mx, BORDER, w - BORDER, my, quadrant_color(1));
     vgpu_emit_color_blt(&cb, gm, p, BORDER, my, mx, h - BORDER, quadrant_color(2));
@@ -90,8 +101,33 @@ int guest_main(const struct tessera_boot_info *boot)
     if (got != want)
         printf(NAME ": framebuffer differs: crc 0x%08" PRIx32 "\n", got);
 
-    for (uint64_t n = 1;; n++) {
-        guest_sleep_until_us(n * HEARTBEAT_US);
-        printf(NAME ": heartbeat %" PRIu64 " t=%" PRIu64 "s\n", n, guest_now_us() / 1000000u);
+    if (!vgpu_moves_enable(&k.v))
+        return 1;
+    uint64_t redraw_ms = 0, redrawn = 0, differed = 0;
+    guest_cmdline_u64(boot, "redraw_ms", &redraw_ms);
+    uint64_t next_beat = HEARTBEAT_US, n = 1;
+    for (;;) {
+        uint64_t now = guest_now_us();
+        uint64_t wake = redraw_ms && now + redraw_ms * 1000u < next_beat ? now + redraw_ms * 1000u
+                                                                       : next_beat;
+        guest_sleep_until_us(wake);
+        vgpu_kiosk_follow(&k);         /* before the frame's addresses are taken */
+        if (redraw_ms) {
+            if (draw(w, h) != VGPU_OK)
+                return 1;
+            redrawn++;
+            got = vgpu_crc32_xrgb(vgpu_bo_cpu(&k.fb.bo), w, h, k.fb.pitch);
+            if (got != want) {
+                differed++;
+                printf(NAME ": framebuffer differs: crc 0x%08" PRIx32 "\n", got);
+            }
+        }
+        if (guest_now_us() >= next_beat) {
+            printf(NAME ": heartbeat %" PRIu64 " t=%" PRIu64 "s\n", n, guest_now_us() / 1000000u);
+            if (redraw_ms)
+                printf(NAME ": redrawn %" PRIu64 " times, %" PRIu64 " differed\n", redrawn, differed);
+            n++;
+            next_beat += HEARTBEAT_US;
+        }
     }
 }

@@ -17,6 +17,9 @@
  *   vgpu_display_*     the primary plane (the framebuffer the hypervisor puts on the tile).
  *   vgpu_balloon_*     Tessera's balloon: ask for more or fewer high-GM slots, follow
  *                      `generation` changes of avail_rs.
+ *   vgpu_moves_*       Tessera's re-placement: the hypervisor may move the guest's ranges
+ *                      (their GGTT entries with them) so busy guests stop sharing graphics
+ *                      memory; the library follows, adding the distance to every buffer.
  *
  * Nothing here pretends: every step that the vGPU does not answer as the contract says prints
  * one line starting with the guest's name and fails. */
@@ -40,6 +43,7 @@
 #define VGPU_BC_SLOTS           64u             /* breadcrumb slots (64 bytes each) per page */
 #define VGPU_OUTCOMES           64u             /* remembered outcomes, by seqno */
 #define VGPU_ALLOC_MAX          48u             /* allocations per range allocator */
+#define VGPU_BO_MAX             48u             /* buffers the library keeps track of */
 #define VGPU_WAIT_DEFAULT_US    (5u * 1000u * 1000u)
 
 /* ---- Range allocator: first fit over [base, base + size), page granular ---- */
@@ -122,6 +126,18 @@ struct vgpu {
 
     struct vgpu_alloc low, high, dma;
     uint32_t epoch[2];          /* +1 when the low / high allocator is rebuilt */
+
+    /* Every buffer with a graphics address (its struct must stay where it is until freed),
+     * for re-placement; `bos_lost` if there were more than VGPU_BO_MAX. */
+    struct vgpu_bo *bos[VGPU_BO_MAX];
+    unsigned n_bos;
+    bool bos_lost;
+    const struct vgpu_surface *display;     /* on the plane (vgpu_display_set) */
+    bool follows_moves;
+    bool ranges_unreported;     /* a balloon change applied while following a move, which the
+                                 * next vgpu_refresh_ranges() reports */
+    uint32_t move_seen;         /* the last re-placement request answered */
+    uint32_t moves;             /* re-placements followed */
 
     /* submission state */
     struct vgpu_bo ctx, ring, hws, bc;
@@ -231,6 +247,18 @@ bool vgpu_refresh_ranges(struct vgpu *v, bool force);
 /* The extension's counters (docs/vgpu-abi.md "Workload accounting"). */
 uint32_t vgpu_ext_read(const struct vgpu *v, uint32_t ext_field_offset);
 
+/* ---- Re-placement (vgpu_move.c; docs/vgpu-abi.md "Re-placement") ---- */
+
+/* Tells the vGPU that this guest follows re-placements (TESSERA_MOVE_CAP_FOLLOW): from now on
+ * it must call vgpu_follow_moves() regularly, before it builds commands.  False (with a
+ * message) if the extension is missing or the library lost track of a buffer. */
+bool vgpu_moves_enable(struct vgpu *v);
+/* If the vGPU asked to move this guest: waits for its work, lets the move happen, and adds the
+ * distance each range moved to every buffer's graphics address, the context's ring, the
+ * status page and the plane.  Commands built before the call hold old addresses: build after
+ * it.  Returns true if the ranges moved. */
+bool vgpu_follow_moves(struct vgpu *v);
+
 /* ---- CPU helpers (vgpu_crc.c, vgpu_font.c) ---- */
 
 /* CRC-32 (IEEE 802.3, reflected 0xEDB88320, init and xorout 0xFFFFFFFF) of a w x h XRGB8888
@@ -263,6 +291,9 @@ struct vgpu_kiosk {
  * step fails. */
 bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot,
                       const char *name, uint32_t default_bg);
+/* vgpu_follow_moves() for a kiosk guest, which says so when it moved:
+ *   <name>: re-placed (<n>): low 0x...+0x... high 0x...+0x... */
+bool vgpu_kiosk_follow(struct vgpu_kiosk *k);
 /* A colour from the command line (`key=0xRRGGBB`), else `dflt`. */
 uint32_t vgpu_cmdline_color(const struct tessera_boot_info *boot, const char *key,
                             uint32_t dflt);

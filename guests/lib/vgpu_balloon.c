@@ -17,6 +17,13 @@
 
 bool vgpu_refresh_ranges(struct vgpu *v, bool force)
 {
+    bool changed = vgpu_ranges_apply(v, force) || v->ranges_unreported;
+    v->ranges_unreported = false;
+    return changed;
+}
+
+bool vgpu_ranges_apply(struct vgpu *v, bool force)
+{
     uint32_t gen = vgpu_ext_read(v, EXT_FIELD(generation));
     if (!force && gen == v->generation)
         return false;

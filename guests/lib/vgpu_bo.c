@@ -63,12 +63,18 @@ bool vgpu_ggtt_map(struct vgpu *v, uint64_t gm, uint64_t gpa, uint64_t size)
 static bool place(struct vgpu *v, struct vgpu_bo *bo)
 {
     struct vgpu_alloc *a = gm_alloc(v, bo->where);
+    bool low = bo->where == VGPU_GM_LOW;
     if (!vgpu_alloc_get(a, bo->size, VGPU_PAGE, &bo->gm)) {
-        vgpu_complain(v, "out of %s graphics memory for 0x%" PRIx32 " bytes",
-                      bo->where == VGPU_GM_HIGH ? "high" : "low", bo->size);
+        vgpu_complain(v, "out of %s graphics memory for 0x%" PRIx32 " bytes%s",
+                      low ? "low" : "high", bo->size,
+                      low && v->follows_moves ? ": asked for more, try again later" : "");
+        if (low && v->follows_moves)
+            vgpu_moves_report_low(v, bo->size);   /* re-placement grows the range */
         bo->gm = 0;
         return false;
     }
+    if (low && v->follows_moves)
+        vgpu_moves_report_low(v, 0);
     bo->epoch = v->epoch[bo->where];
     if (!vgpu_ggtt_map(v, bo->gm, bo->gpa, bo->size)) {
         vgpu_alloc_put(a, bo->gm);
@@ -84,6 +90,27 @@ static void unplace(struct vgpu *v, struct vgpu_bo *bo)
     if (bo->gm && bo->epoch == v->epoch[bo->where])
         vgpu_alloc_put(gm_alloc(v, bo->where), bo->gm);
     bo->gm = 0;
+}
+
+/* The buffers re-placement must move (vgpu_move.c). */
+static void track(struct vgpu *v, struct vgpu_bo *bo)
+{
+    for (unsigned i = 0; i < v->n_bos; i++)
+        if (v->bos[i] == bo)
+            return;
+    if (v->n_bos < VGPU_BO_MAX)
+        v->bos[v->n_bos++] = bo;
+    else
+        v->bos_lost = true;
+}
+
+static void untrack(struct vgpu *v, struct vgpu_bo *bo)
+{
+    for (unsigned i = 0; i < v->n_bos; i++)
+        if (v->bos[i] == bo) {
+            v->bos[i] = v->bos[--v->n_bos];
+            return;
+        }
 }
 
 bool vgpu_bo_alloc(struct vgpu *v, struct vgpu_bo *bo, uint32_t size, enum vgpu_gm where)
@@ -102,6 +129,7 @@ bool vgpu_bo_alloc(struct vgpu *v, struct vgpu_bo *bo, uint32_t size, enum vgpu_
         bo->gpa = 0;
         return false;
     }
+    track(v, bo);
     return true;
 }
 
@@ -113,6 +141,7 @@ bool vgpu_bo_replace(struct vgpu *v, struct vgpu_bo *bo)
 
 void vgpu_bo_free(struct vgpu *v, struct vgpu_bo *bo)
 {
+    untrack(v, bo);
     unplace(v, bo);
     if (bo->gpa)
         vgpu_alloc_put(&v->dma, bo->gpa);

@@ -24,5 +24,6 @@ bool vgpu_display_set(struct vgpu *v, const struct vgpu_surface *fb)
     vgpu_write32(v, GEN9_PLANE_CTL_1_A, GEN9_PLANE_CTL_ENABLE | GEN9_PLANE_CTL_FORMAT_XRGB_8888);
     vgpu_write32(v, GEN9_PLANE_SURF_1_A, (uint32_t)fb->bo.gm);
     vgpu_write32(v, VGPU_PV(display_ready), VGT_DRV_DISPLAY_READY);
+    v->display = fb;
     return true;
 }

@@ -56,5 +56,16 @@ bool vgpu_pci_probe(struct vgpu *v);
 
 /* vgpu_ring.c: context, ring, status page and breadcrumb page. */
 bool vgpu_ring_init(struct vgpu *v);
+/* After a re-placement (nothing in flight): the context image's RING_START and RING_HWS_PGA
+ * at the ring's and status page's new graphics addresses. */
+void vgpu_ring_moved(struct vgpu *v);
+
+/* vgpu_balloon.c: vgpu_refresh_ranges() without the report: true if a range changed now (the
+ * caller must see that the guest's own vgpu_refresh_ranges() reports it: ranges_unreported). */
+bool vgpu_ranges_apply(struct vgpu *v, bool force);
+
+/* vgpu_move.c: tells the vGPU how much of the low range the guest uses (plus `more` it needs
+ * and could not get), so re-placement sizes the range to it. */
+void vgpu_moves_report_low(struct vgpu *v, uint64_t more);
 
 #endif

@@ -30,6 +30,16 @@ enum vgpu_result vgpu_fill_wait(struct vgpu *v, const struct vgpu_surface *s, ui
     return vgpu_wait(v, seqno, VGPU_WAIT_DEFAULT_US, NULL);
 }
 
+bool vgpu_kiosk_follow(struct vgpu_kiosk *k)
+{
+    if (!vgpu_follow_moves(&k->v))
+        return false;
+    printf("%s: re-placed (%" PRIu32 "): low 0x%" PRIx64 "+0x%" PRIx64 " high 0x%" PRIx64 "+0x%"
+           PRIx64 "\n", k->v.name, k->v.moves, k->v.low_base, k->v.low_size, k->v.high_base,
+           k->v.high_size);
+    return true;
+}
+
 bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot,
                       const char *name, uint32_t default_bg)
 {

@@ -78,6 +78,13 @@ bool vgpu_ring_init(struct vgpu *v)
     return true;
 }
 
+void vgpu_ring_moved(struct vgpu *v)
+{
+    vgpu_ram_wr32(&ctx_state(v)[GEN9_CTX_RING_START], (uint32_t)v->ring.gm);
+    vgpu_barrier();
+    vgpu_write32(v, GEN9_RING_HWS_PGA(GEN9_BCS_BASE), (uint32_t)v->hws.gm);
+}
+
 static void record(struct vgpu *v, uint32_t seqno, enum vgpu_result r, uint32_t reason)
 {
     v->outcomes[seqno % VGPU_OUTCOMES] = (struct vgpu_outcome){ seqno, r, reason };

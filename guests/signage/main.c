@@ -69,6 +69,8 @@ int guest_main(const struct tessera_boot_info *boot)
                    scale, fg);
     printf(NAME ": banner \"%s\" %" PRIu32 "x%" PRIu32 " scale %" PRIu32 "\n", text, sw, band_h,
            scale);
+    if (!vgpu_moves_enable(&k.v))
+        return 1;
 
     uint64_t period = 1000000u / fps, step = scale ? scale : 1;
     uint64_t frames = 0, failures = 0, last_frames = 0;
@@ -86,6 +88,7 @@ int guest_main(const struct tessera_boot_info *boot)
                        vgpu_result_name(o.result), o.reason);
             }
         }
+        vgpu_kiosk_follow(&k);         /* before the frame's addresses are taken */
         uint32_t dw[GEN9_XY_SRC_COPY_BLT_LEN];
         struct vgpu_cmdbuf cb;
         vgpu_cmdbuf_init(&cb, dw, GEN9_XY_SRC_COPY_BLT_LEN);

@@ -16,14 +16,19 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import screenshot  # noqa: E402
 CONFIGS = os.path.join(ROOT, "tests", "e2e", "configs")
 TILES = {0: (0, 0, 512, 384), 1: (512, 0, 512, 384), 2: (0, 384, 512, 384), 3: (512, 384, 512, 384)}
-SCHED_ROW = re.compile(r"^\s*(\d+) (\S+)\s+(\d+)\s+(-?\d+)\s+(\d+) (\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+)\s*$", re.M)
+# id name weight vtime gpu-ms share ideal ratio queue backlog% (ideal and ratio are "-" for a vGPU that
+# was not backlogged: docs/operator-guide.md `sched`)
+SCHED_ROW = re.compile(r"^\s*(\d+) (\S+)\s+(\d+)\s+(-?\d+)\s+(\d+) (\d+\.\d+)\s+(\d+\.\d+|-)\s+(\d+\.\d+|-)\s+(\d+)"
+                       r"\s+(\d+\.\d)%\s*$", re.M)
 
 
 def sched_table(s):
     out = s.command("sched", timeout=60)
     mmr = float(re.search(r"MMR (\d+\.\d+)", out).group(1))
     rows = {int(m.group(1)): dict(name=m.group(2), weight=int(m.group(3)), gpu_ms=int(m.group(5)),
-                                  share=float(m.group(6)), ideal=float(m.group(7)))
+                                  share=float(m.group(6)),
+                                  ideal=None if m.group(7) == "-" else float(m.group(7)),
+                                  backlog=float(m.group(10)) / 100)
             for m in SCHED_ROW.finditer(out)}
     return out, mmr, rows
 
@@ -122,6 +127,9 @@ def fairness(r, _iso):
                 share = rows[i]["share"]
                 assert abs(share - ideal) <= 0.1 * ideal, \
                     f"heavy{i}: share {share:.3f}, ideal {ideal:.3f} (weights {weights}):\n{out}"
+                # All four always have work: each is counted, with the weights' ideal.
+                assert rows[i]["ideal"] is not None and abs(rows[i]["ideal"] - ideal) <= 0.01, \
+                    f"heavy{i}: not backlogged, or ideal {rows[i]['ideal']} != {ideal:.3f}:\n{out}"
             assert mmr >= 0.9, f"MMR {mmr}:\n{out}"
             print(f"     shares {[rows[i]['share'] for i in range(4)]} MMR {mmr} ({seconds} s)")
             print("     " + next(line for line in out.splitlines() if line.startswith("turns")))

@@ -5,6 +5,8 @@
  *   - fence-pool ranges never overlap, and each holds its guest's current entries;
  *   - slot grants never exceed the slots, and the sharer counts match the grants;
  *   - a balloon grow/shrink never moves a range (or shadow) another vGPU depends on;
+ *   - a re-placement (random, or the planner's) carries the moved vGPU's shadow entry for
+ *     entry, refuses what it must, and changes nothing of any other vGPU;
  *   - every guest's EPT view of its aperture window is what ladder mapping and fences say. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,7 +30,7 @@ struct sim {
     unsigned n;
     uint64_t rng;
     bool exists[GTT_MAX_VGPUS];
-    unsigned long ops[9];
+    unsigned long ops[11];
 };
 
 static uint64_t rnd(struct sim *s)
@@ -213,6 +215,9 @@ static uint64_t fingerprint(const struct sim *s, unsigned id)
     uint64_t h = 1469598103934665603u;
     if (!v)
         return 0;
+    h = (h ^ v->low.start ^ (v->low.size << 20)) * 1099511628211u;
+    for (uint32_t k = 0; k < gtt_page_of(v->low.size); k++)
+        h = (h ^ v->low_host[k] ^ (v->low_guest[k] << 1)) * 1099511628211u;
     for (unsigned sl = 0; sl < s->lay.n_slots; sl++) {
         h = (h ^ (v->slot_host[sl] != NULL)) * 1099511628211u;
         if (v->slot_host[sl])
@@ -362,6 +367,136 @@ static void op_controller(struct sim *s)
                                    &rep) >= 0);
 }
 
+/* The moved vGPU's shadow, offset by offset: what re-placement must carry. */
+struct carried {
+    uint64_t low_host[4096], low_guest[4096];     /* the small layout's whole aperture */
+    uint32_t n_low;
+    uint64_t slot_sum[64];
+    unsigned n_slots;
+};
+
+static void carry_note(const struct sim *s, unsigned id, struct carried *c)
+{
+    const struct gtt_vgpu *v = s->g.vgpu[id];
+    c->n_low = gtt_page_of(v->low.size);
+    assert_true(c->n_low <= 4096);
+    memcpy(c->low_host, v->low_host, c->n_low * sizeof c->low_host[0]);
+    memcpy(c->low_guest, v->low_guest, c->n_low * sizeof c->low_guest[0]);
+    c->n_slots = 0;
+    for (unsigned sl = 0; sl < s->lay.n_slots; sl++)
+        if (v->slot_host[sl]) {
+            uint64_t h = 0;
+            for (uint32_t k = 0; k < s->g.slot_entries; k++)
+                h = (h ^ v->slot_host[sl][k] ^ v->slot_guest[sl][k]) * 1099511628211u;
+            c->slot_sum[c->n_slots++] = h;
+        }
+}
+
+static void carry_check(const struct sim *s, unsigned id, const struct carried *c)
+{
+    const struct gtt_vgpu *v = s->g.vgpu[id];
+    uint32_t n = gtt_page_of(v->low.size);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k < c->n_low) {
+            assert_int_equal(v->low_host[k], c->low_host[k]);
+            assert_int_equal(v->low_guest[k], c->low_guest[k]);
+        } else {
+            assert_int_equal(v->low_host[k], v->scratch_pte);
+            assert_int_equal(v->low_guest[k], 0);
+        }
+    }
+    for (uint32_t k = n; k < c->n_low; k++)
+        assert_false(c->low_guest[k] & GEN9_GGTT_PTE_PRESENT);  /* a shrink drops nothing */
+    unsigned j = 0;
+    for (unsigned sl = 0; sl < s->lay.n_slots; sl++)
+        if (v->slot_host[sl]) {
+            uint64_t h = 0;
+            for (uint32_t k = 0; k < s->g.slot_entries; k++)
+                h = (h ^ v->slot_host[sl][k] ^ v->slot_guest[sl][k]) * 1099511628211u;
+            assert_true(j < c->n_slots && h == c->slot_sum[j]);
+            j++;
+        }
+    assert_int_equal(j, c->n_slots);
+}
+
+/* Moves v to `low` / `first` and checks what must hold around it. */
+static int relocate_checked(struct sim *s, unsigned v, struct gtt_range low, unsigned first)
+{
+    uint64_t before[GTT_MAX_VGPUS];
+    for (unsigned k = 0; k < s->n; k++)
+        before[k] = k == v ? 0 : fingerprint(s, k);
+    static struct carried c;
+    carry_note(s, v, &c);
+    uint64_t old_size = s->g.vgpu[v]->low.size;
+    bool fenced = false;
+    for (unsigned i = 0; i < s->g.vgpu[v]->n_fences; i++)
+        fenced |= s->g.vgpu[v]->fence[i].pooled;
+    unsigned old_first = 0;
+    gtt_vgpu_slots(&s->g, v, &old_first, 1);
+    int rc = gtt_vgpu_relocate(&s->g, v, low, first);
+    bool low_moves = low.start != s->g.vgpu[v]->low.start || low.size != old_size;
+    if (rc == 0)
+        carry_check(s, v, &c);
+    else if (rc == GTT_EBUSY)
+        assert_true(fenced);
+    else if (rc == GTT_EINVAL)
+        assert_true((low.size < old_size && gtt_vgpu_low_extent(&s->g, v) > low.size) ||
+                    s->g.slot_mode == GTT_SLOTS_SPARSE);
+    else
+        assert_int_equal(rc, GTT_ERANGE);
+    (void)low_moves;
+    (void)old_first;
+    for (unsigned k = 0; k < s->n; k++)
+        if (k != v)
+            assert_true(before[k] == fingerprint(s, k));
+    return rc;
+}
+
+static void op_relocate(struct sim *s)
+{
+    unsigned v = pick_vgpu(s);
+    const struct gtt_vgpu *g = s->g.vgpu[v];
+    uint64_t area = gtt_page_of(s->lay.low_guest.size);
+    uint64_t pages = gtt_page_of(g->low.size);
+    switch (below(s, 3)) {
+    case 0: if (pages > 1) pages -= 1 + below(s, (unsigned)pages - 1); break;   /* compaction */
+    case 1: pages += below(s, 4); break;
+    default: break;
+    }
+    if (pages > area)
+        pages = area;
+    uint64_t start = s->lay.low_guest.start + below(s, (unsigned)(area - pages + 3)) * K4;
+    unsigned first = below(s, s->lay.n_slots + 2);
+    relocate_checked(s, v, (struct gtt_range){start, pages * K4}, first);
+}
+
+/* The planner on a random busy set; its moves are applied as a guest that follows them would
+ * (some guests do not), and must make the planned cost true. */
+static void op_plan(struct sim *s)
+{
+    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS] = {0};
+    uint64_t want[GTT_MAX_VGPUS] = {0};
+    for (unsigned v = 0; v < s->n; v++) {
+        busy[v] = below(s, 3) == 0;
+        movable[v] = below(s, 5) != 0;
+        if (below(s, 4) == 0)
+            want[v] = (1 + below(s, 256)) * K4;
+    }
+    struct gtt_move mv[GTT_MAX_VGPUS];
+    struct gtt_plan_report rep;
+    int n = gtt_plan(&s->g, &(struct gtt_plan_input){.busy = busy, .movable = movable, .low_want = want},
+                     mv, GTT_MAX_VGPUS,
+                     &rep);
+    assert_true(n >= 0);
+    assert_true(rep.cost_plan <= rep.cost_now);
+    for (int i = 0; i < n; i++) {
+        assert_true(busy[mv[i].vgpu]);
+        assert_true(movable[mv[i].vgpu]);
+        int rc = relocate_checked(s, mv[i].vgpu, mv[i].low, mv[i].first_slot);
+        assert_true(rc == 0 || rc == GTT_EBUSY);
+    }
+}
+
 static void create(struct sim *s, unsigned v)
 {
     assert_int_equal(gtt_vgpu_create_from_layout(&s->g, v), 0);
@@ -405,16 +540,22 @@ static void step(struct sim *s)
         v = pick_vgpu(s);
         assert_int_equal(gtt_vgpu_reset(&s->g, v, NULL), 0);
         s->ops[6]++;
-    } else if (op < 97) {
+    } else if (op < 96) {
         v = pick_vgpu(s);
         uint32_t regs = 0;
         assert_int_equal(gtt_vgpu_destroy(&s->g, v, &regs), 0);
         s->exists[v] = false;
         create(s, v);
         s->ops[7]++;
-    } else {
+    } else if (op < 97) {
         op_controller(s);
         s->ops[8]++;
+    } else if (op < 99) {
+        op_relocate(s);
+        s->ops[9]++;
+    } else {
+        op_plan(s);
+        s->ops[10]++;
     }
 }
 
@@ -449,12 +590,13 @@ static void run(unsigned n, unsigned steps, uint64_t seed, enum gtt_copy_mode co
     assert_true(sum.st.writes_refused > 0);
     assert_true(sum.st.balloon_grows + sum.st.balloon_shrinks > 0);
     assert_true(sum.st.entries_fence > 0);
+    assert_true(sum.st.moves > 0);
     print_message("n=%u steps=%u: %" PRIu64 " switches, %" PRIu64 " entries switched, %" PRIu64
                   " predicted, %" PRIu64 " refused writes, %" PRIu64 " fence refusals, %" PRIu64
-                  "/%" PRIu64 " balloon grows/shrinks\n",
+                  "/%" PRIu64 " balloon grows/shrinks, %" PRIu64 " re-placements (%lu random, %lu plans)\n",
                   n, steps, sum.st.switches, sum.st.entries_switch, sum.st.entries_predict,
                   sum.st.writes_refused, sum.st.fence_refused, sum.st.balloon_grows,
-                  sum.st.balloon_shrinks);
+                  sum.st.balloon_shrinks, sum.st.moves, s->ops[9], s->ops[10]);
     gtt_fini(&s->g);
     fake_fini(&s->f);
     free(s);

@@ -47,7 +47,14 @@ static void test_extension_in_reserved_area(void **state)
     assert_true(OFF(tessera_balloon) >= 0x860);
     assert_int_equal(OFF(tessera_balloon), TESSERA_BALLOON_OFFSET);
     assert_int_equal(OFF(tessera_balloon) + sizeof(struct tessera_balloon_if), VGT_PVINFO_SIZE);
+    /* The balloon extension has not moved since it was published (0xFC8); re-placement's is
+     * right before it. */
+    assert_int_equal(TESSERA_BALLOON_OFFSET, 0xFC8);
+    assert_true(OFF(tessera_move) >= 0x860);
+    assert_int_equal(OFF(tessera_move), TESSERA_MOVE_OFFSET);
+    assert_int_equal(OFF(tessera_move) + sizeof(struct tessera_move_if), OFF(tessera_balloon));
     assert_true(TESSERA_G2V_BALLOON > VGT_G2V_EXECLIST_CONTEXT_DESTROY);
+    assert_true(TESSERA_G2V_MOVE_READY > TESSERA_G2V_BALLOON);
     assert_int_equal(VGT_MAGIC, 0x4776544776544776ULL);
     assert_int_equal(VGT_PVINFO_PAGE, 0x78000);
 }

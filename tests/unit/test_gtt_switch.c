@@ -158,12 +158,36 @@ static void test_predictive_copy_counted_apart(void **state)
     gtt_summarize(&e->g, &s);
     assert_int_equal(s.st.entries_predict, WIN_E / 2 + SLOT_E);
     assert_int_equal(s.st.entries_switch, WIN_E + 2 * SLOT_E + WIN_E / 2 + SLOT_E);
+    assert_int_equal(s.st.ahead_used, WIN_E / 2 + SLOT_E);     /* the prediction was right */
+    assert_int_equal(s.st.ahead_wasted, 0);
     struct gtt_vgpu_summary b;
     gtt_vgpu_summarize(&e->g, 1, &b);
     assert_int_equal(b.st.entries_predict, WIN_E / 2 + SLOT_E);
     /* Predicting the running vGPU, or with nobody running, behaves. */
     assert_int_equal(gtt_predict(&e->g, 1), 0);
     assert_int_equal(gtt_predict(&e->g, 9), GTT_ENOENT);
+}
+
+/* Written ahead for B, but C comes next: those entries count as wasted, and B's next switch
+ * still writes whatever C's took. */
+static void test_wrong_prediction_counted_wasted(void **state)
+{
+    struct env *e = *state;
+    gtt_switch_to(&e->g, 0);
+    long ahead = gtt_predict(&e->g, 1);
+    assert_int_equal(ahead, WIN_E / 2 + SLOT_E);
+    gtt_switch_to(&e->g, 2);
+    struct gtt_summary s;
+    gtt_summarize(&e->g, &s);
+    assert_int_equal(s.st.ahead_used, 0);
+    assert_int_equal(s.st.ahead_wasted, (uint64_t)ahead);
+    /* Nothing pending any more: a right prediction afterwards counts only itself. */
+    long again = gtt_predict(&e->g, 0);
+    gtt_switch_to(&e->g, 0);
+    gtt_summarize(&e->g, &s);
+    assert_int_equal(s.st.ahead_used, (uint64_t)again);
+    assert_int_equal(s.st.ahead_wasted, (uint64_t)ahead);
+    assert_owner_view(e, 0);
 }
 
 static void test_predict_with_nothing_running(void **state)
@@ -218,6 +242,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_full_mode_copies_everything, setup_full, teardown),
         cmocka_unit_test_setup_teardown(test_idle_vgpu_never_copied, setup_entry, teardown),
         cmocka_unit_test_setup_teardown(test_predictive_copy_counted_apart, setup_entry,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_wrong_prediction_counted_wasted, setup_entry,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_predict_with_nothing_running, setup_entry, teardown),
         cmocka_unit_test_setup_teardown(test_guest_write_after_losing_entries, setup_entry,

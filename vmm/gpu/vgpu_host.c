@@ -22,6 +22,7 @@
 #define DISPATCH_MAX    8u              /* workloads per dispatch: fits the shadow ring */
 #define CALIB_W         256u
 #define CALIB_H         256u
+#define PLACE_PERIOD_NS 500000000ull    /* re-placement planning (vgpu_place_period) */
 
 struct vgpu_host vgpu_host;
 
@@ -387,6 +388,10 @@ bool vgpu_host_poll(uint64_t budget_us)
     }
     /* Fence work guests' fence writes left: a bounded amount each, between the time slices. */
     vgpu_dev_fence_work(vgpu_host.dev, VGPU_FENCE_POLL_PAGES);
+    if (now >= vgpu_host.place_next_ns) {
+        vgpu_place_period(vgpu_host.dev);
+        vgpu_host.place_next_ns = now + PLACE_PERIOD_NS;
+    }
     bool busy;
     uint64_t end = now + budget_us * 1000;
     do {

@@ -90,6 +90,21 @@ static void ppm(const char *label, uint32_t v)
     printf("%s%u.%03u", label, v / 1000000, (v % 1000000) / 1000);
 }
 
+static unsigned long long u(uint64_t x) { return (unsigned long long)x; }
+
+/* Predictive copying and re-placement since boot (docs/operator-guide.md `sched`). */
+static void sched_copy_line(const struct vgpu_render_stats *rs)
+{
+    printf("copy: ahead %llu used %llu wasted; %llu us on switches, %llu us ahead; re-placement: %llu periods, "
+           "%llu moves of %llu asked (%llu busy, %llu withdrawn, %llu refused), %llu entries; floor %llu per switch "
+           "(%llu as held), sums %llu %llu over %llu switches; %llu busy\n", u(rs->ahead_used), u(rs->ahead_wasted),
+           u(rs->copy_switch_ns / 1000), u(rs->copy_ahead_ns / 1000), u(rs->place_periods), u(rs->moves_done),
+           u(rs->moves_asked), u(rs->moves_busy), u(rs->moves_withdrawn), u(rs->moves_refused), u(rs->entries_move),
+           u(rs->floor_switches ? rs->floor_entries / rs->floor_switches : 0),
+           u(rs->floor_switches ? rs->floor_held_entries / rs->floor_switches : 0), u(rs->floor_entries),
+           u(rs->floor_held_entries), u(rs->floor_switches), u(rs->busy_vgpus));
+}
+
 enum shell_status cmd_sched(int argc, char **argv)
 {
     if (!ready())
@@ -109,9 +124,13 @@ enum shell_status cmd_sched(int argc, char **argv)
     printf("policy %s, interval %llu ms, GPU busy %llu ms", sched_policy_name(sched_get_policy(s)), ms(m.elapsed_ns),
            ms(m.busy_ns));
     ppm(", utilisation ", m.utilisation_ppm);
-    ppm(", MMR ", m.mmr_ppm);
-    ppm(", Jain ", m.jain_ppm);
-    printf("\n");
+    if (m.backlogged >= 2) {
+        ppm(", MMR ", m.mmr_ppm);
+        ppm(", Jain ", m.jain_ppm);
+    } else {
+        printf(", MMR -, Jain -");      /* fewer than two competed: nothing to compare */
+    }
+    printf(" over %u backlogged of %u\n", m.backlogged, m.vgpus);
     printf("turns %llu, switches %llu, runaways %llu; render: dispatches %llu, workloads %llu, GGTT entries "
            "%llu on switches (%llu per switch), %llu ahead; preemptions %llu, drains %llu (%llu busy)\n",
            (unsigned long long)m.turns, (unsigned long long)m.switches, (unsigned long long)m.runaways,
@@ -120,19 +139,25 @@ enum shell_status cmd_sched(int argc, char **argv)
            (unsigned long long)(rs.switches ? rs.entries_switch / rs.switches : 0),
            (unsigned long long)rs.entries_predict, (unsigned long long)rs.preemptions,
            (unsigned long long)rs.drains, (unsigned long long)rs.drains_busy);
-    printf("%3s %-15s %6s %12s %9s %7s %7s %7s %5s\n", "id", "name", "weight", "vtime", "gpu ms", "share",
-           "ideal", "ratio", "queue");
+    sched_copy_line(&rs);
+    printf("%3s %-15s %6s %12s %9s %7s %7s %7s %5s %8s\n", "id", "name", "weight", "vtime", "gpu ms", "share",
+           "ideal", "ratio", "queue", "backlog");
     for (unsigned i = 0; i < vm_count(); i++) {
         struct sched_vgpu_stats v;
         if (sched_vgpu_stats_get(s, i, &v) != SCHED_OK)
             continue;
-        uint32_t ratio = v.weight_share_ppm ? (uint32_t)((uint64_t)v.share_ppm * 1000000 / v.weight_share_ppm) : 0;
         printf("%3u %-15s %6u %12lld %9llu", i, vm_get(i)->cfg->name, v.weight, (long long)sched_vgpu_key(s, i),
                ms(v.gpu_ns));
         ppm(" ", v.share_ppm);
-        ppm("   ", v.weight_share_ppm);
-        ppm("   ", ratio);
-        printf(" %5u\n", sched_vgpu_queued(s, i));
+        if (v.backlogged) {
+            uint32_t ratio = v.ideal_ppm ? (uint32_t)((uint64_t)v.share_ppm * 1000000 / v.ideal_ppm) : 0;
+            ppm("   ", v.ideal_ppm);
+            ppm("   ", ratio);
+        } else {
+            printf("   %5s   %5s", "-", "-");
+        }
+        uint32_t bl = m.elapsed_ns ? (uint32_t)(v.backlog_ns * 1000 / m.elapsed_ns) : 0;
+        printf(" %5u %5u.%u%%\n", sched_vgpu_queued(s, i), bl / 10, bl % 10);
     }
     return SHELL_OK;
 }

@@ -157,8 +157,24 @@ enum shell_status cmd_vcpu(int argc, char **argv)
     return SHELL_OK;
 }
 
+/* `exits` alone: one line per guest and reason, for tools (the benchmark) to read at once. */
+static enum shell_status exits_all(void)
+{
+    for (unsigned i = 0; i < vm_count(); i++) {
+        const struct vm *vm = vm_get(i);
+        printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, "total", (unsigned long long)vm->exits);
+        for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
+            if (vm->exit_count[r])
+                printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, vmx_exit_reason_name(r),
+                       (unsigned long long)vm->exit_count[r]);
+    }
+    return SHELL_OK;
+}
+
 enum shell_status cmd_exits(int argc, char **argv)
 {
+    if (argc == 1)
+        return exits_all();
     struct vm *vm = lookup(argv[1]);
     if (!vm)
         return SHELL_FAILED;

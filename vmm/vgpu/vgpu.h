@@ -119,11 +119,26 @@ struct vgpu_render_stats {
     uint64_t preemptions;                       /* turns cut inside a workload */
     uint64_t drains, drains_busy;               /* drains, and those the GPU outlasted */
     uint64_t entries_switch, entries_predict;   /* GGTT entries written on switches / ahead */
+    uint64_t ahead_used, ahead_wasted;          /* entries_predict for the vGPU the next switch
+                                                 * brought in / for another (gtt's count) */
     uint64_t busy_ns;                           /* GPU time used by guests' work */
     uint64_t watchdog_resets, gpu_faults;
-    uint64_t copy_cpu_ns;                       /* CPU time spent writing them */
+    uint64_t copy_cpu_ns;                       /* CPU time spent writing them, of which: */
+    uint64_t copy_switch_ns;                    /* ... on the switch path (the GPU waits) */
+    uint64_t copy_ahead_ns;                     /* ... ahead (the GPU runs the owner's work) */
     uint64_t balloon_periods, balloon_events;
     struct gtt_ctl_report last_period;
+    /* Re-placement (vgpu_move.c) */
+    uint64_t place_periods;                     /* placement periods run */
+    uint64_t moves_asked, moves_done;           /* requests posted, moves made */
+    uint64_t moves_busy, moves_withdrawn, moves_refused;
+    uint64_t entries_move;                      /* old ranges scrubbed by moves (gtt's count) */
+    uint64_t busy_vgpus;                        /* busy in the last placement period */
+    /* The floor of each placement period (gtt_floor_weighted over the vGPUs brought in, each
+     * weighted by how often), summed: divided by floor_switches it is the least any placement
+     * could have written per switch; with the configured sizes, and with those held. */
+    uint64_t floor_entries, floor_held_entries;
+    uint64_t floor_switches;                    /* switches those sums cover */
 };
 
 struct vgpu_dev;
@@ -167,6 +182,12 @@ int vgpu_set_weight(struct vgpu_dev *d, unsigned vm, uint32_t weight);
 int vgpu_balloon_adjust(struct vgpu_dev *d, unsigned vm, int delta, char *err, size_t errlen);
 /* Resets the vGPU's engine state and drops its queue (as the watchdog does). */
 int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why);
+
+/* One placement period (every 500 ms is what the hypervisor uses; vgpu_move.c): the vGPUs
+ * that worked since the last period are planned apart (gtt_plan) and the guests that follow
+ * re-placements are asked to move; vGPUs that stayed idle stop counting as active in gtt;
+ * the floor of the period is added to the stats. */
+void vgpu_place_period(struct vgpu_dev *d);
 
 /* One balloon-controller period: w_ppm is the measured vCPU wait share, rcopy_ppm the share of
  * CPU time spent copying GGTT entries since the last period (the caller measures both).

@@ -44,6 +44,7 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
         d->host_share = HOST_SHARE_MAX;
     d->host_share &= ~(uint64_t)(GEN9_GTT_PAGE_SIZE - 1);
     d->running = VGPU_MAX;
+    d->predicted = VGPU_MAX;
     uint32_t ctc, ovr;
     if (!gen9_cs_timestamp_encode(cfg->igpu->info.timestamp_hz, &ctc, &ovr))
         vgpu_logf(d, VGPU_LOG_WARN, "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
@@ -115,6 +116,7 @@ static void init_pv(struct vgpu *v)
     v->pv.avail_rs.fence_num = g ? g->n_fences : 0;
     v->pv.tessera_balloon.magic = TESSERA_BALLOON_MAGIC;
     v->pv.tessera_balloon.slot_mib = (uint32_t)(v->dev->cfg.gtt->layout.slot_bytes >> 20);
+    v->pv.tessera_move.magic = TESSERA_MOVE_MAGIC;
     vgpu_pv_update_ranges(v);
 }
 
@@ -170,9 +172,14 @@ void vgpu_guest_reset(struct vgpu *v)
         if (disable & (1u << i))
             igpu_fence_write(v->dev->cfg.igpu, i, 0);
     reset_registers(v);
+    vgpu_move_forget(v);
     struct tessera_balloon_if keep = v->pv.tessera_balloon;
+    struct tessera_move_if keep_move = v->pv.tessera_move;
     init_pv(v);
     v->pv.tessera_balloon.generation = keep.generation;
+    v->pv.tessera_move.request = keep_move.request;     /* a new run starts with no request */
+    v->pv.tessera_move.done = keep_move.request;
+    v->pv.tessera_move.moves = keep_move.moves;
 }
 
 /* ---- guest graphics memory through the vGPU's own GGTT entries ---------------------------- */
@@ -315,6 +322,9 @@ void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out)
 void vgpu_render_stats_get(const struct vgpu_dev *d, struct vgpu_render_stats *out)
 {
     *out = d->st;
+    out->ahead_used = d->cfg.gtt->st.ahead_used;
+    out->ahead_wasted = d->cfg.gtt->st.ahead_wasted;
+    out->entries_move = d->cfg.gtt->st.entries_move;
 }
 
 bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out)

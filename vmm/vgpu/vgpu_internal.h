@@ -87,6 +87,15 @@ struct vgpu {
     unsigned preempted;
     int32_t grow_request;           /* slots a guest asked for, waiting for the controller */
     int32_t shrink_pending;         /* slots a guest gave back, applied when the GPU is idle */
+    /* re-placement (vgpu_move.c) */
+    bool move_pending;              /* a move was requested and not answered yet */
+    struct gtt_move move_to;        /* where it goes when the guest is ready */
+    unsigned move_age;              /* placement periods the request has waited */
+    uint64_t completed_seen;        /* st.completed at the last placement period */
+    uint64_t switches_in_seen;      /* gtt's switches_in at the last placement period */
+    uint64_t freq;                  /* switch-ins per period, smoothed (x4) */
+    uint8_t worked;                 /* bit k: it had work k placement periods ago */
+    uint64_t moved_period;          /* the placement period it last moved in (+1; 0: never) */
     struct vgpu_stats st;
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
     unsigned n_rejects, reject_pos;
@@ -109,6 +118,8 @@ struct vgpu_dev {
      * leave the running one at its next arbitration point. */
     uint32_t preempt_ctx_gm;
     bool preempting;                /* it was submitted and has not completed yet */
+    uint32_t predicted;             /* the vGPU written ahead for in this turn, or VGPU_MAX */
+    uint64_t switches_seen;         /* st.switches at the last placement period */
     struct vgpu_render_stats st;
 };
 
@@ -185,6 +196,16 @@ bool vgpu_preempt_events(struct vgpu_dev *d);
 /* Called once the preemption finished: unfinished work of the running vGPU stays in its ring
  * for its next turn, and the scheduler charges what it used. */
 void vgpu_preempt_finish(struct vgpu_dev *d);
+
+/* vgpu_move.c */
+/* While the owner's work runs: writes ahead the entries of the vGPU the scheduler will most
+ * likely run next (sched_predict_next), timed into copy_ahead_ns; again within a turn only if
+ * the prediction changed (new work arrived). */
+void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner, bool new_turn);
+/* The guest wrote TESSERA_G2V_MOVE_READY. */
+void vgpu_move_ready(struct vgpu *v);
+/* A guest restart forgets its request (its new run announces whether it follows moves). */
+void vgpu_move_forget(struct vgpu *v);
 
 /* vgpu_balloon.c */
 void vgpu_pv_update_ranges(struct vgpu *v);

@@ -175,6 +175,8 @@ static bool pv_writable(uint32_t off, unsigned size)
         { offsetof(struct vgt_if, pdp), 32 },
         { offsetof(struct vgt_if, execlist_context_descriptor_lo), 8 },
         { offsetof(struct vgt_if, tessera_balloon) + offsetof(struct tessera_balloon_if, request), 4 },
+        { offsetof(struct vgt_if, tessera_move) + offsetof(struct tessera_move_if, caps), 4 },
+        { offsetof(struct vgt_if, tessera_move) + offsetof(struct tessera_move_if, low_used), 4 },
     };
     for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++)
         if (off >= w[i].off && off + size <= w[i].off + w[i].size)
@@ -189,6 +191,8 @@ static void pv_write(struct vgpu *v, uint32_t off, unsigned size, uint64_t val)
     memcpy((uint8_t *)&v->pv + off, &val, size);
     if (off == offsetof(struct vgt_if, g2v_notify) && v->pv.g2v_notify == TESSERA_G2V_BALLOON)
         vgpu_balloon_notify(v);
+    if (off == offsetof(struct vgt_if, g2v_notify) && v->pv.g2v_notify == TESSERA_G2V_MOVE_READY)
+        vgpu_move_ready(v);
 }
 
 /* ---- the GGTT half ------------------------------------------------------------------------ */

@@ -118,38 +118,25 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     return 0;
 }
 
-/* Brings v's graphics memory into the physical GGTT if another vGPU's is there. */
+/* Brings v's graphics memory into the physical GGTT if another vGPU's is there (the next
+ * owner's is written ahead once v's work is on the engine: vgpu_write_ahead). */
 static void switch_to(struct vgpu_dev *d, struct vgpu *v)
 {
     struct gtt *g = d->cfg.gtt;
     uint64_t t0 = d->cfg.env.cpu_ns ? d->cfg.env.cpu_ns(d->cfg.env.ctx) : 0;
     gtt_set_active(g, v->id, true);
     if (g->running != v->id) {
-        /* gtt/ invalidates the GGTT after the copy (and after the prediction below). */
+        /* gtt/ invalidates the GGTT after the copy. */
         long n = gtt_switch_to(g, v->id);
         if (n > 0)
             d->st.entries_switch += (uint64_t)n;
         d->st.switches++;
     }
-    /* Predict the next owner: the other vGPU with the most work waiting. */
-    unsigned next = VGPU_MAX;
-    uint32_t most = 0;
-    for (unsigned i = 0; i < VGPU_MAX; i++) {
-        if (!d->v[i] || i == v->id)
-            continue;
-        uint32_t q = sched_vgpu_queued(d->cfg.sched, i);
-        if (q > most) {
-            most = q;
-            next = i;
-        }
+    if (d->cfg.env.cpu_ns) {
+        uint64_t dt = d->cfg.env.cpu_ns(d->cfg.env.ctx) - t0;
+        d->st.copy_cpu_ns += dt;
+        d->st.copy_switch_ns += dt;
     }
-    if (next != VGPU_MAX) {
-        long n = gtt_predict(g, next);
-        if (n > 0)
-            d->st.entries_predict += (uint64_t)n;
-    }
-    if (d->cfg.env.cpu_ns)
-        d->st.copy_cpu_ns += d->cfg.env.cpu_ns(d->cfg.env.ctx) - t0;
 }
 
 /* Room for n_dw contiguous dwords at *off: a command never straddles the ring's end (the rest
@@ -240,7 +227,9 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     if (rc != IGPU_OK) {
         vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "GPU refused the submission: %s", igpu_strerror(rc));
         vgpu_reset(d, v->id, "submission failed");
+        return;
     }
+    vgpu_write_ahead(d, v, dec->new_turn);     /* while the engine runs v's work */
 }
 
 /* Runs the GPU for one budget and takes in what finished; a fault resets the owner. */

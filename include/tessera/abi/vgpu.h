@@ -42,6 +42,37 @@
 #define TESSERA_BALLOON_GRANTED     1
 #define TESSERA_BALLOON_REFUSED     2
 
+/* Tessera's re-placement extension (docs/vgpu-abi.md "Re-placement"): the hypervisor may move a
+ * guest's low and high ranges elsewhere in the GGTT, carrying its GGTT entries with them, so
+ * that busy guests stop sharing (and copying) graphics memory.  Only guests that write
+ * TESSERA_MOVE_CAP_FOLLOW to `caps` are ever moved.  When `request` changes, the guest waits
+ * for its work to finish, then writes TESSERA_G2V_MOVE_READY to g2v_notify; the move happens
+ * during that write, and the guest reads `status` and the new avail_rs and adds the distance
+ * each range moved to every graphics address it holds. */
+#define TESSERA_G2V_MOVE_READY      0x101
+#define TESSERA_MOVE_MAGIC          0x564F4D54u     /* "TMOV" */
+#define TESSERA_MOVE_CAP_FOLLOW     1u
+#define TESSERA_MOVE_NONE           0       /* nothing answered yet */
+#define TESSERA_MOVE_MOVED          1       /* the ranges moved: read avail_rs */
+#define TESSERA_MOVE_NOT_NEEDED     2       /* the request was withdrawn: nothing moved */
+#define TESSERA_MOVE_BUSY           3       /* work was still queued: nothing moved, ask again */
+#define TESSERA_MOVE_REFUSED        4       /* the move could not be made (a fence pins the
+                                             * window): nothing moved */
+
+struct tessera_move_if {
+    uint32_t magic;             /* TESSERA_MOVE_MAGIC when the extension is present */
+    uint32_t caps;              /* written by the guest: TESSERA_MOVE_CAP_* */
+    uint32_t request;           /* +1 whenever the hypervisor wants to move the guest */
+    uint32_t done;              /* the request the last answer was for */
+    uint32_t status;            /* TESSERA_MOVE_* for it */
+    uint32_t moves;             /* moves applied */
+    uint32_t low_used;          /* written by the guest: bytes of its low range it uses, from the
+                                 * start (0: not said).  The hypervisor may then shrink the range
+                                 * to that and some room in a move, and grows it back (up to the
+                                 * configured size) when the guest says it uses more */
+    uint32_t reserved[1];
+};
+
 struct vgt_if_range {
     uint32_t base;
     uint32_t size;
@@ -99,11 +130,14 @@ struct vgt_if {
     struct { uint32_t lo, hi; } pdp[4]; /* 0x838 */
     uint32_t execlist_context_descriptor_lo;   /* 0x858 */
     uint32_t execlist_context_descriptor_hi;   /* 0x85c */
-    /* i915's rsv7 pads to one page; Tessera's extension sits at its end. */
-    uint32_t rsv7[0x200 - 24 - sizeof(struct tessera_balloon_if) / 4];
+    /* i915's rsv7 pads to one page; Tessera's extensions sit at its end. */
+    uint32_t rsv7[0x200 - 24 - sizeof(struct tessera_balloon_if) / 4 -
+                  sizeof(struct tessera_move_if) / 4];
+    struct tessera_move_if tessera_move;
     struct tessera_balloon_if tessera_balloon;
 } __attribute__((packed));
 
 #define TESSERA_BALLOON_OFFSET (VGT_PVINFO_SIZE - sizeof(struct tessera_balloon_if))
+#define TESSERA_MOVE_OFFSET    (TESSERA_BALLOON_OFFSET - sizeof(struct tessera_move_if))
 
 #endif
