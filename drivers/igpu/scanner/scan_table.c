@@ -10,6 +10,7 @@
 #include "drivers/igpu/scanner/scan_internal.h"
 
 #include "drivers/igpu/gen9_cmd.h"
+#include "drivers/igpu/gen9_gfxpipe.h"
 
 #define MI_FORBIDDEN(op, nm) \
     [op] = { .name = (nm), .engines = SCAN_ENG_ALL, .forbidden = true }
@@ -162,5 +163,10 @@ const struct scan_cmd_desc *scan_lookup(uint32_t hdr)
 const char *igpu_scan_cmd_name(uint32_t hdr)
 {
     const struct scan_cmd_desc *d = scan_lookup(hdr);
-    return d ? d->name : "unknown command";
+    const struct gen9_gfxpipe_cmd *g;
+
+    if (d)
+        return d->name;
+    g = gen9_gfxpipe_lookup(hdr);       /* 3D and media commands, by their render names */
+    return g ? g->name : "unknown command";
 }
