@@ -19,6 +19,7 @@
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_gfxpipe.h"
 #include "drivers/igpu/gen9_regs.h"
+#include "tests/unit/i915_null_state.h"
 
 #define FX_SPACE_BYTES  (256u * 1024u)          /* each address space: 64 pages */
 #define FX_PAGES        (FX_SPACE_BYTES / 4096u)
@@ -268,63 +269,14 @@ static inline void fx_flush_rcs(struct fx_cs *f, bool flush, bool invalidate)
     FX_EMIT(f, GEN9_PIPE_CONTROL, flags, FX_PPHWSP_SCRATCH, 0, 0, 0);
 }
 
-/*
- * A batch with the command sequence of i915's gen9_null_state (gt/gen9_renderstate.c, as
- * decoded: the identity and length of each command, payloads zero except the topology and
- * the draw), written at ga in space s.  Returns the number of state commands (the final draw
- * included) it holds.
- */
-static const struct { uint8_t sub, op, subop, len; } fx_null_state[] = {
-    { 3, 2, 0x00, 6 },  { 1, 1, 0x04, 1 },  { 3, 0, 0x14, 2 },  { 3, 0, 0x20, 12 },
-    { 3, 0, 0x13, 4 },  { 3, 0, 0x1F, 6 },  { 3, 0, 0x51, 11 }, { 3, 0, 0x10, 9 },
-    { 3, 0, 0x1B, 9 },  { 3, 0, 0x11, 10 }, { 3, 0, 0x1E, 5 },  { 3, 0, 0x1D, 11 },
-    { 3, 0, 0x12, 4 },  { 3, 0, 0x50, 5 },  { 3, 0, 0x1C, 4 },  { 3, 0, 0x0C, 2 },
-    { 3, 0, 0x52, 5 },  { 3, 0, 0x30, 2 },  { 3, 0, 0x31, 2 },  { 3, 0, 0x32, 2 },
-    { 3, 0, 0x33, 2 },  { 3, 1, 0x19, 4 },  { 3, 1, 0x1A, 4 },  { 3, 1, 0x1B, 4 },
-    { 3, 1, 0x12, 2 },  { 3, 1, 0x13, 2 },  { 3, 1, 0x14, 2 },  { 3, 1, 0x15, 2 },
-    { 3, 1, 0x16, 2 },  { 3, 0, 0x15, 11 }, { 3, 0, 0x19, 11 }, { 3, 0, 0x1A, 11 },
-    { 3, 0, 0x16, 11 }, { 3, 0, 0x17, 11 }, { 3, 0, 0x49, 3 },  { 3, 0, 0x4A, 2 },
-    { 3, 0, 0x4B, 2 },  { 3, 1, 0x17, 3 },  { 3, 1, 0x18, 8 },  { 3, 1, 0x18, 8 },
-    { 3, 1, 0x18, 8 },  { 3, 1, 0x18, 8 },  { 0, 1, 0x01, 19 }, { 0, 1, 0x02, 3 },
-    { 3, 1, 0x00, 4 },  { 3, 0, 0x05, 8 },  { 3, 1, 0x04, 4 },  { 3, 1, 0x04, 4 },
-    { 3, 1, 0x04, 4 },  { 3, 1, 0x04, 4 },  { 3, 1, 0x08, 3 },  { 3, 1, 0x0A, 3 },
-    { 3, 0, 0x06, 5 },  { 3, 0, 0x07, 5 },  { 3, 0, 0x04, 3 },  { 3, 1, 0x11, 2 },
-    { 3, 0, 0x0D, 2 },  { 3, 1, 0x06, 2 },  { 3, 1, 0x07, 33 }, { 3, 1, 0x02, 17 },
-    { 3, 1, 0x0C, 17 }, { 3, 0, 0x0A, 5 },  { 3, 0, 0x08, 133 }, { 3, 0, 0x09, 69 },
-    { 3, 0, 0x55, 5 },  { 1, 0, 0x0B, 1 },  { 3, 0, 0x0E, 2 },  { 3, 0, 0x24, 2 },
-    { 3, 0, 0x4F, 2 },  { 3, 0, 0x4D, 2 },  { 3, 0, 0x2B, 2 },  { 3, 0, 0x2C, 2 },
-    { 3, 0, 0x2D, 2 },  { 3, 0, 0x2E, 2 },  { 3, 0, 0x2F, 2 },  { 3, 0, 0x0F, 2 },
-    { 3, 0, 0x23, 2 },  { 3, 0, 0x21, 2 },  { 3, 0, 0x26, 2 },  { 3, 0, 0x27, 2 },
-    { 3, 0, 0x28, 2 },  { 3, 0, 0x29, 2 },  { 3, 0, 0x2A, 2 },  { 3, 3, 0x00, 7 },
-};
-
 static inline unsigned fx_put_null_state(struct fx_cs *f, enum igpu_cs_space s, uint64_t ga)
 {
-    unsigned n = 0;
-    for (size_t i = 0; i < sizeof fx_null_state / sizeof fx_null_state[0]; i++) {
-        uint32_t len = fx_null_state[i].len;
-        uint32_t hdr = GEN9_3D_INSTR(fx_null_state[i].sub, fx_null_state[i].op,
-                                     fx_null_state[i].subop, 0);
-        if (fx_null_state[i].sub != GEN9_GFXPIPE_SINGLE_DW)
-            hdr |= len - GEN9_CMD_LEN_BIAS;
-        fx_wr32(f, s, ga, hdr);
-        for (uint32_t k = 1; k < len; k++)
-            fx_wr32(f, s, ga + 4u * k, 0);
-        if (gen9_is_pipe_control(hdr))
-            n--;                                /* executed, not skipped */
-        if (fx_null_state[i].sub == 3 && fx_null_state[i].op == 0 &&
-            fx_null_state[i].subop == GEN9_3DSTATE_VF_TOPOLOGY_SUBOP)
-            fx_wr32(f, s, ga + 4, GEN9_3DPRIM_TRILIST);
-        if (hdr == GEN9_3DPRIMITIVE) {          /* one vertex of a triangle list, one instance */
-            fx_wr32(f, s, ga + 4, GEN9_3DPRIM_TRILIST);
-            fx_wr32(f, s, ga + 4u * GEN9_3DPRIMITIVE_DW_VERTEX_COUNT, 1);
-            fx_wr32(f, s, ga + 4u * GEN9_3DPRIMITIVE_DW_INSTANCE_COUNT, 1);
-        }
-        ga += 4u * len;
-        n++;
-    }
-    fx_wr32(f, s, ga, GEN9_MI_BATCH_BUFFER_END);
-    return n;
+    uint32_t dw[I915_NULL_STATE_MAX_DW];
+    unsigned skipped;
+    size_t n = i915_null_state(dw, &skipped);
+    for (size_t i = 0; i < n; i++)
+        fx_wr32(f, s, ga + 4u * i, dw[i]);
+    return skipped;
 }
 
 #endif /* TEST_IGPU_CS_FIXTURE_H */
