@@ -15,29 +15,12 @@
 #include <string.h>
 
 #include "tests/unit/test_vgt_ppgtt_fixture.h"
+#include "tests/fuzz/fuzz_cursor.h"
 
 #define ACTIVE_PAGES 48u                        /* where the fuzzer puts tables: overlaps */
 #define MAX_LIVE     8u
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct cursor {
-    const uint8_t *p;
-    size_t n;
-};
-
-static uint64_t take(struct cursor *c, unsigned bytes)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < bytes; i++) {
-        v <<= 8;
-        if (c->n) {
-            v |= *c->p++;
-            c->n--;
-        }
-    }
-    return v;
-}
 
 static struct px px;
 static uint8_t seen[PX_HOST_PAGES];
