@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader
+PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader vgt
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -33,6 +33,9 @@ pure_dirs_vdev   := vmm/vdev
 # initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
 pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
                     vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
+# The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
+# the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
+pure_dirs_vgt    := vmm/vgt
 
 pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null)))
@@ -45,4 +48,5 @@ module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(
 pure_deps_config := gtt
 pure_deps_igpu   :=
 pure_deps_vgpu   := gtt sched igpu
+pure_deps_vgt    := igpu
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))

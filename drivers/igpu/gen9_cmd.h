@@ -91,9 +91,13 @@
 /* MI_ARB_CHECK: 1 dw.  An arbitration point: with a newer execlist submission pending, the
  * engine switches to it here, inside a batch as well as in the ring (i915 puts one in every
  * request: gen8_emit_init_breadcrumb(), and its preemption tests spin on batches of them,
- * selftests/igt_spinner.c).  Guests may not use it (the scanner); the hypervisor's own rings
- * do. */
+ * selftests/igt_spinner.c).  Guests of the kiosk profile may not use it (the scanner); the
+ * hypervisor's own rings do.  MI_ARB_ON_OFF: 1 dw, bit 0 enables (1) or disables (0)
+ * arbitration (i915 intel_gpu_commands.h MI_ARB_ENABLE/MI_ARB_DISABLE; every request's
+ * breadcrumb and gen8_emit_bb_start_noarb() use both). */
 #define GEN9_MI_ARB_CHECK               GEN9_MI_INSTR(GEN9_MI_ARB_CHECK_OP, 0)
+#define GEN9_MI_ARB_ON_OFF              GEN9_MI_INSTR(GEN9_MI_ARB_ON_OFF_OP, 0)
+#define GEN9_MI_ARB_ENABLE              (1u << 0)
 
 /* MI_NOOP: 1 dw.  Bit 22 makes it write bits 21:0 to the NOPID register (harmless). */
 #define GEN9_MI_NOOP                    GEN9_MI_INSTR(GEN9_MI_NOOP_OP, 0)
@@ -114,6 +118,7 @@
 #define GEN9_MI_BATCH_BUFFER_START_LEN  3u
 #define GEN9_MI_BATCH_BUFFER_START      GEN9_MI_INSTR(GEN9_MI_BATCH_BUFFER_START_OP, 1)
 #define GEN9_MI_BB_START_SECOND_LEVEL   (1u << 22)
+#define GEN9_MI_BB_START_ADD_OFFSET     (1u << 16)
 #define GEN9_MI_BB_START_PREDICATION    (1u << 15)
 #define GEN9_MI_BB_START_RESOURCE_STREAMER (1u << 10)
 #define GEN9_MI_BB_START_PPGTT          (1u << 8)
@@ -242,16 +247,81 @@
 #define GEN9_PIPE_CONTROL_WRITE_TIMESTAMP   (3u << 14)
 #define GEN9_PIPE_CONTROL_DEPTH_STALL       (1u << 13)
 #define GEN9_PIPE_CONTROL_RENDER_TARGET_CACHE_FLUSH (1u << 12)
+#define GEN9_PIPE_CONTROL_INSTRUCTION_CACHE_INVALIDATE (1u << 11)
+#define GEN9_PIPE_CONTROL_TEXTURE_CACHE_INVALIDATE (1u << 10)
 #define GEN9_PIPE_CONTROL_NOTIFY            (1u << 8)   /* raises the pipe-control interrupt */
+#define GEN9_PIPE_CONTROL_FLUSH_ENABLE      (1u << 7)
 #define GEN9_PIPE_CONTROL_DC_FLUSH          (1u << 5)
+#define GEN9_PIPE_CONTROL_VF_CACHE_INVALIDATE (1u << 4)
+#define GEN9_PIPE_CONTROL_CONST_CACHE_INVALIDATE (1u << 3)
+#define GEN9_PIPE_CONTROL_STATE_CACHE_INVALIDATE (1u << 2)
 #define GEN9_PIPE_CONTROL_DEPTH_CACHE_FLUSH (1u << 0)
+/* With STORE_DATA_INDEX the address dword is an offset into the running context's
+ * per-process status page (i915 gen8_emit_flush_rcs(): LRC_PPHWSP_SCRATCH_ADDR). */
+#define GEN9_PIPE_CONTROL_INDEX_MASK        0x00000FFCu
 #define GEN9_PIPE_CONTROL_POST_SYNC_BYTES   8u
 #define GEN9_PIPE_CONTROL_ADDR_MASK         0xFFFFFFFCu
+#define GEN9_PIPE_CONTROL_QW_ADDR_MASK      0xFFFFFFF8u   /* qword post-sync: bits 2:0 ignored */
 #define GEN9_PIPE_CONTROL_DW_FLAGS          1u
 #define GEN9_PIPE_CONTROL_DW_ADDR_LO        2u
 #define GEN9_PIPE_CONTROL_DW_ADDR_HI        3u
 #define GEN9_PIPE_CONTROL_DW_DATA_LO        4u
 #define GEN9_PIPE_CONTROL_DW_DATA_HI        5u
+
+/* ---- Other GFXPIPE commands (type 3): the sub-type in 28:27 says which pipeline (PRM Vol 2a
+ * "GFXPIPE"; i915 gvt/cmd_parser.c OP_3D_MEDIA(sub_type, opcode, sub_opcode)):
+ *   0 common: STATE_BASE_ADDRESS, STATE_SIP, ... (length field 7:0)
+ *   1 single dword: PIPELINE_SELECT, 3DSTATE_VF_STATISTICS (no length field)
+ *   2 media/GPGPU: MEDIA_*_STATE, MEDIA_OBJECT*, GPGPU_WALKER (length field 15:0)
+ *   3 3D: 3DSTATE_*, PIPE_CONTROL, 3DPRIMITIVE (length field 7:0, a few 8:0)
+ * The engines have their own meanings for type 3: on the video engines they are MFX (decode)
+ * and VEBOX commands.  drivers/igpu/gen9_gfxpipe.c holds the table of the render engine's. */
+#define GEN9_GFXPIPE_COMMON             0x0u
+#define GEN9_GFXPIPE_SINGLE_DW          0x1u
+#define GEN9_GFXPIPE_MEDIA              0x2u
+#define GEN9_GFXPIPE_3D                 0x3u
+#define GEN9_MEDIA_LEN_MASK             0xFFFFu
+
+/* 3DPRIMITIVE, 7 dw (PRM Vol 2a; Mesa genxml gen9.xml): dw0 bit 10 indirect parameters (counts
+ * from registers), bit 8 predicated; dw1 bit 8 random (indexed) vertex access, 5:0 topology
+ * (on Gen8+ the topology in effect is 3DSTATE_VF_TOPOLOGY's); dw2 vertex count per instance,
+ * dw3 start vertex, dw4 instance count, dw5 start instance, dw6 base vertex. */
+#define GEN9_3DPRIMITIVE_OPCODE         0x3u
+#define GEN9_3DPRIMITIVE_LEN            7u
+#define GEN9_3DPRIMITIVE \
+    GEN9_3D_INSTR(GEN9_GFXPIPE_3D, GEN9_3DPRIMITIVE_OPCODE, 0, GEN9_3DPRIMITIVE_LEN - GEN9_CMD_LEN_BIAS)
+#define GEN9_3DPRIMITIVE_INDIRECT       (1u << 10)
+#define GEN9_3DPRIMITIVE_PREDICATE      (1u << 8)
+#define GEN9_3DPRIMITIVE_RANDOM_ACCESS  (1u << 8)   /* in dw1 */
+#define GEN9_3DPRIMITIVE_DW_VERTEX_COUNT   2u
+#define GEN9_3DPRIMITIVE_DW_INSTANCE_COUNT 4u
+/* 3DSTATE_VF_TOPOLOGY, 2 dw: dw1 5:0 the primitive topology (i915 gvt OP_3DSTATE_VF_TOPOLOGY). */
+#define GEN9_3DSTATE_VF_TOPOLOGY_SUBOP  0x4Bu
+#define GEN9_TOPOLOGY_MASK              0x3Fu
+/* Primitive topologies (PRM "3D_Prim_Topo_Type"; Mesa genxml). */
+#define GEN9_3DPRIM_POINTLIST           0x01u
+#define GEN9_3DPRIM_LINELIST            0x02u
+#define GEN9_3DPRIM_LINESTRIP           0x03u
+#define GEN9_3DPRIM_TRILIST             0x04u
+#define GEN9_3DPRIM_TRISTRIP            0x05u
+#define GEN9_3DPRIM_TRIFAN              0x06u
+#define GEN9_3DPRIM_QUADLIST            0x07u
+#define GEN9_3DPRIM_QUADSTRIP           0x08u
+#define GEN9_3DPRIM_LINELIST_ADJ        0x09u
+#define GEN9_3DPRIM_LINESTRIP_ADJ       0x0Au
+#define GEN9_3DPRIM_TRILIST_ADJ         0x0Bu
+#define GEN9_3DPRIM_TRISTRIP_ADJ        0x0Cu
+#define GEN9_3DPRIM_TRISTRIP_REVERSE    0x0Du
+#define GEN9_3DPRIM_POLYGON             0x0Eu
+#define GEN9_3DPRIM_RECTLIST            0x0Fu
+#define GEN9_3DPRIM_LINELOOP            0x10u
+#define GEN9_3DPRIM_POINTLIST_BF        0x11u
+#define GEN9_3DPRIM_LINESTRIP_CONT      0x12u
+#define GEN9_3DPRIM_LINESTRIP_BF        0x13u
+#define GEN9_3DPRIM_LINESTRIP_CONT_BF   0x14u
+#define GEN9_3DPRIM_TRIFAN_NOSTIPPLE    0x16u
+#define GEN9_3DPRIM_PATCHLIST_1         0x20u
+#define GEN9_3DPRIM_PATCHLIST_32        0x3Fu
 
 /* ---- 2D (blitter) commands: PRM Vol 2a XY_*_BLT; i915 XY_COLOR_BLT_CMD etc. ---- */
 #define GEN9_2D_OPCODE_SHIFT    22
@@ -403,7 +473,12 @@ static inline uint32_t gen9_cmd_length_dw(uint32_t hdr)
     case GEN9_CMD_TYPE_2D:
         return (hdr & GEN9_2D_LEN_MASK) + GEN9_CMD_LEN_BIAS;
     case GEN9_CMD_TYPE_3D:
-        return (hdr & GEN9_3D_LEN_MASK) + GEN9_CMD_LEN_BIAS;
+        /* Render-engine meanings (the video engines' MFX/VEBOX commands are not decoded). */
+        switch (gen9_3d_subtype(hdr)) {
+        case GEN9_GFXPIPE_SINGLE_DW: return 1;
+        case GEN9_GFXPIPE_MEDIA:     return (hdr & GEN9_MEDIA_LEN_MASK) + GEN9_CMD_LEN_BIAS;
+        default:                     return (hdr & GEN9_3D_LEN_MASK) + GEN9_CMD_LEN_BIAS;
+        }
     default:
         return 0;
     }

@@ -78,6 +78,10 @@ static inline uint32_t gen9_ctx_desc_id(uint64_t desc)
 #define GEN9_CTX_LRI_HEADER_1           0x21u   /* MI_LOAD_REGISTER_IMM(9) | force posted */
 #define GEN9_CTX_TIMESTAMP              (0x22u + 1u)
 #define GEN9_CTX_PDP3_UDW               (0x24u + 1u)    /* PDP3..PDP0, upper then lower */
+/* PDP0: in a legacy 64-bit context, the PML4 address (i915 intel_lrc_reg.h CTX_PDP0_UDW/LDW;
+ * ASSIGN_CTX_PML4 in lrc_init_regs()). */
+#define GEN9_CTX_PDP0_UDW               (0x30u + 1u)
+#define GEN9_CTX_PDP0_LDW               (0x32u + 1u)
 #define GEN9_CTX_LRI_HEADER_2           0x41u   /* MI_LOAD_REGISTER_IMM(1) */
 #define GEN9_CTX_BCS_SWCTRL             (0x42u + 1u)    /* blitter; RPCS on render */
 #define GEN9_CTX_LRI_HEADER_3           0x51u   /* MI_LOAD_REGISTER_IMM(44) | force posted */
@@ -120,6 +124,11 @@ static inline uint32_t gen9_lrc_value_dw(const struct gen9_lrc_layout *l, unsign
 /* ---- Hardware status page (i915 gt/intel_engine.h I915_HWS_CSB_*) ----------------------- */
 #define GEN9_HWS_CSB_BUF0_INDEX         0x10u   /* dword index of the CSB mirror */
 #define GEN9_HWS_CSB_WRITE_INDEX        0x1fu   /* dword index of the mirrored write pointer */
+/* Per-process status page (page 0 of a context image): the "store data index" post-sync forms
+ * address dwords of it (i915 intel_lrc.h LRC_PPHWSP_SCRATCH_ADDR = 0x34 * 4, written by
+ * gen8_emit_flush_rcs()/gen8_emit_flush_xcs() with PIPE_CONTROL_STORE_DATA_INDEX /
+ * MI_FLUSH_DW_STORE_INDEX). */
+#define GEN9_PPHWSP_BYTES               4096u
 
 /* ---- Context status buffer entry: lower dword status, upper dword context id ------------ */
 #define GEN9_CTX_STATUS_IDLE_ACTIVE     (1u << 0)

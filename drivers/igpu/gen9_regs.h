@@ -45,9 +45,13 @@ static inline uint32_t gen9_masked_apply(uint32_t cur, uint32_t write)
 
 /* ---- Engines ------------------------------------------------------------------------------ */
 
-/* i915 gt/intel_engine_regs.h / i915_reg.h: RENDER_RING_BASE, BLT_RING_BASE. */
+/* i915 gt/intel_engine_regs.h / i915_reg.h: RENDER_RING_BASE, BLT_RING_BASE, and the video
+ * engines a Skylake GT2 also has (i915 skl_gt2_info): GEN6_BSD_RING_BASE (VCS0, video
+ * decode) and VEBOX_RING_BASE (VECS0, video enhancement). */
 #define GEN9_RCS_BASE               0x02000u
 #define GEN9_BCS_BASE               0x22000u
+#define GEN9_VCS_BASE               0x12000u
+#define GEN9_VECS_BASE              0x1A000u
 
 /* Ring buffer registers, relative to an engine base (i915 gt/intel_engine_regs.h). */
 #define GEN9_RING_TAIL(base)        ((base) + 0x30u)
@@ -282,28 +286,57 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define GEN9_GDRST                        0x941Cu
 #define   GEN9_GRDOM_FULL                 (1u << 0)
 #define   GEN9_GRDOM_RENDER               (1u << 1)
-#define   GEN9_GRDOM_MEDIA                (1u << 2)
+#define   GEN9_GRDOM_MEDIA                (1u << 2)   /* VCS0 */
 #define   GEN9_GRDOM_BLT                  (1u << 3)
+#define   GEN9_GRDOM_VECS                 (1u << 4)
+#define   GEN9_GRDOM_GUC                  (1u << 5)
+#define   GEN9_GRDOM_MEDIA2               (1u << 7)   /* VCS1: GT3+ only */
 
 /* ---- Interrupts (Gen8 layout; i915 i915_reg.h GEN8_MASTER_IRQ, GEN8_GT_ISR/IMR/IIR/IER) -- */
 #define GEN9_MASTER_IRQ                   0x44200u
 #define   GEN9_MASTER_IRQ_CONTROL         (1u << 31)
-#define   GEN9_MASTER_GT_RCS_IRQ          (1u << 0)   /* GT bank 0 has a pending bit */
-#define   GEN9_MASTER_GT_BCS_IRQ          (1u << 1)
+#define   GEN9_MASTER_GT_RCS_IRQ          (1u << 0)   /* GT bank 0 bits 15:0 pending */
+#define   GEN9_MASTER_GT_BCS_IRQ          (1u << 1)   /* GT bank 0 bits 31:16 */
+#define   GEN9_MASTER_GT_VCS0_IRQ         (1u << 2)   /* GT bank 1 bits 15:0 */
+#define   GEN9_MASTER_GT_VCS1_IRQ         (1u << 3)   /* GT bank 1 bits 31:16 */
+#define   GEN9_MASTER_GT_PM_IRQ           (1u << 4)   /* GT bank 2 bits 15:0 */
+#define   GEN9_MASTER_GT_GUC_IRQ          (1u << 5)   /* GT bank 2 bits 31:16 */
+#define   GEN9_MASTER_GT_VECS_IRQ         (1u << 6)   /* GT bank 3 bits 15:0 */
+#define GEN9_GT_IRQ_BANKS                 4u
 #define GEN9_GT_ISR(bank)                 (0x44300u + 0x10u * (uint32_t)(bank))
 #define GEN9_GT_IMR(bank)                 (0x44304u + 0x10u * (uint32_t)(bank))
 #define GEN9_GT_IIR(bank)                 (0x44308u + 0x10u * (uint32_t)(bank))
 #define GEN9_GT_IER(bank)                 (0x4430Cu + 0x10u * (uint32_t)(bank))
-/* Bank 0 holds the render engine in bits 15:0 and the blitter in bits 31:16. */
+/* Bank 0 holds the render engine in bits 15:0 and the blitter in bits 31:16; bank 1 the video
+ * engine VCS0 in bits 15:0; bank 3 the video-enhancement engine in bits 15:0 (i915 i915_reg.h
+ * GEN8_RCS/BCS/VCS0/VECS_IRQ_SHIFT, gen8_gt_irq_handler()). */
 #define GEN9_GT_RCS_IRQ_BANK              0u
 #define GEN9_GT_BCS_IRQ_BANK              0u
+#define GEN9_GT_VCS_IRQ_BANK              1u
+#define GEN9_GT_VECS_IRQ_BANK             3u
 #define GEN9_GT_RCS_IRQ_SHIFT             0u
 #define GEN9_GT_BCS_IRQ_SHIFT             16u
-/* Per-engine interrupt bits (shifted by the engine's IRQ shift). */
+#define GEN9_GT_VCS_IRQ_SHIFT             0u
+#define GEN9_GT_VECS_IRQ_SHIFT            0u
+/* Per-engine interrupt bits (shifted by the engine's IRQ shift; i915 i915_reg.h GT_*). */
 #define   GEN9_GT_USER_INTERRUPT          (1u << 0)   /* MI_USER_INTERRUPT */
 #define   GEN9_GT_CS_MASTER_ERROR         (1u << 3)   /* command streamer error */
 #define   GEN9_GT_PIPECTL_NOTIFY          (1u << 4)   /* PIPE_CONTROL / MI_FLUSH_DW notify */
 #define   GEN9_GT_CONTEXT_SWITCH          (1u << 8)   /* a CSB entry was written */
+#define   GEN9_GT_WAIT_SEMAPHORE          (1u << 11)  /* MI_SEMAPHORE_WAIT yield (bdw+) */
+/* Other interrupt units i915 resets and checks at probe (i915_irq.c gen8_irq_reset(),
+ * gen3_irq_reset(), ibx_irq_reset(); gen3_assert_iir_is_zero() warns if an IIR reads non-zero
+ * afterwards): the PCU and, with a PCH, the south display engine. */
+#define GEN9_PCU_ISR                      0x444E0u
+#define GEN9_PCU_IMR                      0x444E4u
+#define GEN9_PCU_IIR                      0x444E8u
+#define GEN9_PCU_IER                      0x444ECu
+#define GEN9_DE_PIPE_IIR(pipe)            (0x44408u + 0x10u * (uint32_t)(pipe))
+#define GEN9_DE_PORT_IIR                  0x44448u
+#define GEN9_DE_MISC_IIR                  0x44468u
+#define GEN9_SDE_IMR                      0xC4004u
+#define GEN9_SDE_IIR                      0xC4008u
+#define GEN9_SDE_IER                      0xC400Cu
 
 /* ---- Forcewake (i915 gt/intel_gt_regs.h, intel_uncore.c) --------------------------------
  * A domain is woken by a masked write of FORCEWAKE_KERNEL to its request register and is
@@ -318,6 +351,113 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_FORCEWAKE_KERNEL_FALLBACK  (1u << 15)
 /* Registers at or above this offset never need forcewake (i915 NEEDS_FORCE_WAKE). */
 #define GEN9_FORCEWAKE_LIMIT              0x40000u
+
+/* ---- Registers an i915 guest reads or drives at probe (linux-guest.md section 3.2, 3.6) ----
+ * Values the vGPU presents for a Skylake GT2 are in vmm/vgt/vgt_regs_table.c; these are the
+ * facts.  Sources: i915 i915_reg.h, gt/intel_gt_regs.h, gt/intel_engine_regs.h,
+ * intel_mchbar_regs.h (6.1), GVT-g gvt/handlers.c (which registers are masked, F_MODE_MASK). */
+
+/* Unclaimed-access debug: bit 31 set means an access hit no unit; i915 intel_uncore.c reads it
+ * once at init (FPGA_DBG_RM_NOCLAIM) and writes the bit to clear it. */
+#define GEN9_FPGA_DBG                     0x42300u
+#define   GEN9_FPGA_DBG_RM_NOCLAIM        (1u << 31)
+/* Display fuses (i915 SKL_DFSM): a set pipe-disable bit means the pipe is fused off; with all
+ * three set, intel_device_info_runtime_init() finds no pipe and HAS_DISPLAY() is false. */
+#define GEN9_SKL_DFSM                     0x51000u
+#define   GEN9_DFSM_PIPE_A_DISABLE        (1u << 30)
+#define   GEN9_DFSM_PIPE_B_DISABLE        (1u << 21)
+#define   GEN9_DFSM_PIPE_C_DISABLE        (1u << 28)
+/* Slice/subslice/EU fuses (i915 GEN8_FUSE2, GEN9_EU_DISABLE; intel_sseu.c
+ * gen9_sseu_info_init()): slice enable mask in 27:25, subslice disable mask (the same for every
+ * slice) in 23:20, and per slice one byte of disabled-EU bits per subslice. */
+#define GEN9_FUSE2                        0x9120u
+#define   GEN9_F2_S_ENA_SHIFT             25u
+#define   GEN9_F2_S_ENA_MASK              (0x7u << GEN9_F2_S_ENA_SHIFT)
+#define   GEN9_F2_SS_DIS_SHIFT            20u
+#define   GEN9_F2_SS_DIS_MASK             (0xFu << GEN9_F2_SS_DIS_SHIFT)
+#define GEN9_EU_DISABLE(slice)            (0x9134u + 4u * (uint32_t)(slice))
+#define GEN9_MAX_SLICES                   3u
+#define GEN9_MAX_SUBSLICES                4u
+#define GEN9_MAX_EU_PER_SUBSLICE          8u
+/* PCH raw clock in MHz (i915 PCH_RAWCLK_FREQ, RAWCLK_FREQ_MASK; pch_rawclk()). */
+#define GEN9_PCH_RAWCLK_FREQ              0xC6204u
+#define   GEN9_RAWCLK_FREQ_MASK           0x3FFu
+/* eDRAM capability (i915 HSW_EDRAM_CAP, read by i915_driver_hw_probe() via
+ * intel_dram_edram_detect()); 0 = no eDRAM. */
+#define GEN9_HSW_EDRAM_CAP                0x120010u
+/* RPS frequency limits in the MCHBAR mirror (i915 MCHBAR_MIRROR_BASE_SNB + 0x5998,
+ * GEN6_RP_STATE_CAP; gen6_rps_get_freq_caps()): zeros give no frequency range. */
+#define GEN9_MCHBAR_MIRROR_BASE           0x140000u
+#define GEN9_RP_STATE_CAP                 (GEN9_MCHBAR_MIRROR_BASE + 0x5998u)
+/* The PCODE mailbox (i915 GEN6_PCODE_MAILBOX/DATA/DATA1, snb_pcode_rw()): the driver writes
+ * DATA, then READY | command; pcode answers by clearing READY with an error code in 7:0. */
+#define GEN9_PCODE_MAILBOX                0x138124u
+#define   GEN9_PCODE_READY                (1u << 31)
+#define   GEN9_PCODE_ERROR_MASK           0xFFu
+#define   GEN9_PCODE_COMMAND_MASK         0xFFu
+#define   GEN9_PCODE_READ_RC6VIDS         0x5u
+#define   GEN9_PCODE_READ_MEM_LATENCY     0x6u
+#define   GEN9_PCODE_CDCLK_CONTROL        0x7u       /* i915 SKL_PCODE_CDCLK_CONTROL */
+#define   GEN9_CDCLK_READY_FOR_CHANGE     0x1u       /* i915 SKL_CDCLK_READY_FOR_CHANGE */
+#define GEN9_PCODE_DATA                   0x138128u
+#define GEN9_PCODE_DATA1                  0x13812Cu
+/* GT thread and core status (i915 GEN6_GT_THREAD_STATUS_REG, GEN6_GT_CORE_STATUS); GVT-g
+ * zeroes both in a vGPU (gvt/mmio.c intel_vgpu_reset_mmio()). */
+#define GEN9_GT_THREAD_STATUS             0x13805Cu
+#define GEN9_GT_CORE_STATUS               0x138060u
+/* Private PPGTT memory attributes (i915 GEN8_PRIVATE_PAT_LO/HI, setup_private_pat()). */
+#define GEN9_PRIVATE_PAT_LO               0x40E0u
+#define GEN9_PRIVATE_PAT_HI               0x40E4u
+/* Memory object control tables (i915 intel_mocs.c: __GEN9_*_MOCS0, GEN9_LNCFCMOCS): 64
+ * entries per engine, 32 L3 control registers. */
+#define GEN9_MOCS_ENTRIES                 64u
+#define GEN9_RCS_MOCS(i)                  (0xC800u + 4u * (uint32_t)(i))
+#define GEN9_VCS_MOCS(i)                  (0xC900u + 4u * (uint32_t)(i))
+#define GEN9_VCS1_MOCS(i)                 (0xCA00u + 4u * (uint32_t)(i))
+#define GEN9_VECS_MOCS(i)                 (0xCB00u + 4u * (uint32_t)(i))
+#define GEN9_BCS_MOCS(i)                  (0xCC00u + 4u * (uint32_t)(i))
+#define GEN9_LNCFCMOCS(i)                 (0xB020u + 4u * (uint32_t)(i))
+#define GEN9_LNCFCMOCS_COUNT              32u
+/* Per-engine registers i915 programs besides the execlist ones (gt/intel_engine_regs.h,
+ * gt/intel_gt_regs.h): the user-writable register whitelist and the front-end chicken bits
+ * (masked; GVT-g CSFE_CHICKEN1_REG). */
+#define GEN9_RING_FORCE_TO_NONPRIV(base, i) ((base) + 0x4D0u + 4u * (uint32_t)(i))
+#define GEN9_RING_NONPRIV_SLOTS           12u
+#define GEN9_RING_CSFE_CHICKEN1(base)     ((base) + 0xD4u)
+/* Global masked registers (bits 31:16 select which of 15:0 a write changes): every register
+ * GVT-g marks F_MODE_MASK for Skylake (gvt/handlers.c) besides the per-engine ones above and in
+ * the ring section.  Their i915 names, where i915 has one. */
+#define GEN9_CACHE_MODE_0                 0x2120u    /* CACHE_MODE_0 */
+#define GEN9_MASKED_2124                  0x2124u    /* no i915 name; GVT-g 0x2124 */
+#define GEN9_FW_BLC2                      0x20DCu    /* FW_BLC2 */
+#define GEN9_3D_CHICKEN3                  0x2090u    /* _3D_CHICKEN3 */
+#define GEN9_FF_SLICE_CHICKEN             0x2088u    /* FF_SLICE_CHICKEN */
+#define GEN9_FF_SLICE_CS_CHICKEN1         0x20E0u    /* GEN7_FF_SLICE_CS_CHICKEN1 */
+#define GEN9_FF_SLICE_CS_CHICKEN2         0x20E4u    /* FF_SLICE_CS_CHICKEN2 */
+#define GEN9_CS_DEBUG_MODE1               0x20ECu    /* GEN9_CS_DEBUG_MODE1 */
+#define GEN9_MASKED_2470                  0x2470u    /* no i915 name; GVT-g 0x2470 */
+#define GEN9_CS_CHICKEN1                  0x2580u    /* GEN8_CS_CHICKEN1 */
+#define GEN9_ARB_MODE                     0x4030u    /* ARB_MODE */
+#define GEN9_WM_CHICKEN3                  0x5588u    /* GEN9_WM_CHICKEN3 */
+#define GEN9_CACHE_MODE_0_GEN7            0x7000u    /* CACHE_MODE_0_GEN7 */
+#define GEN9_CACHE_MODE_1                 0x7004u    /* CACHE_MODE_1 */
+#define GEN9_GT_MODE                      0x7008u    /* GEN7_GT_MODE */
+#define GEN9_COMMON_SLICE_CHICKEN1        0x7010u    /* GEN7_COMMON_SLICE_CHICKEN1 */
+#define GEN9_COMMON_SLICE_CHICKEN2        0x7014u    /* COMMON_SLICE_CHICKEN2 */
+#define GEN9_HIZ_CHICKEN                  0x7018u    /* HIZ_CHICKEN */
+#define GEN9_HDC_CHICKEN0                 0x7300u    /* HDC_CHICKEN0 */
+#define GEN9_HDC_CHICKEN1                 0x7304u    /* GEN8_HDC_CHICKEN1 */
+#define GEN9_HALF_SLICE_CHICKEN1          0xE100u    /* GEN7_HALF_SLICE_CHICKEN1 */
+#define GEN9_HALF_SLICE_CHICKEN2          0xE180u    /* HALF_SLICE_CHICKEN2 */
+#define GEN9_HALF_SLICE_CHICKEN3          0xE184u    /* HALF_SLICE_CHICKEN3 */
+#define GEN9_HALF_SLICE_CHICKEN5          0xE188u    /* GEN9_HALF_SLICE_CHICKEN5 */
+#define GEN9_HALF_SLICE_CHICKEN7          0xE194u    /* GEN9_HALF_SLICE_CHICKEN7 */
+#define GEN9_ROW_CHICKEN                  0xE4F0u    /* GEN8_ROW_CHICKEN */
+#define GEN9_ROW_CHICKEN2                 0xE4F4u    /* GEN7_ROW_CHICKEN2 */
+/* Registers i915 whitelists for user batches on the render engine (gen9_whitelist_build(),
+ * skl_whitelist_build()) besides masked ones above: preemption control and an L3 setting. */
+#define GEN9_CTX_PREEMPT_REG              0x2248u    /* GEN9_CTX_PREEMPT_REG */
+#define GEN9_L3SQCREG4                    0xB118u    /* GEN8_L3SQCREG4 */
 
 /* ---- Display: pipe A and its primary plane (i915 i915_reg.h PIPESRC, PLANE_CTL/STRIDE/POS/
  * SIZE/SURF(pipe A, plane 1); PRM Vol 2c "PLANE_*").  Tessera's vGPU emulates these so a guest

@@ -31,15 +31,31 @@ enum igpu_err {
 
 const char *igpu_strerror(int err);
 
+/* The GT engines of a Skylake GT2 (i915 skl_gt2_info: RCS0, BCS0, VCS0, VECS0).  The backends
+ * (hw, model) drive the first IGPU_NUM_ENGINES of them; the video engines exist only as the
+ * i915 guest's virtual engines (an MI-only software command streamer, drivers/igpu/cs/) and in
+ * the scanner's tables, so they are numbered after the backends' engines. */
 enum igpu_engine {
     IGPU_RCS = 0,            /* render command streamer */
     IGPU_BCS = 1,            /* blitter command streamer */
-    IGPU_NUM_ENGINES = 2,
+    IGPU_VCS = 2,            /* video decode (VCS0, "BSD") */
+    IGPU_VECS = 3,           /* video enhancement (VECS0, "VEBOX") */
 };
+#define IGPU_NUM_ENGINES     2u   /* engines a backend drives: RCS and BCS */
+#define IGPU_NUM_GT_ENGINES  4u   /* every engine of a Skylake GT2 */
 
 const char *igpu_engine_name(enum igpu_engine e);
-/* MMIO base of an engine (GEN9_RCS_BASE / GEN9_BCS_BASE), 0 for an invalid engine. */
+/* MMIO base of an engine (GEN9_RCS_BASE, GEN9_BCS_BASE, GEN9_VCS_BASE, GEN9_VECS_BASE), 0 for
+ * an invalid engine. */
 uint32_t igpu_engine_base(enum igpu_engine e);
+/* The engine whose registers start at MMIO base `base`; -1 if none. */
+int igpu_engine_from_base(uint32_t base);
+/* Where the engine's interrupt bits sit in the GT interrupt registers: bank (GEN9_GT_IIR(bank))
+ * and shift (i915 gen8_gt_irq_handler(), logical_ring_default_irqs()); false if invalid. */
+bool igpu_engine_irq(enum igpu_engine e, unsigned *bank, unsigned *shift);
+/* The engine's GEN6_GDRST domain bit (i915 intel_engine_cs.c engine_reset_domains[]), 0 if
+ * invalid. */
+uint32_t igpu_engine_reset_domain(enum igpu_engine e);
 
 /* One context status buffer event, as the engine wrote it. */
 struct igpu_csb_event {

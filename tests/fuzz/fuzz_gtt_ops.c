@@ -12,30 +12,13 @@
 
 #include "gtt/gtt.h"
 #include "gtt/internal.h"
+#include "tests/fuzz/fuzz_cursor.h"
 
 #define MB (UINT64_C(1) << 20)
 #define RAM (UINT64_C(64) << 20)
 #define SCRATCH (UINT64_C(0x7000000000) | GEN9_GGTT_PTE_PRESENT)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct cursor {
-    const uint8_t *p;
-    size_t n;
-};
-
-static uint64_t take(struct cursor *c, unsigned bytes)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < bytes; i++) {
-        v = v << 8;
-        if (c->n) {
-            v |= *c->p++;
-            c->n--;
-        }
-    }
-    return v;
-}
 
 static uint64_t *phys;
 static uint32_t n_phys;

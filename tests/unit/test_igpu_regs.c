@@ -229,7 +229,42 @@ static void test_names(void **state)
     (void)state;
     assert_string_equal(igpu_engine_name(IGPU_RCS), "rcs");
     assert_string_equal(igpu_engine_name(IGPU_BCS), "bcs");
-    assert_int_equal(igpu_engine_base(IGPU_NUM_ENGINES), 0);
+    assert_string_equal(igpu_engine_name(IGPU_VCS), "vcs");
+    assert_string_equal(igpu_engine_name(IGPU_VECS), "vecs");
+    assert_int_equal(igpu_engine_base(IGPU_NUM_GT_ENGINES), 0);
+    assert_string_equal(igpu_engine_name(IGPU_NUM_GT_ENGINES), "?");
+}
+
+/* The four Skylake GT2 engines as i915 6.1 places them: MMIO bases (intel_engine_regs.h),
+ * interrupt bank and shift (gen8_gt_irq_handler()), reset domain (engine_reset_domains[]). */
+static void test_engines(void **state)
+{
+    static const struct {
+        enum igpu_engine e;
+        uint32_t base;
+        unsigned bank, shift;
+        uint32_t grdom;
+    } want[] = {
+        { IGPU_RCS, 0x2000, 0, 0, 1u << 1 },
+        { IGPU_BCS, 0x22000, 0, 16, 1u << 3 },
+        { IGPU_VCS, 0x12000, 1, 0, 1u << 2 },
+        { IGPU_VECS, 0x1A000, 3, 0, 1u << 4 },
+    };
+    unsigned bank, shift;
+    (void)state;
+    for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+        assert_int_equal(igpu_engine_base(want[i].e), want[i].base);
+        assert_int_equal(igpu_engine_from_base(want[i].base), want[i].e);
+        assert_true(igpu_engine_irq(want[i].e, &bank, &shift));
+        assert_int_equal(bank, want[i].bank);
+        assert_int_equal(shift, want[i].shift);
+        assert_int_equal(igpu_engine_reset_domain(want[i].e), want[i].grdom);
+    }
+    assert_false(igpu_engine_irq(IGPU_NUM_GT_ENGINES, &bank, &shift));
+    assert_int_equal(igpu_engine_reset_domain(IGPU_NUM_GT_ENGINES), 0);
+    assert_int_equal(igpu_engine_from_base(0x32000), -1);
+    /* The backends drive RCS and BCS only. */
+    assert_int_equal(IGPU_NUM_ENGINES, 2);
     assert_string_equal(igpu_strerror(IGPU_ETIMEDOUT), "hardware did not acknowledge in time");
     assert_string_equal(igpu_strerror(-99), "unknown error");
 }
@@ -238,6 +273,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design_facts),
+        cmocka_unit_test(test_engines),
         cmocka_unit_test(test_fence_encoding),
         cmocka_unit_test(test_masked_registers),
         cmocka_unit_test(test_gmch_and_bdsm_decoding),

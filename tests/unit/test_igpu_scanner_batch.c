@@ -299,7 +299,7 @@ static void test_config_checks(void **state)
     f->cfg.shadow_gm = FX_SHADOW_GM + 2;          /* misaligned */
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_CONFIG);
     f->cfg.shadow_gm = FX_SHADOW_GM;
-    f->cfg.engine = IGPU_NUM_ENGINES;
+    f->cfg.engine = IGPU_NUM_GT_ENGINES;
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_CONFIG);
     f->cfg.engine = IGPU_RCS;
     assert_int_equal(igpu_scan_ring(NULL, f->ring, 1, &f->res), IGPU_SCAN_E_CONFIG);

@@ -23,22 +23,54 @@ const char *igpu_strerror(int err)
     }
 }
 
+/* One row per Skylake GT2 engine (i915 intel_engine_cs.c intel_engines[], engine_reset_domains[];
+ * intel_execlists_submission.c logical_ring_default_irqs() irq_shifts[]). */
+static const struct {
+    const char *name;
+    uint32_t base;
+    unsigned irq_bank, irq_shift;
+    uint32_t reset_domain;
+} engines[IGPU_NUM_GT_ENGINES] = {
+    [IGPU_RCS]  = { "rcs",  GEN9_RCS_BASE,  GEN9_GT_RCS_IRQ_BANK,  GEN9_GT_RCS_IRQ_SHIFT,
+                    GEN9_GRDOM_RENDER },
+    [IGPU_BCS]  = { "bcs",  GEN9_BCS_BASE,  GEN9_GT_BCS_IRQ_BANK,  GEN9_GT_BCS_IRQ_SHIFT,
+                    GEN9_GRDOM_BLT },
+    [IGPU_VCS]  = { "vcs",  GEN9_VCS_BASE,  GEN9_GT_VCS_IRQ_BANK,  GEN9_GT_VCS_IRQ_SHIFT,
+                    GEN9_GRDOM_MEDIA },
+    [IGPU_VECS] = { "vecs", GEN9_VECS_BASE, GEN9_GT_VECS_IRQ_BANK, GEN9_GT_VECS_IRQ_SHIFT,
+                    GEN9_GRDOM_VECS },
+};
+
 const char *igpu_engine_name(enum igpu_engine e)
 {
-    switch (e) {
-    case IGPU_RCS: return "rcs";
-    case IGPU_BCS: return "bcs";
-    default:       return "?";
-    }
+    return (unsigned)e < IGPU_NUM_GT_ENGINES ? engines[e].name : "?";
 }
 
 uint32_t igpu_engine_base(enum igpu_engine e)
 {
-    switch (e) {
-    case IGPU_RCS: return GEN9_RCS_BASE;
-    case IGPU_BCS: return GEN9_BCS_BASE;
-    default:       return 0;
-    }
+    return (unsigned)e < IGPU_NUM_GT_ENGINES ? engines[e].base : 0;
+}
+
+int igpu_engine_from_base(uint32_t base)
+{
+    for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
+        if (engines[e].base == base)
+            return (int)e;
+    return -1;
+}
+
+bool igpu_engine_irq(enum igpu_engine e, unsigned *bank, unsigned *shift)
+{
+    if ((unsigned)e >= IGPU_NUM_GT_ENGINES)
+        return false;
+    *bank = engines[e].irq_bank;
+    *shift = engines[e].irq_shift;
+    return true;
+}
+
+uint32_t igpu_engine_reset_domain(enum igpu_engine e)
+{
+    return (unsigned)e < IGPU_NUM_GT_ENGINES ? engines[e].reset_domain : 0;
 }
 
 uint64_t igpu_ticks_to_ns(uint64_t ticks, uint32_t hz)

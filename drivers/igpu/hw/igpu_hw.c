@@ -11,9 +11,16 @@
 #define rd igpu_hw_rd
 #define wr igpu_hw_wr
 
+/* The engines this backend drives (RCS, BCS); 0 for the video engines, which exist only as an
+ * i915 guest's virtual engines. */
+static uint32_t hw_engine_base(enum igpu_engine e)
+{
+    return (unsigned)e < IGPU_NUM_ENGINES ? igpu_engine_base(e) : 0;
+}
+
 static unsigned engine_fw(enum igpu_engine e)
 {
-    return igpu_hw_fw_domains(igpu_engine_base(e));
+    return igpu_hw_fw_domains(hw_engine_base(e));
 }
 
 /* ---- operations ------------------------------------------------------------------------- */
@@ -107,7 +114,7 @@ static uint32_t engine_irq_bits(enum igpu_engine e)
  * the first event after a reset lands in entry 0, written twice with a posting read each. */
 static void reset_csb_pointers(struct igpu_hw *hw, enum igpu_engine e)
 {
-    uint32_t b = igpu_engine_base(e), last = GEN9_CSB_ENTRIES - 1u;
+    uint32_t b = hw_engine_base(e), last = GEN9_CSB_ENTRIES - 1u;
     uint32_t v = GEN9_MASKED_FIELD(0xFFFFu, last << GEN9_CSB_READ_PTR_SHIFT |
                                                 last << GEN9_CSB_WRITE_PTR_SHIFT);
     hw->csb_head[e] = last;
@@ -120,7 +127,7 @@ static void reset_csb_pointers(struct igpu_hw *hw, enum igpu_engine e)
 static int op_engine_init(void *be, enum igpu_engine e, uint32_t hws_gaddr)
 {
     struct igpu_hw *hw = be;
-    uint32_t b = igpu_engine_base(e), irq, esr;
+    uint32_t b = hw_engine_base(e), irq, esr;
     unsigned fw = engine_fw(e);
 
     if (!b || (hws_gaddr & GEN9_GTT_PAGE_MASK))
@@ -154,7 +161,7 @@ static int op_engine_init(void *be, enum igpu_engine e, uint32_t hws_gaddr)
 static int op_elsp_submit(void *be, enum igpu_engine e, uint64_t d0, uint64_t d1)
 {
     struct igpu_hw *hw = be;
-    uint32_t b = igpu_engine_base(e);
+    uint32_t b = hw_engine_base(e);
     unsigned fw = engine_fw(e);
     int rc;
 
@@ -173,7 +180,7 @@ static int op_elsp_submit(void *be, enum igpu_engine e, uint64_t d0, uint64_t d1
 static int op_csb_read(void *be, enum igpu_engine e, struct igpu_csb_event *ev, unsigned max)
 {
     struct igpu_hw *hw = be;
-    uint32_t b = igpu_engine_base(e), wp, head;
+    uint32_t b = hw_engine_base(e), wp, head;
     unsigned fw = engine_fw(e), n = 0;
     int rc;
 
@@ -221,7 +228,7 @@ static int op_irq_ack(void *be, struct igpu_irq_status *st)
  * reported and the reset goes ahead ("does not adversely affect functionality"). */
 static void stop_cs(struct igpu_hw *hw, enum igpu_engine e)
 {
-    uint32_t b = igpu_engine_base(e);
+    uint32_t b = hw_engine_base(e);
     wr(hw, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_ENABLE(GEN9_MI_MODE_STOP_RING));
     if (igpu_hw_wait(hw, GEN9_RING_MI_MODE(b), GEN9_MI_MODE_IDLE, GEN9_MI_MODE_IDLE,
                      IGPU_HW_STOP_CS_US) != IGPU_OK) {
@@ -237,7 +244,7 @@ static void stop_cs(struct igpu_hw *hw, enum igpu_engine e)
  * wait for the hardware to clear it. */
 static int reset_prepare(struct igpu_hw *hw, enum igpu_engine e)
 {
-    uint32_t reg = GEN9_RING_RESET_CTL(igpu_engine_base(e));
+    uint32_t reg = GEN9_RING_RESET_CTL(hw_engine_base(e));
     uint32_t ack = rd(hw, reg), request, mask, want;
 
     if (ack & GEN9_RESET_CTL_CAT_ERROR) {
@@ -282,7 +289,7 @@ static int domain_reset(struct igpu_hw *hw, uint32_t dom)
 static int op_engine_reset(void *be, enum igpu_engine e)
 {
     struct igpu_hw *hw = be;
-    uint32_t b = igpu_engine_base(e);
+    uint32_t b = hw_engine_base(e);
     uint32_t dom = e == IGPU_RCS ? GEN9_GRDOM_RENDER : GEN9_GRDOM_BLT;
     int rc = IGPU_ETIMEDOUT;
 
@@ -311,7 +318,7 @@ static int op_engine_reset(void *be, enum igpu_engine e)
 static int op_timestamp(void *be, enum igpu_engine e, uint64_t *ticks)
 {
     struct igpu_hw *hw = be;
-    uint32_t b = igpu_engine_base(e), hi, lo, prev;
+    uint32_t b = hw_engine_base(e), hi, lo, prev;
     unsigned fw = engine_fw(e), tries = 3;
     int rc;
 

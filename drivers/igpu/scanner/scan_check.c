@@ -10,6 +10,8 @@
 #include "drivers/igpu/scanner/scan_internal.h"
 
 #include "drivers/igpu/gen9_cmd.h"
+#include "drivers/igpu/gen9_context.h"
+#include "drivers/igpu/gen9_gfxpipe.h"
 
 /* ---- Shared operand checks ---- */
 
@@ -20,6 +22,35 @@ static enum igpu_scan_err check_mem(struct scan_ctx *c, uint32_t op, uint64_t ad
         return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, op, addr);
     scan_note_range(c, scan_range_find(c->cfg->ranges, c->cfg->n_ranges, addr));
     return IGPU_SCAN_OK;
+}
+
+/* An operand addressed through the GGTT (the allowed ranges) or, for an i915 guest, through its
+ * context's PPGTT (every byte must translate for the access: cfg->ppgtt->check()). */
+static enum igpu_scan_err check_access(struct scan_ctx *c, uint32_t op, uint64_t addr,
+                                       uint64_t size, bool ppgtt, bool write)
+{
+    const struct igpu_scan_ppgtt *pp = c->cfg->ppgtt;
+
+    if (!ppgtt)
+        return check_mem(c, op, addr, size);
+    if (!pp)
+        return scan_reject(c, IGPU_SCAN_E_PPGTT, op, addr);
+    if (pp->check(pp->ctx, addr, size, write) != 0)
+        return scan_reject(c, IGPU_SCAN_E_PPGTT_MAP, op, addr);
+    return IGPU_SCAN_OK;
+}
+
+/* i915 profile: a post-sync into the running context's own status page, at byte `off` of it
+ * (PIPE_CONTROL_STORE_DATA_INDEX / MI_FLUSH_DW_STORE_INDEX; i915's LRC_PPHWSP_SCRATCH_ADDR).
+ * Tessera's own guests never get this: the status page is the context owner's. */
+static enum igpu_scan_err check_store_index(struct scan_ctx *c, uint32_t flags_op,
+                                            uint32_t flags, uint32_t off, uint64_t size)
+{
+    if (!c->cfg->i915)
+        return scan_reject(c, IGPU_SCAN_E_PRIVILEGED_OP, flags_op, flags);
+    if (off >= GEN9_PPHWSP_BYTES || off % size)
+        return scan_reject(c, IGPU_SCAN_E_BAD_FIELD, flags_op + 1u, off);
+    return check_mem(c, flags_op + 1u, c->cfg->pphwsp_gm + off, size);
 }
 
 /* A 48-bit address from operands op (low) and op + 1 (high); the low `align` bits must be
@@ -85,7 +116,7 @@ enum igpu_scan_err scan_check_bb_start(struct scan_ctx *c, const uint32_t *cmd, 
     enum igpu_scan_err e;
 
     (void)len;
-    if (hdr & GEN9_MI_BB_START_PPGTT)
+    if ((hdr & GEN9_MI_BB_START_PPGTT) && !c->cfg->ppgtt)
         return scan_reject(c, IGPU_SCAN_E_PPGTT, 0, hdr);
     /* The second-level flag means nothing from the ring; refuse it rather than guess. */
     if (c->level == 0 && (hdr & GEN9_MI_BB_START_SECOND_LEVEL))
@@ -97,7 +128,8 @@ enum igpu_scan_err scan_check_bb_start(struct scan_ctx *c, const uint32_t *cmd, 
     if (child > c->depth_limit)
         return scan_reject(c, IGPU_SCAN_E_BATCH_DEPTH, 0, child);
     /* The first dword must be the guest's; the rest is checked as the batch is copied. */
-    return check_mem(c, GEN9_MI_BB_START_DW_ADDR_LO, target, 4);
+    return check_access(c, GEN9_MI_BB_START_DW_ADDR_LO, target, 4,
+                        (hdr & GEN9_MI_BB_START_PPGTT) != 0, false);
 }
 
 enum igpu_scan_err scan_check_sdi(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
@@ -107,7 +139,7 @@ enum igpu_scan_err scan_check_sdi(struct scan_ctx *c, const uint32_t *cmd, uint3
     uint64_t addr;
     enum igpu_scan_err e;
 
-    if (!(hdr & GEN9_MI_SDI_USE_GGTT))
+    if (!(hdr & GEN9_MI_SDI_USE_GGTT) && !c->cfg->ppgtt)
         return scan_reject(c, IGPU_SCAN_E_PPGTT, 0, hdr);
     /* The length must match the store size: 4 dw for a dword, 5 for a qword. */
     if (len != (qword ? GEN9_MI_STORE_DATA_IMM_QW_LEN : GEN9_MI_STORE_DATA_IMM_DW_LEN))
@@ -115,7 +147,8 @@ enum igpu_scan_err scan_check_sdi(struct scan_ctx *c, const uint32_t *cmd, uint3
     e = get_addr(c, cmd, GEN9_MI_SDI_DW_ADDR_LO, qword ? 8 : 4, &addr);
     if (e)
         return e;
-    e = check_mem(c, GEN9_MI_SDI_DW_ADDR_LO, addr, qword ? 8 : 4);
+    e = check_access(c, GEN9_MI_SDI_DW_ADDR_LO, addr, qword ? 8 : 4,
+                     !(hdr & GEN9_MI_SDI_USE_GGTT), true);
     if (e)
         return e;
     c->res->mem_writes++;
@@ -144,16 +177,19 @@ enum igpu_scan_err scan_check_lri(struct scan_ctx *c, const uint32_t *cmd, uint3
 static enum igpu_scan_err check_reg_mem(struct scan_ctx *c, const uint32_t *cmd, uint32_t use_ggtt,
                                         uint32_t reg_access, uint32_t *counter)
 {
+    bool ppgtt = !(cmd[0] & use_ggtt);
     uint64_t addr;
     enum igpu_scan_err e;
 
-    if (!(cmd[0] & use_ggtt))
+    if (ppgtt && !c->cfg->ppgtt)
         return scan_reject(c, IGPU_SCAN_E_PPGTT, 0, cmd[0]);
     e = check_reg(c, GEN9_MI_RM_DW_REG, cmd[GEN9_MI_RM_DW_REG], reg_access);
     if (!e)
         e = get_addr(c, cmd, GEN9_MI_RM_DW_ADDR_LO, 4, &addr);
+    /* SRM reads a register and writes memory; LRM reads memory. */
     if (!e)
-        e = check_mem(c, GEN9_MI_RM_DW_ADDR_LO, addr, 4);
+        e = check_access(c, GEN9_MI_RM_DW_ADDR_LO, addr, 4, ppgtt,
+                         reg_access == IGPU_SCAN_REG_READ);
     if (e)
         return e;
     (*counter)++;
@@ -180,7 +216,7 @@ enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, 
     enum igpu_scan_err e;
 
     /* The status page belongs to the context owner (the hypervisor), not the guest. */
-    if (hdr & GEN9_MI_FLUSH_DW_STORE_INDEX)
+    if ((hdr & GEN9_MI_FLUSH_DW_STORE_INDEX) && !c->cfg->i915)
         return scan_reject(c, IGPU_SCAN_E_PRIVILEGED_OP, 0, hdr);
     if (op == GEN9_MI_FLUSH_DW_OP_RESERVED)
         return scan_reject(c, IGPU_SCAN_E_BAD_FIELD, 0, hdr);
@@ -188,7 +224,15 @@ enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, 
         c->res->notifies++;
     if (op == GEN9_MI_FLUSH_DW_OP_NONE)
         return IGPU_SCAN_OK;                    /* no post-sync write: address unused */
-    if (!(lo & GEN9_MI_FLUSH_DW_USE_GTT))
+    size = (op == GEN9_MI_FLUSH_DW_OP_STOREDW && len == GEN9_MI_FLUSH_DW_DW_LEN) ? 4 : 8;
+    if (hdr & GEN9_MI_FLUSH_DW_STORE_INDEX) {
+        e = check_store_index(c, 0, hdr, lo & ~GEN9_MI_FLUSH_DW_USE_GTT, size);
+        if (e)
+            return e;
+        c->res->mem_writes++;
+        return IGPU_SCAN_OK;
+    }
+    if (!(lo & GEN9_MI_FLUSH_DW_USE_GTT) && !c->cfg->ppgtt)
         return scan_reject(c, IGPU_SCAN_E_PPGTT, GEN9_MI_FLUSH_DW_DW_ADDR_LO, lo);
     if (lo & ~(GEN9_MI_FLUSH_DW_ADDR_MASK | GEN9_MI_FLUSH_DW_USE_GTT))
         return scan_reject(c, IGPU_SCAN_E_MISALIGNED, GEN9_MI_FLUSH_DW_DW_ADDR_LO, lo);
@@ -201,9 +245,9 @@ enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, 
                            cmd[GEN9_MI_FLUSH_DW_DW_ADDR_HI]);
     addr = gen9_gm_addr(lo, cmd[GEN9_MI_FLUSH_DW_DW_ADDR_HI], GEN9_MI_FLUSH_DW_ADDR_MASK);
     /* Immediate data is a dword in the 4-dw form, a qword in the 5-dw form; a timestamp is
-     * always a qword. */
-    size = (op == GEN9_MI_FLUSH_DW_OP_STOREDW && len == GEN9_MI_FLUSH_DW_DW_LEN) ? 4 : 8;
-    e = check_mem(c, GEN9_MI_FLUSH_DW_DW_ADDR_LO, addr, size);
+     * always a qword (size, above). */
+    e = check_access(c, GEN9_MI_FLUSH_DW_DW_ADDR_LO, addr, size,
+                     !(lo & GEN9_MI_FLUSH_DW_USE_GTT), true);
     if (e)
         return e;
     c->res->mem_writes++;
@@ -220,20 +264,35 @@ enum igpu_scan_err scan_check_pipe_control(struct scan_ctx *c, const uint32_t *c
     enum igpu_scan_err e;
 
     (void)len;
-    /* A post-sync write to an MMIO register or into the status page: not the guest's. */
-    if (flags & (GEN9_PIPE_CONTROL_LRI_POST_SYNC | GEN9_PIPE_CONTROL_STORE_DATA_INDEX))
+    /* A post-sync write to an MMIO register: never the guest's.  Into the status page: only
+     * an i915 guest's own context's (check_store_index()). */
+    if (flags & GEN9_PIPE_CONTROL_LRI_POST_SYNC)
+        return scan_reject(c, IGPU_SCAN_E_PRIVILEGED_OP, GEN9_PIPE_CONTROL_DW_FLAGS, flags);
+    if ((flags & GEN9_PIPE_CONTROL_STORE_DATA_INDEX) && !c->cfg->i915)
         return scan_reject(c, IGPU_SCAN_E_PRIVILEGED_OP, GEN9_PIPE_CONTROL_DW_FLAGS, flags);
     if (flags & GEN9_PIPE_CONTROL_NOTIFY)
         c->res->notifies++;
     if ((flags & GEN9_PIPE_CONTROL_POST_SYNC_MASK) == GEN9_PIPE_CONTROL_POST_SYNC_NONE)
         return IGPU_SCAN_OK;
-    if (!(flags & GEN9_PIPE_CONTROL_GLOBAL_GTT))
+    if (flags & GEN9_PIPE_CONTROL_STORE_DATA_INDEX) {
+        if (cmd[GEN9_PIPE_CONTROL_DW_ADDR_HI])
+            return scan_reject(c, IGPU_SCAN_E_BAD_FIELD, GEN9_PIPE_CONTROL_DW_ADDR_HI,
+                               cmd[GEN9_PIPE_CONTROL_DW_ADDR_HI]);
+        e = check_store_index(c, GEN9_PIPE_CONTROL_DW_FLAGS, flags,
+                              cmd[GEN9_PIPE_CONTROL_DW_ADDR_LO], GEN9_PIPE_CONTROL_POST_SYNC_BYTES);
+        if (e)
+            return e;
+        c->res->mem_writes++;
+        return IGPU_SCAN_OK;
+    }
+    if (!(flags & GEN9_PIPE_CONTROL_GLOBAL_GTT) && !c->cfg->ppgtt)
         return scan_reject(c, IGPU_SCAN_E_PPGTT, GEN9_PIPE_CONTROL_DW_FLAGS, flags);
     /* Every post-sync operation writes a qword. */
     e = get_addr(c, cmd, GEN9_PIPE_CONTROL_DW_ADDR_LO, GEN9_PIPE_CONTROL_POST_SYNC_BYTES,
                  &addr);
     if (!e)
-        e = check_mem(c, GEN9_PIPE_CONTROL_DW_ADDR_LO, addr, GEN9_PIPE_CONTROL_POST_SYNC_BYTES);
+        e = check_access(c, GEN9_PIPE_CONTROL_DW_ADDR_LO, addr, GEN9_PIPE_CONTROL_POST_SYNC_BYTES,
+                         !(flags & GEN9_PIPE_CONTROL_GLOBAL_GTT), true);
     if (e)
         return e;
     c->res->mem_writes++;
@@ -263,7 +322,7 @@ struct blit_surface {
 };
 
 static enum igpu_scan_err check_surface(struct scan_ctx *c, const struct blit_surface *s,
-                                        uint32_t w, uint32_t h, uint32_t bpp)
+                                        uint32_t w, uint32_t h, uint32_t bpp, bool write)
 {
     uint64_t first, end, pitch;
 
@@ -285,7 +344,11 @@ static enum igpu_scan_err check_surface(struct scan_ctx *c, const struct blit_su
         first = s->base + (uint64_t)(s->y / TILE_ROWS) * TILE_ROWS * pitch;
         end = s->base + ((uint64_t)(s->y + h - 1u) / TILE_ROWS + 1u) * TILE_ROWS * pitch;
     }
-    return check_mem(c, s->addr_op, first, end - first);
+    /* A blit names no address space: it uses its batch's.  From a PPGTT batch that the engine
+     * will run as a GGTT copy the surfaces would change meaning: refuse. */
+    if (c->in_ppgtt && !(c->cfg->ppgtt && c->cfg->ppgtt->in_place))
+        return scan_reject(c, IGPU_SCAN_E_PPGTT, s->addr_op, s->base);
+    return check_access(c, s->addr_op, first, end - first, c->in_ppgtt, write);
 }
 
 /* The destination rectangle (BR22 top-left, BR23 bottom-right exclusive): non-empty and at
@@ -334,7 +397,7 @@ enum igpu_scan_err scan_check_xy_color_blt(struct scan_ctx *c, const uint32_t *c
     if (!e)
         e = get_addr(c, cmd, GEN9_XY_COLOR_BLT_DW_DST_LO, 1, &dst.base);
     if (!e)
-        e = check_surface(c, &dst, w, h, bpp);
+        e = check_surface(c, &dst, w, h, bpp, true);
     if (e)
         return e;
     count_blit(c, w, h, bpp);
@@ -374,13 +437,62 @@ enum igpu_scan_err scan_check_xy_src_copy_blt(struct scan_ctx *c, const uint32_t
     if (!e)
         e = get_addr(c, cmd, GEN9_XY_SRC_COPY_BLT_DW_DST_LO, 1, &dst.base);
     if (!e)
-        e = check_surface(c, &dst, w, h, bpp);
+        e = check_surface(c, &dst, w, h, bpp, true);
     if (!e)
         e = get_addr(c, cmd, GEN9_XY_SRC_COPY_BLT_DW_SRC_LO, 1, &src.base);
     if (!e)
-        e = check_surface(c, &src, w, h, bpp);
+        e = check_surface(c, &src, w, h, bpp, false);
     if (e)
         return e;
     count_blit(c, w, h, bpp);
     return IGPU_SCAN_OK;
+}
+
+/* ---- i915 profile: the render engine's other GFXPIPE commands ---- */
+
+const struct scan_cmd_desc *scan_gfxpipe_desc(struct scan_ctx *c, uint32_t hdr)
+{
+    const struct gen9_gfxpipe_cmd *g = gen9_gfxpipe_lookup(hdr);
+    struct scan_cmd_desc *d = &c->gfx_desc;
+
+    if (!g)
+        return NULL;
+    d->name = g->name;
+    d->engines = SCAN_ENG_RCS;
+    d->forbidden = false;
+    d->i915_ok = true;
+    d->len_min = g->len_min;
+    d->len_max = g->len_max;
+    d->len_mask = g->subtype == GEN9_GFXPIPE_SINGLE_DW ? 0
+                : g->subtype == GEN9_GFXPIPE_MEDIA ? GEN9_MEDIA_LEN_MASK : GEN9_3D_LEN_MASK;
+    d->flags_ok = ~0u;          /* state headers carry fields (MOCS, ...); nothing executes */
+    d->check = scan_check_gfxpipe;
+    return d;
+}
+
+/* State is skipped (it changes nothing visible without a draw); a draw is accepted only when
+ * it provably draws nothing (gen9_3dprimitive_draws_nothing(): the one ending i915's golden
+ * render state); walkers, media objects and binding-table edits are refused. */
+enum igpu_scan_err scan_check_gfxpipe(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
+{
+    const struct gen9_gfxpipe_cmd *g = gen9_gfxpipe_lookup(cmd[0]);
+
+    (void)len;
+    switch (g ? (enum gen9_gfxpipe_kind)g->kind : GEN9_GFX_WRITES_MEMORY) {
+    case GEN9_GFX_STATE:
+    case GEN9_GFX_MEDIA_STATE:
+        if (g->subtype == GEN9_GFXPIPE_3D && g->opcode == 0 &&
+            g->subop == GEN9_3DSTATE_VF_TOPOLOGY_SUBOP)
+            c->topology = cmd[1] & GEN9_TOPOLOGY_MASK;
+        c->res->state_skipped++;
+        return IGPU_SCAN_OK;
+    case GEN9_GFX_DRAW:
+        if (!gen9_3dprimitive_draws_nothing(cmd, c->topology))
+            return scan_reject(c, IGPU_SCAN_E_NO_3D_MEDIA, GEN9_3DPRIMITIVE_DW_VERTEX_COUNT,
+                               cmd[GEN9_3DPRIMITIVE_DW_VERTEX_COUNT]);
+        c->res->state_skipped++;
+        return IGPU_SCAN_OK;
+    default:
+        return scan_reject(c, IGPU_SCAN_E_NO_3D_MEDIA, 0, cmd[0]);
+    }
 }

@@ -15,13 +15,35 @@
 /* Engines a descriptor allows, as bits. */
 #define SCAN_ENG_RCS  (1u << IGPU_RCS)
 #define SCAN_ENG_BCS  (1u << IGPU_BCS)
-#define SCAN_ENG_ALL  (SCAN_ENG_RCS | SCAN_ENG_BCS)
+#define SCAN_ENG_VCS  (1u << IGPU_VCS)
+#define SCAN_ENG_VECS (1u << IGPU_VECS)
+#define SCAN_ENG_XCS  (SCAN_ENG_BCS | SCAN_ENG_VCS | SCAN_ENG_VECS)   /* MI_FLUSH_DW engines */
+#define SCAN_ENG_ALL  (SCAN_ENG_RCS | SCAN_ENG_XCS)
 
 /* One element of the path of batches being executed (calls and chained starts), for loop
  * detection: a batch start into any of them is rejected. */
 struct scan_path_elem {
     uint64_t start;
     uint64_t end;
+    bool ppgtt;
+};
+
+struct scan_ctx;
+
+/* Operand check of one command: cmd[0..len) is complete; records workload facts. */
+typedef enum igpu_scan_err (*scan_check_fn)(struct scan_ctx *c, const uint32_t *cmd,
+                                            uint32_t len);
+
+struct scan_cmd_desc {
+    const char *name;
+    uint8_t engines;        /* SCAN_ENG_* that execute it */
+    bool forbidden;         /* known, but a guest may never use it */
+    bool i915_ok;           /* ... except an i915 guest (the i915 profile) */
+    uint16_t len_min;       /* total dwords, inclusive bounds */
+    uint16_t len_max;
+    uint32_t len_mask;      /* DWord Length field; 0 = single dword, no field */
+    uint32_t flags_ok;      /* other header bits a guest may set */
+    scan_check_fn check;    /* NULL: nothing beyond the header to check */
 };
 
 struct scan_ctx {
@@ -37,21 +59,9 @@ struct scan_ctx {
     size_t shadow_used;             /* dwords of cfg->shadow in use */
     struct scan_path_elem path[IGPU_SCAN_PATH_MAX];
     unsigned n_path;
-};
-
-/* Operand check of one command: cmd[0..len) is complete; records workload facts. */
-typedef enum igpu_scan_err (*scan_check_fn)(struct scan_ctx *c, const uint32_t *cmd,
-                                            uint32_t len);
-
-struct scan_cmd_desc {
-    const char *name;
-    uint8_t engines;        /* SCAN_ENG_* that execute it */
-    bool forbidden;         /* known, but a guest may never use it */
-    uint16_t len_min;       /* total dwords, inclusive bounds */
-    uint16_t len_max;
-    uint32_t len_mask;      /* DWord Length field; 0 = single dword, no field */
-    uint32_t flags_ok;      /* other header bits a guest may set */
-    scan_check_fn check;    /* NULL: nothing beyond the header to check */
+    bool in_ppgtt;                  /* the buffer being decoded is a PPGTT batch */
+    uint32_t topology;              /* i915: last 3DSTATE_VF_TOPOLOGY, or unknown */
+    struct scan_cmd_desc gfx_desc;  /* i915: the render GFXPIPE command being decoded */
 };
 
 /* The descriptor for a header dword, or NULL if the command is unknown. */
@@ -92,6 +102,11 @@ enum igpu_scan_err scan_check_xy_color_blt(struct scan_ctx *c, const uint32_t *c
                                            uint32_t len);
 enum igpu_scan_err scan_check_xy_src_copy_blt(struct scan_ctx *c, const uint32_t *cmd,
                                               uint32_t len);
+
+enum igpu_scan_err scan_check_gfxpipe(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
+/* i915 profile: the descriptor of a render GFXPIPE command other than PIPE_CONTROL (filled into
+ * c->gfx_desc), or NULL if unknown. */
+const struct scan_cmd_desc *scan_gfxpipe_desc(struct scan_ctx *c, uint32_t hdr);
 
 /* Batch-start decoding shared by the check and the walker. */
 uint64_t scan_bb_start_target(const uint32_t *cmd);

@@ -76,6 +76,8 @@ static const char *const err_text[IGPU_SCAN_E_COUNT] = {
     [IGPU_SCAN_E_BATCH_OVERRUN] = "batch runs out of the allowed ranges",
     [IGPU_SCAN_E_READ_FAULT] = "guest memory could not be read",
     [IGPU_SCAN_E_SHADOW_FULL] = "shadow buffer full",
+    [IGPU_SCAN_E_NO_3D_MEDIA] = "draw, kernel or media command (RCS/VCS/VECS: MI only, no 3D or media)",
+    [IGPU_SCAN_E_PPGTT_MAP] = "PPGTT address not mapped to the guest's own memory",
 };
 
 const char *igpu_scan_strerror(enum igpu_scan_err e)
@@ -95,8 +97,12 @@ int igpu_scan_error_format(const struct igpu_scan_error *e, char *buf, size_t le
         snprintf(where, sizeof(where), "ring");
     else
         snprintf(where, sizeof(where), "level-%u batch 0x%" PRIx64, e->level, e->buf_gm);
+    /* Type-3 commands of the video engines are MFX/VEBOX, not the render names. */
+    bool video = (e->engine == IGPU_VCS || e->engine == IGPU_VECS) &&
+                 (e->header >> 29) == 3u;
     return snprintf(buf, len, "%s: %s (header 0x%08" PRIx32 ") at %s dword %" PRIu32
                     " (command at %" PRIu32 "), detail 0x%" PRIx64,
-                    igpu_scan_strerror(e->code), igpu_scan_cmd_name(e->header), e->header,
+                    igpu_scan_strerror(e->code),
+                    video ? "MFX/VEBOX command" : igpu_scan_cmd_name(e->header), e->header,
                     where, e->dw_offset, e->cmd_offset, e->detail);
 }

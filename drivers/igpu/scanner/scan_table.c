@@ -4,15 +4,24 @@
  * and the function that checks its operands.  Commands that exist but are never allowed are
  * listed as forbidden so a rejection can name them; anything absent is unknown.
  *
- * Per engine (PRM Vol 2a; GVT-g cmd_parser.c R_RCS/R_BCS): MI commands run everywhere except
- * MI_FLUSH_DW (blitter/video only); PIPE_CONTROL is render only; XY blits are blitter only.
+ * Per engine (PRM Vol 2a; GVT-g cmd_parser.c R_RCS/R_BCS/R_VCS/R_VECS): MI commands run
+ * everywhere except MI_FLUSH_DW (blitter/video only); PIPE_CONTROL is render only; XY blits are
+ * blitter only.  In the i915 profile the render engine's other GFXPIPE commands come from
+ * drivers/igpu/gen9_gfxpipe.c (scan_gfxpipe_desc()).
  */
 #include "drivers/igpu/scanner/scan_internal.h"
 
 #include "drivers/igpu/gen9_cmd.h"
+#include "drivers/igpu/gen9_gfxpipe.h"
 
 #define MI_FORBIDDEN(op, nm) \
     [op] = { .name = (nm), .engines = SCAN_ENG_ALL, .forbidden = true }
+/* Arbitration points: forbidden to Tessera's guests (a guest has no business with preemption),
+ * harmless for an i915 guest, whose every request uses them (gen8_emit_fini_breadcrumb_tail(),
+ * gen8_emit_bb_start_noarb()): the scheduler's watchdog still bounds a workload. */
+#define MI_ARB(op, nm) \
+    [op] = { .name = (nm), .engines = SCAN_ENG_ALL, .forbidden = true, .i915_ok = true, \
+             .len_min = 1, .len_max = 1, .flags_ok = GEN9_MI_ARB_ENABLE }
 
 static const struct scan_cmd_desc mi_table[GEN9_MI_OPCODE_MASK + 1] = {
     [GEN9_MI_NOOP_OP] = {
@@ -65,7 +74,7 @@ static const struct scan_cmd_desc mi_table[GEN9_MI_OPCODE_MASK + 1] = {
         .check = scan_check_lrm,
     },
     [GEN9_MI_FLUSH_DW_OP] = {
-        .name = "MI_FLUSH_DW", .engines = SCAN_ENG_BCS,
+        .name = "MI_FLUSH_DW", .engines = SCAN_ENG_XCS,
         .len_min = GEN9_MI_FLUSH_DW_DW_LEN, .len_max = GEN9_MI_FLUSH_DW_QW_LEN,
         .len_mask = GEN9_MI_FLUSH_DW_LEN_MASK,
         .flags_ok = GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_INVALIDATE_TLB |
@@ -77,10 +86,10 @@ static const struct scan_cmd_desc mi_table[GEN9_MI_OPCODE_MASK + 1] = {
      * page, or addresses computed on the GPU where the scanner cannot see them. */
     MI_FORBIDDEN(GEN9_MI_SET_PREDICATE_OP, "MI_SET_PREDICATE"),
     MI_FORBIDDEN(GEN9_MI_WAIT_FOR_EVENT_OP, "MI_WAIT_FOR_EVENT"),
-    MI_FORBIDDEN(GEN9_MI_ARB_CHECK_OP, "MI_ARB_CHECK"),
+    MI_ARB(GEN9_MI_ARB_CHECK_OP, "MI_ARB_CHECK"),
     MI_FORBIDDEN(GEN9_MI_RS_CONTROL_OP, "MI_RS_CONTROL"),
     MI_FORBIDDEN(GEN9_MI_REPORT_HEAD_OP, "MI_REPORT_HEAD"),
-    MI_FORBIDDEN(GEN9_MI_ARB_ON_OFF_OP, "MI_ARB_ON_OFF"),
+    MI_ARB(GEN9_MI_ARB_ON_OFF_OP, "MI_ARB_ON_OFF"),
     MI_FORBIDDEN(GEN9_MI_URB_ATOMIC_ALLOC_OP, "MI_URB_ATOMIC_ALLOC"),
     MI_FORBIDDEN(GEN9_MI_SUSPEND_FLUSH_OP, "MI_SUSPEND_FLUSH"),
     MI_FORBIDDEN(GEN9_MI_PREDICATE_OP, "MI_PREDICATE"),
@@ -162,5 +171,10 @@ const struct scan_cmd_desc *scan_lookup(uint32_t hdr)
 const char *igpu_scan_cmd_name(uint32_t hdr)
 {
     const struct scan_cmd_desc *d = scan_lookup(hdr);
-    return d ? d->name : "unknown command";
+    const struct gen9_gfxpipe_cmd *g;
+
+    if (d)
+        return d->name;
+    g = gen9_gfxpipe_lookup(hdr);       /* 3D and media commands, by their render names */
+    return g ? g->name : "unknown command";
 }

@@ -15,6 +15,7 @@
 #include "drivers/igpu/scanner/scan_internal.h"
 
 #include "drivers/igpu/gen9_cmd.h"
+#include "drivers/igpu/gen9_gfxpipe.h"
 
 #define PAGE_BYTES 4096u
 
@@ -27,6 +28,7 @@ struct scan_buf {
     size_t shadow_off;      /* batch: dw - cfg->shadow */
     uint64_t gm_limit;      /* batch: end of the allowed range it starts in, dword-trimmed */
     unsigned calls;         /* batch starts that call (pass 2 has work only if non-zero) */
+    bool ppgtt;             /* batch: a PPGTT batch, read through cfg->ppgtt */
 };
 
 enum scan_end { END_RING, END_BB_END, END_CHAIN };
@@ -44,6 +46,7 @@ enum igpu_scan_err scan_reject(struct scan_ctx *c, enum igpu_scan_err code, uint
         e->dw_offset = c->cur_off + op;
         e->header = c->cur_hdr;
         e->detail = detail;
+        e->engine = c->cfg ? c->cfg->engine : IGPU_RCS;
     }
     return code;
 }
@@ -69,8 +72,10 @@ static enum igpu_scan_err buf_fill(struct scan_ctx *c, struct scan_buf *b, size_
         n = (size_t)((chunk_end - next) / 4u);
         if (n > room)
             n = room;
-        if (cfg->read(cfg->read_ctx, next, b->dw + b->avail, n * 4u) != 0)
-            return scan_reject(c, IGPU_SCAN_E_READ_FAULT, 0, next);
+        if (b->ppgtt ? cfg->ppgtt->read(cfg->ppgtt->ctx, next, b->dw + b->avail, n * 4u) != 0
+                     : cfg->read(cfg->read_ctx, next, b->dw + b->avail, n * 4u) != 0)
+            return scan_reject(c, b->ppgtt ? IGPU_SCAN_E_PPGTT_MAP : IGPU_SCAN_E_READ_FAULT, 0,
+                               next);
         b->avail += n;
     }
     return IGPU_SCAN_OK;
@@ -120,9 +125,16 @@ static enum igpu_scan_err scan_pass1(struct scan_ctx *c, struct scan_buf *b, siz
         hdr = b->dw[i];
         c->cur_hdr = hdr;
         d = scan_lookup(hdr);
+        if (c->cfg->i915 && gen9_cmd_type(hdr) == GEN9_CMD_TYPE_3D) {
+            /* On the video engines type 3 is MFX and VEBOX: media, refused by name. */
+            if (c->cfg->engine == IGPU_VCS || c->cfg->engine == IGPU_VECS)
+                return scan_reject(c, IGPU_SCAN_E_NO_3D_MEDIA, 0, hdr);
+            if (!d && c->cfg->engine == IGPU_RCS)
+                d = scan_gfxpipe_desc(c, hdr);
+        }
         if (!d)
             return scan_reject(c, IGPU_SCAN_E_UNKNOWN_CMD, 0, hdr);
-        if (d->forbidden)
+        if (d->forbidden && !(d->i915_ok && c->cfg->i915))
             return scan_reject(c, IGPU_SCAN_E_FORBIDDEN_CMD, 0, hdr);
         if (!(d->engines & engine_bit))
             return scan_reject(c, IGPU_SCAN_E_WRONG_ENGINE, 0, hdr);
@@ -168,22 +180,34 @@ static void patch_bb_start(const struct scan_ctx *c, uint32_t *cmd, size_t off)
 {
     uint64_t gm = c->cfg->shadow_gm + (uint64_t)off * 4u;
 
+    cmd[0] &= ~GEN9_MI_BB_START_PPGTT;          /* the copy is in the GGTT */
     cmd[GEN9_MI_BB_START_DW_ADDR_LO] = (uint32_t)gm;
     cmd[GEN9_MI_BB_START_DW_ADDR_HI] = (uint32_t)(gm >> 32) & GEN9_ADDR_HI_MASK;
 }
 
-static bool on_path(const struct scan_ctx *c, uint64_t gm)
+static bool on_path(const struct scan_ctx *c, uint64_t gm, bool ppgtt)
 {
     unsigned i;
 
     for (i = 0; i < c->n_path; i++)
-        if (gm >= c->path[i].start && gm < c->path[i].end)
+        if (c->path[i].ppgtt == ppgtt && gm >= c->path[i].start && gm < c->path[i].end)
             return true;
     return false;
 }
 
-static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level,
+static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, bool ppgtt, unsigned level,
                                  size_t *entry_off);
+
+/* Point the start at cmd[0] to its batch's copy at shadow dword off, unless that batch is a
+ * PPGTT batch the engine runs where it is. */
+static void redirect(struct scan_ctx *c, uint32_t *cmd, size_t off)
+{
+    if ((cmd[0] & GEN9_MI_BB_START_PPGTT) && c->cfg->ppgtt && c->cfg->ppgtt->in_place) {
+        c->res->ppgtt_in_place++;
+        return;
+    }
+    patch_bb_start(c, cmd, off);
+}
 
 /* Pass 2: descend into every batch the buffer calls (a chain, always last, is left to the
  * caller), rewriting each start to point at the copy. */
@@ -203,10 +227,11 @@ static enum igpu_scan_err scan_pass2(struct scan_ctx *c, struct scan_buf *b, siz
         left--;
         c->cur_off = (uint32_t)i;
         c->cur_hdr = hdr;
-        e = follow(c, scan_bb_start_target(&b->dw[i]), c->level + 1, &child);
+        e = follow(c, scan_bb_start_target(&b->dw[i]), (hdr & GEN9_MI_BB_START_PPGTT) != 0,
+                   c->level + 1, &child);
         if (e)
             return e;
-        patch_bb_start(c, &b->dw[i], child);
+        redirect(c, &b->dw[i], child);
     }
     return IGPU_SCAN_OK;
 }
@@ -216,12 +241,13 @@ static enum igpu_scan_err scan_pass2(struct scan_ctx *c, struct scan_buf *b, siz
  * batch start that leads here is the current command (c->cur_off/cur_hdr in the caller's
  * buffer).  *entry_off is where the first copy starts in the shadow buffer.
  */
-static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level,
+static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, bool ppgtt, unsigned level,
                                  size_t *entry_off)
 {
     const struct igpu_scan_config *cfg = c->cfg;
     unsigned saved_path = c->n_path, saved_level = c->level;
     uint64_t saved_gm = c->buf_gm;
+    bool saved_ppgtt = c->in_ppgtt;
     uint32_t *chain_cmd = NULL;
     enum igpu_scan_err e;
 
@@ -232,29 +258,36 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level
         long r;
 
         /* Checked at the start command that leads here (still the current command). */
-        if (!cfg->read)
+        if (ppgtt ? !cfg->ppgtt : !cfg->read)
             return scan_reject(c, IGPU_SCAN_E_CONFIG, 0, gm);
         if (c->res->batches >= cfg->max_batches || c->n_path >= IGPU_SCAN_PATH_MAX)
             return scan_reject(c, IGPU_SCAN_E_TOO_MANY_BATCHES, GEN9_MI_BB_START_DW_ADDR_LO, gm);
-        if (on_path(c, gm))
+        if (on_path(c, gm, ppgtt))
             return scan_reject(c, IGPU_SCAN_E_BATCH_LOOP, GEN9_MI_BB_START_DW_ADDR_LO, gm);
         if (c->shadow_used >= cfg->shadow_dw)
             return scan_reject(c, IGPU_SCAN_E_SHADOW_FULL, 0, cfg->shadow_dw);
-        r = scan_range_find(cfg->ranges, cfg->n_ranges, gm);
-        if (r < 0 || (gm & 3u))         /* the start check makes this unreachable */
-            return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, GEN9_MI_BB_START_DW_ADDR_LO, gm);
-        scan_note_range(c, r);          /* the batch is read from that range */
 
         memset(&b, 0, sizeof(b));
         b.dw = cfg->shadow + c->shadow_used;
         b.gm = gm;
         b.shadow_off = c->shadow_used;
-        b.gm_limit = gm + ((cfg->ranges[r].start + cfg->ranges[r].size - gm) & ~(uint64_t)3);
+        b.ppgtt = ppgtt;
+        if (ppgtt) {
+            /* Read through the PPGTT page by page: every page must translate. */
+            b.gm_limit = 1ull << GEN9_GM_ADDR_BITS;
+        } else {
+            r = scan_range_find(cfg->ranges, cfg->n_ranges, gm);
+            if (r < 0 || (gm & 3u))     /* the start check makes this unreachable */
+                return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, GEN9_MI_BB_START_DW_ADDR_LO, gm);
+            scan_note_range(c, r);      /* the batch is read from that range */
+            b.gm_limit = gm + ((cfg->ranges[r].start + cfg->ranges[r].size - gm) & ~(uint64_t)3);
+        }
         c->res->batches++;
         if (level > c->res->max_level)
             c->res->max_level = level;
         c->level = level;
         c->buf_gm = gm;
+        c->in_ppgtt = ppgtt;
 
         e = scan_pass1(c, &b, &len, &last, &end);
         if (e)
@@ -262,9 +295,10 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level
         c->shadow_used = b.shadow_off + len;    /* drop what was read past the end */
         c->path[c->n_path].start = gm;
         c->path[c->n_path].end = gm + (uint64_t)len * 4u;
+        c->path[c->n_path].ppgtt = ppgtt;
         c->n_path++;
         if (chain_cmd)
-            patch_bb_start(c, chain_cmd, b.shadow_off);
+            redirect(c, chain_cmd, b.shadow_off);
         else
             *entry_off = b.shadow_off;
 
@@ -279,11 +313,13 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, unsigned level
         c->cur_hdr = chain_cmd[0];
         c->level = level;
         c->buf_gm = gm;
+        ppgtt = (chain_cmd[0] & GEN9_MI_BB_START_PPGTT) != 0;
         gm = scan_bb_start_target(chain_cmd);
     }
     c->n_path = saved_path;
     c->level = saved_level;
     c->buf_gm = saved_gm;
+    c->in_ppgtt = saved_ppgtt;
     return IGPU_SCAN_OK;
 }
 
@@ -298,12 +334,15 @@ static enum igpu_scan_err scan_begin(struct scan_ctx *c, const struct igpu_scan_
     c->cfg = cfg;
     c->res = res;
     c->buf_gm = IGPU_SCAN_GM_RING;
+    c->topology = GEN9_TOPOLOGY_UNKNOWN;
     if (!cfg)
         return scan_reject(c, IGPU_SCAN_E_CONFIG, 0, 0);
     c->cost = cfg->cost ? cfg->cost : &igpu_scan_cost_default;
     c->depth_limit = cfg->max_depth < IGPU_SCAN_HW_MAX_DEPTH ? cfg->max_depth
                                                              : IGPU_SCAN_HW_MAX_DEPTH;
-    if ((unsigned)cfg->engine >= IGPU_NUM_ENGINES ||
+    /* The video engines exist only for i915 guests. */
+    if ((unsigned)cfg->engine >= (cfg->i915 ? IGPU_NUM_GT_ENGINES : IGPU_NUM_ENGINES) ||
+        (cfg->ppgtt && (!cfg->ppgtt->check || !cfg->ppgtt->read)) ||
         !igpu_scan_ranges_normalized(cfg->ranges, cfg->n_ranges) ||
         (cfg->n_regs && !cfg->regs) || (cfg->shadow_dw && !cfg->shadow))
         return scan_reject(c, IGPU_SCAN_E_CONFIG, 0, 0);
@@ -385,7 +424,7 @@ enum igpu_scan_err igpu_scan_batch(const struct igpu_scan_config *cfg, uint64_t 
         return scan_reject(&c, IGPU_SCAN_E_TOO_MANY_BATCHES, 0, batch_gm);
     if (!cfg->read)
         return scan_reject(&c, IGPU_SCAN_E_CONFIG, 0, batch_gm);
-    e = follow(&c, batch_gm, 1, &entry);
+    e = follow(&c, batch_gm, false, 1, &entry);
     if (e)
         return e;
     res->entry_gm = cfg->shadow_gm + (uint64_t)entry * 4u;

@@ -50,6 +50,9 @@ enum igpu_scan_err {
     IGPU_SCAN_E_BATCH_OVERRUN,    /* batch runs out of the allowed ranges before its end */
     IGPU_SCAN_E_READ_FAULT,       /* the guest-memory read callback failed */
     IGPU_SCAN_E_SHADOW_FULL,      /* the shadow buffer cannot hold the batches */
+    /* i915 profile (numbered after the others: TESSERA_REJECT_* keeps its numbers). */
+    IGPU_SCAN_E_NO_3D_MEDIA,      /* a draw, walker or media command: MI only, no 3D or media */
+    IGPU_SCAN_E_PPGTT_MAP,        /* PPGTT address not mapped to the guest's own memory */
     IGPU_SCAN_E_COUNT
 };
 
@@ -113,8 +116,29 @@ typedef int (*igpu_scan_read_fn)(void *ctx, uint64_t gm, void *dst, size_t len);
 /* Longest chain of batches on one path (calls plus chained starts) the scanner follows. */
 #define IGPU_SCAN_PATH_MAX        64u
 
+/*
+ * PPGTT operands (i915 profile).  check() says whether every byte of [gfx, gfx + len) translates
+ * in the context's PPGTT for the access (a write also needs a writable entry that is not a
+ * page-table page: vgt_ppgtt_check()); read() fetches batch dwords through it.  A PPGTT batch is
+ * read through read(), checked, copied like a GGTT batch, and then either
+ *  - run as its GGTT copy (in_place false): the start is rewritten to the copy with its PPGTT
+ *    bit cleared.  Only for batches whose commands all name their address space (MI commands,
+ *    PIPE_CONTROL): a blit in such a batch is refused, its surfaces would change meaning;
+ *  - run where it is (in_place true), as GVT-g runs non-privileged batches (gvt/scheduler.c
+ *    prepare_shadow_batch_buffer(): "send original bb to hardware directly"): the start is left
+ *    alone and res.ppgtt_in_place counts it.  Safe only on an engine that runs PPGTT batches
+ *    non-privileged (hardware: no GGTT access, LRI only to whitelisted registers), because the
+ *    guest can still change the batch after the scan.
+ */
+struct igpu_scan_ppgtt {
+    int (*check)(void *ctx, uint64_t gfx, uint64_t len, bool write);
+    int (*read)(void *ctx, uint64_t gfx, void *dst, size_t len);
+    void *ctx;
+    bool in_place;
+};
+
 struct igpu_scan_config {
-    enum igpu_engine engine;                  /* IGPU_RCS or IGPU_BCS */
+    enum igpu_engine engine;                  /* IGPU_RCS or IGPU_BCS (VCS/VECS: i915 only) */
     const struct igpu_scan_range *ranges;     /* normalized */
     size_t n_ranges;
     const struct igpu_scan_reg *regs;
@@ -127,6 +151,14 @@ struct igpu_scan_config {
     size_t shadow_dw;         /* its capacity in dwords */
     uint64_t shadow_gm;       /* graphics address the GPU sees shadow[0] at (4-byte aligned) */
     const struct igpu_scan_cost *cost;        /* NULL: igpu_scan_cost_default */
+    /* The i915 guest profile (false: Tessera's own guests, the rules of docs/scanner.md).
+     * With it: the video engines' tables, MI_ARB_CHECK/MI_ARB_ON_OFF, status-page post-syncs
+     * into pphwsp_gm (the context's own status page, inside the ranges), the render engine's
+     * 3D/media state skipped and its empty draws accepted; draws, walkers and media refused
+     * (IGPU_SCAN_E_NO_3D_MEDIA).  ppgtt (may be NULL: PPGTT refused) checks PPGTT operands. */
+    bool i915;
+    const struct igpu_scan_ppgtt *ppgtt;
+    uint64_t pphwsp_gm;
 };
 
 /* Where and why a workload was rejected. */
@@ -139,6 +171,7 @@ struct igpu_scan_error {
     uint32_t dw_offset;       /* the offending dword itself (header or operand) */
     uint32_t header;          /* header dword of the offending command (0 if none) */
     uint64_t detail;          /* offending address, register or value, where there is one */
+    enum igpu_engine engine;  /* the engine scanned for (names type-3 commands right) */
 };
 
 /* The workload facts the scheduler needs (valid when the scan succeeded). */
@@ -161,6 +194,8 @@ struct igpu_scan_result {
      * operands, blit rectangles and batches.  A caller whose ranges later shrink can tell
      * whether work already under way needs what went away. */
     uint64_t ranges_touched[2];
+    uint32_t state_skipped;   /* i915: 3D/media state commands and empty draws */
+    uint32_t ppgtt_in_place;  /* i915: PPGTT batches left to run where they are */
 };
 
 /*
