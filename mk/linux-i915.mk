@@ -69,7 +69,8 @@ $(I915_UAPI_INCLUDE)/libdrm/i915_drm.h: | tools/debian-download
 	@test -f $@ || { echo "linux-i915.mk: libdrm-dev has no $@" >&2; exit 1; }
 	@touch $@
 
-$(I915_OUT)/i915-colorblt: guests/linux/i915/i915-colorblt.c drivers/igpu/gen9_cmd.h \
+$(I915_OUT)/i915-colorblt: guests/linux/i915/i915-colorblt.c guests/linux/i915/colorblt.h \
+                           drivers/igpu/gen9_cmd.h \
                            $(I915_UAPI_INCLUDE)/libdrm/i915_drm.h
 	@mkdir -p $(dir $@)
 	@echo "  LINUXCC $<"

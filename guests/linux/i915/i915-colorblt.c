@@ -14,8 +14,9 @@
  *
  * Prints one summary line, plus up to 8 wrong pixels, and exits 0 only if every pixel is right;
  * 1 for any failure (no render node, not i915, an ioctl refused, timeout, request error, wrong
- * pixels), 2 for bad arguments.  Built static against the uAPI header (no libdrm library);
- * command encodings come from Tessera's drivers/igpu/gen9_cmd.h. */
+ * pixels), 2 for bad arguments.  Built static against the uAPI header (no libdrm library).
+ * The batch and the pixel check are colorblt.h's (command encodings from Tessera's
+ * drivers/igpu/gen9_cmd.h), which tests/unit/test_igpu_colorblt.c runs on the Gen9 model. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -32,11 +33,9 @@
 #include <libdrm/i915_drm.h>
 #include <linux/sync_file.h>
 
-#include "drivers/igpu/gen9_cmd.h"
+#include "guests/linux/i915/colorblt.h"
 
 #define ME "i915-colorblt"
-#define BPP 4u                          /* GEN9_BR13_DEPTH_32 */
-#define BACKGROUND_TAG 0x5A000000u      /* background pixels: tag | y << 12 | x */
 #define MAX_REPORTED 8
 
 struct opts {
@@ -123,20 +122,6 @@ static int parse(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-/* The rectangle the blit fills: an eighth of the buffer in from each edge, so the pixels on
- * all four sides must stay as the CPU wrote them. */
-struct rect { unsigned x1, y1, x2, y2; };       /* (x2, y2) exclusive, as BR23 */
-
-static uint32_t background(unsigned x, unsigned y)
-{
-    return BACKGROUND_TAG | (y << 12) | x;
-}
-
-static int in_rect(const struct rect *r, unsigned x, unsigned y)
-{
-    return x >= r->x1 && x < r->x2 && y >= r->y1 && y < r->y2;
-}
-
 static int gem_create(int fd, uint64_t size, uint32_t *handle)
 {
     struct drm_i915_gem_create c = { .size = size };
@@ -165,24 +150,20 @@ static int set_domain(int fd, uint32_t handle, int wc, int write)
     return xioctl(fd, DRM_IOCTL_I915_GEM_SET_DOMAIN, &d);
 }
 
-/* The batch: one XY_COLOR_BLT (PRM Vol 2a; dwords as named in gen9_cmd.h), then
- * MI_BATCH_BUFFER_END and an MI_NOOP so the length is a whole number of qwords (i915 refuses
- * a batch_len that is not 8-byte aligned). */
-static unsigned build_batch(uint32_t *b, const struct rect *r, unsigned pitch, uint32_t colour)
+/* Up to MAX_REPORTED wrong pixels, for the failure report. */
+struct report {
+    unsigned n;
+    char line[MAX_REPORTED][96];
+};
+
+static void report_pixel(void *ctx, unsigned x, unsigned y, int inside, uint32_t got,
+                         uint32_t want)
 {
-    memset(b, 0, GEN9_XY_COLOR_BLT_LEN * sizeof(*b));
-    b[0] = GEN9_XY_COLOR_BLT;
-    b[GEN9_XY_COLOR_BLT_DW_BR13] = GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | pitch;
-    b[GEN9_XY_COLOR_BLT_DW_DST_TOPLEFT] = GEN9_BLT_COORD(r->x1, r->y1);
-    b[GEN9_XY_COLOR_BLT_DW_DST_BOTRIGHT] = GEN9_BLT_COORD(r->x2, r->y2);
-    b[GEN9_XY_COLOR_BLT_DW_DST_LO] = 0;         /* the relocation writes the address */
-    b[GEN9_XY_COLOR_BLT_DW_DST_HI] = 0;
-    b[GEN9_XY_COLOR_BLT_DW_COLOR] = colour;
-    unsigned n = GEN9_XY_COLOR_BLT_LEN;
-    b[n++] = GEN9_MI_BATCH_BUFFER_END;
-    if (n % 2)
-        b[n++] = GEN9_MI_NOOP;
-    return n;
+    struct report *rep = ctx;
+    if (rep->n < MAX_REPORTED)
+        snprintf(rep->line[rep->n++], sizeof(rep->line[0]),
+                 "  (%u,%u) %s: 0x%08" PRIx32 ", want 0x%08" PRIx32, x, y,
+                 inside ? "inside" : "outside", got, want);
 }
 
 /* Where the out-fence stands: 1 signalled, 0 still active, < 0 the request's error. */
@@ -214,9 +195,9 @@ static int run(const struct opts *o)
     if (xioctl(fd, DRM_IOCTL_I915_GETPARAM, &gp))
         return fail("I915_PARAM_CHIPSET_ID: %s", strerror(errno));
 
-    const unsigned w = o->width, h = o->height, pitch = w * BPP;
+    const unsigned w = o->width, h = o->height, pitch = w * COLORBLT_BPP;
     const size_t size = ((size_t)pitch * h + 4095) & ~(size_t)4095;
-    const struct rect r = { w / 8, h / 8, w - w / 8, h - h / 8 };
+    const struct colorblt_rect r = colorblt_rect_for(w, h);
     uint32_t dst, batch;
     if (gem_create(fd, size, &dst) || gem_create(fd, 4096, &batch))
         return fail("DRM_IOCTL_I915_GEM_CREATE: %s", strerror(errno));
@@ -230,10 +211,11 @@ static int run(const struct opts *o)
         return fail("DRM_IOCTL_I915_GEM_SET_DOMAIN (CPU write): %s", strerror(errno));
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++)
-            px[y * w + x] = background(x, y);
+            px[y * w + x] = colorblt_background(x, y);
 
-    uint32_t cmds[GEN9_XY_COLOR_BLT_LEN + 2];
-    unsigned ndw = build_batch(cmds, &r, pitch, o->colour);
+    uint32_t cmds[COLORBLT_BATCH_DWORDS];
+    /* The destination address is the relocation's to write (presumed_offset 0 below). */
+    unsigned ndw = colorblt_batch(cmds, &r, pitch, o->colour, 0);
     struct drm_i915_gem_pwrite pw = {
         .handle = batch, .offset = 0, .size = ndw * sizeof(uint32_t),
         .data_ptr = (uintptr_t)cmds };
@@ -243,7 +225,7 @@ static int run(const struct opts *o)
     struct drm_i915_gem_relocation_entry reloc = {
         .target_handle = dst,
         .delta = 0,
-        .offset = GEN9_XY_COLOR_BLT_DW_DST_LO * sizeof(uint32_t),
+        .offset = COLORBLT_RELOC_OFFSET,
         .presumed_offset = 0,                   /* what the batch holds now */
         .read_domains = I915_GEM_DOMAIN_RENDER,
         .write_domain = I915_GEM_DOMAIN_RENDER,
@@ -282,37 +264,22 @@ static int run(const struct opts *o)
 
     if (set_domain(fd, dst, o->wc, 0))
         return fail("DRM_IOCTL_I915_GEM_SET_DOMAIN (CPU read): %s", strerror(errno));
-    unsigned long wrong_in = 0, wrong_out = 0, n_in = 0, n_out = 0;
-    unsigned reported = 0;
-    char report[MAX_REPORTED][96];
-    for (unsigned y = 0; y < h; y++) {
-        for (unsigned x = 0; x < w; x++) {
-            int inside = in_rect(&r, x, y);
-            uint32_t want = inside ? o->colour : background(x, y), got = px[y * w + x];
-            inside ? n_in++ : n_out++;
-            if (got == want)
-                continue;
-            inside ? wrong_in++ : wrong_out++;
-            if (reported < MAX_REPORTED)
-                snprintf(report[reported++], sizeof(report[0]),
-                         "  (%u,%u) %s: 0x%08" PRIx32 ", want 0x%08" PRIx32, x, y,
-                         inside ? "inside" : "outside", got, want);
-        }
-    }
+    struct report rep = { .n = 0 };
+    struct colorblt_result res = colorblt_check(px, w, h, &r, o->colour, report_pixel, &rep);
     const char *map = o->wc ? "WC" : "WB";
-    if (wrong_in || wrong_out) {
+    if (res.wrong_inside || res.wrong_outside) {
         printf(ME ": FAIL: XY_COLOR_BLT of 0x%08" PRIx32 " into (%u,%u)-(%u,%u) of a %ux%u buffer "
                "on 8086:%04x: %lu of %lu pixels inside are not the colour, %lu of %lu around it "
                "changed (%s mmap); first ones:\n", o->colour, r.x1, r.y1, r.x2, r.y2, w, h,
-               devid, wrong_in, n_in, wrong_out, n_out, map);
-        for (unsigned i = 0; i < reported; i++)
-            puts(report[i]);
+               devid, res.wrong_inside, res.inside, res.wrong_outside, res.outside, map);
+        for (unsigned i = 0; i < rep.n; i++)
+            puts(rep.line[i]);
         return 1;
     }
     printf(ME ": pass: XY_COLOR_BLT on the blitter of 8086:%04x filled (%u,%u)-(%u,%u) of a "
            "%ux%u 32 bpp buffer with 0x%08" PRIx32 ": all %lu pixels right, the %lu around them "
            "untouched (%s mmap), %.1f ms from submit to idle\n", devid, r.x1, r.y1, r.x2, r.y2,
-           w, h, o->colour, n_in, n_out, map, elapsed * 1e3);
+           w, h, o->colour, res.inside, res.outside, map, elapsed * 1e3);
     return 0;
 }
 
