@@ -63,6 +63,7 @@ def run_main(t, kernel, initrd, state):
                 dep = q.command("cat /lib/modules/$(uname -r)/modules.dep")
                 paths = [ln.split(":")[0] for ln in dep.splitlines() if ln.strip()]
                 names = {os.path.basename(p)[:-3].replace("-", "_") for p in paths}
+                state["names"] = names
                 tt.expect("i915" in names and len(names) >= 10,
                           f"modules.dep lists {sorted(names)}")
                 tt.expect(state.get("modules") == len(names),
@@ -128,6 +129,17 @@ def run_main(t, kernel, initrd, state):
                 out = q.command("i915-colorblt -s 1x1; echo rc=$?")
                 tt.expect("-s: expected WxH" in out and out.endswith("rc=2"), f"-s 1x1: {out!r}")
 
+            def modprobe(tt):
+                # Another reader of the same modules.dep: busybox's modprobe unloads the whole
+                # closure with i915 and loads it back.
+                names = state.get("names", {"i915"})
+                out = q.command("modprobe -r i915; echo rc=$?; cat /proc/modules")
+                tt.expect(out == "rc=0", f"modprobe -r i915 left: {out!r}")
+                q.command("modprobe i915; echo rc=$?")
+                loaded = set(q.command("cut -d' ' -f1 /proc/modules").split())
+                tt.expect(loaded == names, f"modprobe i915 loaded {sorted(loaded)}, modules.dep "
+                          f"lists {sorted(names)}")
+
             t.check("QEMU i915: /init's banner, then i915-init's: loaded, bound no device",
                     banner)
             t.check("QEMU i915: every module of modules.dep loaded, no unknown symbol, untainted",
@@ -137,6 +149,8 @@ def run_main(t, kernel, initrd, state):
                     libraries)
             t.check("QEMU i915: the benchmarks and lsgpu run up to 'no GPU'", programs)
             t.check("QEMU i915: i915-colorblt refuses cleanly without a render node", colorblt)
+            t.check("QEMU i915: busybox modprobe unloads and reloads i915 from modules.dep",
+                    modprobe)
         finally:
             q.close()
             keep_log(q, "linux-test-i915-serial.log")
