@@ -56,7 +56,7 @@ $(I915_DEB_DIR)/root.done: $(I915_DEB_DIR)/packages.list
 	 [ -z "$$missing" ] || tools/debian-download $(I915_DEB_DIR)/debs $$missing >/dev/null
 	@rm -rf $(I915_DEB_DIR)/root && mkdir -p $(I915_DEB_DIR)/root
 	@for p in $$(cat $<); do dpkg-deb -x $(I915_DEB_DIR)/debs/$$p.deb $(I915_DEB_DIR)/root || exit 1; done
-	@echo "  LINUX   $(I915_DEB_DIR): $$(wc -l <$<) packages for Debian intel-gpu-tools $$(dpkg-deb -f $(I915_DEB_DIR)/debs/intel-gpu-tools.deb Version), $$(cd $(I915_DEB_DIR)/debs && cat $$(sed "s/$$/.deb/" $(CURDIR)/$<) | wc -c) bytes of .deb"
+	@echo "  LINUX   $(I915_DEB_DIR): $$(wc -l <$<) packages for Debian intel-gpu-tools $$(dpkg-deb -f $(I915_DEB_DIR)/debs/intel-gpu-tools.deb Version), $$(cd $(I915_DEB_DIR)/debs && cat $$(sed "s/$$/.deb/" $(abspath $<)) | wc -c) bytes of .deb"
 	@touch $@
 
 # --- The uAPI check: static, built with the build machine's gcc against the kernel's uAPI
