@@ -87,7 +87,8 @@ $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done
 	@install -m 0755 guests/linux/i915/i915-init $(I915_STAGE)/sbin/i915-init
 	@install -m 0755 $(I915_OUT)/i915-colorblt $(I915_STAGE)/usr/bin/i915-colorblt
 	@tools/tree-manifest $(I915_STAGE) >$(I915_OUT)/i915-part.list
-	@tools/gen-initramfs -z -o $@ $(I915_OUT)/i915-part.list | sed 's/^/  LINUX   /'
+	@tools/gen-initramfs -z -o $@ $(I915_OUT)/i915-part.list >$(I915_OUT)/i915-part.txt
+	@sed 's/^/  LINUX   /' $(I915_OUT)/i915-part.txt
 
 # Sizes: each archive gzip'd and as the plain cpio the kernel unpacks.
 $(I915_INITRD_BUILT): $(LINUX_OUT)/initramfs.cpio.gz $(I915_OUT)/i915-part.cpio.gz
