@@ -33,14 +33,14 @@ def kiosk_cmdline(config="kiosk-linux.dts"):
 
 
 class Qemu:
-    def __init__(self, kernel, initrd, work, cmdline=None, megs=256):
+    def __init__(self, kernel, initrd, work, cmdline=None, megs=256, qemu_args=()):
         self.work = work
         self.monitor_path = os.path.join(work, "monitor")
         cmdline = kiosk_cmdline() if cmdline is None else cmdline
         argv = ["qemu-system-x86_64", "-m", str(megs), "-kernel", kernel, "-initrd", initrd,
                 "-append", f"{cmdline} {VGA_MODE}", "-display", "none", "-vga", "std",
                 "-serial", "stdio", "-monitor", f"unix:{self.monitor_path},server=on,wait=off",
-                "-no-reboot"]
+                "-no-reboot", *qemu_args]
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
         self.out = b""
