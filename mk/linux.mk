@@ -6,7 +6,8 @@
 #                                    the ISO carries them under the tags the configuration's
 #                                    Linux guests name (`image` = kernel, `initrd` = initramfs)
 #   make linux-test                  the initramfs tools' tests, then the kernel and initramfs
-#                                    booted in plain QEMU to the guest's shell
+#                                    booted in plain QEMU to the guest's shell, then the same
+#                                    with the i915 guest's initrd (mk/linux-i915.mk)
 #   make debian-clean                forget the downloads (the next build takes the newest)
 #
 # Only a configuration with a Linux guest needs these; the default one downloads nothing.
@@ -70,16 +71,19 @@ $(LINUX_OUT)/applets.list: $(LINUX_BUSYBOX)
 LINUX_INITRD_PARTS := guests/linux/initramfs.list $(LINUX_OUT)/applets.list
 $(LINUX_OUT)/initramfs.cpio.gz: $(LINUX_INITRD_PARTS) $(LINUX_BUSYBOX) $(LINUX_FBPICTURE) \
                                 $(LINUX_OUT)/splash.ppm tools/gen-initramfs \
-                                $(filter-out %.list %.c,$(wildcard guests/linux/*))
+                                $(filter-out %.list %.c guests/linux/i915,$(wildcard guests/linux/*))
 	@LINUX_SRC=guests/linux LINUX_SPLASH=$(LINUX_OUT)/splash.ppm LINUX_BUSYBOX=$(LINUX_BUSYBOX) \
 	  LINUX_FBPICTURE=$(LINUX_FBPICTURE) tools/gen-initramfs -z -o $@ $(LINUX_INITRD_PARTS)
+
+# The i915 guest's initrd (LINUX_I915_INITRD; its tag initramfs-i915 gets it below).
+include mk/linux-i915.mk
 
 .PHONY: linux linux-test debian-clean
 linux linux-test: | deps
 linux: $(LINUX_KERNEL) $(LINUX_INITRD)
 
-linux-test: $(LINUX_KERNEL) $(LINUX_INITRD)
-	tests/linux/run $(LINUX_KERNEL) $(LINUX_INITRD) $(LINUX_OUT)/splash.ppm
+linux-test: $(LINUX_KERNEL) $(LINUX_INITRD) $(LINUX_I915_INITRD)
+	tests/linux/run $(LINUX_KERNEL) $(LINUX_INITRD) $(LINUX_OUT)/splash.ppm $(LINUX_I915_INITRD)
 
 debian-clean:
 	rm -rf $(DEB_DIR)
@@ -109,8 +113,11 @@ $(error $(CONFIG): the tag(s) $(filter $(LINUX_TAGS),$(notdir $(basename $(GUEST
 endif
 
 # TAG=PATH for each Linux module the ISO carries (mk/image.mk puts them under /boot/linux/).
+# An initrd tag gets LINUX_INITRD_<tag> when that is set (mk/linux-i915.mk sets
+# LINUX_INITRD_initramfs-i915), else LINUX_INITRD.
+linux_initrd_for   = $(or $(LINUX_INITRD_$(1)),$(LINUX_INITRD))
 LINUX_ISO_MODULES := $(foreach t,$(CONFIG_LINUX_KERNEL_TAGS),$(t)=$(LINUX_KERNEL)) \
-                     $(foreach t,$(CONFIG_LINUX_INITRD_TAGS),$(t)=$(LINUX_INITRD))
+                     $(foreach t,$(CONFIG_LINUX_INITRD_TAGS),$(t)=$(call linux_initrd_for,$(t)))
 LINUX_ISO_FILES   := $(if $(CONFIG_LINUX_KERNEL_TAGS),$(LINUX_KERNEL)) \
-                     $(if $(CONFIG_LINUX_INITRD_TAGS),$(LINUX_INITRD))
+                     $(sort $(foreach t,$(CONFIG_LINUX_INITRD_TAGS),$(call linux_initrd_for,$(t))))
 $(BUILD)/modules.checked $(BUILD)/tessera.iso: $(LINUX_ISO_FILES)

@@ -23,23 +23,24 @@ VGA_MODE = "vga=0x318"
 SCREEN = (1024, 768)
 
 
-def kiosk_cmdline():
-    """The Linux guest's command line from configs/kiosk-linux.dts, so the test boots with it."""
-    with open(os.path.join(ROOT, "configs", "kiosk-linux.dts")) as f:
+def kiosk_cmdline(config="kiosk-linux.dts"):
+    """The Linux guest's command line from configs/<config>, so the test boots with it."""
+    with open(os.path.join(ROOT, "configs", config)) as f:
         m = re.search(r'cmdline = "([^"]*)"', f.read())
     if not m:
-        raise AssertionError("configs/kiosk-linux.dts has no cmdline")
+        raise AssertionError(f"configs/{config} has no cmdline")
     return m.group(1)
 
 
 class Qemu:
-    def __init__(self, kernel, initrd, work):
+    def __init__(self, kernel, initrd, work, cmdline=None, megs=256, qemu_args=()):
         self.work = work
         self.monitor_path = os.path.join(work, "monitor")
-        argv = ["qemu-system-x86_64", "-m", "256", "-kernel", kernel, "-initrd", initrd,
-                "-append", f"{kiosk_cmdline()} {VGA_MODE}", "-display", "none", "-vga", "std",
+        cmdline = kiosk_cmdline() if cmdline is None else cmdline
+        argv = ["qemu-system-x86_64", "-m", str(megs), "-kernel", kernel, "-initrd", initrd,
+                "-append", f"{cmdline} {VGA_MODE}", "-display", "none", "-vga", "std",
                 "-serial", "stdio", "-monitor", f"unix:{self.monitor_path},server=on,wait=off",
-                "-no-reboot"]
+                "-no-reboot", *qemu_args]
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT)
         self.out = b""
