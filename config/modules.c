@@ -6,7 +6,6 @@
 #include "config/modules.h"
 
 #define MIB (1ull << 20)
-#define PREF_ADDRESS_BOUND (1ull << 52)     /* the most physical address bits x86-64 has */
 
 /* bytes as MiB with one decimal: sizes and ends rounded up, room left rounded down, so a
  * message never makes a fit look closer than it is. */
@@ -36,7 +35,7 @@ static const struct cfg_module *find(const struct cfg_module *mods, unsigned n, 
 
 static bool is_bzimage(const struct cfg_module *m)
 {
-    return m->len >= 0x206 && memcmp((const char *)m->data + 0x202, "HdrS", 4) == 0;
+    return m->len >= BZ_HEADER + 4 && memcmp((const char *)m->data + BZ_HEADER, "HdrS", 4) == 0;
 }
 
 /* A Tessera guest's image is loaded as ELF64 (vmm/loader/guest_load.c does the full check). */
@@ -53,59 +52,50 @@ static int check_tessera(const struct cfg_guest *g, const char *path, const stru
     return fail(err, errlen, path, "image", what);
 }
 
+/* The property a vendor changes when linux_place refuses. */
+static const char *place_property(int rc)
+{
+    switch (rc) {
+    case LINUX_PLACE_EINITRD:  return "initrd";
+    case LINUX_PLACE_ECMDLINE: return "cmdline";
+    case LINUX_PLACE_ELOAD:    return "image";
+    default:                   return "ram-mib";
+    }
+}
+
+/* The hypervisor's loader decides (linux_load.c runs the same two calls at boot). */
 static int check_linux(const struct cfg_guest *g, const char *path, const struct cfg_module *m,
                        const struct cfg_module *mods, unsigned n_mods, struct cfg_linux_fit *f,
                        char *err, size_t errlen)
 {
-    char what[320], why[160], a[24], b[24], d[24];
+    char what[400], why[240];
     memset(f, 0, sizeof *f);
-    if (cfg_linux_kernel_read(m->data, m->len, &f->kernel, why, sizeof why) != CFG_OK) {
-        snprintf(what, sizeof what, "'%s': %s", g->image, why);
+    if (bzimage_parse(m->data, m->len, &f->kernel, why, sizeof why) != BZ_OK) {
+        snprintf(what, sizeof what, "'%s': not a Linux bzImage Tessera can boot: %s", g->image, why);
         return fail(err, errlen, path, "image", what);
     }
-    const struct cfg_linux_kernel *k = &f->kernel;
-    size_t cmdline = strlen(g->cmdline);
-    if (cmdline > k->cmdline_size) {
-        snprintf(what, sizeof what, "%zu characters, kernel '%s' takes at most %u (its "
-                 "cmdline_size)", cmdline, g->image, k->cmdline_size);
-        return fail(err, errlen, path, "cmdline", what);
-    }
     f->ram_bytes = (uint64_t)g->ram_mib * MIB;
-    /* A header's pref_address is any 64-bit value: bound it before rounding up. */
-    uint64_t pref = k->pref_address < PREF_ADDRESS_BOUND ? k->pref_address : PREF_ADDRESS_BOUND;
-    f->kernel_start = (pref + k->kernel_alignment - 1) & ~(uint64_t)(k->kernel_alignment - 1);
-    f->kernel_end = f->kernel_start + k->init_size;
-    if (f->kernel_end > f->ram_bytes) {
-        snprintf(what, sizeof what, "kernel '%s' needs %s MiB (loaded at %s MiB, init_size %s "
-                 "MiB), the guest has %u MiB", g->image, mib(f->kernel_end, a),
-                 mib(f->kernel_start, b), mib(k->init_size, d), g->ram_mib);
-        return fail(err, errlen, path, "ram-mib", what);
+    if (g->initrd[0]) {
+        const struct cfg_module *r = find(mods, n_mods, g->initrd);
+        if (!r) {
+            snprintf(what, sizeof what, "no module tagged '%s' (the guest's initramfs)", g->initrd);
+            return fail(err, errlen, path, "initrd", what);
+        }
+        if (r->len == 0) {
+            snprintf(what, sizeof what, "module '%s' is empty", g->initrd);
+            return fail(err, errlen, path, "initrd", what);
+        }
+        f->initrd_bytes = r->len;
     }
-    uint64_t addr_limit = (uint64_t)k->initrd_addr_max + 1;
-    f->initrd_limit = f->ram_bytes < addr_limit ? f->ram_bytes : addr_limit;
-    if (!g->initrd[0])
-        return CFG_OK;
-    const struct cfg_module *r = find(mods, n_mods, g->initrd);
-    if (!r) {
-        snprintf(what, sizeof what, "no module tagged '%s' (the guest's initramfs)", g->initrd);
-        return fail(err, errlen, path, "initrd", what);
-    }
-    if (r->len == 0) {
-        snprintf(what, sizeof what, "module '%s' is empty", g->initrd);
-        return fail(err, errlen, path, "initrd", what);
-    }
-    f->initrd_bytes = r->len;
-    uint64_t start = (f->kernel_end + CFG_LINUX_INITRD_ALIGN - 1) &
-                     ~(uint64_t)(CFG_LINUX_INITRD_ALIGN - 1);
-    if (start >= f->initrd_limit || f->initrd_bytes > f->initrd_limit - start) {
-        uint64_t room = start < f->initrd_limit ? f->initrd_limit - start : 0;
-        char e[24];
-        snprintf(what, sizeof what, "'%s' (%s MiB) does not fit: it must lie above the kernel "
-                 "(which ends at %s MiB) and below %s MiB (%s), which leaves %s MiB",
-                 g->initrd, mib(f->initrd_bytes, a), mib(start, b), mib(f->initrd_limit, d),
-                 f->ram_bytes <= addr_limit ? "the end of ram-mib" : "the kernel's initrd_addr_max",
-                 mib_rounded(room, false, e));
-        return fail(err, errlen, path, "initrd", what);
+    int rc = linux_place(&f->kernel, f->ram_bytes, f->initrd_bytes, strlen(g->cmdline), &f->place,
+                         why, sizeof why);
+    if (rc != LINUX_PLACE_OK) {
+        if (rc == LINUX_PLACE_EINITRD)
+            snprintf(what, sizeof what, "'%s' beside kernel '%s' in %u MiB: %s", g->initrd, g->image,
+                     g->ram_mib, why);
+        else
+            snprintf(what, sizeof what, "kernel '%s': %s", g->image, why);
+        return fail(err, errlen, path, place_property(rc), what);
     }
     return CFG_OK;
 }
@@ -144,15 +134,17 @@ int cfg_check_modules(const struct cfg *c, const struct cfg_module *mods, unsign
 int cfg_linux_fit_summary(const struct cfg *c, unsigned id, const struct cfg_linux_fit *f,
                           char *buf, size_t len)
 {
-    char a[24], b[24], d[24], e[24], r[24];
+    char a[24], b[24], d[24], e[24];
     if (!c || id >= c->n_guests || id >= TESSERA_MAX_GUESTS)
         return snprintf(buf, len, "guest %u: no such guest", id);
     const struct cfg_guest *g = &c->guest[id];
     char initrd[CFG_IMAGE_MAX + 80] = ", no initrd";
     if (g->initrd[0])
-        snprintf(initrd, sizeof initrd, ", initrd %s %s MiB in %s..%s MiB", g->initrd,
-                 mib(f->initrd_bytes, a), mib(f->kernel_end, b), mib(f->initrd_limit, d));
+        snprintf(initrd, sizeof initrd, ", initrd %s %s MiB at %s..%s MiB", g->initrd,
+                 mib(f->initrd_bytes, a), mib_rounded(f->place.initrd_gpa, false, b),
+                 mib(f->place.initrd_gpa + f->initrd_bytes, d));
     return snprintf(buf, len, "%s: kernel %s (boot protocol %u.%02u) at %s..%s MiB%s, RAM %u MiB",
-                    g->name, g->image, f->kernel.protocol >> 8, f->kernel.protocol & 0xff,
-                    mib(f->kernel_start, e), mib(f->kernel_end, r), initrd, g->ram_mib);
+                    g->name, g->image, f->kernel.version >> 8, f->kernel.version & 0xff,
+                    mib_rounded(f->place.load_gpa, false, e), mib(f->place.kernel_end_gpa, a), initrd,
+                    g->ram_mib);
 }

@@ -44,8 +44,9 @@ PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 # The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  Files
 # whose second word is not a module (tests/host/test_render_loop.c) link every module.
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
-# A module may use another (config checks graphics memory with gtt's layout): list it here.
-pure_deps_config := gtt
+# A module may use another (config checks graphics memory with gtt's layout, Linux kernels
+# with the loader's bzImage parser and placement): list it here.
+pure_deps_config := gtt loader
 pure_deps_igpu   :=
 pure_deps_vgpu   := gtt sched igpu
 pure_deps_vgt    := igpu

@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "config/modules.h"
+#include "vmm/loader/linux_layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,11 +52,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         expect(memchr(err, '\0', sizeof err) && err[0] == '/');
         return 0;
     }
-    expect(fit.kernel.protocol >= CFG_LINUX_MIN_PROTOCOL);
-    expect(fit.kernel_start <= fit.kernel_end && fit.kernel_end <= fit.ram_bytes);
+    /* What the loader promised: the kernel from its load address for init_size inside RAM,
+     * the initrd page-aligned above it and inside RAM, the command line within cmdline_size. */
+    expect(fit.kernel.version >= BZ_PROTOCOL_MIN);
+    expect(fit.place.load_gpa >= LINUX_KERNEL_MIN_GPA);
+    expect(fit.place.kernel_end_gpa == fit.place.load_gpa + fit.kernel.init_size);
+    expect(fit.place.kernel_end_gpa <= fit.ram_bytes);
     expect(fit.ram_bytes == (uint64_t)g->ram_mib << 20);
-    expect(fit.initrd_limit <= fit.ram_bytes);
-    expect(fit.initrd_bytes == initrd_len && fit.kernel_end + fit.initrd_bytes <= fit.initrd_limit);
+    expect(fit.initrd_bytes == initrd_len);
+    if (initrd_len) {
+        expect(fit.place.initrd_gpa % LINUX_PAGE_BYTES == 0 && fit.place.initrd_gpa >= fit.place.kernel_end_gpa);
+        expect(fit.place.initrd_gpa + initrd_len <= fit.ram_bytes);
+    }
     expect(cmdline <= fit.kernel.cmdline_size);
     expect(cfg_linux_fit_summary(&c, 0, &fit, line, sizeof line) > 0);
     return 0;

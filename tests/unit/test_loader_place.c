@@ -78,6 +78,19 @@ static void test_refusals(void **state)
     assert_int_equal(linux_place(&bi, 256 * MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_ELOAD);
 }
 
+/* A corrupt header's pref_address is any 64-bit value: an aligned one near 2^64 must be
+ * refused, not wrap load + init_size around to a small end that "fits". */
+static void test_pref_address_near_the_top_does_not_wrap(void **state)
+{
+    struct linux_placement p;
+    bi.pref_address = UINT64_MAX - bi.kernel_alignment + 1;     /* aligned, >= 1 MiB */
+    assert_int_equal(linux_place(&bi, 256 * MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_ERAM);
+    assert_non_null(strstr(err, "the guest has 256 MiB"));
+    assert_int_equal(linux_ram_needed(&bi, 0), 0);
+    bi.pref_address = 254 * MIB;                                 /* aligned, inside RAM, ends past it */
+    assert_int_equal(linux_place(&bi, 256 * MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_ERAM);
+}
+
 static void test_ram_needed_agrees(void **state)
 {
     const uint64_t initrds[] = { 0, 1, 4096, 3 * MIB + 1, 40 * MIB };
@@ -97,6 +110,7 @@ int main(void)
         cmocka_unit_test_setup(test_debian_kernel_in_256_mib, setup),
         cmocka_unit_test_setup(test_initrd_below_initrd_addr_max, setup),
         cmocka_unit_test_setup(test_refusals, setup),
+        cmocka_unit_test_setup(test_pref_address_near_the_top_does_not_wrap, setup),
         cmocka_unit_test_setup(test_ram_needed_agrees, setup),
     };
     return cmocka_run_group_tests_name("loader_place", tests, NULL, NULL);

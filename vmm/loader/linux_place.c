@@ -10,6 +10,14 @@
 
 static uint64_t page_up(uint64_t v) { return (v + LINUX_PAGE_BYTES - 1) & ~(uint64_t)(LINUX_PAGE_BYTES - 1); }
 
+/* MiB up to the end of [start, start + bytes), rounded up; saturates instead of wrapping. */
+static uint64_t end_mib(uint64_t start, uint64_t bytes)
+{
+    if (start > UINT64_MAX - bytes - MIB)
+        return UINT64_MAX / MIB;
+    return (start + bytes + MIB - 1) / MIB;
+}
+
 int linux_place(const struct bzimage_info *bi, uint64_t ram_bytes, uint64_t initrd_bytes, size_t cmdline_len,
                 struct linux_placement *out, char *err, size_t errlen)
 {
@@ -30,13 +38,14 @@ int linux_place(const struct bzimage_info *bi, uint64_t ram_bytes, uint64_t init
     if (!p.load_gpa)
         return loader_error(LINUX_PLACE_ELOAD, err, errlen, "the kernel is not relocatable and its pref_address %#llx is "
                     "below %#llx", (unsigned long long)bi->pref_address, (unsigned long long)LINUX_KERNEL_MIN_GPA);
-    p.entry_gpa = p.load_gpa + BZ_ENTRY64_OFFSET;
-    p.kernel_end_gpa = p.load_gpa + bi->init_size;
-    if (p.kernel_end_gpa > ram_bytes)
+    /* A corrupt pref_address can be anywhere up to 2^64: compare before adding. */
+    if (p.load_gpa >= ram_bytes || bi->init_size > ram_bytes - p.load_gpa)
         return loader_error(LINUX_PLACE_ERAM, err, errlen,
                     "the kernel needs RAM up to %llu MiB (loaded at %#llx, init_size %#x), the guest has %llu MiB",
-                    (unsigned long long)((p.kernel_end_gpa + MIB - 1) / MIB), (unsigned long long)p.load_gpa,
-                    bi->init_size, (unsigned long long)(ram_bytes / MIB));
+                    (unsigned long long)end_mib(p.load_gpa, bi->init_size),
+                    (unsigned long long)p.load_gpa, bi->init_size, (unsigned long long)(ram_bytes / MIB));
+    p.entry_gpa = p.load_gpa + BZ_ENTRY64_OFFSET;
+    p.kernel_end_gpa = p.load_gpa + bi->init_size;
     if (initrd_bytes) {
         /* As high as it may go (as GRUB does): the kernel keeps the low memory contiguous. */
         uint64_t top = ram_bytes < (uint64_t)bi->initrd_addr_max + 1 ? ram_bytes : (uint64_t)bi->initrd_addr_max + 1;
@@ -57,7 +66,7 @@ int linux_place(const struct bzimage_info *bi, uint64_t ram_bytes, uint64_t init
 uint64_t linux_ram_needed(const struct bzimage_info *bi, uint64_t initrd_bytes)
 {
     uint64_t load = bzimage_load_address(bi, LINUX_KERNEL_MIN_GPA);
-    if (!load)
+    if (!load || end_mib(load, bi->init_size) == UINT64_MAX / MIB)
         return 0;
     uint64_t end = page_up(load + bi->init_size) + page_up(initrd_bytes);
     return (end + MIB - 1) / MIB * MIB;

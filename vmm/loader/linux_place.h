@@ -36,7 +36,7 @@ int linux_place(const struct bzimage_info *bi, uint64_t ram_bytes, uint64_t init
                 struct linux_placement *out, char *err, size_t errlen);
 
 /* The least RAM (in bytes, a whole number of MiB) in which linux_place succeeds for this kernel
- * and initrd: what a configuration must give the guest. */
+ * and initrd: what a configuration must give the guest; 0 when no amount of RAM does. */
 uint64_t linux_ram_needed(const struct bzimage_info *bi, uint64_t initrd_bytes);
 
 #endif
