@@ -379,7 +379,8 @@ int sched_pick(struct sched *s, struct sched_decision *d)
     d->first_id = queued_at(s, v, 0)->id;
     d->budget_ns = v->quota_ns > v->turn_used_ns ? v->quota_ns - v->turn_used_ns : 0;
     v->inflight += n;
-    v->head_start_ns = now - (v->resume_ran_ns < now ? v->resume_ran_ns : now);
+    v->head_charged_ns = v->resume_ran_ns < now ? v->resume_ran_ns : now;
+    v->head_start_ns = now - v->head_charged_ns;
     v->resume = 0;
     v->resume_ran_ns = 0;
     s->picks++;
@@ -512,6 +513,7 @@ int sched_complete(struct sched *s, uint32_t id, uint64_t wid, uint64_t gpu_ns)
     v->inflight--;
     /* The next in-flight workload starts now (the engine runs them back to back). */
     v->head_start_ns = sched_now(s);
+    v->head_charged_ns = 0;
     return SCHED_OK;
 }
 
@@ -550,15 +552,17 @@ int sched_vgpu_reset(struct sched *s, uint32_t id)
     sched_backlog_account(s, v, sched_now(s));
     if (v->running) {
         if (v->inflight > 0) {
-            /* The runaway held the engine from head_start until now: it pays for that. */
+            /* The runaway held the engine from head_start until now: it pays for that, less
+             * what it paid when a preemption cut it earlier (head_charged_ns). */
             uint64_t now = sched_now(s);
             uint64_t held = now > v->head_start_ns ? now - v->head_start_ns : 0;
             if (held > s->cfg.watchdog_ns) {
                 v->st.runaways++;
                 s->runaways++;
             }
-            v->turn_used_ns = sched_sat_add(v->turn_used_ns, held);
-            v->st.gpu_ns = sched_sat_add(v->st.gpu_ns, held);
+            uint64_t unpaid = held > v->head_charged_ns ? held - v->head_charged_ns : 0;
+            v->turn_used_ns = sched_sat_add(v->turn_used_ns, unpaid);
+            v->st.gpu_ns = sched_sat_add(v->st.gpu_ns, unpaid);
         }
         v->inflight = 0;
         v->count = 0;
@@ -570,6 +574,7 @@ int sched_vgpu_reset(struct sched *s, uint32_t id)
     v->head = 0;
     v->resume = 0;
     v->resume_ran_ns = 0;
+    v->head_charged_ns = 0;
     v->st.dropped += dropped;
     return (int)dropped;
 }

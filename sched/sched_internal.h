@@ -36,6 +36,9 @@ struct sched_vgpu {
      * oldest had run resume_ran_ns, which the watchdog keeps counting. */
     uint32_t resume;
     uint64_t resume_ran_ns;
+    /* Of the oldest in-flight workload's run since head_start_ns, the part sched_preempted()
+     * already charged: a watchdog reset charges only the rest. */
+    uint64_t head_charged_ns;
 
     /* The current turn. */
     uint64_t quota_ns;

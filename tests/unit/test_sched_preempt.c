@@ -124,6 +124,14 @@ static void test_watchdog_counts_across_preemption(void **state)
     assert_int_equal(v, 0);
     assert_int_equal(sched_vgpu_reset(s, 0), 1);
     assert_int_equal(sched_vgpu_queued(s, 0), 0);
+    /* It paid for each millisecond it held the engine once: 150 before the preemption, 51
+     * after, never the 150 again; the GPU's busy time does not exceed the time that passed. */
+    struct sched_vgpu_stats st;
+    assert_int_equal(sched_vgpu_stats_get(s, 0, &st), SCHED_OK);
+    assert_int_equal(st.gpu_ns, MS(150) + MS(51));
+    struct sched_metrics m;
+    assert_int_equal(sched_metrics_get(s, &m), SCHED_OK);
+    assert_true(m.busy_ns <= m.elapsed_ns);
     sched_destroy(s);
 }
 
