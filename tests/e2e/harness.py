@@ -109,6 +109,14 @@ class Session:
                 raise StepFailed(f"waited {timeout}s for /{pattern}/; console ended with:\n{tail}")
             self._pump()
 
+    def idle(self, seconds):
+        """Lets the machine run for `seconds`, reading its console all the while: an emulator
+        whose serial output nobody reads stalls once the socket's buffer is full (Bochs then
+        stops the whole machine), so a plain sleep under a chatty log measures a frozen guest."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self._pump()
+
     def wait_prompt(self, timeout):
         m = self.expect(re.escape(PROMPT), timeout)
         self.boot_seconds = time.monotonic() - self.t0

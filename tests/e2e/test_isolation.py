@@ -26,7 +26,7 @@ def run(r, _iso):
 
         def shares():
             s.command("sched reset")
-            time.sleep(30)
+            s.idle(30)
             out, _, rows = sched_table(s)
             hog, heavy = rows[0], rows[1]
             assert heavy["share"] >= 0.35, f"heavy got {heavy['share']:.3f} of the GPU beside the hog:\n{out}"
@@ -45,7 +45,7 @@ def run(r, _iso):
             before = [tuple(map(int, m.groups())) for m in VICTIM.finditer(console(s, 2))]
             for cmd in ("vms", "sched", "vgpu", "fences"):
                 s.command(cmd)
-            time.sleep(5)
+            s.idle(5)
             after = [tuple(map(int, m.groups())) for m in VICTIM.finditer(console(s, 2))]
             assert before and after, "the victim printed no status"
             assert after[-1][1] > before[-1][1], f"the victim stopped drawing: {before[-1]} -> {after[-1]}"

@@ -64,7 +64,7 @@ def run(r, iso):
                 info = s.command(f"vgpu {names[i]}")
                 low = int(re.search(r"low 0x[0-9a-f]+\+(\d+)M", info).group(1))
                 assert low < 32, f"{names[i]} still holds a 32 MiB window after its move:\n{info}"
-                time.sleep(6)
+                s.idle(6)
                 later = console(s, i, settle=0.5)
                 counts2 = [(int(a), int(b)) for a, b in re.findall(r"idle: redrawn (\d+) times, (\d+) differed", later)]
                 assert counts2 and counts2[-1][1] == 0 and "differs" not in later, later[-600:]
@@ -104,7 +104,7 @@ def run(r, iso):
                     bad.append(f"{names[i]}: {t1[-300:]}")
                 if not n1:
                     bad.append(f"{names[i]} printed no status")
-            time.sleep(8)
+            s.idle(8)
             for i, (kind, _) in enumerate(wall):
                 if kind in ("redraw", "dashboard"):     # a dashboard may be in its pause
                     continue
