@@ -46,6 +46,10 @@ uint32_t log_limit_flush(struct log_limit *l, uint64_t now_ns, uint64_t *since_n
 {
     if (!l->suppressed || now_ns < l->last_dropped_ns + LOG_LIMIT_EVERY_NS)
         return 0;
+    /* A slow storm (a line every refill period or so) looks quiet between its lines: it still
+     * gets one summary every LOG_LIMIT_REPORT_NS, like a fast one. */
+    if (l->reported && now_ns < l->last_report_ns + LOG_LIMIT_REPORT_NS)
+        return 0;
     uint32_t n = l->suppressed;
     *since_ns = l->first_dropped_ns;
     l->suppressed = 0;

@@ -30,8 +30,9 @@ struct log_limit {
  * reported now, *report is their number (print the summary first) and *since_ns when the first
  * was; else 0. */
 bool log_limit_take(struct log_limit *l, uint64_t now_ns, uint32_t *report, uint64_t *since_ns);
-/* Lines dropped and not yet reported, once the source has been quiet for LOG_LIMIT_EVERY_NS:
- * their number (and *since_ns), to be said now; 0 otherwise. */
+/* Lines dropped and not yet reported, once the source has been quiet for LOG_LIMIT_EVERY_NS
+ * and no summary was given in the last LOG_LIMIT_REPORT_NS: their number (and *since_ns), to be
+ * said now; 0 otherwise. */
 uint32_t log_limit_flush(struct log_limit *l, uint64_t now_ns, uint64_t *since_ns);
 
 /* The guest a log line is about, from the prefix every such line has ("guest 3 (kiosk3): ...",

@@ -66,6 +66,32 @@ static void test_quiet_source_reports_and_refills(void **state)
     assert_int_equal(passed, LOG_LIMIT_BURST);
 }
 
+/* The watchdog's pattern under a runaway attack: two lines every 0.6 s, more than the
+ * limiter's rate, and each gap looks like a quiet spell to log.c's flush (called every 100 ms).  Summaries
+ * still come at most once every LOG_LIMIT_REPORT_NS, and every dropped line is counted in one. */
+static void test_slow_storm_is_summed_up_every_report_period(void **state)
+{
+    (void)state;
+    struct log_limit l;
+    memset(&l, 0, sizeof l);
+    uint32_t report, summaries = 0, dropped = 0, said = 0;
+    uint64_t since, t0 = 1000 * MS;
+    for (uint64_t t = t0; t < t0 + 31000 * MS; t += 100 * MS) {
+        for (unsigned k = 0; (t - t0) % (600 * MS) == 0 && k < 2; k++) {  /* watchdog + reset */
+            if (!log_limit_take(&l, t, &report, &since))
+                dropped++;
+            summaries += report != 0;
+            said += report;
+        }
+        uint32_t n = log_limit_flush(&l, t, &since);
+        summaries += n != 0;
+        said += n;
+    }
+    assert_true(dropped > 0);
+    assert_in_range(summaries, 1, 4);       /* ~0, 10, 20 and 30 s */
+    assert_in_range(said, dropped - l.suppressed, dropped);
+}
+
 static void test_source_from_prefix(void **state)
 {
     (void)state;
@@ -82,6 +108,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_burst_then_one_per_period),
         cmocka_unit_test(test_quiet_source_reports_and_refills),
+        cmocka_unit_test(test_slow_storm_is_summed_up_every_report_period),
         cmocka_unit_test(test_source_from_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
