@@ -148,6 +148,7 @@ struct gtt_vgpu {
     unsigned n_slots;
     uint64_t **slot_host, **slot_guest;   /* per slot index: shadow, NULL if not granted */
     unsigned min_slots, max_slots;
+    bool slots_held;                /* gtt_vgpu_hold_slots(): no shrink until released */
     unsigned n_fences;
     struct gtt_vfence fence[GTT_MAX_VGPU_FENCES];
     struct gtt_fence_pool pool;     /* its share of the fence pool (size 0: none) */
@@ -307,6 +308,11 @@ int gtt_fence_decode(uint64_t value, struct gtt_fence_fields *f);
  * written to the physical GGTT at once.  GTT_ELIMIT beyond min/max or the slot count. */
 int gtt_balloon_grow(struct gtt *g, unsigned vgpu, unsigned q);
 int gtt_balloon_shrink(struct gtt *g, unsigned vgpu, unsigned q);
+/* While held, the vGPU's slots are not shrunk: gtt_balloon_shrink answers GTT_EBUSY and the
+ * controller treats its current slots as its minimum (its growth is still decided).  The vGPU
+ * layer holds the slots of a vGPU whose preempted work is half done: that work cannot be scanned
+ * again against smaller ranges. */
+void gtt_vgpu_hold_slots(struct gtt *g, unsigned vgpu, bool hold);
 /* The vGPU's slots in ascending order into out[cap]; returns the count. */
 unsigned gtt_vgpu_slots(const struct gtt *g, unsigned vgpu, unsigned *out, unsigned cap);
 bool gtt_vgpu_has_slot(const struct gtt *g, unsigned vgpu, unsigned slot);

@@ -96,6 +96,13 @@ static int plan_contiguous(struct gtt *g, struct gtt_vgpu *v, unsigned q, bool g
     return 0;
 }
 
+void gtt_vgpu_hold_slots(struct gtt *g, unsigned vgpu, bool hold)
+{
+    struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
+    if (v)
+        v->slots_held = hold;
+}
+
 static int balloon(struct gtt *g, unsigned vgpu, unsigned q, bool grow)
 {
     struct gtt_vgpu *v = g ? gtt_vgpu_get(g, vgpu) : NULL;
@@ -103,6 +110,8 @@ static int balloon(struct gtt *g, unsigned vgpu, unsigned q, bool grow)
         return GTT_ENOENT;
     if (q == 0)
         return 0;
+    if (!grow && v->slots_held)
+        return GTT_EBUSY;
     unsigned M = g->layout.n_slots;
     bool within = grow ? (v->n_slots + q <= v->max_slots && v->n_slots + q <= M)
                        : (q <= v->n_slots && v->n_slots - q >= v->min_slots);
@@ -187,7 +196,7 @@ int gtt_balloon_period(struct gtt *g, const struct gtt_ctl_params *p, uint32_t w
         in[n++] = (struct gtt_ctl_vgpu){
             .id = id,
             .slots = v->n_slots,
-            .min_slots = v->min_slots,
+            .min_slots = v->slots_held ? v->n_slots : v->min_slots,
             .max_slots = v->max_slots,
             .util_permille = util ? util[id] : 0,
             .grow_request = req ? req[id] : 0,

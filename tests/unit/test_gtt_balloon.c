@@ -391,6 +391,34 @@ static void test_controller_period_on_live_state(void **state)
     assert_true(s.n_slots <= 4);
 }
 
+/* A held vGPU (its preempted work is half done) keeps its slots through the controller's
+ * reclaim and refuses a shrink until it is released; its neighbours are still decided. */
+static void test_held_slots_are_not_reclaimed(void **state)
+{
+    struct env *e = *state;
+    struct gtt_ctl_params p;
+    gtt_ctl_defaults(&p);
+    uint32_t util[GTT_MAX_VGPUS] = {0};
+    unsigned req[GTT_MAX_VGPUS] = {0};
+    struct gtt_ctl_report rep;
+    req[3] = 2;
+    assert_true(gtt_balloon_period(&e->g, &p, 0, 0, util, req, &rep) >= 1);
+    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    req[3] = 0;
+    gtt_vgpu_hold_slots(&e->g, 3, true);
+    assert_int_equal(gtt_balloon_shrink(&e->g, 3, 1), GTT_EBUSY);
+    assert_true(gtt_balloon_period(&e->g, &p, 0, 200000, util, req, &rep) >= 0);
+    assert_int_equal(rep.band, GTT_CTL_HIGH);
+    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    /* Released, the same reclaim takes vGPU 3's extra slots. */
+    gtt_vgpu_hold_slots(&e->g, 3, false);
+    assert_true(gtt_balloon_period(&e->g, &p, 0, 200000, util, req, &rep) >= 1);
+    assert_true(rep.shrunk_slots >= 1);
+    struct gtt_vgpu_summary s;
+    gtt_vgpu_summarize(&e->g, 3, &s);
+    assert_true(s.n_slots < 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_controller_f_and_bands),
         cmocka_unit_test_setup_teardown(test_controller_period_on_live_state, setup_contig,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_held_slots_are_not_reclaimed, setup_contig, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -222,6 +222,52 @@ static void shrink_keeps_or_drops_preempted_work(void **state)
     }
 }
 
+/* The controller's reclaim (copy overhead high) while the drain has just preempted work that
+ * uses the guest's slots: the guest keeps them this period and its work completes; without that
+ * work, the same period takes a slot. */
+static void controller_leaves_preempted_work_its_slots(void **state)
+{
+    (void)state;
+    fx_preempt = IGPU_MODEL_PREEMPT_STEP;
+    struct fx *f = fx_create(NULL);
+    fx_preempt = IGPU_MODEL_PREEMPT_RING;
+    pixel_cost(f, 10000);
+    fx_guest_setup(f, 0);
+    const unsigned w = 1024, h = 512;
+    uint64_t surf = fx_gm_alloc(f, 0, w * h * 4 / 4096, NULL);
+    uint64_t hi = big_surface(f, 0), hi_size = fx_r(f, 0, VGT_PVINFO_PAGE + 0x4c, 4);
+    assert_true(vgpu_mmio_write(fx_v(f, 0), VGPU_GGTT_OFFSET + ((hi + hi_size - 4096) >> 12) * 8, 8,
+                                f->g[0].gpa_next | GEN9_GGTT_PTE_PRESENT));
+    uint32_t c[32];
+    unsigned n = fx_fill(c, surf, w * 4u, w, h, 0x00C0FFEEu);
+    c[n++] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
+    c[n++] = (uint32_t)(hi + hi_size - 4);
+    c[n++] = 0;
+    c[n++] = 1;
+    fx_submit(f, 0, c, n);
+    run_for(f, SCHED_MS(1));
+    struct gtt_ctl_params p;
+    struct gtt_ctl_report rep;
+    gtt_ctl_defaults(&p);
+    struct tessera_balloon_if b;
+    fx_ext(f, 0, &b);
+    unsigned slots = b.slots;
+    assert_true(slots >= 2);
+    assert_int_equal(vgpu_balloon_period(f->dev, &p, 0, 200000, &rep), 0);
+    assert_int_equal(rstats(f).preemptions, 1);
+    fx_ext(f, 0, &b);
+    assert_int_equal(b.slots, slots);
+    fx_run_until_retired(f, 0);
+    fx_ext(f, 0, &b);
+    assert_int_equal(b.resets, 0);
+    assert_int_equal(b.completed, 1);
+    /* Nothing preempted now: the next reclaim takes a slot. */
+    assert_int_equal(vgpu_balloon_period(f->dev, &p, 0, 200000, &rep), 0);
+    fx_ext(f, 0, &b);
+    assert_true(b.slots < slots);
+    fx_destroy(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +276,7 @@ int main(void)
         cmocka_unit_test(watchdog_stops_a_giant_blit_midway),
         cmocka_unit_test(preemption_keeps_frames_within_a_slice),
         cmocka_unit_test(shrink_keeps_or_drops_preempted_work),
+        cmocka_unit_test(controller_leaves_preempted_work_its_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The slots v's preempted, half-executed workloads touch (scanner's ranges_touched, kept as a
+ * slot mask on each workload): they cannot be scanned again against fewer. */
+static uint64_t preempted_slots(const struct vgpu *v)
+{
+    uint64_t needed = 0;
+    for (unsigned i = 0, k = 0; i < v->q_len && k < v->preempted; i++) {
+        const struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        if (w->inflight) {
+            needed |= w->slots_touched;
+            k++;
+        }
+    }
+    return needed;
+}
+
 /* avail_rs from gtt/'s view of the vGPU; a change bumps the generation and, if memory went
  * away, the range generation that invalidates queued workloads. */
 void vgpu_pv_update_ranges(struct vgpu *v)
@@ -41,15 +56,7 @@ void vgpu_pv_update_ranges(struct vgpu *v)
          * executed): it goes on if it uses none of the slots that went away, else it is
          * dropped as a reset drops work. */
         uint64_t gone = vgpu_slot_mask(v, old, n_old, NULL) & ~vgpu_slot_mask(v, v->ranges, v->n_ranges, NULL);
-        uint64_t needed = 0;
-        for (unsigned i = 0, k = 0; i < v->q_len && k < v->preempted; i++) {
-            const struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
-            if (w->inflight) {
-                needed |= w->slots_touched;
-                k++;
-            }
-        }
-        if (needed & gone) {
+        if (preempted_slots(v) & gone) {
             vgpu_note_reject(v, TESSERA_REJECT_SHRUNK, "graphics memory ballooned away while its "
                              "preempted workload used it");
             vgpu_reset(v->dev, v->id, "graphics memory ballooned away from preempted work");
@@ -173,8 +180,14 @@ int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint
         util[i] = utilisation(d->cfg.gtt, i);
         req[i] = v->grow_request > 0 ? (unsigned)v->grow_request : 0;
         before[i] = v->pv.tessera_balloon.slots;
+        /* The drain may have preempted a vGPU's work midway: the controller leaves its slots
+         * alone this period rather than drop that work (an operator's shrink still may). */
+        gtt_vgpu_hold_slots(d->cfg.gtt, i, preempted_slots(v) != 0);
     }
     int rc = gtt_balloon_period(d->cfg.gtt, p, w_ppm, rcopy_ppm, util, req, rep);
+    for (unsigned i = 0; i < VGPU_MAX && i < GTT_MAX_VGPUS; i++)
+        if (d->v[i])
+            gtt_vgpu_hold_slots(d->cfg.gtt, i, false);
     if (rc < 0)
         return rc;
     d->st.balloon_periods++;
