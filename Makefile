@@ -69,6 +69,7 @@ e2e: image linux
 	TESSERA_LINUX_KERNEL=$(LINUX_KERNEL) TESSERA_LINUX_INITRD=$(LINUX_INITRD) tests/e2e/run $(BUILD)/tessera.iso
 
 # The running system measured: walls of 4, 16 and 32 kiosk guests under Bochs; the table and
-# plots go into docs/benchmarks.md (bench/system/run; about 20 minutes on 2 cores).
+# plots go into docs/benchmarks.md (bench/system/run; about 20 minutes on 2 cores).  Debian's
+# python3 runs it, whose python3-matplotlib draws the plots (not another python3 on the PATH).
 bench-system: image $(BUILD)/host/bench/bench_gtt_policies
-	bench/system/run
+	/usr/bin/python3 bench/system/run
