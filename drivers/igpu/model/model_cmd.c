@@ -324,7 +324,7 @@ static uint64_t exec_pipe_control(struct igpu_model *m, struct model_engine *en,
 
 /* Which command the header names, before its body is fetched. */
 enum cmd_kind {
-    K_UNKNOWN, K_NOOP, K_USER_INT, K_ARB_CHECK, K_BB_END, K_BB_START, K_SDI, K_LRI, K_LRM,
+    K_UNKNOWN, K_NOOP, K_USER_INT, K_ARB_CHECK, K_ARB_ON_OFF, K_BB_END, K_BB_START, K_SDI, K_LRI, K_LRM,
     K_SRM, K_FLUSH_DW, K_PIPE_CONTROL, K_BLIT,
 };
 
@@ -336,6 +336,7 @@ static enum cmd_kind classify(uint32_t hdr)
         case GEN9_MI_NOOP_OP:               return K_NOOP;
         case GEN9_MI_USER_INTERRUPT_OP:     return K_USER_INT;
         case GEN9_MI_ARB_CHECK_OP:          return K_ARB_CHECK;
+        case GEN9_MI_ARB_ON_OFF_OP:         return K_ARB_ON_OFF;
         case GEN9_MI_BATCH_BUFFER_END_OP:   return K_BB_END;
         case GEN9_MI_BATCH_BUFFER_START_OP: return K_BB_START;
         case GEN9_MI_STORE_DATA_IMM_OP:     return K_SDI;
@@ -443,6 +444,12 @@ uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en)
     case K_NOOP:
         if (c[0] & GEN9_MI_NOOP_ID_WRITE)
             en->nopid = c[0] & GEN9_MI_NOOP_ID_MASK;
+        break;
+    case K_ARB_ON_OFF:
+        /* i915 disables arbitration around every user batch and enables it again in the
+         * request's fini breadcrumb (gen8_emit_bb_start_noarb(), gen8_emit_fini_breadcrumb_tail()):
+         * while it is off the engine leaves the context nowhere. */
+        en->arb_off = !(c[0] & GEN9_MI_ARB_ENABLE);
         break;
     case K_USER_INT:
         en->stats.user_interrupts++;

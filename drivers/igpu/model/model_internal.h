@@ -128,6 +128,7 @@ struct model_engine {
     uint64_t bb_addr[MODEL_MAX_LEVEL + 1];
     uint64_t cmd_gaddr;       /* address of the command being executed */
     bool after_arb_check;     /* the last command was MI_ARB_CHECK: an arbitration point */
+    bool arb_off;             /* MI_ARB_ON_OFF disabled arbitration: no point is one */
     struct model_blit blit;   /* a blit in progress */
 
     /* context status buffer */
