@@ -47,6 +47,6 @@ module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(
 # A module may use another (config checks graphics memory with gtt's layout): list it here.
 pure_deps_config := gtt
 pure_deps_igpu   :=
-pure_deps_vgpu   := gtt sched igpu
+pure_deps_vgpu   := gtt sched igpu vgt
 pure_deps_vgt    := igpu
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))

@@ -6,6 +6,7 @@
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
+#include "vmm/gpu/vgpu_host.h"
 #include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
@@ -141,6 +142,10 @@ enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
         r = exit_linux_unclaimed(vm);           /* an empty bus: all ones, writes ignored */
     if (r)
         return emulate(vm, x, r, gpa);
+    /* A write to a page of its RAM the vGPU write-protected (a PPGTT table page): the vGPU
+     * takes the page back and the guest executes the write again (vgpu_i915.h). */
+    if ((x->qualification & EPT_QUAL_WRITE) && gpa < vm->ram_bytes && vgpu_host_table_write(vm->id, gpa))
+        return EXIT_RESUME;
     const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"
                        : x->qualification & EPT_QUAL_WRITE ? "write" : "read";
     vm_stop(vm, VM_CRASHED, "%s at GPA %#llx outside its memory (RIP %#llx)", access,
