@@ -226,10 +226,6 @@ static uint64_t exec_flush_dw(struct igpu_model *m, struct model_engine *en, con
         fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, 0, name, "length is not 4 or 5 dwords");
         return 0;
     }
-    if (c[0] & GEN9_MI_FLUSH_DW_STORE_INDEX) {
-        fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "store data index");
-        return 0;
-    }
     if (c[0] & GEN9_MI_FLUSH_DW_INVALIDATE_TLB)
         model_tlb_flush(m);
     if (op != GEN9_MI_FLUSH_DW_OP_NONE) {
@@ -237,19 +233,29 @@ static uint64_t exec_flush_dw(struct igpu_model *m, struct model_engine *en, con
             fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, 0, name, "reserved post-sync operation");
             return 0;
         }
-        if (!(c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT)) {
+        if (c[0] & GEN9_MI_FLUSH_DW_STORE_INDEX) {
+            /* Store data index: the address is a byte offset into the running context's
+             * status page, the first page of its image (i915 gen8_emit_flush_xcs() points it
+             * at LRC_PPHWSP_SCRATCH_ADDR); qword aligned as every post-sync write. */
+            uint32_t off = c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & ~(uint32_t)GEN9_MI_FLUSH_DW_USE_GTT;
+            if (off >= GEN9_PPHWSP_BYTES) {
+                fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, off, name,
+                          "store data index beyond the status page");
+                return 0;
+            }
+            addr = (uint64_t)en->lrca + (off & ~7u);
+        } else if (!(c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT)) {
             fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT post-sync address");
             return 0;
-        }
-        if (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_ADDR_MBZ) {
+        } else if (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_ADDR_MBZ) {
             /* where the hardware would write is not defined: never guess */
             fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], name,
                       "post-sync address bit 5 set (must be zero)");
             return 0;
-        }
-        if (!addr48(m, en, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], c[GEN9_MI_FLUSH_DW_DW_ADDR_HI],
-                    GEN9_MI_FLUSH_DW_ADDR_MASK, name, &addr))
+        } else if (!addr48(m, en, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], c[GEN9_MI_FLUSH_DW_DW_ADDR_HI],
+                           GEN9_MI_FLUSH_DW_ADDR_MASK, name, &addr)) {
             return 0;
+        }
         if (op == GEN9_MI_FLUSH_DW_OP_TIMESTAMP) {
             if (!write_qword(m, en, addr, model_timestamp_ticks(m, en)))
                 return 0;
