@@ -292,6 +292,12 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_GRDOM_GUC                  (1u << 5)
 #define   GEN9_GRDOM_MEDIA2               (1u << 7)   /* VCS1: GT3+ only */
 
+/* ---- GuC status (i915 gt/uc/intel_guc_reg.h GUC_STATUS, GS_MIA_IN_RESET): read after a GuC
+ * reset, which i915 does on every GT sanitize even with the GuC unused (__intel_uc_reset_hw()
+ * warns unless the microcontroller reads in reset) ----------------------------------------- */
+#define GEN9_GUC_STATUS                   0xC000u
+#define   GEN9_GS_MIA_IN_RESET            (1u << 0)
+
 /* ---- Interrupts (Gen8 layout; i915 i915_reg.h GEN8_MASTER_IRQ, GEN8_GT_ISR/IMR/IIR/IER) -- */
 #define GEN9_MASTER_IRQ                   0x44200u
 #define   GEN9_MASTER_IRQ_CONTROL         (1u << 31)

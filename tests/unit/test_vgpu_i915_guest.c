@@ -304,6 +304,8 @@ static void test_caps_and_msi_capability(void **state)
     assert_false(hv_is_protected(data_page) || hv_is_protected(scratch));
     /* SKL_DFSM reads every pipe fused off: i915 probes no display. */
     assert_int_equal(fx_r(f, G, GEN9_SKL_DFSM, 4) & GEN9_DFSM_PIPE_A_DISABLE, GEN9_DFSM_PIPE_A_DISABLE);
+    /* The GuC's core reads in reset (__intel_uc_reset_hw() warns otherwise). */
+    assert_int_equal(fx_r(f, G, GEN9_GUC_STATUS, 4) & GEN9_GS_MIA_IN_RESET, GEN9_GS_MIA_IN_RESET);
 }
 
 static void test_four_engines_complete(void **state)

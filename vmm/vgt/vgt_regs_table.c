@@ -10,7 +10,8 @@
  *    (gen9_sseu_info_init(); IGT i915_getparams_basic checks the totals).
  *  - PCH_RAWCLK_FREQ: 24 (MHz), Sunrise Point's raw clock (pch_rawclk()).
  *  - HSW_EDRAM_CAP 0 (no eDRAM), RP_STATE_CAP 0 (no RPS range: RPS stays off), the GT thread
- *    and core status 0 (GVT-g's fix-ups in intel_vgpu_reset_mmio()).
+ *    and core status 0, GUC_STATUS with the GuC's core in reset (GVT-g's fix-ups in
+ *    intel_vgpu_reset_mmio(); i915 __intel_uc_reset_hw() checks GS_MIA_IN_RESET).
  *  - Interrupt masks of the units that never interrupt start all masked, as after a reset.
  *  - RING_EMR all masked, RING_HWSTAM all masked (i915 writes both at resume).
  */
@@ -64,6 +65,7 @@ const struct vgt_reg_desc vgt_reg_table[] = {
     RO(GEN9_RP_STATE_CAP, 0, "GEN6_RP_STATE_CAP"),
     RO(GEN9_GT_THREAD_STATUS, 0, "GEN6_GT_THREAD_STATUS_REG"),
     RO(GEN9_GT_CORE_STATUS, 0, "GEN6_GT_CORE_STATUS"),
+    RO(GEN9_GUC_STATUS, GEN9_GS_MIA_IN_RESET, "GUC_STATUS"),     /* GVT-g's fix-up too */
     SPECIAL(GEN9_GDRST, 0, "GEN6_GDRST"),
     SPECIAL(GEN9_PCODE_MAILBOX, 0, "GEN6_PCODE_MAILBOX"),
     PLAIN(GEN9_PCODE_DATA, "GEN6_PCODE_DATA"),
