@@ -292,6 +292,14 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_GRDOM_GUC                  (1u << 5)
 #define   GEN9_GRDOM_MEDIA2               (1u << 7)   /* VCS1: GT3+ only */
 
+/* ---- TLB invalidation requests (i915 gt/intel_gt_regs.h GEN8_RTCR..GEN8_VTCR; gt/intel_gt.c
+ * mmio_invalidate_full(): write 1, then wait up to 4 ms for the register to read 0) --------- */
+#define GEN9_RTCR                         0x4260u     /* render */
+#define GEN9_M1TCR                        0x4264u     /* video decode 0 */
+#define GEN9_M2TCR                        0x4268u     /* video decode 1 */
+#define GEN9_BTCR                         0x426Cu     /* blitter */
+#define GEN9_VTCR                         0x4270u     /* video enhancement */
+
 /* ---- GuC status (i915 gt/uc/intel_guc_reg.h GUC_STATUS, GS_MIA_IN_RESET): read after a GuC
  * reset, which i915 does on every GT sanitize even with the GuC unused (__intel_uc_reset_hw()
  * warns unless the microcontroller reads in reset) ----------------------------------------- */

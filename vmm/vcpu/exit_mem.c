@@ -137,15 +137,16 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
 enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
 {
     uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
+    /* A write to a page of its RAM the vGPU write-protected (a PPGTT table page): the vGPU
+     * takes the page back and the guest executes the write again (vgpu_i915.h).  Before the
+     * Linux guest's unclaimed-MMIO rule, which would drop the write. */
+    if ((x->qualification & EPT_QUAL_WRITE) && gpa < vm->ram_bytes && vgpu_host_table_write(vm->id, gpa))
+        return EXIT_RESUME;
     const struct mmio_region *r = mmio_find(vm, gpa);
     if (!r && vm->linux_guest && !(x->qualification & EPT_QUAL_FETCH))
         r = exit_linux_unclaimed(vm);           /* an empty bus: all ones, writes ignored */
     if (r)
         return emulate(vm, x, r, gpa);
-    /* A write to a page of its RAM the vGPU write-protected (a PPGTT table page): the vGPU
-     * takes the page back and the guest executes the write again (vgpu_i915.h). */
-    if ((x->qualification & EPT_QUAL_WRITE) && gpa < vm->ram_bytes && vgpu_host_table_write(vm->id, gpa))
-        return EXIT_RESUME;
     const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"
                        : x->qualification & EPT_QUAL_WRITE ? "write" : "read";
     vm_stop(vm, VM_CRASHED, "%s at GPA %#llx outside its memory (RIP %#llx)", access,

@@ -66,6 +66,13 @@ const struct vgt_reg_desc vgt_reg_table[] = {
     RO(GEN9_GT_THREAD_STATUS, 0, "GEN6_GT_THREAD_STATUS_REG"),
     RO(GEN9_GT_CORE_STATUS, 0, "GEN6_GT_CORE_STATUS"),
     RO(GEN9_GUC_STATUS, GEN9_GS_MIA_IN_RESET, "GUC_STATUS"),     /* GVT-g's fix-up too */
+    /* TLB invalidation requests complete at once: the vGPU's GGTT and PPGTT shadows take every
+     * update when it is made, so there is no stale translation to drop. */
+    RO(GEN9_RTCR, 0, "GEN8_RTCR"),
+    RO(GEN9_M1TCR, 0, "GEN8_M1TCR"),
+    RO(GEN9_M2TCR, 0, "GEN8_M2TCR"),
+    RO(GEN9_BTCR, 0, "GEN8_BTCR"),
+    RO(GEN9_VTCR, 0, "GEN8_VTCR"),
     SPECIAL(GEN9_GDRST, 0, "GEN6_GDRST"),
     SPECIAL(GEN9_PCODE_MAILBOX, 0, "GEN6_PCODE_MAILBOX"),
     PLAIN(GEN9_PCODE_DATA, "GEN6_PCODE_DATA"),
