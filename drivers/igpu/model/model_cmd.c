@@ -8,8 +8,12 @@
  *  - MI_BATCH_BUFFER_START from the ring starts a first-level batch; from a batch it chains
  *    (replaces the current batch) unless it is a second-level start, which calls and later
  *    returns. MI_BATCH_BUFFER_END returns one level.
- *  - Writes and reads of memory go through the GGTT only: any PPGTT form is reported
- *    as unsupported.
+ *  - Memory operands are GGTT addresses, except inside a batch started through the PPGTT
+ *    (bit 8, in a legacy 64-bit context whose PDP0 names its PML4): such a batch is
+ *    non-privileged, its commands' operands are PPGTT addresses, and a GGTT form, a register
+ *    load or store, or a GGTT batch start in it faults the engine (IGPU_FAULT_NOT_PRIVILEGED;
+ *    hardware would not execute them from a non-privileged batch either).  A PPGTT form outside
+ *    such a batch is reported as unsupported.
  *  - Cache flushes, invalidations and stalls complete at once (the model has no caches or
  *    pipeline), except the GGTT TLB invalidations, which empty the translation cache.
  */
@@ -61,8 +65,13 @@ static uint64_t exec_bb_start(struct igpu_model *m, struct model_engine *en, con
     static const char name[] = "MI_BATCH_BUFFER_START";
     uint64_t addr;
 
-    if (c[0] & GEN9_MI_BB_START_PPGTT) {
-        fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT batch");
+    bool ppgtt = (c[0] & GEN9_MI_BB_START_PPGTT) != 0;
+    if (ppgtt && !en->pml4) {
+        fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT batch in a context without a PPGTT");
+        return 0;
+    }
+    if (!ppgtt && model_in_ppgtt(en)) {
+        fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name, "GGTT batch from a PPGTT batch");
         return 0;
     }
     if (c[0] & (GEN9_MI_BB_START_PREDICATION | GEN9_MI_BB_START_RESOURCE_STREAMER)) {
@@ -90,6 +99,7 @@ static uint64_t exec_bb_start(struct igpu_model *m, struct model_engine *en, con
     }
     /* else: a chained start replaces the current batch */
     en->bb_addr[en->level] = addr;
+    en->bb_ppgtt[en->level] = ppgtt;
     en->stats.batches++;
     return ns_ps(m->cfg.cost.batch_ns);
 }
@@ -109,8 +119,12 @@ static uint64_t exec_sdi(struct igpu_model *m, struct model_engine *en, const ui
                   0, name, "length does not match the store size");
         return 0;
     }
-    if (!(c[0] & GEN9_MI_SDI_USE_GGTT)) {
+    if (!(c[0] & GEN9_MI_SDI_USE_GGTT) && !model_in_ppgtt(en)) {
         fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT address");
+        return 0;
+    }
+    if ((c[0] & GEN9_MI_SDI_USE_GGTT) && model_in_ppgtt(en)) {
+        fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name, "GGTT address from a PPGTT batch");
         return 0;
     }
     if (!addr48(m, en, c[GEN9_MI_SDI_DW_ADDR_LO], c[GEN9_MI_SDI_DW_ADDR_HI],
@@ -233,6 +247,12 @@ static uint64_t exec_flush_dw(struct igpu_model *m, struct model_engine *en, con
             fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, 0, name, "reserved post-sync operation");
             return 0;
         }
+        if (model_in_ppgtt(en) && ((c[0] & GEN9_MI_FLUSH_DW_STORE_INDEX) ||
+                                   (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT))) {
+            fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name,
+                      "GGTT or status-page post-sync from a PPGTT batch");
+            return 0;
+        }
         if (c[0] & GEN9_MI_FLUSH_DW_STORE_INDEX) {
             /* Store data index: the address is a byte offset into the running context's
              * status page, the first page of its image (i915 gen8_emit_flush_xcs() points it
@@ -244,7 +264,8 @@ static uint64_t exec_flush_dw(struct igpu_model *m, struct model_engine *en, con
                 return 0;
             }
             addr = (uint64_t)en->lrca + (off & ~7u);
-        } else if (!(c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT)) {
+        } else if (!(c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT) &&
+                   !model_in_ppgtt(en)) {
             fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT post-sync address");
             return 0;
         } else if (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_ADDR_MBZ) {
@@ -304,7 +325,11 @@ static uint64_t exec_pipe_control(struct igpu_model *m, struct model_engine *en,
                       "depth-count post-sync (no 3D pipeline)");
             return 0;
         }
-        if (!(fl & GEN9_PIPE_CONTROL_GLOBAL_GTT)) {
+        if (model_in_ppgtt(en) && (fl & GEN9_PIPE_CONTROL_GLOBAL_GTT)) {
+            fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name, "GGTT post-sync from a PPGTT batch");
+            return 0;
+        }
+        if (!(fl & GEN9_PIPE_CONTROL_GLOBAL_GTT) && !model_in_ppgtt(en)) {
             fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT post-sync address");
             return 0;
         }
@@ -442,6 +467,12 @@ uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en)
     }
     if (len > 1 && !fetch(m, en, 1, len))
         return 0;
+    if (model_in_ppgtt(en) && (k == K_LRI || k == K_LRM || k == K_SRM)) {
+        /* Registers are the privileged batch's (hardware: only RING_FORCE_TO_NONPRIV ones). */
+        model_fault(m, en, IGPU_FAULT_NOT_PRIVILEGED, en->cmd_gaddr,
+                    "register load or store from a PPGTT batch");
+        return 0;
+    }
     advance(en, len);
     en->stats.commands++;
     en->after_arb_check = k == K_ARB_CHECK;

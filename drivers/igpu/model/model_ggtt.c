@@ -127,6 +127,75 @@ static int gm_rw(struct igpu_model *m, uint64_t gaddr, void *buf, size_t len, bo
     return IGPU_OK;
 }
 
+/* ---- the running context's PPGTT (4-level, 48-bit: gen9_gtt.h) -------------------------- */
+
+/* Walks the PPGTT of en's context for gaddr: the tables are read from physical memory, as the
+ * GPU reads them.  Only 4 KiB pages (a 2 MiB or 1 GiB entry is not implemented). */
+static int ppgtt_translate(struct igpu_model *m, const struct model_engine *en, uint64_t gaddr,
+                           bool write, uint64_t *pa, enum igpu_fault_reason *why)
+{
+    uint64_t table = en->pml4;
+
+    if (gaddr >> GEN9_PPGTT_ADDR_BITS) {
+        *why = IGPU_FAULT_PPGTT_NOT_PRESENT;
+        return IGPU_ERANGE;
+    }
+    for (unsigned level = GEN9_PPGTT_TOP_LEVEL;; level--) {
+        uint8_t b[8];
+        uint64_t e = 0;
+        if (m->cfg.mem.read(m->cfg.mem.ctx, table + 8u * gen9_ppgtt_index(gaddr, level), b, 8)) {
+            *why = IGPU_FAULT_MEMORY;
+            return IGPU_EFAULT;
+        }
+        for (unsigned i = 0; i < 8; i++)
+            e |= (uint64_t)b[i] << (8 * i);
+        if (!(e & GEN9_PPGTT_PRESENT)) {
+            *why = IGPU_FAULT_PPGTT_NOT_PRESENT;
+            return IGPU_EFAULT;
+        }
+        if (level > 0 && level < GEN9_PPGTT_TOP_LEVEL && (e & GEN9_PPGTT_PDE_PS)) {
+            *why = IGPU_FAULT_PPGTT_NOT_PRESENT;    /* huge page: not implemented */
+            return IGPU_EFAULT;
+        }
+        if (level == 0) {
+            if (write && !(e & GEN9_PPGTT_RW)) {
+                *why = IGPU_FAULT_PPGTT_READ_ONLY;
+                return IGPU_EFAULT;
+            }
+            *pa = (e & GEN9_PPGTT_ADDR_MASK) | (gaddr & GEN9_GTT_PAGE_MASK);
+            return IGPU_OK;
+        }
+        table = e & GEN9_PPGTT_ADDR_MASK;
+    }
+}
+
+static int ppgtt_rw(struct igpu_model *m, const struct model_engine *en, uint64_t gaddr,
+                    void *buf, size_t len, bool write, enum igpu_fault_reason *why,
+                    uint64_t *fail_at)
+{
+    uint8_t *p = buf;
+    while (len) {
+        uint64_t pa;
+        size_t chunk = GEN9_GTT_PAGE_SIZE - (size_t)(gaddr & GEN9_GTT_PAGE_MASK);
+        if (chunk > len)
+            chunk = len;
+        int rc = ppgtt_translate(m, en, gaddr, write, &pa, why);
+        if (!rc && (write ? m->cfg.mem.write(m->cfg.mem.ctx, pa, p, chunk)
+                          : m->cfg.mem.read(m->cfg.mem.ctx, pa, p, chunk))) {
+            *why = IGPU_FAULT_MEMORY;
+            rc = IGPU_EFAULT;
+        }
+        if (rc) {
+            *fail_at = gaddr;
+            return rc;
+        }
+        gaddr += chunk;
+        p += chunk;
+        len -= chunk;
+    }
+    return IGPU_OK;
+}
+
 bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, void *buf,
                      size_t len, bool write, enum igpu_model_access kind)
 {
@@ -136,6 +205,16 @@ bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gad
 
     if (len == 0)
         return true;
+    /* Inside a PPGTT batch the batch itself and every command's operands are PPGTT
+     * addresses; the ring, context images and status pages are always GGTT. */
+    if (model_in_ppgtt(en) && (kind == IGPU_ACCESS_BATCH || kind == IGPU_ACCESS_READ ||
+                               kind == IGPU_ACCESS_WRITE)) {
+        if (ppgtt_rw(m, en, gaddr, buf, len, write, &why, &at) == IGPU_OK)
+            return true;
+        snprintf(d, sizeof(d), "PPGTT %s at 0x%" PRIx64, write ? "write" : "read", at);
+        model_fault(m, en, why, at, d);
+        return false;
+    }
     if (m->cfg.gm_check && m->cfg.gm_check(m->cfg.gm_check_ctx, en->id, gaddr, len, kind)) {
         snprintf(d, sizeof(d), "%s of %zu bytes at 0x%" PRIx64 " denied",
                  write ? "write" : "read", len, gaddr);
