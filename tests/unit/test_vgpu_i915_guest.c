@@ -29,22 +29,36 @@ static struct {
     unsigned n_prot;
 } hv;
 
+/* Shadow pages from the fixture's "physical memory", where the model walks them. */
 static int hv_page_alloc(void *ctx, uint64_t *hpa, void **va)
 {
-    void *p = aligned_alloc(4096, 4096);
-    if (!p)
-        return -1;
-    memset(p, 0, 4096);
-    *va = p;
-    *hpa = (uint64_t)(uintptr_t)p;
+    struct fx *fx = ctx;
+    *hpa = fx_take(fx, 4096);
+    *va = fx_ptr(fx, *hpa);
+    memset(*va, 0, 4096);
     hv.pages_live++;
     return 0;
 }
 
 static void hv_page_free(void *ctx, uint64_t hpa, void *va)
 {
-    free(va);
+    memset(va, 0xA5, 4096);             /* a walk through a freed page finds junk */
     hv.pages_live--;
+}
+
+static int hv_guest_phys(void *ctx, unsigned vm, uint64_t gpa, uint64_t *pa)
+{
+    struct fx *fx = ctx;
+    if (vm >= FX_GUESTS || gpa >= FX_GUEST_RAM)
+        return -1;
+    *pa = fx->g[vm].ram_pa + gpa;
+    return 0;
+}
+
+static void *hv_phys_ptr(void *ctx, uint64_t pa, uint64_t len)
+{
+    struct fx *fx = ctx;
+    return pa >= FX_PA_BASE && pa + len <= FX_PA_BASE + FX_ARENA ? fx_ptr(fx, pa) : NULL;
 }
 
 static bool hv_is_protected(uint64_t gpa)
@@ -174,6 +188,8 @@ static void setup_i915(void)
     struct vgpu_env *en = &f->dev->cfg.env;
     en->page_alloc = hv_page_alloc;
     en->page_free = hv_page_free;
+    en->guest_phys = hv_guest_phys;
+    en->phys_ptr = hv_phys_ptr;
     en->protect = hv_protect;
     en->msi = hv_msi;
     assert_int_equal(vgpu_set_i915(fx_v(f, G)), 0);
@@ -381,6 +397,21 @@ static void test_ppgtt_user_work(void **state)
     assert_true(in.i915_st.table_writes >= 1);
     assert_true(in.i915_st.oos_syncs >= 1);
     assert_true(hv_is_protected(pt));           /* protected again after the sync */
+
+    /* i915-colorblt: an XY_COLOR_BLT into a buffer object, both in the PPGTT; the model runs
+     * the batch where it is, through the shadow PPGTT. */
+    uint64_t surf_va = VA + 0x2000, surf_page = ram_page();
+    cpu_write64(pt + 8u * gen9_ppgtt_index(surf_va, 0), PDE(surf_page));
+    uint32_t blt[8] = { GEN9_XY_COLOR_BLT, GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 64,
+                        GEN9_BLT_COORD(0, 0), GEN9_BLT_COORD(16, 4), (uint32_t)surf_va,
+                        (uint32_t)(surf_va >> 32), 0x00FF8000, GEN9_MI_BATCH_BUFFER_END };
+    memcpy(fx_gpa(f, G, batch_page), blt, sizeof blt);
+    wait_seqno(bcs, request(bcs, user_batch));
+    for (unsigned i = 0; i < 64; i++)
+        assert_int_equal(((uint32_t *)fx_gpa(f, G, surf_page))[i], 0x00FF8000);
+    assert_int_equal(((uint32_t *)fx_gpa(f, G, surf_page))[64], 0);
+    vgpu_get_info(fx_v(f, G), &in);
+    assert_int_equal(in.i915_st.faults[IGPU_BCS], 0);
 }
 
 /* i915's engine reset: RESET_CTL handshake, GDRST, then resume. */
@@ -393,6 +424,42 @@ static void i915_engine_reset(unsigned e)
     fx_w32(f, G, GEN9_RING_RESET_CTL(base(e)), GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
     fx_wr(f, G, ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, ctx[e].tail);
     engine_resume(e);
+}
+
+/* The blitter runs a PPGTT batch where it is: what the guest writes into it after the scan
+ * runs non-privileged, so a GGTT store slipped in faults the engine and lands nowhere. */
+static void test_batch_changed_after_the_scan(void **state)
+{
+    unsigned bcs = 1;
+    batch_va = VA + 0x1000;
+    batch_page = ram_page();
+    uint32_t bb[2] = { GEN9_MI_NOOP, GEN9_MI_BATCH_BUFFER_END };
+    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
+    cpu_write64(pt + 8u * gen9_ppgtt_index(batch_va, 0), PDE(batch_page));
+    uint64_t victim = f->layout.host.start;     /* the hypervisor's own graphics memory */
+    uint32_t before = seqno_of(bcs);
+    request(bcs, user_batch);                   /* scanned: MI_NOOP, MI_BATCH_BUFFER_END */
+    uint32_t evil[5] = { GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, (uint32_t)victim, 0,
+                         0xBADBAD, GEN9_MI_BATCH_BUFFER_END };
+    memcpy(fx_gpa(f, G, batch_page), evil, sizeof evil);
+    uint32_t host_before;
+    memcpy(&host_before, fx_ptr(f, f->host_pa), 4);
+    for (unsigned i = 0; i < 2000; i++)
+        vgpu_render_step(f->dev);
+    struct vgpu_info in;
+    vgpu_get_info(fx_v(f, G), &in);
+    assert_int_equal(seqno_of(bcs), before);
+    assert_int_equal(in.i915_st.faults[IGPU_BCS], 1);
+    bool said = false;
+    for (unsigned i = 0; i < in.n_rejects; i++)
+        said |= strstr(in.rejects[i].why, "GGTT address from a PPGTT batch") != NULL;
+    assert_true(said);
+    uint32_t host_after;
+    memcpy(&host_after, fx_ptr(f, f->host_pa), 4);
+    assert_int_equal(host_after, host_before);
+    i915_engine_reset(bcs);
+    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
+    wait_seqno(bcs, request(bcs, user_batch));
 }
 
 static void test_hostile_ppgtt_entry(void **state)
@@ -474,6 +541,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_four_engines_complete, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ppgtt_user_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_ppgtt_entry, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_batch_changed_after_the_scan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unannounced_page_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_restart_gives_pages_back, setup, teardown),
     };

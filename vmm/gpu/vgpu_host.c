@@ -94,6 +94,20 @@ static void env_page_free(void *ctx, uint64_t hpa, void *va)
 
 static void ept_flush(struct vm *vm);
 
+static int env_guest_phys(void *ctx, unsigned id, uint64_t gpa, uint64_t *pa)
+{
+    const struct vm *vm = vm_get(id);
+    if (!vm || !vm->ram_hpa || gpa >= vm->ram_bytes)
+        return -1;
+    *pa = vm->ram_hpa + gpa;
+    return 0;
+}
+
+static void *env_phys_ptr(void *ctx, uint64_t pa, uint64_t len)
+{
+    return (void *)(uintptr_t)pa;       /* all RAM is identity-mapped */
+}
+
 static void env_protect(void *ctx, unsigned id, uint64_t gpa, bool on)
 {
     struct vm *vm = vm_get(id);
@@ -347,7 +361,8 @@ bool vgpu_host_init(const struct cfg *cfg)
                   vgpu_host.host_bytes - 2 * GEN9_GTT_PAGE_SIZE },
         .engine_hws_gm = (uint32_t)hws,
         .env = { NULL, env_guest_ram, env_now, env_gpu_run, env_cpu_ns, env_gpu_fault, env_log,
-                 env_aperture_rw, env_page_alloc, env_page_free, env_protect, env_msi },
+                 env_aperture_rw, env_page_alloc, env_page_free, env_guest_phys, env_phys_ptr,
+                 env_protect, env_msi },
         .max_vgpus = cfg->n_guests,
         .balloon_controller = cfg->balloon.enabled && cfg->balloon.period_ms,
         .render_budget_ns = 500000,

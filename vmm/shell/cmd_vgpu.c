@@ -47,12 +47,12 @@ static void i915_detail(const struct vgpu_info *in)
            (unsigned long long)s->cs_commands, (unsigned long long)s->cs_state_skipped,
            (unsigned long long)s->msi_sent, (unsigned long long)s->msi_undelivered);
     printf("  ppgtt: %llu roots %llu tables (peak %llu); created %llu destroyed %llu refused %llu; "
-           "table writes %llu resynced %llu; ggtt refused %llu\n",
+           "table writes %llu resynced %llu; deferred frees %llu; ggtt refused %llu\n",
            (unsigned long long)in->ppgtt.roots, (unsigned long long)in->ppgtt.tables,
            (unsigned long long)in->ppgtt.tables_peak, (unsigned long long)s->ppgtt_creates,
            (unsigned long long)s->ppgtt_destroys, (unsigned long long)s->ppgtt_refused,
            (unsigned long long)s->table_writes, (unsigned long long)s->oos_syncs,
-           (unsigned long long)s->ggtt_refused);
+           (unsigned long long)s->deferred_frees, (unsigned long long)s->ggtt_refused);
     printf("  ppgtt refused:");
     unsigned n = 0;
     for (unsigned r = 1; r < VGT_PPGTT_R_COUNT; r++)

@@ -65,6 +65,10 @@ struct vgpu_env {
      * hypervisor reaches it (the same, identity-mapped, in the image); non-zero: none left. */
     int (*page_alloc)(void *ctx, uint64_t *hpa, void **va);
     void (*page_free)(void *ctx, uint64_t hpa, void *va);
+    /* The host-physical address of guest vm's RAM page holding gpa (the PPGTT shadow's
+     * leaves: the GPU follows them), and where the hypervisor reaches physical memory. */
+    int (*guest_phys)(void *ctx, unsigned vm, uint64_t gpa, uint64_t *pa);
+    void *(*phys_ptr)(void *ctx, uint64_t pa, uint64_t len);
     /* Write-protect (on) or give back (off) guest vm's RAM page gpa in its EPT. */
     void (*protect)(void *ctx, unsigned vm, uint64_t gpa, bool on);
     /* Send guest vm the MSI its driver programmed in the vGPU's MSI capability; false if it
@@ -123,6 +127,7 @@ struct vgpu_i915_stats {
                                                  * out-of-sync pages read again */
     uint64_t ggtt_refused;                      /* engine accesses through the GGTT refused */
     uint64_t guest_resets;                      /* engines the guest reset (GDRST) */
+    uint64_t deferred_frees;                    /* shadow pages freed after the GPU left them */
 };
 
 /* One vGPU as the shell shows it. */

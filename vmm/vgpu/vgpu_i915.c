@@ -23,12 +23,7 @@ static const struct vgpu_env *env(const struct vgpu *v)
 static int pp_gpa_to_hpa(void *ctx, uint64_t gpa, uint64_t *hpa)
 {
     struct vgpu *v = ctx;
-    uint64_t page = gpa & ~(uint64_t)GEN9_GTT_PAGE_MASK;
-    void *p = env(v)->guest_ram(env(v)->ctx, v->id, page, GEN9_GTT_PAGE_SIZE);
-    if (!p || ((uintptr_t)p & GEN9_GTT_PAGE_MASK))
-        return -1;                      /* not its RAM (or RAM not mapped page by page) */
-    *hpa = (uint64_t)(uintptr_t)p + (gpa - page);
-    return 0;
+    return env(v)->guest_phys(env(v)->ctx, v->id, gpa, hpa);
 }
 
 static int pp_read(void *ctx, uint64_t gpa, void *buf, size_t len)
@@ -51,10 +46,42 @@ static int pp_page_alloc(void *ctx, uint64_t *hpa, uint64_t **va)
     return 0;
 }
 
+/* A shadow table the GPU may still be walking (blitter work of this vGPU in flight, or left
+ * preempted in its shadow ring) is freed only once that work is off the engine: a page given
+ * back to the hypervisor could hold anything next, and the GPU would follow it. */
+static bool gpu_may_walk(const struct vgpu *v)
+{
+    return v->dev->running == v->id || v->preempted;
+}
+
+void vgpu_i915_release_deferred(struct vgpu *v)
+{
+    struct vgpu_i915 *g = v->i915;
+    if (gpu_may_walk(v))
+        return;
+    for (unsigned i = 0; i < g->n_deferred; i++)
+        env(v)->page_free(env(v)->ctx, g->deferred[i].hpa, g->deferred[i].va);
+    g->n_deferred = 0;
+}
+
 static void pp_page_free(void *ctx, uint64_t hpa, uint64_t *va)
 {
     struct vgpu *v = ctx;
-    env(v)->page_free(env(v)->ctx, hpa, va);
+    struct vgpu_i915 *g = v->i915;
+    if (g && gpu_may_walk(v) && g->n_deferred == VGPU_I915_DEFERRED_MAX) {
+        /* A guest that frees tables faster than its work leaves the engine: its work goes
+         * (an engine reset), and with it every walk of the old tables. */
+        vgpu_reset(v->dev, v->id, "too many page tables freed under its running blitter work");
+        vgpu_i915_release_deferred(v);
+    }
+    if (!g || !gpu_may_walk(v)) {
+        env(v)->page_free(env(v)->ctx, hpa, va);
+        return;
+    }
+    g->deferred[g->n_deferred].hpa = hpa;
+    g->deferred[g->n_deferred].va = va;
+    g->n_deferred++;
+    g->st.deferred_frees++;
 }
 
 static void pp_protect(void *ctx, uint64_t gpa, bool on)
@@ -105,7 +132,8 @@ int vgpu_i915_init(struct vgpu *v)
 {
     const struct vgpu_env *en = env(v);
     struct vgpu_i915 *g;
-    if (!en->page_alloc || !en->page_free || !en->protect || !en->msi) {
+    if (!en->page_alloc || !en->page_free || !en->protect || !en->msi || !en->guest_phys ||
+        !en->phys_ptr) {
         vgpu_logf(v->dev, VGPU_LOG_ERROR, "vgpu %u: the hypervisor gives no host pages, EPT "
                   "protection or MSI: no i915 vGPU", v->id);
         return -1;
@@ -136,6 +164,8 @@ void vgpu_i915_free(struct vgpu *v)
         return;
     if (g->pp)
         vgt_ppgtt_destroy(g->pp);
+    for (unsigned i = 0; i < g->n_deferred; i++)   /* the device is gone: nothing runs */
+        env(v)->page_free(env(v)->ctx, g->deferred[i].hpa, g->deferred[i].va);
     if (g->scratch_va)
         env(v)->page_free(env(v)->ctx, g->scratch_hpa, g->scratch_va);
     free(g);
@@ -397,6 +427,7 @@ static void guest_engine_reset(struct vgpu *v, uint32_t engines)
             g->guest_reset = true;
             vgpu_reset(v->dev, v->id, "the guest reset its blitter (GDRST)");
             g->guest_reset = false;
+            vgpu_i915_release_deferred(v);
         }
     }
     sync_busy(g);

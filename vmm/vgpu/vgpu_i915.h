@@ -34,6 +34,9 @@
 #include "vmm/vgt/vgt_regs.h"
 
 #define VGPU_I915_OOS_MAX       64u         /* page-table pages out of sync at once */
+/* Shadow pages freed while the GPU may still walk them, kept until it cannot (one dispatch's
+ * worth of i915's table churn is a handful). */
+#define VGPU_I915_DEFERRED_MAX  256u
 /* Commands one run of the MI-only streamer executes, inside a guest's MMIO exit: i915's golden
  * render state is a few hundred, a breadcrumb request a dozen; an endless batch (IGT's
  * spinners) faults here (IGPU_CS_F_BUDGET) instead of holding the CPU. */
@@ -53,6 +56,8 @@ struct vgpu_i915 {
     bool hung[IGPU_NUM_GT_ENGINES];     /* faulted: runs and reports nothing until reset */
     bool guest_reset;                   /* a GDRST of the guest's is being carried out */
     uint64_t scan_pml4;                 /* the PPGTT of the blitter context being scanned */
+    struct { uint64_t hpa; void *va; } deferred[VGPU_I915_DEFERRED_MAX];
+    unsigned n_deferred;
     struct vgpu_i915_stats st;
     char last_fault[VGPU_I915_FAULT_LEN];
 };
@@ -71,6 +76,11 @@ void vgpu_i915_g2v(struct vgpu *v, uint32_t what);
 void vgpu_i915_event(struct vgpu *v, enum igpu_engine e, uint32_t gt_bits);
 /* Engine e faulted: the engine stops, RING_EIR and CS_MASTER_ERROR; why goes to the log. */
 void vgpu_i915_fault(struct vgpu *v, enum igpu_engine e, const char *why);
+/* Shadow pages whose free waited for the GPU are freed, if it cannot walk them any more. */
+void vgpu_i915_release_deferred(struct vgpu *v);
+/* The blitter's PPGTT for workloads of the context whose PML4 is pml4: the shadow PML4's
+ * physical address, or 0 if the guest never announced it. */
+uint64_t vgpu_i915_shadow_pml4(struct vgpu *v, uint64_t pml4);
 /* Out-of-sync page-table pages are read again and protected again. */
 void vgpu_i915_sync_oos(struct vgpu *v);
 /* Host pointer of [gm, gm + len) (inside one page) through the guest's own GGTT entries,

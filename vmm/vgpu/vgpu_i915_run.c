@@ -20,7 +20,15 @@ static void *ppgtt_ptr(struct vgpu *v, uint64_t pml4, uint64_t gfx, uint32_t len
         vgt_ppgtt_translate(v->i915->pp, pml4, gfx, write, &hpa, &contig, NULL) != VGT_PPGTT_OK ||
         contig < len)
         return NULL;
-    return (void *)(uintptr_t)hpa;      /* the hypervisor's own address of a page of guest RAM */
+    return v->dev->cfg.env.phys_ptr(v->dev->cfg.env.ctx, hpa, len);
+}
+
+uint64_t vgpu_i915_shadow_pml4(struct vgpu *v, uint64_t pml4)
+{
+    uint64_t shadow = 0;
+    if (!v->i915->pp || vgt_ppgtt_root_find(v->i915->pp, pml4, &shadow) != VGT_PPGTT_OK)
+        return 0;
+    return shadow;
 }
 
 int vgpu_i915_scan_check(void *ctx, uint64_t gfx, uint64_t len, bool write)
@@ -177,6 +185,7 @@ void vgpu_i915_bcs_retired(struct vgpu *v, uint32_t lrca, uint32_t tail, uint32_
     struct vgpu_i915 *g = v->i915;
     if (code == TESSERA_REJECT_RESET && g->guest_reset)
         return;                         /* the guest's own engine reset dropped it */
+    vgpu_i915_release_deferred(v);
     if (vgt_el_active(&g->el[IGPU_BCS]) == 0 || g->hung[IGPU_BCS])
         return;                         /* reset meanwhile, or hung on an earlier workload */
     if (code != TESSERA_REJECT_NONE) {

@@ -149,9 +149,11 @@ static enum igpu_scan_err scan(struct vgpu *v, struct vgpu_workload *w, unsigned
         .shadow_gm = v->shadow_gm + (uint64_t)k * VGPU_SHADOW_BYTES,
     };
     /* An i915 guest's blitter context: the scanner's i915 profile, PPGTT operands checked
-     * through the context's PPGTT.  Its PPGTT batches run as their GGTT copies (the model has
-     * no PPGTT walker, and a copy cannot change after the scan); a blit inside one is refused. */
-    struct igpu_scan_ppgtt pp = { vgpu_i915_scan_check, vgpu_i915_scan_read, v, false };
+     * through the context's PPGTT.  Its PPGTT batches are checked and then run where they are,
+     * through the shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them
+     * non-privileged (no GGTT access, no register access: the model faults on those), so what
+     * the guest changes after the scan can reach only its own pages. */
+    struct igpu_scan_ppgtt pp = { vgpu_i915_scan_check, vgpu_i915_scan_read, v, true };
     if (v->i915) {
         v->i915->scan_pml4 = w->pml4;
         sc.i915 = true;
