@@ -97,7 +97,7 @@ static bool hv_msi(void *ctx, unsigned vm)
 static struct fx *f;
 static const enum igpu_engine eng[NE] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VECS };
 static struct { uint64_t lrca, ring, hwsp; uint32_t tail, seqno; } ctx[NE];
-static uint64_t timeline, pml4, pt, data_page, scratch;
+static uint64_t timeline, pml4, pd, pt, data_page, scratch, scratch_pt;
 
 static uint64_t ram_page(void)
 {
@@ -128,13 +128,14 @@ static void fill(uint64_t table, uint64_t entry)
 static void build_ppgtt(void)
 {
     scratch = ram_page();
-    uint64_t spt = ram_page(), spd = ram_page(), spdp = ram_page();
+    uint64_t spt = scratch_pt = ram_page(), spd = ram_page(), spdp = ram_page();
     fill(spt, scratch | GEN9_PPGTT_PRESENT);
     fill(spd, PDE(spt));
     fill(spdp, PDE(spd));
     pml4 = ram_page();
     fill(pml4, PDE(spdp));
-    uint64_t pdp = ram_page(), pd = ram_page();
+    uint64_t pdp = ram_page();
+    pd = ram_page();
     pt = ram_page();
     fill(pdp, PDE(spd));
     fill(pd, PDE(spt));
@@ -320,6 +321,10 @@ static void test_caps_and_msi_capability(void **state)
     assert_false(hv_is_protected(data_page) || hv_is_protected(scratch));
     /* SKL_DFSM reads every pipe fused off: i915 probes no display. */
     assert_int_equal(fx_r(f, G, GEN9_SKL_DFSM, 4) & GEN9_DFSM_PIPE_A_DISABLE, GEN9_DFSM_PIPE_A_DISABLE);
+    /* A requested power well is on at once; the power-gate fuses are distributed. */
+    fx_w32(f, G, GEN9_HSW_PWR_WELL_CTL2, 1u << 29 | 1u << 31);          /* wells 14, 15 */
+    assert_int_equal(fx_r(f, G, GEN9_HSW_PWR_WELL_CTL2, 4), 0xF0000000u);
+    assert_true(fx_r(f, G, GEN9_SKL_FUSE_STATUS, 4) & GEN9_SKL_FUSE_PG_DIST_STATUS(1));
     /* A TLB invalidation completes at once (mmio_invalidate_full() waits 4 ms for 0). */
     fx_w32(f, G, GEN9_BTCR, 1);
     assert_int_equal(fx_r(f, G, GEN9_BTCR, 4), 0);
@@ -412,6 +417,27 @@ static void test_ppgtt_user_work(void **state)
     assert_int_equal(((uint32_t *)fx_gpa(f, G, surf_page))[64], 0);
     vgpu_get_info(fx_v(f, G), &in);
     assert_int_equal(in.i915_st.faults[IGPU_BCS], 0);
+}
+
+/* i915 frees a page table and reuses its page as a buffer object's: the unlink (in a page
+ * directory) and the new leaf (in a page table) are both out of sync when the next request
+ * comes; directories are read again first, so the leaf finds a data page, not a table. */
+static void test_table_page_reused_as_data(void **state)
+{
+    unsigned vcs = 2;
+    uint64_t va2 = VA + (2ull << 20), old_pt = ram_page();
+    fill(old_pt, scratch | GEN9_PPGTT_PRESENT);
+    cpu_write64(pd + 8u * gen9_ppgtt_index(va2, 1), PDE(old_pt));
+    wait_seqno(vcs, request(vcs, NULL));        /* synced: old_pt is a table now */
+    assert_true(hv_is_protected(old_pt));
+    cpu_write64(pt + 8u * gen9_ppgtt_index(VA, 0), PDE(old_pt));      /* the leaf first */
+    cpu_write64(pd + 8u * gen9_ppgtt_index(va2, 1), PDE(scratch_pt)); /* then the unlink */
+    wait_seqno(vcs, request(vcs, user_store));
+    struct vgpu_info in;
+    vgpu_get_info(fx_v(f, G), &in);
+    assert_int_equal(in.ppgtt.refused[VGT_PPGTT_R_TABLE_AS_DATA], 0);
+    assert_int_equal(*(uint32_t *)fx_gpa(f, G, old_pt), 0xC0FFEE);
+    assert_false(hv_is_protected(old_pt));
 }
 
 /* i915's engine reset: RESET_CTL handshake, GDRST, then resume. */
@@ -542,6 +568,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ppgtt_user_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_ppgtt_entry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch_changed_after_the_scan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_table_page_reused_as_data, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unannounced_page_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_restart_gives_pages_back, setup, teardown),
     };

@@ -68,6 +68,15 @@ const struct vgt_reg_desc vgt_reg_table[] = {
     RO(GEN9_GUC_STATUS, GEN9_GS_MIA_IN_RESET, "GUC_STATUS"),     /* GVT-g's fix-up too */
     /* TLB invalidation requests complete at once: the vGPU's GGTT and PPGTT shadows take every
      * update when it is made, so there is no stale translation to drop. */
+    /* Display power wells come up as soon as they are asked for, and the power-gate fuses
+     * read distributed (GVT-g skl_power_well_ctl_write(), its SKL_FUSE_STATUS set-up). */
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL1, 0, "HSW_PWR_WELL_CTL1"),
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL2, 0, "HSW_PWR_WELL_CTL2"),
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL3, 0, "HSW_PWR_WELL_CTL3"),
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL4, 0, "HSW_PWR_WELL_CTL4"),
+    RO(GEN9_SKL_FUSE_STATUS, GEN9_SKL_FUSE_DOWNLOAD_STATUS | GEN9_SKL_FUSE_PG_DIST_STATUS(0) |
+                                 GEN9_SKL_FUSE_PG_DIST_STATUS(1) | GEN9_SKL_FUSE_PG_DIST_STATUS(2),
+       "SKL_FUSE_STATUS"),
     RO(GEN9_RTCR, 0, "GEN8_RTCR"),
     RO(GEN9_M1TCR, 0, "GEN8_M1TCR"),
     RO(GEN9_M2TCR, 0, "GEN8_M2TCR"),
