@@ -114,7 +114,11 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     vgpu_drop_queue(v, TESSERA_REJECT_RESET);
     v->st.resets++;
     v->pv.tessera_balloon.resets++;
-    vgpu_logf(d, VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped", vm, why, queued);
+    /* i915 resets its engines itself at every probe and after every failed request: that is
+     * the guest's business unless work was lost. */
+    bool routine = v->i915 && v->i915->guest_reset && queued == 0;
+    vgpu_logf(d, routine ? VGPU_LOG_INFO : VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped",
+              vm, why, queued);
     (void)n;
     return 0;
 }
