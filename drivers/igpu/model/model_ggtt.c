@@ -97,36 +97,6 @@ static int translate(struct igpu_model *m, uint64_t gaddr, bool cached, uint64_t
     return IGPU_OK;
 }
 
-/* Page-by-page physical access. On failure *fail_at is the failing graphics address. */
-static int gm_rw(struct igpu_model *m, uint64_t gaddr, void *buf, size_t len, bool write,
-                 bool cached, enum igpu_fault_reason *why, uint64_t *fail_at)
-{
-    uint8_t *p = buf;
-    while (len) {
-        uint64_t pa;
-        size_t chunk = GEN9_GTT_PAGE_SIZE - (size_t)(gaddr & GEN9_GTT_PAGE_MASK);
-        int rc, mrc;
-        if (chunk > len)
-            chunk = len;
-        rc = translate(m, gaddr, cached, &pa, why);
-        if (rc) {
-            *fail_at = gaddr;
-            return rc;
-        }
-        mrc = write ? m->cfg.mem.write(m->cfg.mem.ctx, pa, p, chunk)
-                    : m->cfg.mem.read(m->cfg.mem.ctx, pa, p, chunk);
-        if (mrc) {
-            *why = IGPU_FAULT_MEMORY;
-            *fail_at = gaddr;
-            return IGPU_EFAULT;
-        }
-        gaddr += chunk;
-        p += chunk;
-        len -= chunk;
-    }
-    return IGPU_OK;
-}
-
 /* ---- the running context's PPGTT (4-level, 48-bit: gen9_gtt.h) -------------------------- */
 
 /* Walks the PPGTT of en's context for gaddr: the tables are read from physical memory, as the
@@ -169,25 +139,31 @@ static int ppgtt_translate(struct igpu_model *m, const struct model_engine *en, 
     }
 }
 
-static int ppgtt_rw(struct igpu_model *m, const struct model_engine *en, uint64_t gaddr,
-                    void *buf, size_t len, bool write, enum igpu_fault_reason *why,
-                    uint64_t *fail_at)
+/* Page-by-page physical access, through the GGTT or (ppgtt_en not NULL) that engine's
+ * context's PPGTT. On failure *fail_at is the failing graphics address. */
+static int gm_rw(struct igpu_model *m, const struct model_engine *ppgtt_en, uint64_t gaddr,
+                 void *buf, size_t len, bool write, bool cached, enum igpu_fault_reason *why,
+                 uint64_t *fail_at)
 {
     uint8_t *p = buf;
     while (len) {
         uint64_t pa;
         size_t chunk = GEN9_GTT_PAGE_SIZE - (size_t)(gaddr & GEN9_GTT_PAGE_MASK);
+        int rc, mrc;
         if (chunk > len)
             chunk = len;
-        int rc = ppgtt_translate(m, en, gaddr, write, &pa, why);
-        if (!rc && (write ? m->cfg.mem.write(m->cfg.mem.ctx, pa, p, chunk)
-                          : m->cfg.mem.read(m->cfg.mem.ctx, pa, p, chunk))) {
-            *why = IGPU_FAULT_MEMORY;
-            rc = IGPU_EFAULT;
-        }
+        rc = ppgtt_en ? ppgtt_translate(m, ppgtt_en, gaddr, write, &pa, why)
+                      : translate(m, gaddr, cached, &pa, why);
         if (rc) {
             *fail_at = gaddr;
             return rc;
+        }
+        mrc = write ? m->cfg.mem.write(m->cfg.mem.ctx, pa, p, chunk)
+                    : m->cfg.mem.read(m->cfg.mem.ctx, pa, p, chunk);
+        if (mrc) {
+            *why = IGPU_FAULT_MEMORY;
+            *fail_at = gaddr;
+            return IGPU_EFAULT;
         }
         gaddr += chunk;
         p += chunk;
@@ -209,7 +185,7 @@ bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gad
      * addresses; the ring, context images and status pages are always GGTT. */
     if (model_in_ppgtt(en) && (kind == IGPU_ACCESS_BATCH || kind == IGPU_ACCESS_READ ||
                                kind == IGPU_ACCESS_WRITE)) {
-        if (ppgtt_rw(m, en, gaddr, buf, len, write, &why, &at) == IGPU_OK)
+        if (gm_rw(m, en, gaddr, buf, len, write, false, &why, &at) == IGPU_OK)
             return true;
         snprintf(d, sizeof(d), "PPGTT %s at 0x%" PRIx64, write ? "write" : "read", at);
         model_fault(m, en, why, at, d);
@@ -221,7 +197,7 @@ bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gad
         model_fault(m, en, IGPU_FAULT_ACCESS_DENIED, gaddr, d);
         return false;
     }
-    if (gm_rw(m, gaddr, buf, len, write, true, &why, &at) == IGPU_OK)
+    if (gm_rw(m, NULL, gaddr, buf, len, write, true, &why, &at) == IGPU_OK)
         return true;
     snprintf(d, sizeof(d), "%s at 0x%" PRIx64, write ? "write" : "read", at);
     model_fault(m, en, why, at, d);
@@ -254,7 +230,7 @@ int igpu_model_gm_read(struct igpu_model *m, uint64_t gaddr, void *buf, size_t l
     uint64_t at;
     if (!m || (len && !buf))
         return IGPU_EINVAL;
-    return gm_rw(m, gaddr, buf, len, false, false, &why, &at);
+    return gm_rw(m, NULL, gaddr, buf, len, false, false, &why, &at);
 }
 
 int igpu_model_gm_write(struct igpu_model *m, uint64_t gaddr, const void *buf, size_t len)
@@ -263,7 +239,7 @@ int igpu_model_gm_write(struct igpu_model *m, uint64_t gaddr, const void *buf, s
     uint64_t at;
     if (!m || (len && !buf))
         return IGPU_EINVAL;
-    return gm_rw(m, gaddr, (void *)(uintptr_t)buf, len, true, false, &why, &at);
+    return gm_rw(m, NULL, gaddr, (void *)(uintptr_t)buf, len, true, false, &why, &at);
 }
 
 int igpu_model_gm_translate(struct igpu_model *m, uint64_t gaddr, uint64_t *pa)
@@ -357,7 +333,7 @@ static int aperture_rw(struct igpu_model *m, uint64_t off, void *buf, size_t len
         }
         if (chunk > len)
             chunk = len;
-        rc = gm_rw(m, gaddr, p, chunk, write, true, &why, &at);
+        rc = gm_rw(m, NULL, gaddr, p, chunk, write, true, &why, &at);
         if (rc)
             return rc;
         off += chunk;
