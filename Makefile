@@ -65,8 +65,9 @@ bench-isolation: image
 	tools/bench-isolation --iso $(BUILD)/tessera.iso
 
 # End-to-end tests boot the image in QEMU (SeaBIOS and OVMF) and Bochs and drive the shell.
-e2e: image linux
-	TESSERA_LINUX_KERNEL=$(LINUX_KERNEL) TESSERA_LINUX_INITRD=$(LINUX_INITRD) tests/e2e/run $(BUILD)/tessera.iso
+e2e: image linux linux-i915
+	TESSERA_LINUX_KERNEL=$(LINUX_KERNEL) TESSERA_LINUX_INITRD=$(LINUX_INITRD) \
+	TESSERA_LINUX_I915_INITRD=$(LINUX_I915_INITRD) tests/e2e/run $(BUILD)/tessera.iso
 
 # The running system measured: walls of 4, 16 and 32 kiosk guests under Bochs; the table and
 # plots go into docs/benchmarks.md (bench/system/run; about 20 minutes on 2 cores).  Debian's

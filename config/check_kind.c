@@ -23,6 +23,9 @@ static int check_tessera(struct cfg_ctx *x, unsigned i, const char *path)
     if (g->fb_width_px)
         return cfg_fail(x, path, "framebuffer-px", "only a Linux guest (kernel = \"linux\") has "
                         "a linear framebuffer; a Tessera guest draws through its vGPU");
+    if (g->vgpu == CFG_VGPU_I915)
+        return cfg_fail(x, path, "vgpu", "only a Linux guest (kernel = \"linux\") runs i915; a "
+                        "Tessera guest drives the vGPU of docs/vgpu-abi.md");
     size_t n = strlen(g->cmdline);
     if (n > TESSERA_GUEST_CMDLINE_MAX - 1) {
         snprintf(what, sizeof what, "%zu characters; a Tessera guest's boot information holds "

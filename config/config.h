@@ -100,6 +100,14 @@ enum cfg_guest_kind {
     CFG_GUEST_LINUX = 1,
 };
 
+/* The vGPU a guest's driver finds (property `vgpu`): Tessera's own contract (docs/vgpu-abi.md),
+ * or the one an unmodified Linux i915 needs (docs/vgpu-i915.md: full PPGTT and status-page
+ * emulation advertised, four engines, MSI). */
+enum cfg_vgpu_profile {
+    CFG_VGPU_TESSERA = 0,
+    CFG_VGPU_I915 = 1,
+};
+
 struct cfg_guest {
     char name[CFG_NAME_MAX];        /* the node name under /guests; the shell's <vm> */
     uint32_t kind;                  /* enum cfg_guest_kind; property `kernel` */
@@ -117,6 +125,7 @@ struct cfg_guest {
     struct cfg_tile tile;
     bool console;                   /* the guest's virtual UART is kept (shell `console`) */
     bool autostart;                 /* started at boot, else by `vm start` */
+    uint32_t vgpu;                  /* enum cfg_vgpu_profile; Linux guests only for i915 */
 };
 
 struct cfg_appliance {

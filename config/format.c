@@ -32,8 +32,9 @@ int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
     const struct cfg_guest *g = &c->guest[id];
     char linux_part[CFG_IMAGE_MAX + 64] = "", fences[40] = "";
     if (g->kind == CFG_GUEST_LINUX)
-        snprintf(linux_part, sizeof linux_part, ", initrd %s, framebuffer %ux%u",
-                 g->initrd[0] ? g->initrd : "none", g->fb_width_px, g->fb_height_px);
+        snprintf(linux_part, sizeof linux_part, ", initrd %s, framebuffer %ux%u%s",
+                 g->initrd[0] ? g->initrd : "none", g->fb_width_px, g->fb_height_px,
+                 g->vgpu == CFG_VGPU_I915 ? ", vgpu i915" : "");
     if (g->fence_pool_kib)
         snprintf(fences, sizeof fences, ", fence pool %u KiB", g->fence_pool_kib);
     return snprintf(buf, len,

@@ -93,6 +93,7 @@ static const struct cfg_prop balloon_props[] = {
 };
 
 static const char *const kernel_names[] = { "tessera", "linux", NULL };   /* cfg_guest_kind */
+static const char *const vgpu_names[] = { "tessera", "i915", NULL };      /* cfg_vgpu_profile */
 enum { GUEST_FRAMEBUFFER = 11 };        /* index of framebuffer-px in guest_props */
 /* framebuffer-px is read as two uint32_t side by side. */
 _Static_assert(offsetof(struct cfg_guest, fb_height_px) ==
@@ -125,6 +126,8 @@ static const struct cfg_prop guest_props[] = {
     U32("fence-pool-kib", false, CFG_FENCE_SHARE_UNIT_KIB, CFG_FENCE_POOL_KIB,
         CFG_FENCE_SHARE_UNIT_KIB, "the guest's share of the fence pool in KiB",
         struct cfg_guest, fence_pool_kib),
+    ENUM("vgpu", vgpu_names, "the vGPU its driver finds: Tessera's contract or i915's",
+         struct cfg_guest, vgpu),
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))

@@ -48,6 +48,6 @@ module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(
 # with the loader's bzImage parser and placement): list it here.
 pure_deps_config := gtt loader
 pure_deps_igpu   :=
-pure_deps_vgpu   := gtt sched igpu
+pure_deps_vgpu   := gtt sched igpu vgt
 pure_deps_vgt    := igpu
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))

@@ -292,6 +292,34 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_GRDOM_GUC                  (1u << 5)
 #define   GEN9_GRDOM_MEDIA2               (1u << 7)   /* VCS1: GT3+ only */
 
+/* ---- Display power wells and fuses (i915 i915_reg.h HSW_PWR_WELL_CTL1..4, SKL_FUSE_STATUS;
+ * display/intel_display_power_well.c hsw_wait_for_power_well_enable(),
+ * gen9_wait_for_power_well_fuses()): i915 6.1 powers the misc wells up at probe even with
+ * every pipe fused off.  A request bit 2n+1 asks for well n, state bit 2n says it is on. ---- */
+#define GEN9_HSW_PWR_WELL_CTL1            0x45400u    /* BIOS */
+#define GEN9_HSW_PWR_WELL_CTL2            0x45404u    /* driver */
+#define GEN9_HSW_PWR_WELL_CTL3            0x45408u    /* KVMR */
+#define GEN9_HSW_PWR_WELL_CTL4            0x4540Cu    /* debug */
+/* The request bits GVT-g keeps on Skylake (skl_power_well_ctl_write()): wells 0-4, 14, 15. */
+#define   GEN9_PWR_WELL_SKL_REQ_MASK      0xA00002AAu
+#define GEN9_SKL_FUSE_STATUS              0x42000u
+#define   GEN9_SKL_FUSE_DOWNLOAD_STATUS   (1u << 31)
+#define   GEN9_SKL_FUSE_PG_DIST_STATUS(pg) (1u << (27u - (pg)))
+
+/* ---- TLB invalidation requests (i915 gt/intel_gt_regs.h GEN8_RTCR..GEN8_VTCR; gt/intel_gt.c
+ * mmio_invalidate_full(): write 1, then wait up to 4 ms for the register to read 0) --------- */
+#define GEN9_RTCR                         0x4260u     /* render */
+#define GEN9_M1TCR                        0x4264u     /* video decode 0 */
+#define GEN9_M2TCR                        0x4268u     /* video decode 1 */
+#define GEN9_BTCR                         0x426Cu     /* blitter */
+#define GEN9_VTCR                         0x4270u     /* video enhancement */
+
+/* ---- GuC status (i915 gt/uc/intel_guc_reg.h GUC_STATUS, GS_MIA_IN_RESET): read after a GuC
+ * reset, which i915 does on every GT sanitize even with the GuC unused (__intel_uc_reset_hw()
+ * warns unless the microcontroller reads in reset) ----------------------------------------- */
+#define GEN9_GUC_STATUS                   0xC000u
+#define   GEN9_GS_MIA_IN_RESET            (1u << 0)
+
 /* ---- Interrupts (Gen8 layout; i915 i915_reg.h GEN8_MASTER_IRQ, GEN8_GT_ISR/IMR/IIR/IER) -- */
 #define GEN9_MASTER_IRQ                   0x44200u
 #define   GEN9_MASTER_IRQ_CONTROL         (1u << 31)

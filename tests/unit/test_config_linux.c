@@ -187,6 +187,31 @@ static void test_typo_in_a_linux_property_is_named(void **state)
     REJECT(t, "/guests/kiosk0: framebuffer: unknown property (did you mean \"framebuffer-px\"?)");
 }
 
+/* `vgpu`: "tessera" by default; "i915" for a Linux guest, named in its summary; refused for a
+ * Tessera guest and for a value it does not know. */
+static void test_vgpu_profile(void **state)
+{
+    (void)state;
+    char line[CFG_CMDLINE_MAX + 200];
+    accept(linux_base());
+    assert_int_equal(t_out.guest[0].vgpu, CFG_VGPU_TESSERA);
+    cfg_guest_summary(&t_out, 0, line, sizeof line);
+    assert_null(strstr(line, "vgpu i915"));
+    struct t_cfg *t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    accept(t);
+    assert_int_equal(t_out.guest[0].vgpu, CFG_VGPU_I915);
+    assert_int_equal(t_out.guest[1].vgpu, CFG_VGPU_TESSERA);
+    cfg_guest_summary(&t_out, 0, line, sizeof line);
+    assert_non_null(strstr(line, "framebuffer 512x384, vgpu i915, RAM 256 MiB"));
+    t = t_base(2);
+    t_str(t, "guests/kiosk1", "vgpu", "i915");
+    REJECT(t, "/guests/kiosk1: vgpu: only a Linux guest (kernel = \"linux\") runs i915");
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "gvt");
+    REJECT(t, "/guests/kiosk0: vgpu: expected one of \"tessera\", \"i915\"", "got \"gvt\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_rejects_framebuffer_larger_than_32_mib),
         cmocka_unit_test(test_command_line_limits_by_kind),
         cmocka_unit_test(test_typo_in_a_linux_property_is_named),
+        cmocka_unit_test(test_vgpu_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,6 +164,26 @@ static void test_flush_dw_post_sync(void **state)
     fx_fini(&f);
 }
 
+/* Store data index (i915 gen8_emit_flush_xcs(): LRC_PPHWSP_SCRATCH_ADDR): into the running
+ * context's status page, the first page of its image; an index beyond the page faults. */
+static void test_flush_dw_store_index(void **state)
+{
+    struct fx f;
+    uint32_t c[4] = { GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW | GEN9_MI_FLUSH_DW_STORE_INDEX,
+                      0xD0 | GEN9_MI_FLUSH_DW_USE_GTT, 0, 0x5C4A7C4 };
+    (void)state;
+    fx_init(&f);
+    fx_run_cmds(&f, IGPU_BCS, c, 4);
+    assert_null(igpu_model_fault(f.m, IGPU_BCS));
+    assert_int_equal(fx_rd32(&f, FX_CTX_A + 0xD0), 0x5C4A7C4);
+    fx_fini(&f);
+    fx_init(&f);
+    c[1] = GEN9_PPHWSP_BYTES | GEN9_MI_FLUSH_DW_USE_GTT;
+    fx_run_cmds(&f, IGPU_BCS, c, 4);
+    expect_fault(&f, IGPU_BCS, IGPU_FAULT_INVALID_CMD);
+    fx_fini(&f);
+}
+
 static void test_flush_dw_on_render_is_wrong_engine(void **state)
 {
     struct fx f;
@@ -407,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_lri_to_unmodelled_register_faults),
         cmocka_unit_test(test_flush_dw_post_sync),
         cmocka_unit_test(test_flush_dw_on_render_is_wrong_engine),
+        cmocka_unit_test(test_flush_dw_store_index),
         cmocka_unit_test(test_pipe_control_post_sync),
         cmocka_unit_test(test_pipe_control_depth_count_unsupported),
         cmocka_unit_test(test_pipe_control_on_blitter_is_wrong_engine),

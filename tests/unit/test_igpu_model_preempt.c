@@ -303,6 +303,31 @@ static void test_ring_granularity_waits_for_batch_or_arb_check(void **state)
     fx_fini(&f);
 }
 
+/* MI_ARB_ON_OFF: with arbitration disabled (i915 around every user batch) no command boundary
+ * is an arbitration point; the first one after it is enabled again is. */
+static void test_arbitration_off_holds_preemption(void **state)
+{
+    struct fx f;
+    uint32_t r[24];
+    unsigned n = 0;
+    (void)state;
+    init(&f, IGPU_MODEL_PREEMPT_RING);
+    r[n++] = GEN9_MI_ARB_ON_OFF;
+    for (unsigned i = 0; i < 3; i++, n += 4)
+        sdi(&r[n], FX_DATA + 0x580000u + 4u * i, i + 1u);
+    r[n++] = GEN9_MI_ARB_ON_OFF | GEN9_MI_ARB_ENABLE;
+    for (unsigned i = 3; i < 5; i++, n += 4)
+        sdi(&r[n], FX_DATA + 0x580000u + 4u * i, i + 1u);
+    ring(&f, FX_CTX_A, FX_RING, r, n);
+    preempt_after(&f, 2);       /* B arrives after store 1, arbitration off */
+    expect_stores(&f, 3);       /* A left only once arbitration was on again */
+    assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
+    igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
+    assert_null(igpu_model_fault(f.m, IGPU_BCS));
+    expect_stores(&f, 5);
+    fx_fini(&f);
+}
+
 /* A context that completes leaves nothing to resume: its next run starts from its ring. */
 static void test_completed_context_resumes_nothing(void **state)
 {
@@ -335,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_preempt_inside_second_level_batch),
         cmocka_unit_test(test_ring_granularity_waits_for_batch_or_arb_check),
         cmocka_unit_test(test_completed_context_resumes_nothing),
+        cmocka_unit_test(test_arbitration_off_holds_preemption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

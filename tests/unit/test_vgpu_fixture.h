@@ -168,8 +168,11 @@ static uint64_t fx_fence_share[FX_GUESTS];
 static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
 {
     struct fx *f = calloc(1, sizeof *f);
-    f->arena = calloc(1, FX_ARENA);
+    /* Page aligned like physical memory: an i915 vGPU's PPGTT shadow holds the host
+     * addresses of guest pages. */
+    f->arena = aligned_alloc(4096, FX_ARENA);
     assert_non_null(f->arena);
+    memset(f->arena, 0, FX_ARENA);
 
     struct igpu_model_config mc;
     igpu_model_config_defaults(&mc);

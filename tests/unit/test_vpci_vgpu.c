@@ -240,6 +240,42 @@ static void test_rebuild_resets(void **state)
     assert_null(bus.on_bar);
 }
 
+/* A Tessera guest's vGPU has no capability list and so no MSI. */
+static void test_no_msi_by_default(void **state)
+{
+    (void)state;
+    uint64_t addr;
+    uint32_t data;
+    assert_int_equal(gpu(PCI_STATUS, 2) & PCI_STATUS_CAP_LIST, 0);
+    assert_false(vgpu_pci_msi(&bus, &addr, &data));
+}
+
+/* An i915 guest's: MSI at 0xAC as on Skylake; Linux's pci_enable_msi() programs the address
+ * and data, then sets Enable; only those bits are writable. */
+static void test_msi_capability_for_i915(void **state)
+{
+    (void)state;
+    uint64_t addr;
+    uint32_t data;
+    assert_int_equal(vgpu_pci_add_msi(&bus), VPCI_OK);
+    assert_true(gpu(PCI_STATUS, 2) & PCI_STATUS_CAP_LIST);
+    assert_int_equal(gpu(PCI_CAPABILITY_LIST, 1), VGPU_PCI_MSI_CAP);
+    assert_int_equal(gpu(VGPU_PCI_MSI_CAP, 1), PCI_CAP_ID_MSI);
+    assert_int_equal(gpu(VGPU_PCI_MSI_CAP + PCI_CAP_NEXT, 1), 0);
+    assert_false(vgpu_pci_msi(&bus, &addr, &data));         /* not enabled yet */
+    gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_ADDRESS_LO, 4, 0xFEE01003u);
+    gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_DATA_32, 2, 0x0041);
+    gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_FLAGS, 2, 0xFFFF);  /* only Enable sticks */
+    assert_int_equal(gpu(VGPU_PCI_MSI_CAP + PCI_MSI_FLAGS, 2), PCI_MSI_FLAGS_ENABLE);
+    assert_true(vgpu_pci_msi(&bus, &addr, &data));
+    assert_int_equal(addr, 0xFEE01000u);                   /* bits 1:0 reserved */
+    assert_int_equal(data, 0x41);
+    gpu_write(PCI_CAPABILITY_LIST, 1, 0);                   /* read-only */
+    assert_int_equal(gpu(PCI_CAPABILITY_LIST, 1), VGPU_PCI_MSI_CAP);
+    gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_FLAGS, 2, 0);
+    assert_false(vgpu_pci_msi(&bus, &addr, &data));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +291,8 @@ int main(void)
         cmocka_unit_test_setup(test_aperture_rounding, setup),
         cmocka_unit_test_setup(test_build_refuses_too_large_aperture, setup),
         cmocka_unit_test_setup(test_rebuild_resets, setup),
+        cmocka_unit_test_setup(test_no_msi_by_default, setup),
+        cmocka_unit_test_setup(test_msi_capability_for_i915, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

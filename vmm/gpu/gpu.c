@@ -167,6 +167,9 @@ bool gpu_init(const struct cfg *cfg)
             if (cfg->balloon.max_slots > v->n_slots)
                 v->max_slots = cfg->balloon.max_slots;
         }
+        /* i915 reads avail_rs once, at load (intel_vgt_balloon()): its slots stay its own. */
+        if (rc == 0 && cfg->guest[i].vgpu == CFG_VGPU_I915)
+            v->min_slots = v->max_slots = v->n_slots;
     }
     if (rc != 0) {
         snprintf(gpu.error, sizeof gpu.error, "GGTT partitioning failed: %s", gtt_strerror(rc));

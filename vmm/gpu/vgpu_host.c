@@ -74,6 +74,68 @@ static void env_log(void *ctx, enum vgpu_log_level l, const char *msg)
     }
 }
 
+/* ---- for i915 vGPUs: host pages, EPT write protection, MSI ------------------------------- */
+
+static int env_page_alloc(void *ctx, uint64_t *hpa, void **va)
+{
+    uint64_t pa = page_alloc(&platform.pages, 1, 1);
+    if (!pa)
+        return -1;
+    memset((void *)(uintptr_t)pa, 0, PAGE_SIZE);
+    *hpa = pa;
+    *va = (void *)(uintptr_t)pa;        /* identity-mapped */
+    return 0;
+}
+
+static void env_page_free(void *ctx, uint64_t hpa, void *va)
+{
+    page_free(&platform.pages, hpa, 1);
+}
+
+static void ept_flush(struct vm *vm);
+
+static int env_guest_phys(void *ctx, unsigned id, uint64_t gpa, uint64_t *pa)
+{
+    const struct vm *vm = vm_get(id);
+    if (!vm || !vm->ram_hpa || gpa >= vm->ram_bytes)
+        return -1;
+    *pa = vm->ram_hpa + gpa;
+    return 0;
+}
+
+static void *env_phys_ptr(void *ctx, uint64_t pa, uint64_t len)
+{
+    return (void *)(uintptr_t)pa;       /* all RAM is identity-mapped */
+}
+
+static void env_protect(void *ctx, unsigned id, uint64_t gpa, bool on)
+{
+    struct vm *vm = vm_get(id);
+    if (!vm || !vm->ept_ready || gpa >= vm->ram_bytes)
+        return;
+    int rc = ept_protect(&vm->ept, gpa & ~(uint64_t)(PAGE_SIZE - 1), PAGE_SIZE,
+                         on ? EPT_PERM_R | EPT_PERM_X : EPT_PERM_RWX);
+    if (rc != 0)
+        log_warn("vgpu %u: page %#llx not %s: %s", id, (unsigned long long)gpa,
+                 on ? "write-protected" : "given back", ept_strerror(rc));
+    ept_flush(vm);
+}
+
+/* The MSI the guest programmed in the vGPU's capability (vmm/vpci/vgpu_pci.c). */
+static bool env_msi(void *ctx, unsigned id)
+{
+    struct vm *vm = vm_get(id);
+    struct vpci *pci = vpci_of(id);
+    uint64_t addr;
+    uint32_t data;
+    return vm && pci && vgpu_pci_msi(pci, &addr, &data) && vm_deliver_msi(vm, addr, data);
+}
+
+bool vgpu_host_table_write(unsigned id, uint64_t gpa)
+{
+    return vgpu_host.ready && vgpu_table_write(vgpu_get(vgpu_host.dev, id), gpa);
+}
+
 /* ---- BAR0 and BAR2 traps ------------------------------------------------------------------ */
 
 static bool bar0_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
@@ -299,7 +361,8 @@ bool vgpu_host_init(const struct cfg *cfg)
                   vgpu_host.host_bytes - 2 * GEN9_GTT_PAGE_SIZE },
         .engine_hws_gm = (uint32_t)hws,
         .env = { NULL, env_guest_ram, env_now, env_gpu_run, env_cpu_ns, env_gpu_fault, env_log,
-                 env_aperture_rw },
+                 env_aperture_rw, env_page_alloc, env_page_free, env_guest_phys, env_phys_ptr,
+                 env_protect, env_msi },
         .max_vgpus = cfg->n_guests,
         .balloon_controller = cfg->balloon.enabled && cfg->balloon.period_ms,
         .render_budget_ns = 500000,
@@ -314,6 +377,8 @@ bool vgpu_host_init(const struct cfg *cfg)
             vgpu_create(vgpu_host.dev, i, g->tile.width, g->tile.height) != 0 || !vm)
             return fail("a vGPU could not be created");
         struct vgpu *v = vgpu_get(vgpu_host.dev, i);
+        if (g->vgpu == CFG_VGPU_I915 && vgpu_set_i915(v) != 0)
+            return fail("the i915 vGPU could not be set up");
         struct mmio_region r0 = { VGPU_BAR0_DEFAULT, VGPU_BAR0_SIZE, bar0_read, bar0_write, v, "vgpu-bar0" };
         struct mmio_region r2 = { VGPU_BAR2_DEFAULT, gpu.layout.aperture_bytes, bar2_read, bar2_write,
                                   (void *)(uintptr_t)i, "vgpu-bar2" };

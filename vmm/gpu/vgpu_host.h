@@ -36,6 +36,9 @@ void vgpu_host_ept_update(unsigned vm, const struct gtt_ept_update *u);
 void vgpu_host_ept_flush(unsigned id);
 /* A guest (re)started: its vGPU is reset to power-on state. */
 void vgpu_host_guest_started(unsigned vm);
+/* Guest `vm` wrote its RAM page gpa, which is write-protected for its vGPU: true if the vGPU
+ * took it (the guest re-executes the write). */
+bool vgpu_host_table_write(unsigned vm, uint64_t gpa);
 /* Main loop: renders for at most budget_us of CPU; true if the GPU still has work. */
 bool vgpu_host_poll(uint64_t budget_us);
 

@@ -71,6 +71,8 @@ struct vpci *vpci_of(unsigned guest_id)
      * offset inside it and the rest is ballooned out. */
     uint32_t aperture_mib = active_config.cfg.appliance.aperture_mib;
     int e = vgpu_pci_build(g->bus, aperture_mib);
+    if (e == VPCI_OK && vm->cfg->vgpu == CFG_VGPU_I915)
+        e = vgpu_pci_add_msi(g->bus);   /* i915 takes its interrupts as MSI */
     if (e != VPCI_OK) {
         free(g->bus);
         g->bus = NULL;

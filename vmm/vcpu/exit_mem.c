@@ -6,6 +6,7 @@
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
+#include "vmm/gpu/vgpu_host.h"
 #include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
@@ -136,6 +137,11 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
 enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
 {
     uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
+    /* A write to a page of its RAM the vGPU write-protected (a PPGTT table page): the vGPU
+     * takes the page back and the guest executes the write again (vgpu_i915.h).  Before the
+     * Linux guest's unclaimed-MMIO rule, which would drop the write. */
+    if ((x->qualification & EPT_QUAL_WRITE) && gpa < vm->ram_bytes && vgpu_host_table_write(vm->id, gpa))
+        return EXIT_RESUME;
     const struct mmio_region *r = mmio_find(vm, gpa);
     if (!r && vm->linux_guest && !(x->qualification & EPT_QUAL_FETCH))
         r = exit_linux_unclaimed(vm);           /* an empty bus: all ones, writes ignored */

@@ -21,6 +21,7 @@
 #include "gtt/gtt.h"
 #include "sched/sched.h"
 #include "tessera/abi/vgpu.h"
+#include "vmm/vgt/vgt_ppgtt.h"         /* struct vgt_ppgtt_stats, for vgpu_info */
 #include "vmm/vpci/vgpu_pci.h"          /* VGPU_BAR0_SIZE and the BARs' defaults */
 
 #define VGPU_MAX                64u
@@ -59,6 +60,20 @@ struct vgpu_env {
      * guest's fenced pages through it (their copies live in the fence pool).  May be NULL:
      * fenced pages are then refused. */
     int (*aperture_rw)(void *ctx, uint64_t off, void *buf, size_t len, bool write);
+    /* For i915 vGPUs (vgpu_set_i915); may be NULL, and then no vGPU can be one. */
+    /* A zeroed 4 KiB host page for the PPGTT shadow: its physical address and where the
+     * hypervisor reaches it (the same, identity-mapped, in the image); non-zero: none left. */
+    int (*page_alloc)(void *ctx, uint64_t *hpa, void **va);
+    void (*page_free)(void *ctx, uint64_t hpa, void *va);
+    /* The host-physical address of guest vm's RAM page holding gpa (the PPGTT shadow's
+     * leaves: the GPU follows them), and where the hypervisor reaches physical memory. */
+    int (*guest_phys)(void *ctx, unsigned vm, uint64_t gpa, uint64_t *pa);
+    void *(*phys_ptr)(void *ctx, uint64_t pa, uint64_t len);
+    /* Write-protect (on) or give back (off) guest vm's RAM page gpa in its EPT. */
+    void (*protect)(void *ctx, unsigned vm, uint64_t gpa, bool on);
+    /* Send guest vm the MSI its driver programmed in the vGPU's MSI capability; false if it
+     * was not delivered (MSI not enabled, or the guest's APIC did not take it). */
+    bool (*msi)(void *ctx, unsigned vm);
 };
 
 /* Graphics memory the hypervisor keeps for itself (gtt layout's host area), already mapped by
@@ -98,6 +113,23 @@ struct vgpu_stats {
     uint64_t balloon_requests, balloon_granted, balloon_refused;
 };
 
+/* What an i915 vGPU did (docs/vgpu-i915.md, `vgpu <vm>`). */
+#define VGPU_I915_FAULT_LEN 120u
+struct vgpu_i915_stats {
+    uint64_t elsp[IGPU_NUM_GT_ENGINES];         /* submissions the sequencer accepted */
+    uint64_t completed[IGPU_NUM_GT_ENGINES];    /* elements completed */
+    uint64_t faults[IGPU_NUM_GT_ENGINES];       /* engine faults the guest saw */
+    uint64_t elsp_refused;                      /* invalid or queue-full submissions */
+    uint64_t cs_commands, cs_state_skipped;     /* MI-only streamer: executed, 3D/media skipped */
+    uint64_t msi_sent, msi_undelivered;
+    uint64_t ppgtt_creates, ppgtt_destroys, ppgtt_refused;  /* L4 notifications */
+    uint64_t table_writes, oos_syncs;           /* guest writes to protected table pages;
+                                                 * out-of-sync pages read again */
+    uint64_t ggtt_refused;                      /* engine accesses through the GGTT refused */
+    uint64_t guest_resets;                      /* engines the guest reset (GDRST) */
+    uint64_t deferred_frees;                    /* shadow pages freed after the GPU left them */
+};
+
 /* One vGPU as the shell shows it. */
 struct vgpu_info {
     bool exists;
@@ -111,6 +143,10 @@ struct vgpu_info {
     struct vgpu_stats st;
     unsigned n_rejects;             /* valid entries of rejects[], newest first */
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
+    bool i915;                      /* the vGPU an i915 guest needs (the rest is valid then) */
+    struct vgpu_i915_stats i915_st;
+    struct vgt_ppgtt_stats ppgtt;
+    char i915_fault[VGPU_I915_FAULT_LEN];   /* the last engine fault, "" if none */
 };
 
 /* The render loop's own numbers (`sched` shows them with the scheduler's). */
@@ -152,6 +188,16 @@ void vgpu_dev_destroy(struct vgpu_dev *d);
  * shadow context, ring and batch copies; GTT_ENOMEM-like failures return a negative value. */
 int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_h);
 struct vgpu *vgpu_get(struct vgpu_dev *d, unsigned vm);
+/* Makes the vGPU the one an unmodified i915 guest needs (docs/vgpu-i915.md), before the guest
+ * runs: needs env.page_alloc/page_free/protect/msi.  0, or -1 with the reason logged. */
+int vgpu_set_i915(struct vgpu *v);
+bool vgpu_is_i915(const struct vgpu *v);
+/* The label of its engines: "RCS/VCS/VECS: MI only, no 3D or media". */
+extern const char vgpu_i915_engines_label[];
+/* The guest wrote its RAM page gpa, which the vGPU write-protected (a PPGTT table page): true
+ * if the vGPU took the page back (the guest re-executes the write); false if the page is not
+ * the vGPU's to protect. */
+bool vgpu_table_write(struct vgpu *v, uint64_t gpa);
 
 /* The guest's device was reset (guest restart): registers, queue and shadow state rebuilt. */
 void vgpu_guest_reset(struct vgpu *v);

@@ -1,6 +1,7 @@
 /* The vGPU device: creation, host-area carving, guest graphics-memory access, the scanner's
  * ranges, rejection bookkeeping and introspection. */
 #include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
@@ -63,6 +64,7 @@ void vgpu_dev_destroy(struct vgpu_dev *d)
         return;
     for (unsigned i = 0; i < VGPU_MAX; i++) {
         if (d->v[i]) {
+            vgpu_i915_free(d->v[i]);
             free(d->v[i]->q);
             free(d->v[i]);
         }
@@ -117,6 +119,8 @@ static void init_pv(struct vgpu *v)
     v->pv.tessera_balloon.magic = TESSERA_BALLOON_MAGIC;
     v->pv.tessera_balloon.slot_mib = (uint32_t)(v->dev->cfg.gtt->layout.slot_bytes >> 20);
     v->pv.tessera_move.magic = TESSERA_MOVE_MAGIC;
+    if (v->i915)    /* what i915_driver_hw_probe() requires, honoured (vgpu_set_i915) */
+        v->pv.vgt_caps = VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION;
     vgpu_pv_update_ranges(v);
 }
 
@@ -165,7 +169,13 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
 
 void vgpu_guest_reset(struct vgpu *v)
 {
+    if (v->i915)
+        v->i915->guest_reset = true;    /* nobody to tell: its engines start over */
     vgpu_reset(v->dev, v->id, "guest restarted");
+    if (v->i915) {
+        v->i915->guest_reset = false;
+        vgpu_i915_reset_state(v);
+    }
     uint32_t disable = 0;
     gtt_vgpu_reset(v->dev->cfg.gtt, v->id, &disable);   /* every fence, done or in progress */
     for (unsigned i = 0; i < 32; i++)
@@ -315,6 +325,13 @@ void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out)
     out->fb_gm = p.gm;
     out->st = v->st;
     out->n_rejects = v->n_rejects;
+    if (v->i915) {
+        out->i915 = true;
+        out->i915_st = v->i915->st;
+        if (v->i915->pp)
+            out->ppgtt = *vgt_ppgtt_stats(v->i915->pp);
+        memcpy(out->i915_fault, v->i915->last_fault, sizeof out->i915_fault);
+    }
     for (unsigned i = 0; i < v->n_rejects; i++)
         out->rejects[i] = v->rejects[(v->reject_pos + VGPU_REJECT_LOG - 1 - i) % VGPU_REJECT_LOG];
 }

@@ -23,12 +23,16 @@ struct vgpu_workload {
     uint32_t range_gen;             /* the vGPU's range generation when it was scanned */
     uint64_t slots_touched;         /* high-GM slots its commands and batches use (bit = slot) */
     uint64_t est_ns;
+    uint64_t pml4;                  /* i915: the context's PPGTT (its PDP0) */
+    bool user_interrupt;            /* i915: it has an MI_USER_INTERRUPT to raise when done */
     uint32_t n_dw;
     uint32_t cmds[VGPU_SLICE_MAX_DW];   /* the ring slice, batch starts pointing at copies */
     uint32_t orig[VGPU_SLICE_MAX_DW];   /* the slice as the guest wrote it, to scan again after
                                          * its graphics memory shrank; these two last, so a
                                          * void record need not clear them */
 };
+
+struct vgpu_i915;
 
 /* A plain register that has no rule (storage only). */
 struct vgpu_other_reg {
@@ -97,6 +101,7 @@ struct vgpu {
     uint8_t worked;                 /* bit k: it had work k placement periods ago */
     uint64_t moved_period;          /* the placement period it last moved in (+1; 0: never) */
     struct vgpu_stats st;
+    struct vgpu_i915 *i915;         /* the i915 guest's vGPU (vgpu_i915.h), NULL for others */
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
     unsigned n_rejects, reject_pos;
 };
@@ -155,8 +160,20 @@ static inline uint32_t rd32le(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* vgpu_mmio.c: the whole register path (an i915 vGPU's blocks first), for LRI/SRM emulation. */
+uint32_t vgpu_reg_read(struct vgpu *v, uint32_t off);
+void vgpu_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
+
 /* vgpu_submit.c */
 void vgpu_elsp_submit(struct vgpu *v);
+/* The ring registers of the guest context at lrca, read through its GGTT entries and checked
+ * (image and ring inside its graphics memory, a valid ring); false with the reason. */
+struct vgpu_guest_ring {
+    uint32_t start, size, head, tail;
+};
+bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why, size_t n);
+/* One element of a blitter submission: scanned and queued, or refused. */
+void vgpu_submit_element(struct vgpu *v, uint64_t desc);
 /* Retires the oldest queued workload: the guest's context RING_HEAD, CSB, status page,
  * interrupt bits and counters.  code TESSERA_REJECT_NONE = it ran to completion. */
 void vgpu_retire_head(struct vgpu *v, uint32_t code);

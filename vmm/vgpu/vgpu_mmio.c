@@ -1,6 +1,7 @@
 /* BAR0 of the vGPU: the register half (a virtual register file with the rules of
  * docs/vgpu-abi.md, the PV info page) and the GGTT half.  Fence registers are vgpu_fence.c's. */
 #include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
@@ -36,6 +37,9 @@ static const uint32_t fw_ack_reg[3] = { GEN9_FORCEWAKE_ACK_RENDER, GEN9_FORCEWAK
 
 static uint32_t reg_read(struct vgpu *v, uint32_t off)
 {
+    uint32_t x;
+    if (v->i915 && vgpu_i915_reg_read(v, off, &x))
+        return x;
     for (unsigned i = 0; i < 3; i++) {
         if (off == fw_req_reg[i])
             return v->fw_req[i];
@@ -94,6 +98,8 @@ static uint32_t reg_read(struct vgpu *v, uint32_t off)
 
 static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
 {
+    if (v->i915 && vgpu_i915_reg_write(v, off, val))
+        return;
     for (unsigned i = 0; i < 3; i++) {
         if (off == fw_req_reg[i]) {
             v->fw_req[i] = masked(v->fw_req[i], val);
@@ -163,6 +169,16 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
     }
 }
 
+uint32_t vgpu_reg_read(struct vgpu *v, uint32_t off)
+{
+    return reg_read(v, off);
+}
+
+void vgpu_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
+{
+    reg_write(v, off, val);
+}
+
 /* ---- the PV info page --------------------------------------------------------------------- */
 
 /* Fields the guest may write; everything else in the page is read-only. */
@@ -193,6 +209,8 @@ static void pv_write(struct vgpu *v, uint32_t off, unsigned size, uint64_t val)
         vgpu_balloon_notify(v);
     if (off == offsetof(struct vgt_if, g2v_notify) && v->pv.g2v_notify == TESSERA_G2V_MOVE_READY)
         vgpu_move_ready(v);
+    if (off == offsetof(struct vgt_if, g2v_notify) && v->i915)
+        vgpu_i915_g2v(v, v->pv.g2v_notify);
 }
 
 /* ---- the GGTT half ------------------------------------------------------------------------ */

@@ -6,6 +6,7 @@
  * path runs guest work without the watchdog and the scheduler's accounting: a drain for the
  * balloon is bounded (vgpu_render_drain). */
 #include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"
@@ -113,7 +114,11 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     vgpu_drop_queue(v, TESSERA_REJECT_RESET);
     v->st.resets++;
     v->pv.tessera_balloon.resets++;
-    vgpu_logf(d, VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped", vm, why, queued);
+    /* i915 resets its engines itself at every probe and after every failed request: that is
+     * the guest's business unless work was lost. */
+    bool routine = v->i915 && v->i915->guest_reset && queued == 0;
+    vgpu_logf(d, routine ? VGPU_LOG_INFO : VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped",
+              vm, why, queued);
     (void)n;
     return 0;
 }
@@ -168,16 +173,26 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     uint32_t unread = v->preempted ? (start - (rd32le(st + 4u * GEN9_CTX_RING_HEAD) & GEN9_HEAD_ADDR) +
                                       v->ring_bytes) % v->ring_bytes : 0;
     uint32_t room = v->ring_bytes / 2 < v->ring_bytes - unread ? v->ring_bytes / 2 : v->ring_bytes - unread;
+    /* An i915 guest's workloads run with their context's PPGTT in the shadow context's PDP0:
+     * one dispatch holds the workloads of one PPGTT (those a preemption left first). */
+    uint64_t pml4 = 0;
+    bool have_pml4 = false;
     for (unsigned i = 0; i < v->q_len && left; i++) {
         struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
         if (w->inflight && resumed < v->preempted) {
             resumed++;
             left--;
             d->inflight++;
+            pml4 = w->pml4;
+            have_pml4 = true;
             continue;
         }
         if (w->is_void || w->inflight || w->done)
             continue;
+        if (v->i915 && have_pml4 && w->pml4 != pml4)
+            break;                      /* another PPGTT: the next dispatch */
+        pml4 = w->pml4;
+        have_pml4 = true;
         left--;
         if (w->range_gen != v->range_gen) {
             /* Scanned against graphics memory the vGPU no longer holds: never run it. */
@@ -218,6 +233,13 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     v->ring_tail = off;
     if (!v->preempted)
         wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);     /* else: where the engine left it */
+    if (v->i915 && !v->preempted) {
+        /* The shadow PML4 (0 if the guest destroyed the PPGTT meanwhile: its PPGTT batches
+         * then fault); a preempted context keeps the one it was running with. */
+        uint64_t shadow = vgpu_i915_shadow_pml4(v, pml4);
+        wr32le(st + 4u * GEN9_CTX_PDP0_UDW, (uint32_t)(shadow >> 32));
+        wr32le(st + 4u * GEN9_CTX_PDP0_LDW, (uint32_t)shadow);
+    }
     v->preempted = 0;
     wr32le(st + 4u * GEN9_CTX_RING_TAIL, off);
     int rc = igpu_elsp_submit(d->cfg.igpu, IGPU_BCS, vgpu_shadow_desc(v), 0);

@@ -5,6 +5,7 @@
  * (so the guest cannot change them after the check), every batch they start is copied into a
  * host-area buffer by the scanner, and only those copies ever reach the GPU (DESIGN.md §8). */
 #include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
@@ -40,6 +41,11 @@ static int shadow_take(struct vgpu *v)
 /* Tells the guest one of its submissions is finished with (ran, refused or dropped). */
 void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code)
 {
+    if (v->i915) {
+        /* Its events come from the blitter's execlist sequencer (vgpu_i915_run.c). */
+        vgpu_i915_bcs_retired(v, lrca, tail, code, false);
+        return;
+    }
     /* The engine would have saved RING_HEAD = tail into the context image. */
     vgpu_gm_write32(v, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, tail);
 
@@ -69,9 +75,15 @@ void vgpu_retire_head(struct vgpu *v, uint32_t code)
     struct vgpu_workload *w = &v->q[v->q_head];
     if (!w->is_void)
         v->shadow_busy &= ~(1ull << w->shadow);
-    vgpu_retire(v, w->lrca, w->ctx_id, w->tail, w->is_void ? w->code : code);
+    /* Off the queue first: an i915 element completes when its last workload retires, and the
+     * next element it starts queues behind it. */
     v->q_head = (v->q_head + 1) % VGPU_QUEUE_MAX;
     v->q_len--;
+    uint32_t c = w->is_void ? w->code : code;
+    if (v->i915)
+        vgpu_i915_bcs_retired(v, w->lrca, w->tail, c, w->user_interrupt && c == TESSERA_REJECT_NONE);
+    else
+        vgpu_retire(v, w->lrca, w->ctx_id, w->tail, c);
 }
 
 /* A refused submission.  With nothing queued the guest is told at once; otherwise a void record
@@ -93,12 +105,7 @@ static void refuse(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail
     v->q_len++;
 }
 
-/* Reads the ring registers of the guest context at lrca and checks them. */
-struct guest_ring {
-    uint32_t start, size, head, tail;
-};
-
-static bool read_context(struct vgpu *v, uint32_t lrca, struct guest_ring *r, char *why, size_t n)
+bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why, size_t n)
 {
     uint64_t st = (uint64_t)lrca + GEN9_LRC_STATE_OFFSET;
     uint32_t head, tail, start, ctl;
@@ -141,12 +148,25 @@ static enum igpu_scan_err scan(struct vgpu *v, struct vgpu_workload *w, unsigned
         .shadow_dw = VGPU_SHADOW_BYTES / 4u,
         .shadow_gm = v->shadow_gm + (uint64_t)k * VGPU_SHADOW_BYTES,
     };
+    /* An i915 guest's blitter context: the scanner's i915 profile, PPGTT operands checked
+     * through the context's PPGTT.  Its PPGTT batches are checked and then run where they are,
+     * through the shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them
+     * non-privileged (no GGTT access, no register access: the model faults on those), so what
+     * the guest changes after the scan can reach only its own pages. */
+    struct igpu_scan_ppgtt pp = { vgpu_i915_scan_check, vgpu_i915_scan_read, v, true };
+    if (v->i915) {
+        v->i915->scan_pml4 = w->pml4;
+        sc.i915 = true;
+        sc.ppgtt = &pp;
+        sc.pphwsp_gm = w->lrca;
+    }
     struct igpu_scan_result res;
     enum igpu_scan_err e = igpu_scan_ring(&sc, w->cmds, n_dw, &res);
     if (e != IGPU_SCAN_OK) {
         igpu_scan_error_format(&res.err, why, whylen);
     } else {
         w->est_ns = res.est_cost_ns;
+        w->user_interrupt = res.user_interrupts != 0;
         w->slots_touched = vgpu_slot_mask(v, v->ranges, v->n_ranges, res.ranges_touched);
     }
     return e;
@@ -207,17 +227,31 @@ static unsigned ctx_slot(struct vgpu *v, uint32_t lrca, bool *known)
 }
 
 /* One element of an ELSP submission. */
-static void submit_element(struct vgpu *v, uint64_t desc)
+void vgpu_submit_element(struct vgpu *v, uint64_t desc)
 {
     struct vgpu_dev *d = v->dev;
     uint32_t lrca = (uint32_t)(desc & GEN9_CTX_LRCA_MASK);
     uint32_t ctx_id = (uint32_t)(desc >> GEN9_CTX_ID_SHIFT);
     char why[160];
-    struct guest_ring r;
+    struct vgpu_guest_ring r;
 
     v->st.submitted++;
     v->pv.tessera_balloon.submitted++;
-    if (!read_context(v, lrca, &r, why, sizeof why)) {
+    uint64_t pml4 = 0;
+    bool ok = vgpu_read_context(v, lrca, &r, why, sizeof why);
+    if (ok && v->i915 && (!vgpu_i915_ctx_pml4(v, lrca, &pml4) || !v->i915->pp ||
+                          vgt_ppgtt_root_find(v->i915->pp, pml4, NULL) != VGT_PPGTT_OK)) {
+        snprintf(why, sizeof why, "context %#x names page directory %#llx, never announced",
+                 lrca, (unsigned long long)pml4);
+        ok = false;
+    }
+    if (!ok && v->i915) {
+        /* i915's engine would hang on it: the guest sees a failed request and resets. */
+        v->st.rejected++;
+        vgpu_i915_fault(v, IGPU_BCS, why);
+        return;
+    }
+    if (!ok) {
         vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %s", why);
         /* Nothing usable to retire into: tell the guest through the counters only. */
         v->st.rejected++;
@@ -260,6 +294,8 @@ static void submit_element(struct vgpu *v, uint64_t desc)
     }
 
     memcpy(w->orig, w->cmds, bytes);
+    w->lrca = lrca;
+    w->pml4 = pml4;
     enum igpu_scan_err e = scan(v, w, (unsigned)k, bytes / 4u, why, sizeof why);
     if (e != IGPU_SCAN_OK) {
         v->shadow_busy &= ~(1ull << k);
@@ -295,8 +331,8 @@ void vgpu_elsp_submit(struct vgpu *v)
     uint64_t desc1 = (uint64_t)v->elsp[0] << 32 | v->elsp[1];
     uint64_t desc0 = (uint64_t)v->elsp[2] << 32 | v->elsp[3];
     if (desc0 & GEN9_CTX_VALID)
-        submit_element(v, desc0);
+        vgpu_submit_element(v, desc0);
     if (desc1 & GEN9_CTX_VALID)
-        submit_element(v, desc1);
+        vgpu_submit_element(v, desc1);
     v->execlist_status_lo = v->q_len ? GEN9_EXECLIST0_VALID : 0;
 }

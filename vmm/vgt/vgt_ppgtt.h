@@ -127,6 +127,10 @@ int vgt_ppgtt_root_find(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t *shadow
 int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len);
 /* Whether guest page gpa holds a shadowed table (the caller keeps it write-protected). */
 bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa);
+/* Its level (3 PML4 .. 0 page table), or -1 if it holds none.  A caller re-reading several
+ * written table pages takes the upper levels first: a table the guest unlinked is released
+ * before leaves that now map its page as data are checked (else they are refused). */
+int vgt_ppgtt_table_level(const struct vgt_ppgtt *p, uint64_t gpa);
 
 /* Host address of PPGTT graphics address gfx in the context whose PML4 is pml4_gpa, for an
  * access of the given direction; *contig (may be NULL) gets the bytes left in that page.

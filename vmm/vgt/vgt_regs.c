@@ -192,6 +192,10 @@ void vgt_regs_write(struct vgt_regs *r, uint32_t off, uint32_t val, struct vgt_r
             act->reset_engines = m;
     } else if (off == GEN9_PCODE_MAILBOX) {
         pcode(r, i, val);
+    } else if (off >= GEN9_HSW_PWR_WELL_CTL1 && off <= GEN9_HSW_PWR_WELL_CTL4) {
+        /* A requested well is on at once (GVT-g skl_power_well_ctl_write()). */
+        uint32_t req = val & GEN9_PWR_WELL_SKL_REQ_MASK;
+        r->val[i] = req | req >> 1;
     } else if (off == GEN9_FPGA_DBG) {
         r->val[i] = val & ~GEN9_FPGA_DBG_RM_NOCLAIM;   /* never an unclaimed access */
     }

@@ -15,6 +15,9 @@
  *  - GEN6_PCODE_MAILBOX: a write completes at once: READY and the error code cleared, DATA
  *    answered for the commands GVT-g answers (mailbox_write());
  *  - FPGA_DBG: the unclaimed-access bit never reads set;
+ *  - HSW_PWR_WELL_CTL1..4: a requested display power well reads on at once (i915 6.1 powers the
+ *    misc wells even with no pipe), SKL_FUSE_STATUS reads its power-gate fuses distributed;
+ *  - TLB invalidation requests (GEN8_RTCR..VTCR) and GUC_STATUS read done / in reset;
  *  - RING_EIR: the vGPU sets error bits when a virtual engine faults; writing 1s clears them;
  *  - the interrupt identity registers of units the vGPU never raises (PCU, south display, display
  *    engine) read 0 and take writes of 1s to clear, so gen3_assert_iir_is_zero() is satisfied;

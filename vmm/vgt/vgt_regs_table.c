@@ -10,7 +10,8 @@
  *    (gen9_sseu_info_init(); IGT i915_getparams_basic checks the totals).
  *  - PCH_RAWCLK_FREQ: 24 (MHz), Sunrise Point's raw clock (pch_rawclk()).
  *  - HSW_EDRAM_CAP 0 (no eDRAM), RP_STATE_CAP 0 (no RPS range: RPS stays off), the GT thread
- *    and core status 0 (GVT-g's fix-ups in intel_vgpu_reset_mmio()).
+ *    and core status 0, GUC_STATUS with the GuC's core in reset (GVT-g's fix-ups in
+ *    intel_vgpu_reset_mmio(); i915 __intel_uc_reset_hw() checks GS_MIA_IN_RESET).
  *  - Interrupt masks of the units that never interrupt start all masked, as after a reset.
  *  - RING_EMR all masked, RING_HWSTAM all masked (i915 writes both at resume).
  */
@@ -64,6 +65,23 @@ const struct vgt_reg_desc vgt_reg_table[] = {
     RO(GEN9_RP_STATE_CAP, 0, "GEN6_RP_STATE_CAP"),
     RO(GEN9_GT_THREAD_STATUS, 0, "GEN6_GT_THREAD_STATUS_REG"),
     RO(GEN9_GT_CORE_STATUS, 0, "GEN6_GT_CORE_STATUS"),
+    RO(GEN9_GUC_STATUS, GEN9_GS_MIA_IN_RESET, "GUC_STATUS"),     /* GVT-g's fix-up too */
+    /* TLB invalidation requests complete at once: the vGPU's GGTT and PPGTT shadows take every
+     * update when it is made, so there is no stale translation to drop. */
+    /* Display power wells come up as soon as they are asked for, and the power-gate fuses
+     * read distributed (GVT-g skl_power_well_ctl_write(), its SKL_FUSE_STATUS set-up). */
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL1, 0, "HSW_PWR_WELL_CTL1"),
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL2, 0, "HSW_PWR_WELL_CTL2"),
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL3, 0, "HSW_PWR_WELL_CTL3"),
+    SPECIAL(GEN9_HSW_PWR_WELL_CTL4, 0, "HSW_PWR_WELL_CTL4"),
+    RO(GEN9_SKL_FUSE_STATUS, GEN9_SKL_FUSE_DOWNLOAD_STATUS | GEN9_SKL_FUSE_PG_DIST_STATUS(0) |
+                                 GEN9_SKL_FUSE_PG_DIST_STATUS(1) | GEN9_SKL_FUSE_PG_DIST_STATUS(2),
+       "SKL_FUSE_STATUS"),
+    RO(GEN9_RTCR, 0, "GEN8_RTCR"),
+    RO(GEN9_M1TCR, 0, "GEN8_M1TCR"),
+    RO(GEN9_M2TCR, 0, "GEN8_M2TCR"),
+    RO(GEN9_BTCR, 0, "GEN8_BTCR"),
+    RO(GEN9_VTCR, 0, "GEN8_VTCR"),
     SPECIAL(GEN9_GDRST, 0, "GEN6_GDRST"),
     SPECIAL(GEN9_PCODE_MAILBOX, 0, "GEN6_PCODE_MAILBOX"),
     PLAIN(GEN9_PCODE_DATA, "GEN6_PCODE_DATA"),

@@ -50,6 +50,16 @@
 /* Status (§6.2.3). */
 #define PCI_STATUS_CAP_LIST        0x0010       /* a capability list at PCI_CAPABILITY_LIST */
 
+/* MSI capability (PCI Local Bus Spec 3.0 §6.8.1), the 32-bit-address form: ID, next pointer,
+ * message control, message address, message data. */
+#define PCI_CAP_ID_MSI             0x05
+#define PCI_CAP_NEXT               0x01         /* offsets inside a capability */
+#define PCI_MSI_FLAGS              0x02
+#define PCI_MSI_FLAGS_ENABLE       0x0001
+#define PCI_MSI_ADDRESS_LO         0x04
+#define PCI_MSI_ADDRESS_MASK       0xFFFFFFFCu  /* bits 1:0 reserved */
+#define PCI_MSI_DATA_32            0x08
+
 /* BAR low bits (§6.2.5.1): IO and MEM_TYPE_64 come from arch/x86/pci.h. */
 #define PCI_BAR_MEM_PREFETCH       0x8
 #define PCI_BAR_MEM_FLAGS          0xFu         /* memory BAR bits 3:0 are not address */

@@ -83,3 +83,32 @@ int vgpu_pci_build(struct vpci *v, uint32_t low_gm_mib)
     int e = build_host_bridge(v);
     return e != VPCI_OK ? e : build_vgpu(v, aperture);
 }
+
+int vgpu_pci_add_msi(struct vpci *v)
+{
+    struct vpci_func *f = vpci_find(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN);
+    if (!f)
+        return VPCI_E_ARG;
+    const unsigned c = VGPU_PCI_MSI_CAP;
+    int s = 0;
+    s |= vpci_func_set(f, PCI_STATUS, 2, PCI_STATUS_CAP_LIST, 0);
+    s |= vpci_func_set(f, PCI_CAPABILITY_LIST, 1, c, 0);
+    s |= vpci_func_set(f, c, 1, PCI_CAP_ID_MSI, 0);
+    s |= vpci_func_set(f, c + PCI_CAP_NEXT, 1, 0, 0);
+    /* One message, 32-bit address, no masking: only Enable is the guest's to change. */
+    s |= vpci_func_set(f, c + PCI_MSI_FLAGS, 2, 0, PCI_MSI_FLAGS_ENABLE);
+    s |= vpci_func_set(f, c + PCI_MSI_ADDRESS_LO, 4, 0, PCI_MSI_ADDRESS_MASK);
+    s |= vpci_func_set(f, c + PCI_MSI_DATA_32, 2, 0, 0xFFFF);
+    return s ? VPCI_E_ARG : VPCI_OK;
+}
+
+bool vgpu_pci_msi(struct vpci *v, uint64_t *addr, uint32_t *data)
+{
+    const unsigned c = VGPU_PCI_MSI_CAP;
+    if (!(vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_STATUS, 2) & PCI_STATUS_CAP_LIST) ||
+        !(vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_FLAGS, 2) & PCI_MSI_FLAGS_ENABLE))
+        return false;
+    *addr = vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_ADDRESS_LO, 4);
+    *data = vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_DATA_32, 2);
+    return true;
+}

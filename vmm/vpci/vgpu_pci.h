@@ -62,4 +62,12 @@ uint64_t vgpu_pci_aperture_bytes(uint32_t low_gm_mib);
  * BAR callback is left unset. */
 int vgpu_pci_build(struct vpci *v, uint32_t low_gm_mib);
 
+/* The MSI capability of Skylake's GPU (lspci: "Capabilities: [ac] MSI: Count=1/1 Maskable-
+ * 64bit-"), the only capability in the list: for an i915 guest, whose driver calls
+ * pci_enable_msi() (i915_driver_hw_probe()) and gets its interrupts through it. */
+#define VGPU_PCI_MSI_CAP          0xAC
+int vgpu_pci_add_msi(struct vpci *v);
+/* The message the guest programmed: true if MSI is enabled (address and data filled). */
+bool vgpu_pci_msi(struct vpci *v, uint64_t *addr, uint32_t *data);
+
 #endif

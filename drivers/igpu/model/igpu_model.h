@@ -135,6 +135,9 @@ enum igpu_fault_reason {
     IGPU_FAULT_BAD_CONTEXT,       /* context image or ring registers unusable */
     IGPU_FAULT_RING_OVERRUN,      /* a command in the ring runs past the tail */
     IGPU_FAULT_BAD_SUBMISSION,    /* invalid ELSP element */
+    IGPU_FAULT_PPGTT_NOT_PRESENT, /* access through a PPGTT entry without the present bit */
+    IGPU_FAULT_PPGTT_READ_ONLY,   /* a write through a PPGTT entry without RW */
+    IGPU_FAULT_NOT_PRIVILEGED,    /* a GGTT access or register load from a PPGTT batch */
 };
 
 const char *igpu_fault_reason_name(enum igpu_fault_reason r);

@@ -8,8 +8,12 @@
  *  - MI_BATCH_BUFFER_START from the ring starts a first-level batch; from a batch it chains
  *    (replaces the current batch) unless it is a second-level start, which calls and later
  *    returns. MI_BATCH_BUFFER_END returns one level.
- *  - Writes and reads of memory go through the GGTT only: any PPGTT form is reported
- *    as unsupported.
+ *  - Memory operands are GGTT addresses, except inside a batch started through the PPGTT
+ *    (bit 8, in a legacy 64-bit context whose PDP0 names its PML4): such a batch is
+ *    non-privileged, its commands' operands are PPGTT addresses, and a GGTT form, a register
+ *    load or store, or a GGTT batch start in it faults the engine (IGPU_FAULT_NOT_PRIVILEGED;
+ *    hardware would not execute them from a non-privileged batch either).  A PPGTT form outside
+ *    such a batch is reported as unsupported.
  *  - Cache flushes, invalidations and stalls complete at once (the model has no caches or
  *    pipeline), except the GGTT TLB invalidations, which empty the translation cache.
  */
@@ -61,8 +65,13 @@ static uint64_t exec_bb_start(struct igpu_model *m, struct model_engine *en, con
     static const char name[] = "MI_BATCH_BUFFER_START";
     uint64_t addr;
 
-    if (c[0] & GEN9_MI_BB_START_PPGTT) {
-        fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT batch");
+    bool ppgtt = (c[0] & GEN9_MI_BB_START_PPGTT) != 0;
+    if (ppgtt && !en->pml4) {
+        fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT batch in a context without a PPGTT");
+        return 0;
+    }
+    if (!ppgtt && model_in_ppgtt(en)) {
+        fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name, "GGTT batch from a PPGTT batch");
         return 0;
     }
     if (c[0] & (GEN9_MI_BB_START_PREDICATION | GEN9_MI_BB_START_RESOURCE_STREAMER)) {
@@ -90,6 +99,7 @@ static uint64_t exec_bb_start(struct igpu_model *m, struct model_engine *en, con
     }
     /* else: a chained start replaces the current batch */
     en->bb_addr[en->level] = addr;
+    en->bb_ppgtt[en->level] = ppgtt;
     en->stats.batches++;
     return ns_ps(m->cfg.cost.batch_ns);
 }
@@ -109,8 +119,12 @@ static uint64_t exec_sdi(struct igpu_model *m, struct model_engine *en, const ui
                   0, name, "length does not match the store size");
         return 0;
     }
-    if (!(c[0] & GEN9_MI_SDI_USE_GGTT)) {
+    if (!(c[0] & GEN9_MI_SDI_USE_GGTT) && !model_in_ppgtt(en)) {
         fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT address");
+        return 0;
+    }
+    if ((c[0] & GEN9_MI_SDI_USE_GGTT) && model_in_ppgtt(en)) {
+        fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name, "GGTT address from a PPGTT batch");
         return 0;
     }
     if (!addr48(m, en, c[GEN9_MI_SDI_DW_ADDR_LO], c[GEN9_MI_SDI_DW_ADDR_HI],
@@ -226,10 +240,6 @@ static uint64_t exec_flush_dw(struct igpu_model *m, struct model_engine *en, con
         fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, 0, name, "length is not 4 or 5 dwords");
         return 0;
     }
-    if (c[0] & GEN9_MI_FLUSH_DW_STORE_INDEX) {
-        fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "store data index");
-        return 0;
-    }
     if (c[0] & GEN9_MI_FLUSH_DW_INVALIDATE_TLB)
         model_tlb_flush(m);
     if (op != GEN9_MI_FLUSH_DW_OP_NONE) {
@@ -237,19 +247,36 @@ static uint64_t exec_flush_dw(struct igpu_model *m, struct model_engine *en, con
             fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, 0, name, "reserved post-sync operation");
             return 0;
         }
-        if (!(c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT)) {
-            fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT post-sync address");
+        if (model_in_ppgtt(en) && ((c[0] & GEN9_MI_FLUSH_DW_STORE_INDEX) ||
+                                   (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT))) {
+            fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name,
+                      "GGTT or status-page post-sync from a PPGTT batch");
             return 0;
         }
-        if (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_ADDR_MBZ) {
+        if (c[0] & GEN9_MI_FLUSH_DW_STORE_INDEX) {
+            /* Store data index: the address is a byte offset into the running context's
+             * status page, the first page of its image (i915 gen8_emit_flush_xcs() points it
+             * at LRC_PPHWSP_SCRATCH_ADDR); qword aligned as every post-sync write. */
+            uint32_t off = c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & ~(uint32_t)GEN9_MI_FLUSH_DW_USE_GTT;
+            if (off >= GEN9_PPHWSP_BYTES) {
+                fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, off, name,
+                          "store data index beyond the status page");
+                return 0;
+            }
+            addr = (uint64_t)en->lrca + (off & ~7u);
+        } else if (!(c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_USE_GTT) &&
+                   !model_in_ppgtt(en)) {
+            fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT post-sync address");
+            return 0;
+        } else if (c[GEN9_MI_FLUSH_DW_DW_ADDR_LO] & GEN9_MI_FLUSH_DW_ADDR_MBZ) {
             /* where the hardware would write is not defined: never guess */
             fault_cmd(m, en, IGPU_FAULT_INVALID_CMD, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], name,
                       "post-sync address bit 5 set (must be zero)");
             return 0;
-        }
-        if (!addr48(m, en, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], c[GEN9_MI_FLUSH_DW_DW_ADDR_HI],
-                    GEN9_MI_FLUSH_DW_ADDR_MASK, name, &addr))
+        } else if (!addr48(m, en, c[GEN9_MI_FLUSH_DW_DW_ADDR_LO], c[GEN9_MI_FLUSH_DW_DW_ADDR_HI],
+                           GEN9_MI_FLUSH_DW_ADDR_MASK, name, &addr)) {
             return 0;
+        }
         if (op == GEN9_MI_FLUSH_DW_OP_TIMESTAMP) {
             if (!write_qword(m, en, addr, model_timestamp_ticks(m, en)))
                 return 0;
@@ -298,7 +325,11 @@ static uint64_t exec_pipe_control(struct igpu_model *m, struct model_engine *en,
                       "depth-count post-sync (no 3D pipeline)");
             return 0;
         }
-        if (!(fl & GEN9_PIPE_CONTROL_GLOBAL_GTT)) {
+        if (model_in_ppgtt(en) && (fl & GEN9_PIPE_CONTROL_GLOBAL_GTT)) {
+            fault_cmd(m, en, IGPU_FAULT_NOT_PRIVILEGED, 0, name, "GGTT post-sync from a PPGTT batch");
+            return 0;
+        }
+        if (!(fl & GEN9_PIPE_CONTROL_GLOBAL_GTT) && !model_in_ppgtt(en)) {
             fault_cmd(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, name, "PPGTT post-sync address");
             return 0;
         }
@@ -324,7 +355,7 @@ static uint64_t exec_pipe_control(struct igpu_model *m, struct model_engine *en,
 
 /* Which command the header names, before its body is fetched. */
 enum cmd_kind {
-    K_UNKNOWN, K_NOOP, K_USER_INT, K_ARB_CHECK, K_BB_END, K_BB_START, K_SDI, K_LRI, K_LRM,
+    K_UNKNOWN, K_NOOP, K_USER_INT, K_ARB_CHECK, K_ARB_ON_OFF, K_BB_END, K_BB_START, K_SDI, K_LRI, K_LRM,
     K_SRM, K_FLUSH_DW, K_PIPE_CONTROL, K_BLIT,
 };
 
@@ -336,6 +367,7 @@ static enum cmd_kind classify(uint32_t hdr)
         case GEN9_MI_NOOP_OP:               return K_NOOP;
         case GEN9_MI_USER_INTERRUPT_OP:     return K_USER_INT;
         case GEN9_MI_ARB_CHECK_OP:          return K_ARB_CHECK;
+        case GEN9_MI_ARB_ON_OFF_OP:         return K_ARB_ON_OFF;
         case GEN9_MI_BATCH_BUFFER_END_OP:   return K_BB_END;
         case GEN9_MI_BATCH_BUFFER_START_OP: return K_BB_START;
         case GEN9_MI_STORE_DATA_IMM_OP:     return K_SDI;
@@ -435,6 +467,12 @@ uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en)
     }
     if (len > 1 && !fetch(m, en, 1, len))
         return 0;
+    if (model_in_ppgtt(en) && (k == K_LRI || k == K_LRM || k == K_SRM)) {
+        /* Registers are the privileged batch's (hardware: only RING_FORCE_TO_NONPRIV ones). */
+        model_fault(m, en, IGPU_FAULT_NOT_PRIVILEGED, en->cmd_gaddr,
+                    "register load or store from a PPGTT batch");
+        return 0;
+    }
     advance(en, len);
     en->stats.commands++;
     en->after_arb_check = k == K_ARB_CHECK;
@@ -443,6 +481,12 @@ uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en)
     case K_NOOP:
         if (c[0] & GEN9_MI_NOOP_ID_WRITE)
             en->nopid = c[0] & GEN9_MI_NOOP_ID_MASK;
+        break;
+    case K_ARB_ON_OFF:
+        /* i915 disables arbitration around every user batch and enables it again in the
+         * request's fini breadcrumb (gen8_emit_bb_start_noarb(), gen8_emit_fini_breadcrumb_tail()):
+         * while it is off the engine leaves the context nowhere. */
+        en->arb_off = !(c[0] & GEN9_MI_ARB_ENABLE);
         break;
     case K_USER_INT:
         en->stats.user_interrupts++;

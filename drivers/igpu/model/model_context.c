@@ -177,7 +177,8 @@ static bool save_resume(struct igpu_model *m, struct model_engine *en, uint64_t 
 
     if (en->level > 0 || b->active) {
         r[MODEL_RESUME_MAGIC_AT] = MODEL_RESUME_MAGIC;
-        r[MODEL_RESUME_LEVEL] = en->level;
+        r[MODEL_RESUME_LEVEL] = en->level | (en->bb_ppgtt[1] ? MODEL_RESUME_PPGTT1 : 0u) |
+                                (en->bb_ppgtt[2] ? MODEL_RESUME_PPGTT2 : 0u);
         r[MODEL_RESUME_BB1_LO] = (uint32_t)en->bb_addr[1];
         r[MODEL_RESUME_BB1_HI] = (uint32_t)(en->bb_addr[1] >> 32);
         r[MODEL_RESUME_BB2_LO] = (uint32_t)en->bb_addr[2];
@@ -206,13 +207,17 @@ static bool restore_resume(struct igpu_model *m, struct model_engine *en, uint64
 
     if (r[MODEL_RESUME_MAGIC_AT] != MODEL_RESUME_MAGIC)
         return true;
-    if (r[MODEL_RESUME_LEVEL] > MODEL_MAX_LEVEL) {
-        snprintf(d, sizeof(d), "context image: resume record names batch level %u",
+    uint32_t lv = r[MODEL_RESUME_LEVEL] & ~(MODEL_RESUME_PPGTT1 | MODEL_RESUME_PPGTT2);
+    if (lv > MODEL_MAX_LEVEL ||
+        ((r[MODEL_RESUME_LEVEL] & (MODEL_RESUME_PPGTT1 | MODEL_RESUME_PPGTT2)) && !en->pml4)) {
+        snprintf(d, sizeof(d), "context image: resume record names batch level 0x%x",
                  r[MODEL_RESUME_LEVEL]);
         model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, st + MODEL_RESUME_DW * 4u, d);
         return false;
     }
-    en->level = r[MODEL_RESUME_LEVEL];
+    en->level = lv;
+    en->bb_ppgtt[1] = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT1) != 0;
+    en->bb_ppgtt[2] = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT2) != 0;
     en->bb_addr[1] = (uint64_t)r[MODEL_RESUME_BB1_HI] << 32 | r[MODEL_RESUME_BB1_LO];
     en->bb_addr[2] = (uint64_t)r[MODEL_RESUME_BB2_HI] << 32 | r[MODEL_RESUME_BB2_LO];
     if (r[MODEL_RESUME_BLIT_LEN])
@@ -248,6 +253,12 @@ bool model_ctx_restore(struct igpu_model *m, struct model_engine *en)
         for (unsigned j = 0; j < blk->count; j++)
             load_reg(m, en, blk->first + j, s[blk->header + 2u + 2u * j]);
     }
+    /* A legacy 64-bit context's PPGTT: its PDP0 holds the PML4 (i915 ASSIGN_CTX_PML4); the
+     * PDPs are ring context, loaded even when the engine context's restore is inhibited. */
+    en->pml4 = 0;
+    if (((en->desc & GEN9_CTX_ADDRESSING_MODE_MASK) >> GEN9_CTX_ADDRESSING_MODE_SHIFT) ==
+                          GEN9_CTX_ADDR_LEGACY_64B)
+        en->pml4 = ((uint64_t)s[GEN9_CTX_PDP0_UDW] << 32 | s[GEN9_CTX_PDP0_LDW]) & GEN9_PPGTT_ADDR_MASK;
     return restore_resume(m, en, st);
 }
 

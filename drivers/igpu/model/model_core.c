@@ -572,6 +572,9 @@ const char *igpu_fault_reason_name(enum igpu_fault_reason r)
     case IGPU_FAULT_BAD_CONTEXT:       return "context image unusable";
     case IGPU_FAULT_RING_OVERRUN:      return "command runs past the ring tail";
     case IGPU_FAULT_BAD_SUBMISSION:    return "invalid execlist submission";
+    case IGPU_FAULT_PPGTT_NOT_PRESENT: return "PPGTT entry not present";
+    case IGPU_FAULT_PPGTT_READ_ONLY:   return "write through a read-only PPGTT entry";
+    case IGPU_FAULT_NOT_PRIVILEGED:    return "privileged access from a PPGTT (non-privileged) batch";
     default:                           return "?";
     }
 }

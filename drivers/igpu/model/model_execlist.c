@@ -194,6 +194,7 @@ static void leave_context(struct model_engine *en)
     en->level = 0;
     en->blit.active = false;
     en->after_arb_check = false;
+    en->arb_off = false;        /* the next context starts with arbitration on */
 }
 
 /* ---- context restore and save (model_context.c) ------------------------------------------ */
@@ -285,6 +286,8 @@ static void preempt(struct igpu_model *m, struct model_engine *en)
 /* Whether the engine may leave the running context here for a pending one. */
 static bool arbitration_point(const struct igpu_model *m, const struct model_engine *en)
 {
+    if (en->arb_off)
+        return false;
     if (en->blit.active)
         return m->cfg.preempt >= IGPU_MODEL_PREEMPT_STEP;
     if (en->level > 0)

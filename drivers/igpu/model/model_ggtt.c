@@ -97,9 +97,53 @@ static int translate(struct igpu_model *m, uint64_t gaddr, bool cached, uint64_t
     return IGPU_OK;
 }
 
-/* Page-by-page physical access. On failure *fail_at is the failing graphics address. */
-static int gm_rw(struct igpu_model *m, uint64_t gaddr, void *buf, size_t len, bool write,
-                 bool cached, enum igpu_fault_reason *why, uint64_t *fail_at)
+/* ---- the running context's PPGTT (4-level, 48-bit: gen9_gtt.h) -------------------------- */
+
+/* Walks the PPGTT of en's context for gaddr: the tables are read from physical memory, as the
+ * GPU reads them.  Only 4 KiB pages (a 2 MiB or 1 GiB entry is not implemented). */
+static int ppgtt_translate(struct igpu_model *m, const struct model_engine *en, uint64_t gaddr,
+                           bool write, uint64_t *pa, enum igpu_fault_reason *why)
+{
+    uint64_t table = en->pml4;
+
+    if (gaddr >> GEN9_PPGTT_ADDR_BITS) {
+        *why = IGPU_FAULT_PPGTT_NOT_PRESENT;
+        return IGPU_ERANGE;
+    }
+    for (unsigned level = GEN9_PPGTT_TOP_LEVEL;; level--) {
+        uint8_t b[8];
+        uint64_t e = 0;
+        if (m->cfg.mem.read(m->cfg.mem.ctx, table + 8u * gen9_ppgtt_index(gaddr, level), b, 8)) {
+            *why = IGPU_FAULT_MEMORY;
+            return IGPU_EFAULT;
+        }
+        for (unsigned i = 0; i < 8; i++)
+            e |= (uint64_t)b[i] << (8 * i);
+        if (!(e & GEN9_PPGTT_PRESENT)) {
+            *why = IGPU_FAULT_PPGTT_NOT_PRESENT;
+            return IGPU_EFAULT;
+        }
+        if (level > 0 && level < GEN9_PPGTT_TOP_LEVEL && (e & GEN9_PPGTT_PDE_PS)) {
+            *why = IGPU_FAULT_PPGTT_NOT_PRESENT;    /* huge page: not implemented */
+            return IGPU_EFAULT;
+        }
+        if (level == 0) {
+            if (write && !(e & GEN9_PPGTT_RW)) {
+                *why = IGPU_FAULT_PPGTT_READ_ONLY;
+                return IGPU_EFAULT;
+            }
+            *pa = (e & GEN9_PPGTT_ADDR_MASK) | (gaddr & GEN9_GTT_PAGE_MASK);
+            return IGPU_OK;
+        }
+        table = e & GEN9_PPGTT_ADDR_MASK;
+    }
+}
+
+/* Page-by-page physical access, through the GGTT or (ppgtt_en not NULL) that engine's
+ * context's PPGTT. On failure *fail_at is the failing graphics address. */
+static int gm_rw(struct igpu_model *m, const struct model_engine *ppgtt_en, uint64_t gaddr,
+                 void *buf, size_t len, bool write, bool cached, enum igpu_fault_reason *why,
+                 uint64_t *fail_at)
 {
     uint8_t *p = buf;
     while (len) {
@@ -108,7 +152,8 @@ static int gm_rw(struct igpu_model *m, uint64_t gaddr, void *buf, size_t len, bo
         int rc, mrc;
         if (chunk > len)
             chunk = len;
-        rc = translate(m, gaddr, cached, &pa, why);
+        rc = ppgtt_en ? ppgtt_translate(m, ppgtt_en, gaddr, write, &pa, why)
+                      : translate(m, gaddr, cached, &pa, why);
         if (rc) {
             *fail_at = gaddr;
             return rc;
@@ -136,13 +181,23 @@ bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gad
 
     if (len == 0)
         return true;
+    /* Inside a PPGTT batch the batch itself and every command's operands are PPGTT
+     * addresses; the ring, context images and status pages are always GGTT. */
+    if (model_in_ppgtt(en) && (kind == IGPU_ACCESS_BATCH || kind == IGPU_ACCESS_READ ||
+                               kind == IGPU_ACCESS_WRITE)) {
+        if (gm_rw(m, en, gaddr, buf, len, write, false, &why, &at) == IGPU_OK)
+            return true;
+        snprintf(d, sizeof(d), "PPGTT %s at 0x%" PRIx64, write ? "write" : "read", at);
+        model_fault(m, en, why, at, d);
+        return false;
+    }
     if (m->cfg.gm_check && m->cfg.gm_check(m->cfg.gm_check_ctx, en->id, gaddr, len, kind)) {
         snprintf(d, sizeof(d), "%s of %zu bytes at 0x%" PRIx64 " denied",
                  write ? "write" : "read", len, gaddr);
         model_fault(m, en, IGPU_FAULT_ACCESS_DENIED, gaddr, d);
         return false;
     }
-    if (gm_rw(m, gaddr, buf, len, write, true, &why, &at) == IGPU_OK)
+    if (gm_rw(m, NULL, gaddr, buf, len, write, true, &why, &at) == IGPU_OK)
         return true;
     snprintf(d, sizeof(d), "%s at 0x%" PRIx64, write ? "write" : "read", at);
     model_fault(m, en, why, at, d);
@@ -175,7 +230,7 @@ int igpu_model_gm_read(struct igpu_model *m, uint64_t gaddr, void *buf, size_t l
     uint64_t at;
     if (!m || (len && !buf))
         return IGPU_EINVAL;
-    return gm_rw(m, gaddr, buf, len, false, false, &why, &at);
+    return gm_rw(m, NULL, gaddr, buf, len, false, false, &why, &at);
 }
 
 int igpu_model_gm_write(struct igpu_model *m, uint64_t gaddr, const void *buf, size_t len)
@@ -184,7 +239,7 @@ int igpu_model_gm_write(struct igpu_model *m, uint64_t gaddr, const void *buf, s
     uint64_t at;
     if (!m || (len && !buf))
         return IGPU_EINVAL;
-    return gm_rw(m, gaddr, (void *)(uintptr_t)buf, len, true, false, &why, &at);
+    return gm_rw(m, NULL, gaddr, (void *)(uintptr_t)buf, len, true, false, &why, &at);
 }
 
 int igpu_model_gm_translate(struct igpu_model *m, uint64_t gaddr, uint64_t *pa)
@@ -278,7 +333,7 @@ static int aperture_rw(struct igpu_model *m, uint64_t off, void *buf, size_t len
         }
         if (chunk > len)
             chunk = len;
-        rc = gm_rw(m, gaddr, p, chunk, write, true, &why, &at);
+        rc = gm_rw(m, NULL, gaddr, p, chunk, write, true, &why, &at);
         if (rc)
             return rc;
         off += chunk;

@@ -70,6 +70,8 @@ struct model_blit {
  * (magic 0 when there is nothing to resume); images built by igpu_lrc_init_state() have it 0. */
 #define MODEL_RESUME_DW         (GEN9_LRC_STATE_DW + 2u)
 #define MODEL_RESUME_MAGIC      0x4D524553u     /* "MRES" */
+#define MODEL_RESUME_PPGTT1     (1u << 8)       /* in MODEL_RESUME_LEVEL: level 1 is a PPGTT batch */
+#define MODEL_RESUME_PPGTT2     (1u << 9)       /* ... level 2 */
 enum {
     MODEL_RESUME_MAGIC_AT = 0, MODEL_RESUME_LEVEL, MODEL_RESUME_BB1_LO, MODEL_RESUME_BB1_HI,
     MODEL_RESUME_BB2_LO, MODEL_RESUME_BB2_HI, MODEL_RESUME_BLIT_ROWS, MODEL_RESUME_BLIT_LEN,
@@ -126,8 +128,11 @@ struct model_engine {
     /* batch stack: addr[l] is the next command of level l (1..2) */
     unsigned level;
     uint64_t bb_addr[MODEL_MAX_LEVEL + 1];
+    bool bb_ppgtt[MODEL_MAX_LEVEL + 1];   /* that level's batch runs through the PPGTT */
+    uint64_t pml4;            /* the running context's PPGTT (legacy 64-bit: PDP0), 0: none */
     uint64_t cmd_gaddr;       /* address of the command being executed */
     bool after_arb_check;     /* the last command was MI_ARB_CHECK: an arbitration point */
+    bool arb_off;             /* MI_ARB_ON_OFF disabled arbitration: no point is one */
     struct model_blit blit;   /* a blit in progress */
 
     /* context status buffer */
@@ -180,6 +185,13 @@ int model_ggtt_write_pte(struct igpu_model *m, uint32_t index, uint64_t pte);
 void model_tlb_flush(struct igpu_model *m);
 /* Engine access to graphics memory: checks, translates, faults the engine on failure.
  * Returns true on success. */
+/* Whether the engine executes a batch started through the PPGTT (MI_BATCH_BUFFER_START bit 8):
+ * such a batch is non-privileged (PRM Vol 2a MI_BATCH_BUFFER_START "Address Space Indicator";
+ * i915 runs every user batch so), and its commands' memory operands are PPGTT addresses. */
+static inline bool model_in_ppgtt(const struct model_engine *en)
+{
+    return en->level > 0 && en->bb_ppgtt[en->level];
+}
 bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, void *buf,
                      size_t len, bool write, enum igpu_model_access kind);
 bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,

@@ -1,0 +1,197 @@
+/* The model's PPGTT: a legacy 64-bit context whose PDP0 names a PML4 runs batches started
+ * through the PPGTT (bit 8) as a Gen9 engine does, non-privileged: a blit and a store through
+ * the 4-level tables (read from physical memory), the tables' present and RW bits honoured, and
+ * what a non-privileged batch may not do (GGTT operands, register loads, GGTT batch starts)
+ * faulting the engine.  A PPGTT batch in a context without a PPGTT is still refused. */
+#include "test_igpu_model_fixture.h"
+
+#define PT_BASE   0x700000u             /* graphics memory holding the tables and pages */
+#define VA_BATCH  0x7FFF00010000ull     /* user addresses */
+#define VA_SURF   0x7FFF00020000ull
+#define W         16u
+#define H         8u
+
+static uint64_t next_page;
+
+/* A page of graphics memory (mapped 1:1 by fx_map_all): returns its physical address. */
+static uint64_t page(void)
+{
+    uint64_t pa = fx_pa(PT_BASE + next_page);
+    next_page += 4096;
+    return pa;
+}
+
+static void wr64(struct fx *f, uint64_t pa, uint64_t v)
+{
+    memcpy(f->mem + pa, &v, 8);
+}
+
+static uint32_t rd32(struct fx *f, uint64_t pa)
+{
+    uint32_t v;
+    memcpy(&v, f->mem + pa, 4);
+    return v;
+}
+
+#define PDE(pa) ((pa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
+
+/* PML4 -> PDP -> PD -> PT for the batch and surface pages (same 2 MiB: one PT). */
+static uint64_t build(struct fx *f, uint64_t *batch_pa, uint64_t *surf_pa, bool surf_rw)
+{
+    next_page = 0;
+    uint64_t pml4 = page(), pdp = page(), pd = page(), pt = page();
+    *batch_pa = page();
+    *surf_pa = page();
+    wr64(f, pml4 + 8u * gen9_ppgtt_index(VA_BATCH, 3), PDE(pdp));
+    wr64(f, pdp + 8u * gen9_ppgtt_index(VA_BATCH, 2), PDE(pd));
+    wr64(f, pd + 8u * gen9_ppgtt_index(VA_BATCH, 1), PDE(pt));
+    wr64(f, pt + 8u * gen9_ppgtt_index(VA_BATCH, 0), PDE(*batch_pa));
+    wr64(f, pt + 8u * gen9_ppgtt_index(VA_SURF, 0),
+         surf_rw ? PDE(*surf_pa) : (*surf_pa | GEN9_PPGTT_PRESENT));
+    return pml4;
+}
+
+/* Context A with PDP0 = pml4 (0: none), its ring starting the PPGTT batch; submitted with a
+ * legacy 64-bit descriptor (or 32-bit for a context without a PPGTT). */
+static void run(struct fx *f, uint64_t pml4, const uint32_t *batch, unsigned n, uint64_t batch_pa)
+{
+    uint32_t st = FX_CTX_A + GEN9_LRC_STATE_OFFSET;
+    uint32_t ring[4] = { GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)VA_BATCH,
+                         (uint32_t)(VA_BATCH >> 32), GEN9_MI_NOOP };
+    uint32_t tail = sizeof ring;
+    memcpy(f->mem + batch_pa, batch, 4u * n);
+    assert_int_equal(igpu_model_ctx_init(f->m, IGPU_BCS, FX_CTX_A, FX_RING, FX_RING_SIZE), 0);
+    assert_int_equal(igpu_model_gm_write(f->m, FX_RING, ring, sizeof ring), 0);
+    assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_RING_TAIL * 4u, &tail, 4), 0);
+    uint32_t hi = (uint32_t)(pml4 >> 32), lo = (uint32_t)pml4;
+    assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_PDP0_UDW * 4u, &hi, 4), 0);
+    assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_PDP0_LDW * 4u, &lo, 4), 0);
+    uint64_t mode = pml4 ? GEN9_CTX_ADDR_LEGACY_64B : GEN9_CTX_ADDR_LEGACY_32B;
+    uint64_t d = gen9_ctx_desc(FX_CTX_A, 0xA, GEN9_CTX_PRIVILEGE | mode << GEN9_CTX_ADDRESSING_MODE_SHIFT);
+    assert_int_equal(igpu_elsp_submit(f->g, IGPU_BCS, d, 0), 0);
+    igpu_model_run_until_idle(f->m, IGPU_BCS, 1000000000ull);
+}
+
+static unsigned fill_blit(uint32_t *c, uint64_t dst, uint32_t colour)
+{
+    c[0] = GEN9_XY_COLOR_BLT;
+    c[1] = GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | W * 4u;
+    c[2] = GEN9_BLT_COORD(0, 0);
+    c[3] = GEN9_BLT_COORD(W, H);
+    c[4] = (uint32_t)dst;
+    c[5] = (uint32_t)(dst >> 32);
+    c[6] = colour;
+    return GEN9_XY_COLOR_BLT_LEN;
+}
+
+static void expect_reason(struct fx *f, enum igpu_fault_reason r)
+{
+    const struct igpu_model_fault *ft = igpu_model_fault(f->m, IGPU_BCS);
+    assert_non_null(ft);
+    if (ft->reason != r)
+        print_error("fault: %s (%s)\n", igpu_fault_reason_name(ft->reason), ft->detail);
+    assert_int_equal(ft->reason, r);
+}
+
+static void test_blit_and_store_through_the_ppgtt(void **state)
+{
+    struct fx f;
+    uint32_t b[16];
+    uint64_t batch_pa, surf_pa;
+    (void)state;
+    fx_init(&f);
+    uint64_t pml4 = build(&f, &batch_pa, &surf_pa, true);
+    unsigned n = fill_blit(b, VA_SURF, 0x00C0FFEE);
+    b[n++] = GEN9_MI_STORE_DATA_IMM;                    /* PPGTT: no USE_GGTT */
+    b[n++] = (uint32_t)(VA_SURF + W * H * 4u);
+    b[n++] = (uint32_t)(VA_SURF >> 32);
+    b[n++] = 0x600DF00D;
+    b[n++] = GEN9_MI_BATCH_BUFFER_END;
+    run(&f, pml4, b, n, batch_pa);
+    assert_null(igpu_model_fault(f.m, IGPU_BCS));
+    for (unsigned i = 0; i < W * H; i++)
+        assert_int_equal(rd32(&f, surf_pa + 4u * i), 0x00C0FFEE);
+    assert_int_equal(rd32(&f, surf_pa + W * H * 4u), 0x600DF00D);
+    fx_fini(&f);
+}
+
+static void test_non_privileged_batch_refusals(void **state)
+{
+    struct fx f;
+    uint32_t b[8];
+    uint64_t batch_pa, surf_pa;
+    (void)state;
+    /* A GGTT store from the PPGTT batch. */
+    fx_init(&f);
+    uint64_t pml4 = build(&f, &batch_pa, &surf_pa, true);
+    b[0] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
+    b[1] = FX_DATA;
+    b[2] = 0;
+    b[3] = 1;
+    b[4] = GEN9_MI_BATCH_BUFFER_END;
+    run(&f, pml4, b, 5, batch_pa);
+    expect_reason(&f, IGPU_FAULT_NOT_PRIVILEGED);
+    assert_int_equal(fx_rd32(&f, FX_DATA), 0);
+    fx_fini(&f);
+    /* A register load. */
+    fx_init(&f);
+    pml4 = build(&f, &batch_pa, &surf_pa, true);
+    b[0] = GEN9_MI_LOAD_REGISTER_IMM(1);
+    b[1] = GEN9_BCS_SWCTRL;
+    b[2] = 0;
+    b[3] = GEN9_MI_BATCH_BUFFER_END;
+    run(&f, pml4, b, 4, batch_pa);
+    expect_reason(&f, IGPU_FAULT_NOT_PRIVILEGED);
+    fx_fini(&f);
+    /* A GGTT batch started from it. */
+    fx_init(&f);
+    pml4 = build(&f, &batch_pa, &surf_pa, true);
+    b[0] = GEN9_MI_BATCH_BUFFER_START;
+    b[1] = FX_BATCH;
+    b[2] = 0;
+    run(&f, pml4, b, 3, batch_pa);
+    expect_reason(&f, IGPU_FAULT_NOT_PRIVILEGED);
+    fx_fini(&f);
+}
+
+static void test_ppgtt_entries_honoured(void **state)
+{
+    struct fx f;
+    uint32_t b[12];
+    uint64_t batch_pa, surf_pa;
+    (void)state;
+    /* A read-only surface. */
+    fx_init(&f);
+    uint64_t pml4 = build(&f, &batch_pa, &surf_pa, false);
+    unsigned n = fill_blit(b, VA_SURF, 1);
+    b[n++] = GEN9_MI_BATCH_BUFFER_END;
+    run(&f, pml4, b, n, batch_pa);
+    expect_reason(&f, IGPU_FAULT_PPGTT_READ_ONLY);
+    assert_int_equal(rd32(&f, surf_pa), 0);
+    fx_fini(&f);
+    /* An address with no entry. */
+    fx_init(&f);
+    pml4 = build(&f, &batch_pa, &surf_pa, true);
+    n = fill_blit(b, VA_SURF + 0x200000u, 1);
+    b[n++] = GEN9_MI_BATCH_BUFFER_END;
+    run(&f, pml4, b, n, batch_pa);
+    expect_reason(&f, IGPU_FAULT_PPGTT_NOT_PRESENT);
+    fx_fini(&f);
+    /* A PPGTT batch in a context without a PPGTT. */
+    fx_init(&f);
+    build(&f, &batch_pa, &surf_pa, true);
+    b[0] = GEN9_MI_BATCH_BUFFER_END;
+    run(&f, 0, b, 1, batch_pa);
+    expect_reason(&f, IGPU_FAULT_UNSUPPORTED_FIELD);
+    fx_fini(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blit_and_store_through_the_ppgtt),
+        cmocka_unit_test(test_non_privileged_batch_refusals),
+        cmocka_unit_test(test_ppgtt_entries_honoured),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
