@@ -186,12 +186,71 @@ static void test_ppgtt_entries_honoured(void **state)
     fx_fini(&f);
 }
 
+/* A GGTT context preempted inside a blit after another context ran a PPGTT batch resumes as
+ * it was: the PPGTT flags of batch levels it is not in are not its own (regression: a kiosk
+ * guest's blit preempted after an i915 guest's batch faulted "resume record names batch level
+ * 0x100"). */
+static void test_preempted_ggtt_blit_after_a_ppgtt_batch(void **state)
+{
+    struct fx f;
+    struct igpu_model_config cfg;
+    uint32_t b[8], ring_b[8], ring_c[4];
+    uint64_t batch_pa, surf_pa;
+    (void)state;
+    igpu_model_config_defaults(&cfg);
+    cfg.ggtt_entries = FX_ENTRIES;
+    cfg.aperture_size = (uint64_t)FX_ENTRIES * 4096u;
+    cfg.blit_step_ns = 10000;
+    cfg.preempt = IGPU_MODEL_PREEMPT_STEP;
+    fx_init_cfg(&f, &cfg);
+    uint64_t pml4 = build(&f, &batch_pa, &surf_pa, true);
+    b[0] = GEN9_MI_NOOP;
+    b[1] = GEN9_MI_BATCH_BUFFER_END;
+    run(&f, pml4, b, 2, batch_pa);                      /* level 1 was a PPGTT batch */
+    assert_null(igpu_model_fault(f.m, IGPU_BCS));
+
+    /* Context B: a 1024x256 fill from its ring (level 0), preempted between steps by C. */
+    ring_b[0] = GEN9_XY_COLOR_BLT;
+    ring_b[1] = GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 4096u;
+    ring_b[2] = GEN9_BLT_COORD(0, 0);
+    ring_b[3] = GEN9_BLT_COORD(1024, 256);
+    ring_b[4] = FX_DATA;
+    ring_b[5] = 0;
+    ring_b[6] = 0x5A5A5A5Au;
+    ring_b[7] = GEN9_MI_NOOP;
+    ring_c[0] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
+    ring_c[1] = FX_DATA + 0x600000u;
+    ring_c[2] = 0;
+    ring_c[3] = 0xC;
+    assert_int_equal(igpu_model_ctx_init(f.m, IGPU_BCS, FX_CTX_B, FX_RING_B, FX_RING_SIZE), 0);
+    assert_int_equal(igpu_model_ctx_init(f.m, IGPU_BCS, FX_CTX_C, FX_RING_C, FX_RING_SIZE), 0);
+    uint32_t tb = sizeof ring_b, tc = sizeof ring_c;
+    assert_int_equal(igpu_model_gm_write(f.m, FX_RING_B, ring_b, tb), 0);
+    assert_int_equal(igpu_model_gm_write(f.m, FX_CTX_B + GEN9_LRC_STATE_OFFSET + GEN9_CTX_RING_TAIL * 4u, &tb, 4), 0);
+    assert_int_equal(igpu_model_gm_write(f.m, FX_RING_C, ring_c, tc), 0);
+    assert_int_equal(igpu_model_gm_write(f.m, FX_CTX_C + GEN9_LRC_STATE_OFFSET + GEN9_CTX_RING_TAIL * 4u, &tc, 4), 0);
+    uint64_t d32 = GEN9_CTX_PRIVILEGE | GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT;
+    assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, gen9_ctx_desc(FX_CTX_B, 0xB, d32), 0), 0);
+    igpu_model_run(f.m, IGPU_BCS, 1);
+    igpu_model_run(f.m, IGPU_BCS, 1);                  /* the set-up and the first step */
+    assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, gen9_ctx_desc(FX_CTX_C, 0xC, d32), 0), 0);
+    igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
+    assert_null(igpu_model_fault(f.m, IGPU_BCS));
+    assert_int_equal(fx_rd32(&f, FX_DATA + 0x600000u), 0xC);
+    assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, gen9_ctx_desc(FX_CTX_B, 0xB, d32), 0), 0);
+    igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
+    assert_null(igpu_model_fault(f.m, IGPU_BCS));
+    assert_int_equal(fx_rd32(&f, FX_DATA + 255u * 4096u + 4092u), 0x5A5A5A5Au);
+    fx_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blit_and_store_through_the_ppgtt),
         cmocka_unit_test(test_non_privileged_batch_refusals),
         cmocka_unit_test(test_ppgtt_entries_honoured),
+        cmocka_unit_test(test_preempted_ggtt_blit_after_a_ppgtt_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

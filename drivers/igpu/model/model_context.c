@@ -177,8 +177,10 @@ static bool save_resume(struct igpu_model *m, struct model_engine *en, uint64_t 
 
     if (en->level > 0 || b->active) {
         r[MODEL_RESUME_MAGIC_AT] = MODEL_RESUME_MAGIC;
-        r[MODEL_RESUME_LEVEL] = en->level | (en->bb_ppgtt[1] ? MODEL_RESUME_PPGTT1 : 0u) |
-                                (en->bb_ppgtt[2] ? MODEL_RESUME_PPGTT2 : 0u);
+        /* Only the levels it is in: a deeper level's flag is an earlier batch's. */
+        r[MODEL_RESUME_LEVEL] = en->level |
+                                (en->level >= 1 && en->bb_ppgtt[1] ? MODEL_RESUME_PPGTT1 : 0u) |
+                                (en->level >= 2 && en->bb_ppgtt[2] ? MODEL_RESUME_PPGTT2 : 0u);
         r[MODEL_RESUME_BB1_LO] = (uint32_t)en->bb_addr[1];
         r[MODEL_RESUME_BB1_HI] = (uint32_t)(en->bb_addr[1] >> 32);
         r[MODEL_RESUME_BB2_LO] = (uint32_t)en->bb_addr[2];

@@ -195,6 +195,7 @@ static void leave_context(struct model_engine *en)
     en->blit.active = false;
     en->after_arb_check = false;
     en->arb_off = false;        /* the next context starts with arbitration on */
+    en->bb_ppgtt[1] = en->bb_ppgtt[2] = false;
 }
 
 /* ---- context restore and save (model_context.c) ------------------------------------------ */
