@@ -21,7 +21,7 @@ static void pixel_cost(struct fx *f, uint32_t ps)
  * MiB of its RAM. */
 static uint64_t big_surface(struct fx *f, unsigned g)
 {
-    uint64_t hi = fx_r(f, g, VGT_PVINFO_PAGE + 0x48, 4), bytes = (uint64_t)SURF_W * 4u * SURF_H;
+    uint64_t hi = fx_r(f, g, FX_PV(avail_rs.nonmappable_gmadr.base), 4), bytes = (uint64_t)SURF_W * 4u * SURF_H;
     uint64_t gpa = f->g[g].gpa_next;
     f->g[g].gpa_next += ALIAS_BYTES;
     for (uint64_t off = 0; off < bytes; off += 4096)
@@ -180,6 +180,32 @@ static void preemption_keeps_frames_within_a_slice(void **state)
     fx_destroy(f);
 }
 
+/* One guest on a model that preempts between blit steps, its pixels slow enough (10 ns) for a
+ * workload to be caught midway. */
+static struct fx *preemptible_guest(void)
+{
+    fx_preempt = IGPU_MODEL_PREEMPT_STEP;
+    struct fx *f = fx_create(NULL);
+    fx_preempt = IGPU_MODEL_PREEMPT_RING;
+    pixel_cost(f, 10000);
+    fx_guest_setup(f, 0);
+    return f;
+}
+
+/* Appends to c[n..] a store into the last page of guest 0's high GM (mapped here), so the
+ * workload touches both of its slots; returns the new length. */
+static unsigned store_to_both_slots(struct fx *f, uint32_t *c, unsigned n)
+{
+    uint64_t hi = big_surface(f, 0), hi_size = fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.size), 4);
+    assert_true(vgpu_mmio_write(fx_v(f, 0), VGPU_GGTT_OFFSET + ((hi + hi_size - 4096) >> 12) * 8, 8,
+                                f->g[0].gpa_next | GEN9_GGTT_PTE_PRESENT));
+    c[n++] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
+    c[n++] = (uint32_t)(hi + hi_size - 4);
+    c[n++] = 0;
+    c[n++] = 1;
+    return n;
+}
+
 /* The operator shrinks a guest while its long workload is preempted: work that uses none of
  * the slot that goes away continues and completes; work that uses it is dropped (it cannot be
  * scanned again half executed). */
@@ -187,24 +213,14 @@ static void shrink_keeps_or_drops_preempted_work(void **state)
 {
     (void)state;
     for (int uses_slots = 0; uses_slots < 2; uses_slots++) {
-        fx_preempt = IGPU_MODEL_PREEMPT_STEP;
-        struct fx *f = fx_create(NULL);
-        fx_preempt = IGPU_MODEL_PREEMPT_RING;
-        pixel_cost(f, 10000);
-        fx_guest_setup(f, 0);
+        struct fx *f = preemptible_guest();
         const unsigned w = 1024, h = 512;
         uint64_t surf = fx_gm_alloc(f, 0, w * h * 4 / 4096, NULL);     /* low window */
         uint32_t c[32];
         unsigned n = fx_fill(c, surf, w * 4u, w, h, 0x00C0FFEEu);        /* 5 ms */
         if (uses_slots) {
-            uint64_t hi = big_surface(f, 0), hi_size = fx_r(f, 0, VGT_PVINFO_PAGE + 0x4c, 4);
-            assert_true(vgpu_mmio_write(fx_v(f, 0), VGPU_GGTT_OFFSET + ((hi + hi_size - 4096) >> 12) * 8, 8,
-                                        f->g[0].gpa_next | GEN9_GGTT_PTE_PRESENT));
-            c[n++] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;      /* both of its slots */
-            c[n++] = (uint32_t)(hi + hi_size - 4);
-            c[n++] = 0;
-            c[n++] = 1;
-            n += fx_fill(c + n, hi, 4096, 1024, 1, 0);
+            n = store_to_both_slots(f, c, n);                           /* both of its slots */
+            n += fx_fill(c + n, fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.base), 4), 4096, 1024, 1, 0);
         }
         fx_submit(f, 0, c, n);
         run_for(f, SCHED_MS(1));
@@ -228,22 +244,12 @@ static void shrink_keeps_or_drops_preempted_work(void **state)
 static void controller_leaves_preempted_work_its_slots(void **state)
 {
     (void)state;
-    fx_preempt = IGPU_MODEL_PREEMPT_STEP;
-    struct fx *f = fx_create(NULL);
-    fx_preempt = IGPU_MODEL_PREEMPT_RING;
-    pixel_cost(f, 10000);
-    fx_guest_setup(f, 0);
+    struct fx *f = preemptible_guest();
     const unsigned w = 1024, h = 512;
     uint64_t surf = fx_gm_alloc(f, 0, w * h * 4 / 4096, NULL);
-    uint64_t hi = big_surface(f, 0), hi_size = fx_r(f, 0, VGT_PVINFO_PAGE + 0x4c, 4);
-    assert_true(vgpu_mmio_write(fx_v(f, 0), VGPU_GGTT_OFFSET + ((hi + hi_size - 4096) >> 12) * 8, 8,
-                                f->g[0].gpa_next | GEN9_GGTT_PTE_PRESENT));
     uint32_t c[32];
     unsigned n = fx_fill(c, surf, w * 4u, w, h, 0x00C0FFEEu);
-    c[n++] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
-    c[n++] = (uint32_t)(hi + hi_size - 4);
-    c[n++] = 0;
-    c[n++] = 1;
+    n = store_to_both_slots(f, c, n);
     fx_submit(f, 0, c, n);
     run_for(f, SCHED_MS(1));
     struct gtt_ctl_params p;

@@ -18,7 +18,7 @@ static void fence_write(struct fx *f, unsigned g, unsigned i, uint64_t value)
 
 static uint64_t window(struct fx *f, unsigned g)
 {
-    return fx_r(f, g, VGT_PVINFO_PAGE + 0x40, 4);
+    return fx_r(f, g, FX_PV(avail_rs.mappable_gmadr.base), 4);
 }
 
 static struct vgpu_stats vstats(struct fx *f, unsigned g)

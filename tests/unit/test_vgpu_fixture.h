@@ -25,6 +25,8 @@
 #define FX_GUESTS      2u
 #define FX_GUEST_RAM   (4ull << 20)
 #define FX_HOST_BYTES  (2ull << 20)
+/* A field of the PV info page (struct vgt_if) as a BAR0 offset, for fx_r/vgpu_mmio_write. */
+#define FX_PV(field)    (VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, field))
 #define FX_FB_W        64u
 #define FX_FB_H        32u
 

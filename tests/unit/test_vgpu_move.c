@@ -78,13 +78,13 @@ static bool shows(struct fx *f, unsigned g, uint32_t colour)
 static uint32_t follow(struct fx *f, unsigned g)
 {
     struct fx_guest *q = &f->g[g];
-    uint64_t old = fx_r(f, g, VGT_PVINFO_PAGE + 0x40, 4);
+    uint64_t old = fx_r(f, g, FX_PV(avail_rs.mappable_gmadr.base), 4);
     fx_w32(f, g, VGT_PVINFO_PAGE + offsetof(struct vgt_if, g2v_notify), TESSERA_G2V_MOVE_READY);
     uint32_t st = move_field(f, g, MOVE_OFF(status));
     assert_int_equal(move_field(f, g, MOVE_OFF(done)), move_field(f, g, MOVE_OFF(request)));
     if (st != TESSERA_MOVE_MOVED)
         return st;
-    uint64_t now = fx_r(f, g, VGT_PVINFO_PAGE + 0x40, 4);
+    uint64_t now = fx_r(f, g, FX_PV(avail_rs.mappable_gmadr.base), 4);
     uint64_t *addr[] = {&q->gm, &q->lrca, &q->ring, &q->fb, &q->seq, &q->hwsp};
     for (unsigned i = 0; i < sizeof addr / sizeof addr[0]; i++)
         *addr[i] = *addr[i] - old + now;
@@ -119,11 +119,11 @@ static void moved_guest_keeps_drawing(void **state)
     vgpu_place_period(f->dev);
     assert_int_equal(move_field(f, 1, MOVE_OFF(request)), 1);
     assert_int_equal(move_field(f, 0, MOVE_OFF(request)), 0);     /* it does not follow */
-    uint64_t old_low = fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4), old_fb = f->g[1].fb;
+    uint64_t old_low = fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), old_fb = f->g[1].fb;
     uint32_t gen = (uint32_t)fx_r(f, 1, VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET +
                                   offsetof(struct tessera_balloon_if, generation), 4);
     assert_int_equal(follow(f, 1), TESSERA_MOVE_MOVED);
-    uint64_t new_low = fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4);
+    uint64_t new_low = fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4);
     assert_int_not_equal(new_low, old_low);
     assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET +
                              offsetof(struct tessera_balloon_if, generation), 4), gen + 1);
@@ -185,13 +185,13 @@ static void no_move_under_queued_work(void **state)
     uint32_t c[16];
     unsigned n = fx_fill(c, f->g[1].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H, 0x00445566);
     fx_submit(f, 1, c, n);          /* queued, not run */
-    uint64_t low = fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4);
+    uint64_t low = fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4);
     assert_int_equal(follow(f, 1), TESSERA_MOVE_BUSY);
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4), low);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), low);
     fx_run_until_retired(f, 1);
     assert_int_equal(fx_rd(f, 1, f->g[1].fb), 0x00445566);      /* it ran, where it was */
     assert_int_equal(follow(f, 1), TESSERA_MOVE_MOVED);
-    assert_int_not_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4), low);
+    assert_int_not_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), low);
     frame(f, 1, 0x00778899);
     assert_int_equal(fx_rd(f, 1, f->g[1].fb), 0x00778899);
     /* Asked again with nothing pending: nothing to do. */
@@ -249,26 +249,26 @@ static void compaction_and_growth(void **state)
     vgpu_place_period(f->dev);
     assert_int_equal(move_field(f, 1, MOVE_OFF(request)), 1);
     assert_int_equal(follow(f, 1), TESSERA_MOVE_MOVED);
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4), 2u << 20);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4), 2u << 20);
     assert_true(shows(f, 1, 0x00111111));
     frame(f, 1, 0x00222222);
     assert_true(shows(f, 1, 0x00222222));
     /* Below what it mapped it is never cut, whatever it says. */
     fx_w32(f, 1, MOVE_OFF(low_used), 4096);
     settle(f, 1, 0x00222222);
-    assert_true(gtt_vgpu_low_extent(&f->gtt, 1) <= fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4));
-    assert_true(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4) >= 1u << 20);
+    assert_true(gtt_vgpu_low_extent(&f->gtt, 1) <= fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4));
+    assert_true(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4) >= 1u << 20);
     assert_true(shows(f, 1, 0x00222222));
     /* It needs 5 MiB: the window grows (5 MiB and a quarter, 7 MiB in whole MiB). */
     fx_w32(f, 1, MOVE_OFF(low_used), 5u << 20);
     settle(f, 1, 0x00333333);
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4), 7u << 20);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4), 7u << 20);
     frame(f, 1, 0x00444444);
     assert_true(shows(f, 1, 0x00444444));
     /* A new run of the guest: the configuration's window again, and no request pending. */
     vgpu_guest_reset(fx_v(f, 1));
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4), f->layout.guest[1].low.start);
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4), f->layout.guest[1].low.size);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), f->layout.guest[1].low.start);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4), f->layout.guest[1].low.size);
     assert_int_equal(move_field(f, 1, MOVE_OFF(caps)), 0);
     assert_int_equal(move_field(f, 1, MOVE_OFF(request)), move_field(f, 1, MOVE_OFF(done)));
     fx_destroy(f);

@@ -13,17 +13,17 @@ static void pv_page_is_i915s(void **state)
     struct fx *f = fx_create(NULL);
     assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE, 8), VGT_MAGIC);
     assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 8, 2), 1);
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0xc, 4), 1);
-    uint32_t low_base = (uint32_t)fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4);
-    uint32_t low_size = (uint32_t)fx_r(f, 1, VGT_PVINFO_PAGE + 0x44, 4);
+    assert_int_equal(fx_r(f, 1, FX_PV(vgt_id), 4), 1);
+    uint32_t low_base = (uint32_t)fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4);
+    uint32_t low_size = (uint32_t)fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4);
     assert_int_equal(low_base, f->layout.guest[1].low.start);
     assert_int_equal(low_size, f->layout.guest[1].low.size);
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x4c, 4), (uint64_t)f->layout.guest[1].n_slots * f->layout.slot_bytes);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.nonmappable_gmadr.size), 4), (uint64_t)f->layout.guest[1].n_slots * f->layout.slot_bytes);
     struct tessera_balloon_if b;
     assert_int_equal(fx_ext(f, 1, &b)->magic, TESSERA_BALLOON_MAGIC);
     /* read-only fields stay */
-    assert_true(vgpu_mmio_write(fx_v(f, 1), VGT_PVINFO_PAGE + 0x40, 4, 0));
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + 0x40, 4), low_base);
+    assert_true(vgpu_mmio_write(fx_v(f, 1), FX_PV(avail_rs.mappable_gmadr.base), 4, 0));
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), low_base);
     /* PIPESRC is the tile */
     assert_int_equal(fx_r(f, 1, GEN9_PIPESRC_A, 4), (FX_FB_W - 1) << 16 | (FX_FB_H - 1));
     /* forcewake acks follow requests */
@@ -228,13 +228,13 @@ static void balloon_shrink_and_grow(void **state)
     fx_ext(f, 0, &b);
     assert_int_equal(b.slots, slots0 - 1);
     assert_int_equal(b.generation, gen0 + 1);
-    assert_int_equal(fx_r(f, 0, VGT_PVINFO_PAGE + 0x4c, 4), (uint64_t)(slots0 - 1) * f->layout.slot_bytes);
+    assert_int_equal(fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.size), 4), (uint64_t)(slots0 - 1) * f->layout.slot_bytes);
     /* below the minimum is refused with a reason */
     assert_int_not_equal(vgpu_balloon_adjust(f->dev, 0, -8, err, sizeof err), 0);
     assert_true(strlen(err) > 0);
     /* a guest request for more is decided by the controller */
     assert_true(vgpu_mmio_write(fx_v(f, 0), VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET + 4, 4, 1));
-    assert_true(vgpu_mmio_write(fx_v(f, 0), VGT_PVINFO_PAGE + 0x818, 4, TESSERA_G2V_BALLOON));
+    assert_true(vgpu_mmio_write(fx_v(f, 0), FX_PV(g2v_notify), 4, TESSERA_G2V_BALLOON));
     struct gtt_ctl_params p;
     gtt_ctl_defaults(&p);
     struct gtt_ctl_report rep;
