@@ -19,6 +19,7 @@
 #define NE IGPU_NUM_GT_ENGINES
 #define G  0u                       /* the i915 guest; guest 1 stays a Tessera guest */
 #define VA 0x7FFF00010000ull        /* a user address in the PPGTT */
+#define RING_PAGES 4u               /* 16 KiB: i915's user contexts (intel_context_set_gem()) */
 
 /* ---- what the hypervisor gives an i915 vGPU -------------------------------------------- */
 
@@ -212,11 +213,11 @@ static void setup_i915(void)
     timeline = fx_gm_alloc(f, G, 1, NULL);
     for (unsigned e = 0; e < NE; e++) {
         ctx[e].lrca = fx_gm_alloc(f, G, 2, NULL);
-        ctx[e].ring = fx_gm_alloc(f, G, 1, NULL);
+        ctx[e].ring = fx_gm_alloc(f, G, RING_PAGES, NULL);
         ctx[e].hwsp = fx_gm_alloc(f, G, 1, NULL);
         uint64_t st = ctx[e].lrca + GEN9_LRC_STATE_OFFSET;
         fx_wr(f, G, st + 4u * GEN9_CTX_RING_START, (uint32_t)ctx[e].ring);
-        fx_wr(f, G, st + 4u * GEN9_CTX_RING_CTL, GEN9_RING_VALID);
+        fx_wr(f, G, st + 4u * GEN9_CTX_RING_CTL, GEN9_RING_VALID | (RING_PAGES - 1u) << 12);
         set_pdp0(e, pml4);
         engine_resume(e);
     }
@@ -241,13 +242,13 @@ static void emit(unsigned e, const uint32_t *dw, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         fx_wr(f, G, ctx[e].ring + ctx[e].tail, dw[i]);
-        ctx[e].tail = (ctx[e].tail + 4u) % 4096u;
+        ctx[e].tail = (ctx[e].tail + 4u) % (RING_PAGES * 4096u);
     }
 }
 #define EMIT(e, ...) do { const uint32_t d_[] = { __VA_ARGS__ }; emit((e), d_, sizeof d_ / 4u); } while (0)
 
-/* [payload], the fini breadcrumb (seqno into the timeline), the ELSP write. */
-static uint32_t request(unsigned e, void (*payload)(unsigned))
+/* [payload] and the fini breadcrumb (seqno into the timeline), the new tail in the context. */
+static uint32_t add_request(unsigned e, void (*payload)(unsigned))
 {
     uint64_t slot = timeline + 64u * e;
     uint32_t seqno = ++ctx[e].seqno;
@@ -265,6 +266,12 @@ static uint32_t request(unsigned e, void (*payload)(unsigned))
     if (ctx[e].tail & 7u)
         EMIT(e, GEN9_MI_NOOP);
     fx_wr(f, G, ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_TAIL, ctx[e].tail);
+    return seqno;
+}
+
+/* The ELSP write: the context in element 0. */
+static void submit(unsigned e)
+{
     uint64_t d = gen9_ctx_desc((uint32_t)ctx[e].lrca, 0x10 + e,
                                GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT |
                                    GEN9_CTX_PRIVILEGE);
@@ -273,6 +280,12 @@ static uint32_t request(unsigned e, void (*payload)(unsigned))
     fx_w32(f, G, elsp, 0);
     fx_w32(f, G, elsp, (uint32_t)(d >> 32));
     fx_w32(f, G, elsp, (uint32_t)d);
+}
+
+static uint32_t request(unsigned e, void (*payload)(unsigned))
+{
+    uint32_t seqno = add_request(e, payload);
+    submit(e);
     return seqno;
 }
 
@@ -417,6 +430,36 @@ static void test_ppgtt_user_work(void **state)
     assert_int_equal(((uint32_t *)fx_gpa(f, G, surf_page))[64], 0);
     vgpu_get_info(fx_v(f, G), &in);
     assert_int_equal(in.i915_st.faults[IGPU_BCS], 0);
+}
+
+/* i915 queues the requests that came while its context waited into one tail update (a lite
+ * restore; gem_exec_nop's loop): 120 empty PPGTT batches, 6 KiB of ring, one ELSP write.  The
+ * vGPU runs them as several workloads in order, and the element completes after the last. */
+static void test_long_submission_runs_in_slices(void **state)
+{
+    unsigned bcs = 1;
+    batch_va = VA + 0x1000;
+    batch_page = ram_page();
+    uint32_t bb[2] = { GEN9_MI_NOOP, GEN9_MI_BATCH_BUFFER_END };
+    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
+    cpu_write64(pt + 8u * gen9_ppgtt_index(batch_va, 0), PDE(batch_page));
+    wait_seqno(bcs, request(bcs, user_batch));
+    uint32_t from = ctx[bcs].tail, last = 0;
+    for (unsigned i = 0; i < 120; i++)
+        last = add_request(bcs, user_batch);
+    assert_true((ctx[bcs].tail - from) % (RING_PAGES * 4096u) > VGPU_SLICE_MAX_DW * 4u);
+    struct vgpu_info in;
+    vgpu_get_info(fx_v(f, G), &in);
+    uint64_t done = in.i915_st.completed[IGPU_BCS], workloads = in.st.completed;
+    submit(bcs);
+    wait_seqno(bcs, last);
+    vgpu_get_info(fx_v(f, G), &in);
+    assert_int_equal(in.i915_st.faults[IGPU_BCS], 0);
+    assert_int_equal(in.st.rejected, 0);
+    assert_int_equal(in.i915_st.completed[IGPU_BCS], done + 1);     /* one element */
+    assert_true(in.st.completed - workloads >= 120 / VGPU_SLICE_MAX_BATCHES);
+    assert_int_equal(fx_rd(f, G, ctx[bcs].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD),
+                     ctx[bcs].tail);
 }
 
 /* i915 frees a page table and reuses its page as a buffer object's: the unlink (in a page
@@ -569,6 +612,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hostile_ppgtt_entry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch_changed_after_the_scan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_page_reused_as_data, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_submission_runs_in_slices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unannounced_page_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_restart_gives_pages_back, setup, teardown),
     };

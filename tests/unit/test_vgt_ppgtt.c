@@ -182,6 +182,13 @@ static void test_refusals(void **state)
     assert_int_equal(why, VGT_PPGTT_R_OUTSIDE_RAM);
     assert_int_equal(st->refused[VGT_PPGTT_R_OUTSIDE_RAM], 1);
     assert_int_equal(px_host(x, shadow) != NULL, 1);
+    /* Reported with the table and entry, for the log. */
+    assert_int_equal(x->reported, 1);
+    assert_int_equal(x->last.why, VGT_PPGTT_R_OUTSIDE_RAM);
+    assert_int_equal(x->last.table_gpa, pt);
+    assert_int_equal(x->last.level, 0);
+    assert_int_equal(x->last.index, 17);
+    assert_int_equal(x->last.entry, PX_PTE(PX_RAM_BYTES + 0x5000));
 
     /* A PTE mapping one of its page-table pages (its PML4) as data. */
     px_store64(x, pt + 8 * 18, PX_PTE(pml4));
@@ -218,6 +225,9 @@ static void test_refusals(void **state)
     assert_int_equal(vgt_ppgtt_translate(x->p, pml4, 0x13000, true, &hpa, NULL, &why),
                      VGT_PPGTT_E_REFUSED);
     assert_int_equal(why, VGT_PPGTT_R_TABLE_AS_DATA);
+    assert_int_equal(x->last.why, VGT_PPGTT_R_TABLE_AS_DATA);  /* a translation: no table */
+    assert_int_equal(x->last.table_gpa, VGT_PPGTT_NO_TABLE);
+    assert_int_equal(x->last.entry, 0x13000);
 
     /* Roots: outside RAM, unannounced (a context with a foreign page directory), misaligned. */
     assert_int_equal(vgt_ppgtt_root_create(x->p, PX_RAM_BYTES + 4096, NULL, &why),
@@ -225,6 +235,7 @@ static void test_refusals(void **state)
     assert_int_equal(why, VGT_PPGTT_R_OUTSIDE_RAM);
     assert_int_equal(vgt_ppgtt_root_find(x->p, px_page(x), &hpa), VGT_PPGTT_E_REFUSED);
     assert_int_equal(st->refused[VGT_PPGTT_R_UNKNOWN_ROOT], 1);
+    assert_int_equal(x->last.table_gpa, VGT_PPGTT_NO_TABLE);
     assert_int_equal(vgt_ppgtt_root_create(x->p, pml4 + 8, NULL, &why), VGT_PPGTT_E_INVAL);
     assert_int_equal(vgt_ppgtt_root_create(x->p, pt, NULL, &why), VGT_PPGTT_E_REFUSED);
     assert_int_equal(why, VGT_PPGTT_R_LEVEL_MIX);   /* a PT announced as a PML4 */

@@ -35,6 +35,9 @@ struct px {
     struct vgt_ppgtt *p;
     /* i915's scratch chain */
     uint64_t scratch_page, scratch_pt, scratch_pd, scratch_pdp;
+    /* the refusals reported through ops.refused, the last one whole */
+    unsigned reported;
+    struct vgt_ppgtt_refusal_info last;
 };
 
 static int px_gpa_to_hpa(void *ctx, uint64_t gpa, uint64_t *hpa)
@@ -107,12 +110,19 @@ static inline uint64_t *px_host(const struct px *x, uint64_t hpa)
     return i < PX_HOST_PAGES ? x->host[i] : NULL;
 }
 
+static inline void px_refused(void *ctx, const struct vgt_ppgtt_refusal_info *info)
+{
+    struct px *x = ctx;
+    x->reported++;
+    x->last = *info;
+}
+
 static inline struct vgt_ppgtt_config px_config(struct px *x, unsigned max_tables)
 {
     struct vgt_ppgtt_config c = {
         .ops = { .ctx = x, .gpa_to_hpa = px_gpa_to_hpa, .read = px_read,
                  .page_alloc = px_page_alloc, .page_free = px_page_free,
-                 .protect = px_protect },
+                 .protect = px_protect, .refused = px_refused },
         .scratch_hpa = PX_SCRATCH_HPA,
         .max_tables = max_tables,
     };

@@ -28,7 +28,9 @@
 #define VGPU_MMIO_SIZE          (2u << 20)      /* the register half */
 #define VGPU_GGTT_OFFSET        (8u << 20)      /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
 #define VGPU_QUEUE_MAX          16u             /* workloads queued + in flight per vGPU */
-#define VGPU_SLICE_MAX_DW       1024u           /* one submission's ring bytes / 4 */
+#define VGPU_SLICE_MAX_DW       1024u           /* one workload's ring bytes / 4 */
+#define VGPU_SLICE_MAX_BATCHES  8u              /* ring-level batch starts in one i915 workload
+                                                 * (the scanner follows 16 with nested ones) */
 #define VGPU_SHADOW_BYTES       (16u << 10)     /* batch copies of one workload */
 #define VGPU_CSB_ENTRIES        6u              /* Gen9 CSB depth */
 #define VGPU_REJECT_LOG         4u              /* last rejections kept for `vgpu` */

@@ -90,6 +90,20 @@ static void pp_protect(void *ctx, uint64_t gpa, bool on)
     env(v)->protect(env(v)->ctx, v->id, gpa, on);
 }
 
+/* Every refusal is logged with what was refused (the log limits each guest's lines,
+ * vmm/log_limit.h): an operator sees which guest table and entry, not just a count. */
+static void pp_refused(void *ctx, const struct vgt_ppgtt_refusal_info *r)
+{
+    struct vgpu *v = ctx;
+    if (r->table_gpa == VGT_PPGTT_NO_TABLE)
+        vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: PPGTT %#llx refused: %s", v->id,
+                  (unsigned long long)r->entry, vgt_ppgtt_refusal_name(r->why));
+    else
+        vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: PPGTT entry refused: %s (level %u table "
+                  "%#llx [%u] = %#llx)", v->id, vgt_ppgtt_refusal_name(r->why), r->level,
+                  (unsigned long long)r->table_gpa, r->index, (unsigned long long)r->entry);
+}
+
 /* ---- the execlist sequencers' callbacks ---------------------------------------------------- */
 
 static void el_hwsp_write(void *ctx, enum igpu_engine e, uint32_t index, uint32_t value)
@@ -111,7 +125,7 @@ static void el_interrupt(void *ctx, enum igpu_engine e, uint32_t bits)
 static int make_ppgtt(struct vgpu *v)
 {
     struct vgt_ppgtt_config c = {
-        .ops = { v, pp_gpa_to_hpa, pp_read, pp_page_alloc, pp_page_free, pp_protect },
+        .ops = { v, pp_gpa_to_hpa, pp_read, pp_page_alloc, pp_page_free, pp_protect, pp_refused },
         .scratch_hpa = v->i915->scratch_hpa,
     };
     return vgt_ppgtt_create(&c, &v->i915->pp) == VGT_PPGTT_OK ? 0 : -1;

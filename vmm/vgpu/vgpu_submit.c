@@ -7,6 +7,7 @@
 #include "vmm/vgpu/vgpu_internal.h"
 #include "vmm/vgpu/vgpu_i915.h"
 
+#include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
@@ -226,10 +227,94 @@ static unsigned ctx_slot(struct vgpu *v, uint32_t lrca, bool *known)
     return i;
 }
 
+/* Ring bytes [head, head + bytes) (wrapping at r->size) that one workload of an i915 guest takes:
+ * whole commands, at most VGPU_SLICE_MAX_DW dwords and VGPU_SLICE_MAX_BATCHES batch starts.
+ * i915 puts every request it queued while its context waited into one tail update (a lite
+ * restore), up to its whole ring (16 KiB for user contexts: intel_context_set_gem()), and the
+ * hardware takes any tail; gem_exec_nop's 8 KiB of no-op requests were refused before.  A
+ * header that cannot be read, or no whole command that fits, gives what fits: the scanner
+ * refuses what is cut. */
+static uint32_t slice_bytes(struct vgpu *v, const struct vgpu_guest_ring *r, uint32_t head,
+                            uint32_t bytes)
+{
+    uint32_t off = 0, batches = 0, limit = VGPU_SLICE_MAX_DW * 4u;
+    while (off < bytes) {
+        uint32_t hdr, n;
+        if (!vgpu_gm_read32(v, (uint64_t)r->start + (head + off) % r->size, &hdr))
+            break;
+        n = gen9_cmd_length_dw(hdr);
+        if (n == 0 || off + 4u * n > limit)
+            break;
+        if (gen9_cmd_type(hdr) == GEN9_CMD_TYPE_MI &&
+            gen9_mi_opcode(hdr) == GEN9_MI_BATCH_BUFFER_START_OP &&
+            batches++ == VGPU_SLICE_MAX_BATCHES)
+            break;
+        off += 4u * n;
+    }
+    if (off == 0 || off > bytes)
+        off = bytes < limit ? bytes : limit;
+    return off;
+}
+
+/* Copies, scans and queues ring bytes [head, head + bytes) of context lrca as one workload
+ * retiring at head + bytes; false if it was refused (then up to r->tail). */
+static bool queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t pml4,
+                        const struct vgpu_guest_ring *r, uint32_t head, uint32_t bytes)
+{
+    struct vgpu_dev *d = v->dev;
+    char why[160];
+    int k = v->q_len < VGPU_QUEUE_MAX ? shadow_take(v) : -1;
+    if (k < 0) {
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: %u workloads queued", v->q_len);
+        refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_QUEUE_FULL);
+        return false;
+    }
+    struct vgpu_workload *w = &v->q[(v->q_head + v->q_len) % VGPU_QUEUE_MAX];
+    uint32_t first = r->size - head < bytes ? r->size - head : bytes;
+    if (!vgpu_gm_read(v, (uint64_t)r->start + head, w->cmds, first) ||
+        !vgpu_gm_read(v, r->start, (uint8_t *)w->cmds + first, bytes - first)) {
+        v->shadow_busy &= ~(1ull << k);
+        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: ring %#x not mapped", r->start);
+        refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_BAD_CONTEXT);
+        return false;
+    }
+
+    memcpy(w->orig, w->cmds, bytes);
+    w->lrca = lrca;
+    w->pml4 = pml4;
+    enum igpu_scan_err e = scan(v, w, (unsigned)k, bytes / 4u, why, sizeof why);
+    if (e != IGPU_SCAN_OK) {
+        v->shadow_busy &= ~(1ull << k);
+        vgpu_note_reject(v, (uint32_t)e, "workload refused by the scanner: %s", why);
+        refuse(v, lrca, ctx_id, r->tail, (uint32_t)e);
+        return false;
+    }
+    w->id = v->next_id + 1;
+    w->is_void = w->inflight = w->done = false;
+    w->code = TESSERA_REJECT_NONE;
+    w->n_dw = bytes / 4u;
+    w->shadow = (unsigned)k;
+    w->lrca = lrca;
+    w->ctx_id = ctx_id;
+    w->tail = (head + bytes) % r->size;
+    w->range_gen = v->range_gen;
+    int rc = sched_submit(d->cfg.sched, v->id, &(struct sched_workload){ w->id, w->est_ns });
+    if (rc != SCHED_OK) {
+        v->shadow_busy &= ~(1ull << k);
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused by the scheduler: %s",
+                         sched_strerror(rc));
+        refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_QUEUE_FULL);
+        return false;
+    }
+    v->next_id = w->id;
+    v->q_len++;
+    v->st.queued++;
+    return true;
+}
+
 /* One element of an ELSP submission. */
 void vgpu_submit_element(struct vgpu *v, uint64_t desc)
 {
-    struct vgpu_dev *d = v->dev;
     uint32_t lrca = (uint32_t)(desc & GEN9_CTX_LRCA_MASK);
     uint32_t ctx_id = (uint32_t)(desc >> GEN9_CTX_ID_SHIFT);
     char why[160];
@@ -271,58 +356,26 @@ void vgpu_submit_element(struct vgpu *v, uint64_t desc)
         vgpu_retire(v, lrca, ctx_id, r.tail, TESSERA_REJECT_NONE);
         return;
     }
-    if (bytes > VGPU_SLICE_MAX_DW * 4u) {
-        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %u ring bytes in one "
-                         "submission, at most %u", bytes, VGPU_SLICE_MAX_DW * 4u);
-        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_BAD_CONTEXT);
+    if (!v->i915) {
+        /* Tessera's guests: one submission, one workload, one completion (docs/vgpu-abi.md). */
+        if (bytes > VGPU_SLICE_MAX_DW * 4u) {
+            vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %u ring bytes in "
+                             "one submission, at most %u", bytes, VGPU_SLICE_MAX_DW * 4u);
+            refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_BAD_CONTEXT);
+            return;
+        }
+        queue_slice(v, lrca, ctx_id, pml4, &r, r.head, bytes);
         return;
     }
-    int k = v->q_len < VGPU_QUEUE_MAX ? shadow_take(v) : -1;
-    if (k < 0) {
-        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: %u workloads queued", v->q_len);
-        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
-        return;
+    /* An i915 element completes when its last workload retires (vgpu_i915_bcs_retired()), so
+     * a long submission runs as several workloads, in order. */
+    for (uint32_t head = r.head; bytes;) {
+        uint32_t take = slice_bytes(v, &r, head, bytes);
+        if (!queue_slice(v, lrca, ctx_id, pml4, &r, head, take))
+            return;                     /* refused up to its tail: the rest goes with it */
+        head = (head + take) % r.size;
+        bytes -= take;
     }
-    struct vgpu_workload *w = &v->q[(v->q_head + v->q_len) % VGPU_QUEUE_MAX];
-    uint32_t first = r.size - r.head < bytes ? r.size - r.head : bytes;
-    if (!vgpu_gm_read(v, (uint64_t)r.start + r.head, w->cmds, first) ||
-        !vgpu_gm_read(v, r.start, (uint8_t *)w->cmds + first, bytes - first)) {
-        v->shadow_busy &= ~(1ull << k);
-        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: ring %#x not mapped", r.start);
-        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_BAD_CONTEXT);
-        return;
-    }
-
-    memcpy(w->orig, w->cmds, bytes);
-    w->lrca = lrca;
-    w->pml4 = pml4;
-    enum igpu_scan_err e = scan(v, w, (unsigned)k, bytes / 4u, why, sizeof why);
-    if (e != IGPU_SCAN_OK) {
-        v->shadow_busy &= ~(1ull << k);
-        vgpu_note_reject(v, (uint32_t)e, "workload refused by the scanner: %s", why);
-        refuse(v, lrca, ctx_id, r.tail, (uint32_t)e);
-        return;
-    }
-    w->id = v->next_id + 1;
-    w->is_void = w->inflight = w->done = false;
-    w->code = TESSERA_REJECT_NONE;
-    w->n_dw = bytes / 4u;
-    w->shadow = (unsigned)k;
-    w->lrca = lrca;
-    w->ctx_id = ctx_id;
-    w->tail = r.tail;
-    w->range_gen = v->range_gen;
-    int rc = sched_submit(d->cfg.sched, v->id, &(struct sched_workload){ w->id, w->est_ns });
-    if (rc != SCHED_OK) {
-        v->shadow_busy &= ~(1ull << k);
-        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused by the scheduler: %s",
-                         sched_strerror(rc));
-        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
-        return;
-    }
-    v->next_id = w->id;
-    v->q_len++;
-    v->st.queued++;
 }
 
 /* The fourth ELSP dword arrived: elsp[] holds descriptor 1 high, 1 low, 0 high, 0 low. */

@@ -57,7 +57,7 @@ static uint64_t scratch_entry(const struct vgt_ppgtt *p, unsigned level)
 
 static void set_refused(struct vgt_ppgtt *p, struct pt *t, unsigned i, enum vgt_ppgtt_refusal r)
 {
-    pt_refuse(p, r);
+    pt_refuse(p, r, t->gpa, t->level, i, t->guest[i]);
     t->state[i] = (uint8_t)(PTE_REFUSED_BASE + r);
     t->shadow[i] = scratch_entry(p, t->level);
 }
@@ -193,7 +193,7 @@ int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len)
             old_child = pt_lookup(p, gen9_ppgtt_entry_addr(old));
         if (p->cfg.ops.read(p->cfg.ops.ctx, t->gpa + 8u * i, &t->guest[i], 8) != 0) {
             t->guest[i] = 0;            /* unreadable now: shadow it as not present */
-            pt_refuse(p, VGT_PPGTT_R_READ_FAULT);
+            pt_refuse(p, VGT_PPGTT_R_READ_FAULT, t->gpa, t->level, i, 0);
         }
         /* The new subtree first, then the old one goes: rewriting an entry with the same
          * table keeps that table instead of rebuilding it. */

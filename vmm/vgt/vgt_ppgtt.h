@@ -64,6 +64,18 @@ enum vgt_ppgtt_refusal {
 
 const char *vgt_ppgtt_refusal_name(enum vgt_ppgtt_refusal r);
 
+/* What one refusal was about, for the caller's log.  A refused entry names its guest table
+ * (table_gpa, level 0-3, index) and the entry's value; a refused root names the PML4 in
+ * `entry`; a refused translation names the graphics address in `entry`; table_gpa is
+ * VGT_PPGTT_NO_TABLE for both. */
+#define VGT_PPGTT_NO_TABLE  (~(uint64_t)0)
+struct vgt_ppgtt_refusal_info {
+    enum vgt_ppgtt_refusal why;
+    uint64_t table_gpa;
+    unsigned level, index;
+    uint64_t entry;
+};
+
 struct vgt_ppgtt_ops {
     void *ctx;
     /* 0 and *hpa if gpa lies in a page of the guest's RAM; non-zero otherwise. */
@@ -77,6 +89,8 @@ struct vgt_ppgtt_ops {
     /* Guest page gpa holds (on) / no longer holds (off) a shadowed table: write-protect it in
      * the EPT, or give it back.  Called once each way per page. */
     void (*protect)(void *ctx, uint64_t gpa, bool on);
+    /* Optional (NULL: counted only): told of every refusal, after it is counted. */
+    void (*refused)(void *ctx, const struct vgt_ppgtt_refusal_info *info);
 };
 
 /* Tables (of any level) one vGPU may have shadowed at a time, and PPGTTs (roots). */

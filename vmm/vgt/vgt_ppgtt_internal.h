@@ -52,10 +52,15 @@ struct pt *pt_lookup(const struct vgt_ppgtt *p, uint64_t gpa);
 struct pt *pt_get(struct vgt_ppgtt *p, uint64_t gpa, unsigned level, enum vgt_ppgtt_refusal *why);
 /* Drop a reference; the last frees the table and releases its children. */
 void pt_put(struct vgt_ppgtt *p, struct pt *t);
-/* Count a refusal. */
-static inline void pt_refuse(struct vgt_ppgtt *p, enum vgt_ppgtt_refusal r)
+/* Count a refusal and tell the caller what it was about (struct vgt_ppgtt_refusal_info). */
+static inline void pt_refuse(struct vgt_ppgtt *p, enum vgt_ppgtt_refusal r, uint64_t table_gpa,
+                             unsigned level, unsigned index, uint64_t entry)
 {
     p->st.refused[r]++;
+    if (p->cfg.ops.refused) {
+        struct vgt_ppgtt_refusal_info info = { r, table_gpa, level, index, entry };
+        p->cfg.ops.refused(p->cfg.ops.ctx, &info);
+    }
 }
 
 #endif /* TESSERA_VMM_VGT_VGT_PPGTT_INTERNAL_H */

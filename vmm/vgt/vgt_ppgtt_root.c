@@ -36,9 +36,11 @@ static struct pt_root *root_lookup(struct vgt_ppgtt *p, uint64_t gpa)
     return NULL;
 }
 
-static int refuse(struct vgt_ppgtt *p, enum vgt_ppgtt_refusal r, enum vgt_ppgtt_refusal *why)
+/* A refused root (addr: its PML4) or translation (addr: the graphics address). */
+static int refuse(struct vgt_ppgtt *p, enum vgt_ppgtt_refusal r, uint64_t addr,
+                  enum vgt_ppgtt_refusal *why)
 {
-    pt_refuse(p, r);
+    pt_refuse(p, r, VGT_PPGTT_NO_TABLE, 0, 0, addr);
     if (why)
         *why = r;
     return VGT_PPGTT_E_REFUSED;
@@ -57,10 +59,10 @@ int vgt_ppgtt_root_create(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t *shad
         r->refs++;
     } else {
         if (p->n_roots >= p->cfg.max_roots)
-            return refuse(p, VGT_PPGTT_R_ROOT_LIMIT, why);
+            return refuse(p, VGT_PPGTT_R_ROOT_LIMIT, pml4_gpa, why);
         t = pt_get(p, pml4_gpa, GEN9_PPGTT_TOP_LEVEL, &w);
         if (!t)
-            return refuse(p, w, why);
+            return refuse(p, w, pml4_gpa, why);
         r = &p->roots[p->n_roots++];
         r->gpa = pml4_gpa;
         r->refs = 1;
@@ -91,7 +93,7 @@ int vgt_ppgtt_root_find(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t *shadow
     struct pt_root *r = root_lookup(p, pml4_gpa);
 
     if (!r)
-        return refuse(p, VGT_PPGTT_R_UNKNOWN_ROOT, NULL);
+        return refuse(p, VGT_PPGTT_R_UNKNOWN_ROOT, pml4_gpa, NULL);
     if (shadow_hpa)
         *shadow_hpa = r->pml4->shadow_hpa;
     return VGT_PPGTT_OK;
@@ -104,7 +106,7 @@ int vgt_ppgtt_translate(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, bo
     struct pt *t;
 
     if (!r)
-        return refuse(p, VGT_PPGTT_R_UNKNOWN_ROOT, why);
+        return refuse(p, VGT_PPGTT_R_UNKNOWN_ROOT, pml4_gpa, why);
     if (gfx >> GEN9_PPGTT_ADDR_BITS)
         return VGT_PPGTT_E_NOT_MAPPED;
     t = r->pml4;
@@ -125,7 +127,7 @@ int vgt_ppgtt_translate(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, bo
             /* The page may have become a table after this entry was shadowed: the guest's
              * GPU must not write its own tables behind the shadow's back. */
             if (write && pt_lookup(p, gen9_ppgtt_entry_addr(e)))
-                return refuse(p, VGT_PPGTT_R_TABLE_AS_DATA, why);
+                return refuse(p, VGT_PPGTT_R_TABLE_AS_DATA, gfx, why);
             *hpa = (t->shadow[i] & GEN9_PPGTT_ADDR_MASK) | (gfx & GEN9_GTT_PAGE_MASK);
             if (contig)
                 *contig = GEN9_GTT_PAGE_SIZE - (uint32_t)(gfx & GEN9_GTT_PAGE_MASK);
