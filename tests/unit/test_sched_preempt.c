@@ -26,6 +26,7 @@ static struct sched *mk(void)
 {
     struct sched_config cfg;
     sched_config_default(&cfg);
+    cfg.preempt_lag_ns = 0;     /* the slice rule alone; arrivals: test_sched_arrival.c */
     struct sched_clock c = { .now = clk, .ctx = NULL };
     struct sched *s = NULL;
     now_ns = 0;
