@@ -10,44 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sched/sched.h"
-
-#define MS(x) SCHED_MS(x)
-#define US(x) SCHED_US(x)
-
-static uint64_t now_ns;
-static uint64_t clk(void *ctx)
-{
-    (void)ctx;
-    return now_ns;
-}
-
-static struct sched *mk(uint64_t lag_ns, uint32_t w1)
-{
-    struct sched_config cfg;
-    sched_config_default(&cfg);
-    cfg.preempt_lag_ns = lag_ns;
-    struct sched_clock c = { .now = clk, .ctx = NULL };
-    struct sched *s = NULL;
-    now_ns = 0;
-    assert_int_equal(sched_create(&cfg, &c, &s), SCHED_OK);
-    assert_int_equal(sched_vgpu_add(s, 0, 100), SCHED_OK);
-    assert_int_equal(sched_vgpu_add(s, 1, w1), SCHED_OK);
-    return s;
-}
-
-static void submit(struct sched *s, uint32_t v, uint64_t id)
-{
-    struct sched_workload w = { .id = id, .est_ns = 0 };
-    assert_int_equal(sched_submit(s, v, &w), SCHED_OK);
-}
-
-static struct sched_decision pick(struct sched *s)
-{
-    struct sched_decision d;
-    assert_int_equal(sched_pick(s, &d), SCHED_OK);
-    return d;
-}
+#include "tests/unit/test_sched_fixture.h"
 
 static void test_default_lag_is_on(void **state)
 {
@@ -64,7 +27,7 @@ static void test_default_lag_is_on(void **state)
 static void test_arrival_cuts_the_turn_after_the_lag(void **state)
 {
     (void)state;
-    struct sched *s = mk(US(500), 100);
+    struct sched *s = mk_pair(US(500), 100);
     submit(s, 0, 1);
     assert_int_equal(pick(s).vgpu, 0);
     submit(s, 1, 1);
@@ -74,7 +37,7 @@ static void test_arrival_cuts_the_turn_after_the_lag(void **state)
     assert_int_equal(pick(s).vgpu, 1);
     sched_destroy(s);
 
-    s = mk(0, 100);
+    s = mk_pair(0, 100);
     submit(s, 0, 1);
     pick(s);
     submit(s, 1, 1);
@@ -89,7 +52,7 @@ static void test_arrival_cuts_the_turn_after_the_lag(void **state)
 static void test_arrival_ahead_of_the_owner_waits(void **state)
 {
     (void)state;
-    struct sched *s = mk(US(500), 100);
+    struct sched *s = mk_pair(US(500), 100);
     submit(s, 0, 1);
     pick(s);
     now_ns += MS(1);
@@ -171,13 +134,13 @@ static void test_frames_wait_the_lag_not_a_slice(void **state)
     (void)state;
     const struct load l[2] = { { MS(110), 0, 2 }, { US(100), MS(2), 0 } };
     uint64_t got[2], pre, worst;
-    struct sched *s = mk(US(500), 100);
+    struct sched *s = mk_pair(US(500), 100);
     run(s, l, 2000, got, &pre, &worst);
     assert_true(worst <= US(500) + US(100));
     assert_true(got[1] >= 900 * US(100));
     sched_destroy(s);
 
-    s = mk(0, 100);
+    s = mk_pair(0, 100);
     run(s, l, 2000, got, &pre, &worst);
     assert_true(worst > MS(3));
     sched_destroy(s);
@@ -190,7 +153,7 @@ static void test_backlogged_vgpus_keep_whole_slices(void **state)
     (void)state;
     const struct load l[2] = { { MS(20), 0, 2 }, { MS(20), 0, 2 } };
     uint64_t got[2], pre, worst;
-    struct sched *s = mk(US(500), 100);
+    struct sched *s = mk_pair(US(500), 100);
     run(s, l, 1200, got, &pre, &worst);
     assert_true(pre <= 1200 / 6 + 2);
     assert_true(got[0] >= MS(560) && got[1] >= MS(560));
@@ -207,7 +170,7 @@ static void test_repeated_arrivals_get_their_weight_only(void **state)
     static const uint32_t w1[] = { 100, 300 };
     for (unsigned k = 0; k < 2; k++) {
         uint64_t got[2], pre, worst;
-        struct sched *s = mk(US(500), w1[k]);
+        struct sched *s = mk_pair(US(500), w1[k]);
         run(s, l, 3000, got, &pre, &worst);
         uint64_t total = got[0] + got[1], ideal1 = total * w1[k] / (100 + w1[k]);
         assert_true(got[1] * 100 <= ideal1 * 105 && got[1] * 100 >= ideal1 * 95);
