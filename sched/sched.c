@@ -38,6 +38,7 @@ void sched_config_default(struct sched_config *cfg)
     cfg->interactive_window_ns = SCHED_MS(10);
     cfg->interactive_waits = 10;            /* FairGV: more than 10 sync calls per 10 ms */
     cfg->cosched_hints = true;
+    cfg->preempt_lag_ns = SCHED_US(500);    /* docs/sched.md "Preemption on arrival" */
     cfg->rr_slice_ns = SCHED_MS(16);
     cfg->rr_balance_ns = SCHED_MS(100);
     cfg->rr_reset_periods = 10;
@@ -253,6 +254,7 @@ static void begin_turn(struct sched *s, struct sched_vgpu *v, uint64_t now,
     v->turn_done = 0;
     v->turn_est_ns = 0;
     v->turn_start_ns = now;
+    v->arrived = false;
     v->st.turns++;
     s->turns++;
     d->new_turn = true;
@@ -479,9 +481,12 @@ int sched_submit(struct sched *s, uint32_t id, const struct sched_workload *w)
     slot->est_ns = w->est_ns;
     v->count++;
     v->active = true;
-    /* First work after an empty queue: a wake-up (the wake-up rule applies). */
-    if (!v->running && !v->runnable && !v->suspended)
+    /* First work after an empty queue: a wake-up (the wake-up rule applies), and an arrival
+     * that may cut the running turn short (sched_preempt.c). */
+    if (!v->running && !v->runnable && !v->suspended) {
         make_runnable(s, v, true);
+        v->arrived = true;
+    }
     return SCHED_OK;
 }
 

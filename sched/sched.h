@@ -94,6 +94,12 @@ struct sched_config {
                                      * queue runs dry, for its boosted vCPU's next submission
                                      * (FairGV's hybrid spinning); charged to it.  Default 0:
                                      * yield at once. */
+    uint64_t preempt_lag_ns;        /* fair, with a preemptive engine: a vGPU whose work arrives
+                                     * (first submit after an empty queue) cuts the running turn
+                                     * once the owner is this much GPU time (at its weight) ahead
+                                     * of it in virtual time, instead of at the end of the slice
+                                     * (sched_preempt_due).  0, or a lag of a slice or more: only
+                                     * at the slice's end.  Default 500 us. */
     uint64_t rr_slice_ns;           /* rr: round-robin quantum; default 16 ms */
     uint64_t rr_balance_ns;         /* rr: time-slice balance period; default 100 ms */
     uint32_t rr_reset_periods;      /* rr: every N periods the balance forgives debt; default 10 */
@@ -176,8 +182,10 @@ int sched_vgpu_reset(struct sched *s, uint32_t vgpu);
  *
  *   sched_preempt_due(s, running_ns)   while workloads are in flight: true when the owner's
  *        turn has used its quota (running_ns: GPU time its in-flight work has used since the
- *        last completion) and another vGPU is waiting.  The caller then asks the engine to
- *        preempt (docs/vgpu.md "Preemption").
+ *        last completion) and another vGPU is waiting; or, with the fair policy, when a vGPU
+ *        whose work arrived since its last turn is behind the owner in virtual time by more
+ *        than cfg.preempt_lag_ns (the owner's time so far counted).  The caller then asks the
+ *        engine to preempt (docs/vgpu.md "Preemption").
  *   sched_preempted(s, vgpu, used_ns)  the engine left vgpu's context with workloads
  *        unfinished: used_ns (GPU time since the last completion) is charged, the turn ends,
  *        and those workloads go back to the head of its queue.  Its next dispatch takes at

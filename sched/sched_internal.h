@@ -24,6 +24,7 @@ struct sched_vgpu {
     bool     runnable;      /* held by the policy's run queue */
     bool     running;       /* owns the current turn */
     bool     active;        /* had work since the last metrics reset */
+    bool     arrived;       /* work arrived on an empty queue since its last turn began */
     uint32_t id;
     uint32_t weight;
 
@@ -151,6 +152,9 @@ bool sched_is_backlogged(const struct sched_vgpu *v);
 
 /* fair: the global virtual time, brought up to date (min start tag of the active vGPUs). */
 uint64_t sched_fair_gvt(struct sched *s);
+/* fair: GPU time, at cur's weight, by which cur (having used used_ns more than its start tag
+ * counts) is ahead of o's start tag in virtual time; 0 if it is not ahead. */
+uint64_t sched_fair_lead_ns(const struct sched_vgpu *cur, uint64_t used_ns, const struct sched_vgpu *o);
 
 /* Sum of weights of present, not suspended vGPUs (rr/credit allotments). */
 uint64_t sched_weight_sum(const struct sched *s, bool active_only);

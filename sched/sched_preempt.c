@@ -12,11 +12,20 @@
 bool sched_preempt_due(struct sched *s, uint64_t running_ns)
 {
     struct sched_vgpu *v = s ? s->cur : NULL;
-    if (!v || v->inflight == 0 || sched_sat_add(v->turn_used_ns, running_ns) < v->quota_ns)
+    if (!v || v->inflight == 0)
         return false;
+    uint64_t used = sched_sat_add(v->turn_used_ns, running_ns);
+    bool spent = used >= v->quota_ns;
+    /* Preemption on arrival (docs/sched.md): WFQ serves the smallest start tag first, and a
+     * preemptive engine need not make a newcomer that is owed the GPU wait for the slice's
+     * end.  Only arrivals count, so vGPUs that stay backlogged still take turns of a slice and
+     * the switch rate does not grow; the lag keeps a turn from being cut for less than that. */
+    bool by_lag = s->cfg.policy == SCHED_POLICY_FAIR && s->cfg.preempt_lag_ns > 0;
     for (uint32_t i = 0; i < s->cfg.max_vgpus; i++) {
         const struct sched_vgpu *o = &s->vgpus[i];
-        if (o != v && o->present && o->runnable && !o->suspended)
+        if (o == v || !o->present || !o->runnable || o->suspended)
+            continue;
+        if (spent || (by_lag && o->arrived && sched_fair_lead_ns(v, used, o) > s->cfg.preempt_lag_ns))
             return true;
     }
     return false;

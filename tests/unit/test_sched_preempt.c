@@ -10,42 +10,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sched/sched.h"
+#include "tests/unit/test_sched_fixture.h"
 
-#define MS(x) SCHED_MS(x)
-#define US(x) SCHED_US(x)
-
-static uint64_t now_ns;
-static uint64_t clk(void *ctx)
-{
-    (void)ctx;
-    return now_ns;
-}
-
+/* The slice rule alone; preemption on arrival: test_sched_arrival.c. */
 static struct sched *mk(void)
 {
-    struct sched_config cfg;
-    sched_config_default(&cfg);
-    struct sched_clock c = { .now = clk, .ctx = NULL };
-    struct sched *s = NULL;
-    now_ns = 0;
-    assert_int_equal(sched_create(&cfg, &c, &s), SCHED_OK);
-    assert_int_equal(sched_vgpu_add(s, 0, 100), SCHED_OK);
-    assert_int_equal(sched_vgpu_add(s, 1, 100), SCHED_OK);
-    return s;
-}
-
-static void submit(struct sched *s, uint32_t v, uint64_t id)
-{
-    struct sched_workload w = { .id = id, .est_ns = 0 };
-    assert_int_equal(sched_submit(s, v, &w), SCHED_OK);
-}
-
-static struct sched_decision pick(struct sched *s)
-{
-    struct sched_decision d;
-    assert_int_equal(sched_pick(s, &d), SCHED_OK);
-    return d;
+    return mk_pair(0, 100);
 }
 
 static void test_due_only_past_quota_with_someone_waiting(void **state)

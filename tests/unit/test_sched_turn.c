@@ -12,17 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/sched.h"
-
-#define MS(x) SCHED_MS(x)
-#define US(x) SCHED_US(x)
-
-static uint64_t now_ns;
-static uint64_t clk(void *ctx)
-{
-    (void)ctx;
-    return now_ns;
-}
+#include "tests/unit/test_sched_fixture.h"
 
 static struct sched *mk(struct sched_config *cfg_in)
 {
@@ -44,13 +34,6 @@ static void submit_n(struct sched *s, uint32_t v, uint64_t first_id, uint32_t n,
         struct sched_workload w = { .id = first_id + i, .est_ns = est };
         assert_int_equal(sched_submit(s, v, &w), SCHED_OK);
     }
-}
-
-static struct sched_decision pick(struct sched *s)
-{
-    struct sched_decision d;
-    assert_int_equal(sched_pick(s, &d), SCHED_OK);
-    return d;
 }
 
 /* Completes the decision's workloads, each taking `each` ns. */

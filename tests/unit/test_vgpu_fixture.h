@@ -52,6 +52,7 @@ struct fx {
     struct vgpu_dev *dev;
     struct fx_guest g[FX_GUESTS];
     char last_log[256];
+    uint64_t cpu_ns;            /* the host clock: advances 1 us per reading (no real timing) */
     unsigned warnings;
 };
 
@@ -136,6 +137,11 @@ static uint64_t fx_run(void *ctx, uint64_t budget)
     if (!used)
         igpu_model_advance(f->model, budget / 10 + 1);   /* idle time passes too */
     return used;
+}
+
+static uint64_t fx_cpu(void *ctx)
+{
+    return ((struct fx *)ctx)->cpu_ns += 1000;
 }
 
 static const char *fx_fault(void *ctx)
@@ -238,7 +244,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
         .gtt = &f->gtt, .sched = f->sched, .igpu = f->igpu,
         .host = { f->layout.host.start, fx_ptr(f, f->host_pa), FX_HOST_BYTES - 4096 },
         .engine_hws_gm = (uint32_t)(f->layout.host.start + FX_HOST_BYTES - 4096),
-        .env = { f, fx_guest_ram, fx_now, fx_run, NULL, fx_fault, fx_log, fx_aperture_rw },
+        .env = { f, fx_guest_ram, fx_now, fx_run, fx_cpu, fx_fault, fx_log, fx_aperture_rw },
         .max_vgpus = FX_GUESTS,
         .balloon_controller = true,
         .render_budget_ns = 200000,

@@ -48,6 +48,14 @@ static void fill_renders_and_retires(void **state)
     fx_ext(f, 0, &b);
     assert_int_equal(b.submitted, 1);
     assert_int_equal(b.completed, 1);
+    /* Its latency is measured on the host clock (each reading 1 us later): it waited from its
+     * submission to its dispatch, and longer to its retirement; the model's CPU is its own. */
+    struct vgpu_info in;
+    vgpu_get_info(fx_v(f, 0), &in);
+    assert_int_equal(in.st.timed, 1);
+    assert_true(in.st.wait_ns > 0 && in.st.turnaround_ns > in.st.wait_ns);
+    assert_true(in.st.render_cpu_ns > 0);
+    assert_int_equal(vgpu_render_retired(f->dev), 1);
     assert_int_equal(b.rejected, 0);
     /* the completion reached the status page and the interrupt bits */
     assert_int_equal(fx_rd(f, 0, f->g[0].hwsp + 4 * GEN9_HWS_CSB_BUF0_INDEX) & GEN9_CTX_STATUS_COMPLETE,

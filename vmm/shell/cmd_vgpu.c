@@ -83,6 +83,10 @@ static void vgpu_detail(unsigned id)
            (unsigned long long)s->fence_writes, (unsigned long long)s->fence_refused,
            (unsigned long long)s->fence_work_pages,
            (unsigned long long)s->mmio_reads, (unsigned long long)s->mmio_writes, (unsigned long long)s->other_regs);
+    /* Means since boot; tools diff two readings for an interval (docs/operator-guide.md). */
+    printf("  latency: %llu timed, wait %llu us, submit to done %llu us (means); rendering cpu %llu ms\n",
+           (unsigned long long)s->timed, (unsigned long long)(s->timed ? s->wait_ns / s->timed / 1000 : 0),
+           (unsigned long long)(s->timed ? s->turnaround_ns / s->timed / 1000 : 0), ms(s->render_cpu_ns));
     printf("  balloon requests %llu granted %llu refused %llu\n", (unsigned long long)s->balloon_requests,
            (unsigned long long)s->balloon_granted, (unsigned long long)s->balloon_refused);
     if (in.display_enabled)

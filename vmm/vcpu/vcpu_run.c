@@ -81,6 +81,19 @@ static bool (*between_slices)(void);
 
 void vcpu_set_between_slices(bool (*fn)(void)) { between_slices = fn; }
 static bool wanted[64];             /* by guest id: used its whole slice last round */
+static bool woke[64];               /* by guest id: found ready by vcpu_wake_pending, not run yet */
+
+bool vcpu_wake_pending(void)
+{
+    bool any = false;
+    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
+        struct vm *vm = vm_get(i);
+        if (vm->state == VM_RUNNING && vm->halted && vcpu_irq_wake(vm, rdtsc()))
+            woke[i] = true;
+        any |= woke[i];
+    }
+    return any;
+}
 
 bool vcpu_run_round(void)
 {
@@ -94,6 +107,7 @@ bool vcpu_run_round(void)
             continue;
         }
         uint64_t t0 = vm->run_ns;
+        woke[i] = false;
         bool all = run_slice(vm);
         ran[i] = vm->run_ns - t0;
         if (all)

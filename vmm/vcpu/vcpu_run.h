@@ -12,6 +12,9 @@ bool vcpu_run_round(void);
 /* Called after every guest's slice (the render loop: the GPU model needs the CPU between
  * slices, not once per round, or busy guests starve it).  Returns true if it still has work. */
 void vcpu_set_between_slices(bool (*fn)(void));
+/* True when a halted vCPU has an interrupt ready (its timer fired, a device raised one) and
+ * has not run since: the render loop then gives the CPU back (a GPU would run beside it). */
+bool vcpu_wake_pending(void);
 /* Run-queue waiting, for the balloon controller's W: *wait is the time vCPUs that wanted the CPU
  * (used their whole last slice) spent waiting while others ran, *demand the time they wanted
  * it (round lengths); both accumulate from boot, in ns. */

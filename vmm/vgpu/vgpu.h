@@ -112,6 +112,12 @@ struct vgpu_stats {
     uint64_t submitted, queued, completed, rejected, dropped;
     uint64_t resets;
     uint64_t gpu_ns;                /* GPU time its workloads used */
+    /* Host wall time (env.cpu_ns) of its workloads that ran and retired: `timed` of them, from
+     * the guest's submission to the first dispatch to the GPU (waiting behind other vGPUs' work),
+     * and from the submission to retirement (what the guest waits for a frame).  rendering: CPU
+     * time the GPU spent on its work (the software model's execution; a real GPU runs by itself,
+     * so this is only the time the host spent driving it). */
+    uint64_t timed, wait_ns, turnaround_ns, render_cpu_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
 };
 
@@ -155,6 +161,7 @@ struct vgpu_info {
 struct vgpu_render_stats {
     uint64_t dispatches, workloads, switches;
     uint64_t preemptions;                       /* turns cut inside a workload */
+    uint64_t retired;                           /* workloads that ran, retired to their guest */
     uint64_t drains, drains_busy;               /* drains, and those the GPU outlasted */
     uint64_t entries_switch, entries_predict;   /* GGTT entries written on switches / ahead */
     uint64_t ahead_used, ahead_wasted;          /* entries_predict for the vGPU the next switch
@@ -252,6 +259,8 @@ int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint
 /* Introspection. */
 void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out);
 void vgpu_render_stats_get(const struct vgpu_dev *d, struct vgpu_render_stats *out);
+/* st.retired, cheaply: the host loop stops rendering when it grows (a guest waits for that). */
+uint64_t vgpu_render_retired(const struct vgpu_dev *d);
 /* The guest's framebuffer as its plane registers describe it; read() fetches bytes of it
  * through the vGPU's GGTT entries.  false if the plane is off or unusable. */
 struct vgpu_plane {

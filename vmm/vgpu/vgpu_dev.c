@@ -344,6 +344,11 @@ void vgpu_render_stats_get(const struct vgpu_dev *d, struct vgpu_render_stats *o
     out->entries_move = d->cfg.gtt->st.entries_move;
 }
 
+uint64_t vgpu_render_retired(const struct vgpu_dev *d)
+{
+    return d->st.retired;
+}
+
 bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out)
 {
     memset(out, 0, sizeof *out);

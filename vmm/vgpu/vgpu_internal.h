@@ -23,6 +23,7 @@ struct vgpu_workload {
     uint32_t range_gen;             /* the vGPU's range generation when it was scanned */
     uint64_t slots_touched;         /* high-GM slots its commands and batches use (bit = slot) */
     uint64_t est_ns;
+    uint64_t submit_ns, dispatch_ns;    /* env.cpu_ns at submission and first dispatch (0: not yet) */
     uint64_t pml4;                  /* i915: the context's PPGTT (its PDP0) */
     bool user_interrupt;            /* i915: it has an MI_USER_INTERRUPT to raise when done */
     uint32_t n_dw;
@@ -151,6 +152,11 @@ bool vgpu_gm_write32(struct vgpu *v, uint64_t gm, uint32_t val);
 void vgpu_ranges_refresh(struct vgpu *v);
 void vgpu_note_reject(struct vgpu *v, uint32_t code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Host wall time for the CPU-side measures (GGTT copying, latency); 0 without a clock. */
+static inline uint64_t vgpu_cpu_now(const struct vgpu_dev *d)
+{
+    return d->cfg.env.cpu_ns ? d->cfg.env.cpu_ns(d->cfg.env.ctx) : 0;
+}
 static inline void wr32le(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);

@@ -28,11 +28,6 @@
  * and a quarter more (at least 1 MiB more), in whole MiB, never more than configured. */
 #define LOW_ROUND           (1ull << 20)
 
-static uint64_t cpu_now(const struct vgpu_dev *d)
-{
-    return d->cfg.env.cpu_ns ? d->cfg.env.cpu_ns(d->cfg.env.ctx) : 0;
-}
-
 void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner, bool new_turn)
 {
     uint32_t next = sched_predict_next(d->cfg.sched, PREDICT_RECENT_NS);
@@ -43,13 +38,13 @@ void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner, bool new_turn)
     d->predicted = next;
     if (next >= VGPU_MAX || !d->v[next] || next == owner->id)
         return;
-    uint64_t t0 = cpu_now(d);
+    uint64_t t0 = vgpu_cpu_now(d);
     /* It is expected to run: gtt copies only vGPUs that are active. */
     gtt_set_active(d->cfg.gtt, next, true);
     long n = gtt_predict(d->cfg.gtt, next);
     if (n > 0)
         d->st.entries_predict += (uint64_t)n;
-    uint64_t dt = cpu_now(d) - t0;
+    uint64_t dt = vgpu_cpu_now(d) - t0;
     d->st.copy_cpu_ns += dt;
     d->st.copy_ahead_ns += dt;
 }

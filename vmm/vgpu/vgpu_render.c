@@ -128,7 +128,7 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
 static void switch_to(struct vgpu_dev *d, struct vgpu *v)
 {
     struct gtt *g = d->cfg.gtt;
-    uint64_t t0 = d->cfg.env.cpu_ns ? d->cfg.env.cpu_ns(d->cfg.env.ctx) : 0;
+    uint64_t t0 = vgpu_cpu_now(d);
     gtt_set_active(g, v->id, true);
     if (g->running != v->id) {
         /* gtt/ invalidates the GGTT after the copy. */
@@ -220,6 +220,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         *ring_put(v, &off, 1) = GEN9_MI_ARB_CHECK;
         used += (off - before + v->ring_bytes) % v->ring_bytes;
         w->inflight = true;
+        w->dispatch_ns = vgpu_cpu_now(d);
         d->inflight++;
         d->st.workloads++;
     }
@@ -258,7 +259,10 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
 void vgpu_run_gpu(struct vgpu_dev *d)
 {
     struct vgpu *v = vgpu_get(d, d->running);
+    uint64_t t0 = vgpu_cpu_now(d);
     uint64_t used = d->cfg.env.gpu_run(d->cfg.env.ctx, d->cfg.render_budget_ns);
+    if (v)
+        v->st.render_cpu_ns += vgpu_cpu_now(d) - t0;
     d->inflight_ns += used;
     d->st.busy_ns += used;
     bool preempted = vgpu_preempt_events(d);

@@ -81,6 +81,15 @@ void vgpu_retire_head(struct vgpu *v, uint32_t code)
     v->q_head = (v->q_head + 1) % VGPU_QUEUE_MAX;
     v->q_len--;
     uint32_t c = w->is_void ? w->code : code;
+    if (c == TESSERA_REJECT_NONE && !w->is_void) {
+        v->dev->st.retired++;
+        if (w->dispatch_ns) {       /* 0: no host clock (host tests) */
+            uint64_t now = vgpu_cpu_now(v->dev);
+            v->st.timed++;
+            v->st.wait_ns += w->dispatch_ns - w->submit_ns;
+            v->st.turnaround_ns += now - w->submit_ns;
+        }
+    }
     if (v->i915)
         vgpu_i915_bcs_retired(v, w->lrca, w->tail, c, w->user_interrupt && c == TESSERA_REJECT_NONE);
     else
@@ -298,6 +307,8 @@ static bool queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t
     w->ctx_id = ctx_id;
     w->tail = (head + bytes) % r->size;
     w->range_gen = v->range_gen;
+    w->submit_ns = vgpu_cpu_now(d);
+    w->dispatch_ns = 0;
     int rc = sched_submit(d->cfg.sched, v->id, &(struct sched_workload){ w->id, w->est_ns });
     if (rc != SCHED_OK) {
         v->shadow_busy &= ~(1ull << k);
