@@ -44,8 +44,14 @@ class LinuxConsole:
     def wait(self, pattern, timeout):
         return self.s.expect(pattern, timeout, self.live)
 
+    # The guest's shell edits its line on an 80-column terminal (nobody answers its cursor
+    # query): a longer command comes back wrapped, and its echo would not be found.
+    MAX_LINE = 70
+
     def run(self, line, timeout=120):
         """Types a shell command; returns its output (up to the next prompt)."""
+        if len(line) > self.MAX_LINE:
+            raise ValueError(f"{len(line)} characters do not fit the guest shell's line: {line}")
         mark = len(self.s.raw)
         self.s.send(line + "\r")
         echo = self.s.expect(re.escape(line) + r"[^\n]*\n", timeout, mark)

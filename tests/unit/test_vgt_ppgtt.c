@@ -246,6 +246,62 @@ static void test_refusals(void **state)
     assert_string_equal(vgt_ppgtt_refusal_name(VGT_PPGTT_R_COUNT), "invalid refusal");
 }
 
+/* Out of sync (the pages given back, the writes not seen one by one): in one period i915
+ * unlinks a page table from one page directory and reuses its page as a buffer object that
+ * a new page table under another directory maps.  The resync lets go of the unlinked table
+ * before it checks the new leaf, whatever the order of the pages: nothing is refused. */
+static void test_resync_releases_before_it_maps(void **state)
+{
+    struct px *x = *state;
+    uint64_t pml4 = px_pml4(x);
+    const struct vgt_ppgtt_stats *st = vgt_ppgtt_stats(x->p);
+
+    assert_int_equal(vgt_ppgtt_root_create(x->p, pml4, NULL, NULL), VGT_PPGTT_OK);
+    /* Two page directories (1 GiB apart), the second with a page table `old`. */
+    uint64_t pt1 = px_bind(x, pml4, 0x10000, PX_PTE(px_page(x)));
+    uint64_t old = px_bind(x, pml4, 1ull << 30, PX_PTE(px_page(x)));
+    uint64_t pdp = gen9_ppgtt_entry_addr(px_rd64(x, pml4));
+    uint64_t pd1 = gen9_ppgtt_entry_addr(px_rd64(x, pdp + 8 * 0));
+    uint64_t pd2 = gen9_ppgtt_entry_addr(px_rd64(x, pdp + 8 * 1));
+    assert_true(vgt_ppgtt_is_table(x->p, old) && pt1 != old);
+
+    /* Behind the shadow's back: a new page table under pd1 maps `old` as data, then pd2
+     * unlinks `old`.  pd1 comes first in the list, as the exits happened. */
+    uint64_t fresh = px_page(x);
+    px_fill(x, fresh, PX_PTE_RO(x->scratch_page));
+    uint64_t leaf = PX_PTE(old);
+    memcpy(&x->ram[fresh + 8 * 3], &leaf, 8);
+    uint64_t pde = PX_PDE(fresh), unlink = PX_PDE(x->scratch_pt);
+    memcpy(&x->ram[pd1 + 8 * 1], &pde, 8);
+    memcpy(&x->ram[pd2 + 8 * 0], &unlink, 8);
+    uint64_t pages[2] = { pd1, pd2 };
+    vgt_ppgtt_resync(x->p, pages, 2);
+
+    assert_int_equal(st->refused[VGT_PPGTT_R_TABLE_AS_DATA], 0);
+    assert_int_equal(x->reported, 0);
+    assert_false(vgt_ppgtt_is_table(x->p, old));
+    assert_true(vgt_ppgtt_is_table(x->p, fresh));
+    uint64_t hpa;
+    assert_int_equal(vgt_ppgtt_translate(x->p, pml4, (1ull << 21) + 3 * 4096 + 8, true, &hpa, NULL,
+                                         NULL), VGT_PPGTT_OK);
+    assert_int_equal(hpa, PX_HPA_BASE + old + 8);
+    /* The unlinked directory entry reads scratch again; a refused entry is checked again. */
+    enum vgt_ppgtt_refusal why;
+    int rc;
+    xlate(x, pml4, 1ull << 30, false, &rc, &why);
+    assert_int_equal(rc, VGT_PPGTT_OK);
+    uint64_t bad = PX_PTE(PX_RAM_BYTES);
+    memcpy(&x->ram[fresh + 8 * 4], &bad, 8);
+    vgt_ppgtt_resync(x->p, &fresh, 1);
+    assert_int_equal(st->refused[VGT_PPGTT_R_OUTSIDE_RAM], 1);
+    bad = PX_PTE(px_page(x));
+    memcpy(&x->ram[fresh + 8 * 4], &bad, 8);
+    vgt_ppgtt_resync(x->p, &fresh, 1);
+    xlate(x, pml4, (1ull << 21) + 4 * 4096, true, &rc, &why);
+    assert_int_equal(rc, VGT_PPGTT_OK);
+    check_shadow(x, vgt_ppgtt_root_find(x->p, pml4, &hpa) == VGT_PPGTT_OK ? hpa : 0, 3);
+}
+
 /* i915 clones the scratch tables of the GT's VM into every new PPGTT (gen8_init_scratch() with
  * has_read_only): a second PPGTT shares their shadows; destroying one keeps the other whole. */
 static void test_two_ppgtts_and_lifetime(void **state)
@@ -333,6 +389,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fresh_ppgtt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bind_remap_unbind, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resync_releases_before_it_maps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_ppgtts_and_lifetime, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
     };

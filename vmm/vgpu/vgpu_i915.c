@@ -255,19 +255,17 @@ void vgpu_i915_fault(struct vgpu *v, enum igpu_engine e, const char *why)
 void vgpu_i915_sync_oos(struct vgpu *v)
 {
     struct vgpu_i915 *g = v->i915;
-    bool done[VGPU_I915_OOS_MAX] = { false };
-    /* Upper levels first (vgt_ppgtt_table_level()); a page freed meanwhile stays unprotected. */
-    for (int level = GEN9_PPGTT_TOP_LEVEL; level >= 0; level--) {
-        for (unsigned i = 0; i < g->n_oos; i++) {
-            if (done[i] || vgt_ppgtt_table_level(g->pp, g->oos[i]) != level)
-                continue;
-            done[i] = true;
-            g->st.oos_syncs++;
-            /* Protected again before it is read, so no write slips between the two. */
-            env(v)->protect(env(v)->ctx, v->id, g->oos[i], true);
-            vgt_ppgtt_guest_write(g->pp, g->oos[i], GEN9_GTT_PAGE_SIZE);
-        }
+    if (!g->n_oos)
+        return;
+    /* Protected again before they are read, so no write slips between the two; a page freed
+     * meanwhile stays given back. */
+    for (unsigned i = 0; i < g->n_oos; i++) {
+        if (!vgt_ppgtt_is_table(g->pp, g->oos[i]))
+            continue;
+        g->st.oos_syncs++;
+        env(v)->protect(env(v)->ctx, v->id, g->oos[i], true);
     }
+    vgt_ppgtt_resync(g->pp, g->oos, g->n_oos);
     g->n_oos = 0;
 }
 

@@ -33,7 +33,7 @@
 #include "vmm/vgt/vgt_ppgtt.h"
 #include "vmm/vgt/vgt_regs.h"
 
-#define VGPU_I915_OOS_MAX       64u         /* page-table pages out of sync at once */
+#define VGPU_I915_OOS_MAX       VGT_PPGTT_RESYNC_MAX    /* page-table pages out of sync at once */
 /* Shadow pages freed while the GPU may still walk them, kept until it cannot (one dispatch's
  * worth of i915's table churn is a handful). */
 #define VGPU_I915_DEFERRED_MAX  256u

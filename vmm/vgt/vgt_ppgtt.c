@@ -207,6 +207,66 @@ int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len)
     return VGT_PPGTT_OK;
 }
 
+/* Phase 1 of a resync: re-read t's entries; every entry that changed, or was refused, lets go
+ * of what it held and is marked pending (shadowed to scratch until phase 2). */
+static void resync_release(struct vgt_ppgtt *p, struct pt *t, uint8_t *pending)
+{
+    uint64_t *now = p->resync_now;
+    if (p->cfg.ops.read(p->cfg.ops.ctx, t->gpa, now, sizeof p->resync_now) != 0) {
+        memset(now, 0, sizeof p->resync_now);     /* unreadable now: shadow it as not present */
+        pt_refuse(p, VGT_PPGTT_R_READ_FAULT, t->gpa, t->level, 0, 0);
+    }
+    for (unsigned i = 0; i < GEN9_PPGTT_ENTRIES; i++) {
+        if (now[i] == t->guest[i] && t->state[i] < PTE_REFUSED_BASE)
+            continue;
+        drop_entry(p, t, i);
+        t->guest[i] = now[i];
+        t->state[i] = PTE_NOT_PRESENT;
+        t->shadow[i] = scratch_entry(p, t->level);
+        pending[i / 8u] |= (uint8_t)(1u << (i % 8u));
+    }
+}
+
+void vgt_ppgtt_resync(struct vgt_ppgtt *p, const uint64_t *pages, unsigned n)
+{
+    struct pt *held[VGT_PPGTT_RESYNC_MAX];
+    uint8_t (*pending)[GEN9_PPGTT_ENTRIES / 8u] = p->resync_pending;
+    unsigned k = 0;
+
+    memset(p->resync_pending, 0, sizeof p->resync_pending);
+    /* Every table is held first: one released in phase 1 stays readable until the end. */
+    for (unsigned j = 0; j < n && k < VGT_PPGTT_RESYNC_MAX; j++) {
+        struct pt *t = pt_lookup(p, pages[j]);
+        bool dup = false;
+        for (unsigned h = 0; h < k; h++)
+            dup |= held[h] == t;
+        if (t && !dup) {
+            t->refs++;
+            held[k++] = t;
+        }
+    }
+    for (unsigned h = 0; h < k; h++) {
+        resync_release(p, held[h], pending[h]);
+        p->st.writes++;
+    }
+    /* Phase 2, upper levels first, only tables something still references besides the hold. */
+    for (int level = GEN9_PPGTT_TOP_LEVEL; level >= 0; level--) {
+        for (unsigned h = 0; h < k; h++) {
+            struct pt *t = held[h];
+            if ((int)t->level != level || t->refs == 1)
+                continue;
+            for (unsigned i = 0; i < GEN9_PPGTT_ENTRIES; i++) {
+                if (pending[h][i / 8u] >> (i % 8u) & 1u) {
+                    fill_entry(p, t, i);
+                    p->st.entries_updated++;
+                }
+            }
+        }
+    }
+    for (unsigned h = 0; h < k; h++)
+        pt_put(p, held[h]);
+}
+
 bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa)
 {
     return pt_lookup(p, gpa) != NULL;

@@ -139,6 +139,16 @@ int vgt_ppgtt_root_find(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t *shadow
  * is already in its RAM: re-shadow the entries it touched.  VGT_PPGTT_E_NOT_TABLE if the page
  * is not tracked (a stale EPT protection: the caller may drop it). */
 int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len);
+/* The guest changed table pages pages[0..n) behind the shadow's back (out of sync: given back
+ * in the EPT), and they are protected again: re-read all of them, in two phases.  First every
+ * entry that changed lets go of what it held, in all of them; then the changed entries are
+ * shadowed again, upper levels first.  So a table the guest unlinked in one page is released
+ * before an entry of another page, written in the same period, maps its page as data (i915
+ * frees a page table and reuses its page for a buffer object), whatever their order.  An
+ * entry refused before is checked again.  Pages that hold no table are skipped; at most
+ * VGT_PPGTT_RESYNC_MAX are taken. */
+#define VGT_PPGTT_RESYNC_MAX    64u
+void vgt_ppgtt_resync(struct vgt_ppgtt *p, const uint64_t *pages, unsigned n);
 /* Whether guest page gpa holds a shadowed table (the caller keeps it write-protected). */
 bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa);
 /* Its level (3 PML4 .. 0 page table), or -1 if it holds none.  A caller re-reading several

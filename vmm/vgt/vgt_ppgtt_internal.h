@@ -45,6 +45,9 @@ struct vgt_ppgtt {
     struct pt_root *roots;
     unsigned n_roots;
     struct vgt_ppgtt_stats st;
+    /* vgt_ppgtt_resync()'s work space (kept off the hypervisor's small stack) */
+    uint64_t resync_now[GEN9_PPGTT_ENTRIES];
+    uint8_t resync_pending[VGT_PPGTT_RESYNC_MAX][GEN9_PPGTT_ENTRIES / 8u];
 };
 
 struct pt *pt_lookup(const struct vgt_ppgtt *p, uint64_t gpa);
