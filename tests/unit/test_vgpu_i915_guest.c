@@ -433,8 +433,9 @@ static void test_ppgtt_user_work(void **state)
 }
 
 /* i915 queues the requests that came while its context waited into one tail update (a lite
- * restore; gem_exec_nop's loop): 120 empty PPGTT batches, 6 KiB of ring, one ELSP write.  The
- * vGPU runs them as several workloads in order, and the element completes after the last. */
+ * restore; gem_exec_nop's loop): 300 empty PPGTT batches, nearly all of the 16 KiB ring, one
+ * ELSP write: more workloads than the vGPU's queue holds.  The vGPU runs them as workloads in
+ * order, queuing the rest as room comes, and the element completes after the last. */
 static void test_long_submission_runs_in_slices(void **state)
 {
     unsigned bcs = 1;
@@ -445,8 +446,10 @@ static void test_long_submission_runs_in_slices(void **state)
     cpu_write64(pt + 8u * gen9_ppgtt_index(batch_va, 0), PDE(batch_page));
     wait_seqno(bcs, request(bcs, user_batch));
     uint32_t from = ctx[bcs].tail, last = 0;
-    for (unsigned i = 0; i < 120; i++)
+    for (unsigned i = 0; i < 300; i++)
         last = add_request(bcs, user_batch);
+    assert_true((ctx[bcs].tail - from) % (RING_PAGES * 4096u) >
+                VGPU_QUEUE_MAX * VGPU_SLICE_MAX_BATCHES * 13u * 4u);   /* 13 dwords a request */
     assert_true((ctx[bcs].tail - from) % (RING_PAGES * 4096u) > VGPU_SLICE_MAX_DW * 4u);
     struct vgpu_info in;
     vgpu_get_info(fx_v(f, G), &in);
@@ -457,7 +460,7 @@ static void test_long_submission_runs_in_slices(void **state)
     assert_int_equal(in.i915_st.faults[IGPU_BCS], 0);
     assert_int_equal(in.st.rejected, 0);
     assert_int_equal(in.i915_st.completed[IGPU_BCS], done + 1);     /* one element */
-    assert_true(in.st.completed - workloads >= 120 / VGPU_SLICE_MAX_BATCHES);
+    assert_true(in.st.completed - workloads >= 300 / VGPU_SLICE_MAX_BATCHES);
     assert_int_equal(fx_rd(f, G, ctx[bcs].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD),
                      ctx[bcs].tail);
 }

@@ -200,7 +200,7 @@ void vgpu_i915_bcs_retired(struct vgpu *v, uint32_t lrca, uint32_t tail, uint32_
     v->st.completed++;
     if (user_interrupt)
         vgpu_i915_event(v, IGPU_BCS, GEN9_GT_USER_INTERRUPT);
-    if (v->q_len)
+    if (v->q_len || v->rest.bytes)
         return;                         /* the element's later workloads (lite restores) */
     uint64_t next;
     g->st.completed[IGPU_BCS]++;

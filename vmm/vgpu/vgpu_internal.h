@@ -35,6 +35,20 @@ struct vgpu_workload {
 
 struct vgpu_i915;
 
+/* A guest context's ring as its image describes it (vgpu_read_context()). */
+struct vgpu_guest_ring {
+    uint32_t start, size, head, tail;
+};
+
+/* The part of an i915 blitter submission not queued yet: i915 may put up to its whole ring
+ * into one tail update, more workloads than the queue holds; the rest is queued, in order, as
+ * workloads retire (vgpu_queue_rest()), and the element completes after its last. */
+struct vgpu_rest {
+    uint32_t lrca, ctx_id, head, bytes;     /* bytes == 0: nothing waits */
+    uint64_t pml4;
+    struct vgpu_guest_ring r;
+};
+
 /* A plain register that has no rule (storage only). */
 struct vgpu_other_reg {
     uint32_t off, val;
@@ -86,6 +100,7 @@ struct vgpu {
      * head would be there once the queued work ran); a context not listed starts at the
      * RING_HEAD of its image.  Forgotten on reset. */
     struct { uint32_t lrca, tail; bool used; } ctx_tail[VGPU_CTX_TRACK];
+    struct vgpu_rest rest;
     unsigned ctx_next;
     /* Workloads of the queue head a preemption left in the shadow ring: the shadow context's
      * saved image says where they resume (vgpu_preempt.c).  Still `inflight` to the queue. */
@@ -174,10 +189,9 @@ void vgpu_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_elsp_submit(struct vgpu *v);
 /* The ring registers of the guest context at lrca, read through its GGTT entries and checked
  * (image and ring inside its graphics memory, a valid ring); false with the reason. */
-struct vgpu_guest_ring {
-    uint32_t start, size, head, tail;
-};
 bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why, size_t n);
+/* Queues what the queue has room for of v->rest, in slices (vgpu_submit.c). */
+void vgpu_queue_rest(struct vgpu *v);
 /* One element of a blitter submission: scanned and queued, or refused. */
 void vgpu_submit_element(struct vgpu *v, uint64_t desc);
 /* Retires the oldest queued workload: the guest's context RING_HEAD, CSB, status page,

@@ -36,6 +36,8 @@ static void retire_ready(struct vgpu *v)
             break;
         vgpu_retire_head(v, TESSERA_REJECT_NONE);
     }
+    if (v->rest.bytes)
+        vgpu_queue_rest(v);             /* room for more of an i915 submission */
     v->execlist_status_lo = v->q_len ? GEN9_EXECLIST0_VALID : 0;
     /* gtt/ copies and plans only for vGPUs with work (an idle one is never switched to). */
     gtt_set_active(v->dev->cfg.gtt, v->id, v->q_len != 0);
@@ -75,6 +77,7 @@ static void collect(struct vgpu_dev *d, struct vgpu *v)
 /* Drops every workload of v: in flight ones were cut short by the engine reset. */
 void vgpu_drop_queue(struct vgpu *v, uint32_t code)
 {
+    v->rest.bytes = 0;                  /* what was not queued yet goes too */
     for (unsigned i = 0; i < v->q_len; i++) {
         struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
         if (!w->is_void) {

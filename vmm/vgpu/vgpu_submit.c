@@ -379,13 +379,43 @@ void vgpu_submit_element(struct vgpu *v, uint64_t desc)
         return;
     }
     /* An i915 element completes when its last workload retires (vgpu_i915_bcs_retired()), so
-     * a long submission runs as several workloads, in order. */
-    for (uint32_t head = r.head; bytes;) {
-        uint32_t take = slice_bytes(v, &r, head, bytes);
-        if (!queue_slice(v, lrca, ctx_id, pml4, &r, head, take))
-            return;                     /* refused up to its tail: the rest goes with it */
-        head = (head + take) % r.size;
-        bytes -= take;
+     * a long submission runs as several workloads, in order, queued as room comes. */
+    if (v->rest.bytes && v->rest.lrca != lrca) {
+        /* The sequencer starts an element only after the last one completed. */
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: context %#x submitted "
+                         "while %#x still has %u bytes to queue", lrca, v->rest.lrca, v->rest.bytes);
+        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
+        return;
+    }
+    if (v->rest.bytes) {                /* a lite restore while part of it waits: it grows */
+        v->rest.bytes += bytes;
+        v->rest.r = r;
+    } else {
+        v->rest = (struct vgpu_rest){ lrca, ctx_id, r.head, bytes, pml4, r };
+    }
+    vgpu_queue_rest(v);
+}
+
+static bool shadow_free(const struct vgpu *v)
+{
+    for (unsigned i = 0; i < v->n_shadow; i++)
+        if (!(v->shadow_busy & (1ull << i)))
+            return true;
+    return false;
+}
+
+void vgpu_queue_rest(struct vgpu *v)
+{
+    struct vgpu_rest *s = &v->rest;
+    if (s->bytes && v->i915 && v->i915->hung[IGPU_BCS])
+        s->bytes = 0;                   /* faulted: nothing more of it runs */
+    while (s->bytes && v->q_len < VGPU_QUEUE_MAX && shadow_free(v)) {
+        uint32_t take = slice_bytes(v, &s->r, s->head, s->bytes);
+        uint32_t head = s->head;
+        s->head = (s->head + take) % s->r.size;
+        s->bytes -= take;
+        if (!queue_slice(v, s->lrca, s->ctx_id, s->pml4, &s->r, head, take))
+            s->bytes = 0;               /* refused up to its tail: the rest goes with it */
     }
 }
 
