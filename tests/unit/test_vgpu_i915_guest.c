@@ -396,6 +396,16 @@ static void user_batch(unsigned e)
          (uint32_t)batch_va, (uint32_t)(batch_va >> 32));
 }
 
+/* gem_exec_nop's batch: an empty PPGTT batch at batch_va, bound (the PTE write exits). */
+static void bind_empty_batch(void)
+{
+    batch_va = VA + 0x1000;
+    batch_page = ram_page();
+    uint32_t bb[2] = { GEN9_MI_NOOP, GEN9_MI_BATCH_BUFFER_END };
+    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
+    cpu_write64(pt + 8u * gen9_ppgtt_index(batch_va, 0), PDE(batch_page));
+}
+
 static void test_ppgtt_user_work(void **state)
 {
     unsigned vcs = 2, bcs = 1;
@@ -403,11 +413,7 @@ static void test_ppgtt_user_work(void **state)
     assert_int_equal(*(uint32_t *)fx_gpa(f, G, data_page), 0xC0FFEE);
 
     /* gem_exec_nop on the blitter: an empty PPGTT batch, bound first (the PTE write exits). */
-    batch_va = VA + 0x1000;
-    batch_page = ram_page();
-    uint32_t bb[2] = { GEN9_MI_NOOP, GEN9_MI_BATCH_BUFFER_END };
-    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
-    cpu_write64(pt + 8u * gen9_ppgtt_index(batch_va, 0), PDE(batch_page));
+    bind_empty_batch();
     wait_seqno(bcs, request(bcs, user_batch));
     struct vgpu_info in;
     vgpu_get_info(fx_v(f, G), &in);
@@ -439,11 +445,7 @@ static void test_ppgtt_user_work(void **state)
 static void test_long_submission_runs_in_slices(void **state)
 {
     unsigned bcs = 1;
-    batch_va = VA + 0x1000;
-    batch_page = ram_page();
-    uint32_t bb[2] = { GEN9_MI_NOOP, GEN9_MI_BATCH_BUFFER_END };
-    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
-    cpu_write64(pt + 8u * gen9_ppgtt_index(batch_va, 0), PDE(batch_page));
+    bind_empty_batch();
     wait_seqno(bcs, request(bcs, user_batch));
     uint32_t from = ctx[bcs].tail, last = 0;
     for (unsigned i = 0; i < 300; i++)
@@ -503,11 +505,7 @@ static void i915_engine_reset(unsigned e)
 static void test_batch_changed_after_the_scan(void **state)
 {
     unsigned bcs = 1;
-    batch_va = VA + 0x1000;
-    batch_page = ram_page();
-    uint32_t bb[2] = { GEN9_MI_NOOP, GEN9_MI_BATCH_BUFFER_END };
-    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
-    cpu_write64(pt + 8u * gen9_ppgtt_index(batch_va, 0), PDE(batch_page));
+    bind_empty_batch();
     uint64_t victim = f->layout.host.start;     /* the hypervisor's own graphics memory */
     uint32_t before = seqno_of(bcs);
     request(bcs, user_batch);                   /* scanned: MI_NOOP, MI_BATCH_BUFFER_END */
@@ -530,7 +528,7 @@ static void test_batch_changed_after_the_scan(void **state)
     memcpy(&host_after, fx_ptr(f, f->host_pa), 4);
     assert_int_equal(host_after, host_before);
     i915_engine_reset(bcs);
-    memcpy(fx_gpa(f, G, batch_page), bb, sizeof bb);
+    bind_empty_batch();
     wait_seqno(bcs, request(bcs, user_batch));
 }
 
