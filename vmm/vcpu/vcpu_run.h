@@ -1,6 +1,8 @@
 /* Time-slicing the guests' vCPUs on the boot CPU: round robin, each vCPU for its slice (the
  * configured slice scaled by its weight) ended by the VMX preemption timer, or earlier when it
- * halts.  Between slices the shell gets the CPU, so the operator is never locked out. */
+ * halts, or — after 1 ms — when a guest that has used less CPU (vCPU and rendering, by weight:
+ * cpu_share.h) becomes runnable or its timer comes due.  Between slices the shell gets the
+ * CPU, so the operator is never locked out. */
 #ifndef TESSERA_VMM_VCPU_RUN_H
 #define TESSERA_VMM_VCPU_RUN_H
 
