@@ -40,6 +40,8 @@ static void fill_renders_and_retires(void **state)
     uint32_t c[16];
     unsigned n = fx_fill(c, f->g[0].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H, 0x00336699);
     uint32_t seq = fx_submit(f, 0, c, n);
+    assert_true(vgpu_render_step(f->dev));
+    assert_int_equal(vgpu_render_owner(f->dev), 0);     /* its work is on the engine */
     fx_run_until_retired(f, 0);
     assert_int_equal(fx_rd(f, 0, f->g[0].seq), seq);
     assert_int_equal(fb_pixel(f, 0, 0, 0), 0x00336699);
@@ -56,6 +58,10 @@ static void fill_renders_and_retires(void **state)
     assert_true(in.st.wait_ns > 0 && in.st.turnaround_ns > in.st.wait_ns);
     assert_true(in.st.render_cpu_ns > 0);
     assert_int_equal(vgpu_render_retired(f->dev), 1);
+    /* ... which the host loop charges to guest 0's CPU share; nothing is on the engine now. */
+    assert_int_equal(vgpu_render_cpu_ns(f->dev, 0), in.st.render_cpu_ns);
+    assert_int_equal(vgpu_render_cpu_ns(f->dev, 1), 0);
+    assert_int_equal(vgpu_render_owner(f->dev), VGPU_MAX);
     assert_int_equal(b.rejected, 0);
     /* the completion reached the status page and the interrupt bits */
     assert_int_equal(fx_rd(f, 0, f->g[0].hwsp + 4 * GEN9_HWS_CSB_BUF0_INDEX) & GEN9_CTX_STATUS_COMPLETE,

@@ -317,6 +317,12 @@ static void calibrate_model(void)
         vgpu_host.cost_scale = (uint32_t)k;
 }
 
+/* The CPU the model spent rendering guest id's work, counted in its CPU share. */
+static uint64_t render_cpu_of(unsigned id)
+{
+    return vgpu_render_cpu_ns(vgpu_host.dev, id);
+}
+
 static bool fail(const char *why)
 {
     snprintf(vgpu_host.error, sizeof vgpu_host.error, "%s", why);
@@ -386,6 +392,7 @@ bool vgpu_host_init(const struct cfg *cfg)
             return fail("no room for the vGPU's MMIO regions");
     }
     wall_init(cfg, wall_source);
+    vcpu_set_render_cpu(render_cpu_of);
     vgpu_host.balloon_next_ns = timer_now_ns() + (uint64_t)cfg->balloon.period_ms * 1000000ull;
     vgpu_host.last_period_ns = timer_now_ns();
     vgpu_host.ready = true;
@@ -432,6 +439,15 @@ static void balloon_period(const struct cfg *cfg, uint64_t now)
         log_warn("vgpu: balloon period failed");
 }
 
+/* The rendering under way is its owner's CPU time: a guest that has used less CPU and wants
+ * it (a vCPU that polls for its frame, or whose timer fired) gets it back now, not a piece
+ * later (vmm/vcpu/cpu_share.h). */
+static bool owed_cpu(void)
+{
+    unsigned owner = vgpu_render_owner(vgpu_host.dev);
+    return owner != VGPU_MAX && vcpu_owed_cpu(owner);
+}
+
 bool vgpu_host_poll(uint64_t budget_us)
 {
     static uint64_t last_end;
@@ -467,7 +483,7 @@ bool vgpu_host_poll(uint64_t budget_us)
     do {
         busy = vgpu_render_step(vgpu_host.dev);
     } while (busy && timer_now_ns() < end && vgpu_render_retired(vgpu_host.dev) == retired &&
-             !vcpu_wake_pending());
+             !vcpu_wake_pending() && !owed_cpu());
     was_busy = busy;
     last_end = timer_now_ns();
 

@@ -2,6 +2,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/timer.h"
+#include "vmm/vcpu/cpu_share.h"
 #include "vmm/vcpu/exit.h"
 #include "vmm/vcpu/guest_msr.h"
 #include "vmm/vcpu/inject.h"
@@ -29,6 +30,70 @@ static uint64_t entry_budget(const struct vm *vm, uint64_t slice_left_ns, uint64
     return budget;
 }
 
+/* ---- who is owed the CPU (vmm/vcpu/cpu_share.h) ------------------------------------------ */
+
+#define MIN_RUN_NS 1000000ull       /* a slice cut for a waiting guest still runs this long */
+
+static struct cpu_share share;
+static bool share_ready;
+static uint64_t (*render_cpu)(unsigned id);
+static const struct vm *on_cpu;     /* the vCPU in run_slice, and since when */
+static uint64_t on_cpu_since;
+
+void vcpu_set_render_cpu(uint64_t (*fn)(unsigned id)) { render_cpu = fn; }
+
+/* Guest id's CPU so far: its vCPU's time (with the slice under way) and its rendering. */
+static uint64_t cpu_total(const struct vm *vm, uint64_t now)
+{
+    uint64_t t = vm->run_ns + (render_cpu ? render_cpu(vm->id) : 0);
+    return vm == on_cpu && now > on_cpu_since ? t + now - on_cpu_since : t;
+}
+
+static void share_tick(uint64_t now)
+{
+    uint64_t total[CPU_SHARE_MAX];
+    unsigned n = vm_count() < CPU_SHARE_MAX ? vm_count() : CPU_SHARE_MAX;
+    if (!share_ready) {
+        cpu_share_init(&share, now);
+        for (unsigned i = 0; i < n; i++)
+            cpu_share_set_weight(&share, i, vm_get(i)->cfg->weight);
+        share_ready = true;
+    }
+    if (now < share.next_period_ns)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        total[i] = cpu_total(vm_get(i), now);
+    cpu_share_tick(&share, now, total, n);
+}
+
+/* The earliest TSC at which a guest other than `runner` that has used less CPU than it wants
+ * the CPU: now if it is runnable, at its APIC timer if it is halted; UINT64_MAX if none. */
+static uint64_t owed_at(unsigned runner, uint64_t tsc)
+{
+    uint64_t now = timer_now_ns(), at = UINT64_MAX;
+    share_tick(now);
+    const struct vm *r = vm_get(runner);
+    if (!r)
+        return at;
+    uint64_t r_total = cpu_total(r, now);
+    for (unsigned i = 0; i < vm_count() && i < CPU_SHARE_MAX; i++) {
+        struct vm *vm = vm_get(i);
+        if (i == runner || vm->state != VM_RUNNING ||
+            !cpu_share_owed(&share, i, cpu_total(vm, now), runner, r_total))
+            continue;
+        uint64_t when = !vm->halted || vcpu_irq_wake(vm, tsc) ? tsc : vcpu_irq_next_timer(vm);
+        if (when < at)
+            at = when;
+    }
+    return at;
+}
+
+bool vcpu_owed_cpu(unsigned runner)
+{
+    uint64_t tsc = rdtsc();
+    return owed_at(runner, tsc) <= tsc;
+}
+
 /* Runs `vm` until its slice ends, it yields, or it stops.  True if it used the whole slice. */
 static bool run_slice(struct vm *vm)
 {
@@ -39,6 +104,8 @@ static bool run_slice(struct vm *vm)
     }
     guest_msr_enter(vm);
     uint64_t start = timer_now_ns(), deadline = start + vm->slice_ns;
+    on_cpu = vm;
+    on_cpu_since = start;
     bool used_all = false;
     for (;;) {
         uint64_t now = timer_now_ns();
@@ -47,8 +114,23 @@ static bool run_slice(struct vm *vm)
             break;
         }
         uint64_t tsc = rdtsc();
+        /* A guest that used less CPU than this one and wants it now (or when its timer fires)
+         * ends this slice, after MIN_RUN_NS: what waits for a timer or a poll's turn is the
+         * guest that asks for little (issue 17). */
+        uint64_t owed = owed_at(vm->id, tsc), tsc_per_ms = timer_tsc_hz() / 1000;
+        uint64_t min_end = start + MIN_RUN_NS > now ? (start + MIN_RUN_NS - now) * tsc_per_ms / 1000000 : 0;
+        if (owed <= tsc && !min_end) {
+            used_all = true;        /* it wanted more: it counts as waiting while others run */
+            break;
+        }
+        uint64_t budget = entry_budget(vm, deadline - now, tsc);
+        if (owed != UINT64_MAX) {
+            uint64_t stop = owed > tsc ? owed - tsc : 0;
+            stop = stop > min_end ? stop : min_end;
+            budget = budget < stop ? budget : stop;
+        }
         vcpu_irq_before_entry(vm, tsc);
-        vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(entry_budget(vm, deadline - now, tsc)));
+        vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(budget));
         /* Interrupts stay off from here to the exit; one that arrives meanwhile makes the guest
          * exit and is taken by the host right after. */
         irq_disable();
@@ -72,6 +154,7 @@ static bool run_slice(struct vm *vm)
         break;
     }
     guest_msr_leave(vm);
+    on_cpu = NULL;
     vm->run_ns += timer_now_ns() - start;
     return used_all;
 }

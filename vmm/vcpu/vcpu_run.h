@@ -1,6 +1,8 @@
 /* Time-slicing the guests' vCPUs on the boot CPU: round robin, each vCPU for its slice (the
  * configured slice scaled by its weight) ended by the VMX preemption timer, or earlier when it
- * halts.  Between slices the shell gets the CPU, so the operator is never locked out. */
+ * halts, or — after 1 ms — when a guest that has used less CPU (vCPU and rendering, by weight:
+ * cpu_share.h) becomes runnable or its timer comes due.  Between slices the shell gets the
+ * CPU, so the operator is never locked out. */
 #ifndef TESSERA_VMM_VCPU_RUN_H
 #define TESSERA_VMM_VCPU_RUN_H
 
@@ -15,6 +17,12 @@ void vcpu_set_between_slices(bool (*fn)(void));
 /* True when a halted vCPU has an interrupt ready (its timer fired, a device raised one) and
  * has not run since: the render loop then gives the CPU back (a GPU would run beside it). */
 bool vcpu_wake_pending(void);
+/* The CPU the GPU model spent on guest id's work (vgpu): counted with its vCPU's time, so a
+ * guest whose rendering eats CPU gets less of it, not its neighbour (vmm/vcpu/cpu_share.h). */
+void vcpu_set_render_cpu(uint64_t (*fn)(unsigned id));
+/* True when a guest other than `runner` has used less CPU than runner and wants the CPU now
+ * (runnable, or halted with an interrupt ready): rendering for runner gives it back. */
+bool vcpu_owed_cpu(unsigned runner);
 /* Run-queue waiting, for the balloon controller's W: *wait is the time vCPUs that wanted the CPU
  * (used their whole last slice) spent waiting while others ran, *demand the time they wanted
  * it (round lengths); both accumulate from boot, in ns. */

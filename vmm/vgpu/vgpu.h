@@ -261,6 +261,10 @@ void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out);
 void vgpu_render_stats_get(const struct vgpu_dev *d, struct vgpu_render_stats *out);
 /* st.retired, cheaply: the host loop stops rendering when it grows (a guest waits for that). */
 uint64_t vgpu_render_retired(const struct vgpu_dev *d);
+/* The vGPU whose work is on the engine (VGPU_MAX: none), and the CPU its rendering took so far
+ * (st.render_cpu_ns): the host loop charges it to that guest's CPU share. */
+unsigned vgpu_render_owner(const struct vgpu_dev *d);
+uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm);
 /* The guest's framebuffer as its plane registers describe it; read() fetches bytes of it
  * through the vGPU's GGTT entries.  false if the plane is off or unusable. */
 struct vgpu_plane {

@@ -349,6 +349,17 @@ uint64_t vgpu_render_retired(const struct vgpu_dev *d)
     return d->st.retired;
 }
 
+unsigned vgpu_render_owner(const struct vgpu_dev *d)
+{
+    return d->running;
+}
+
+uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm)
+{
+    const struct vgpu *v = d && vm < VGPU_MAX ? d->v[vm] : NULL;
+    return v ? v->st.render_cpu_ns : 0;
+}
+
 bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out)
 {
     memset(out, 0, sizeof *out);
