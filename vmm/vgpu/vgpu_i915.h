@@ -17,7 +17,7 @@
  *    PCI MSI capability (env.msi).
  *  - PPGTT: guest page-table pages are write-protected in the EPT (env.protect).  A guest write
  *    to one exits; the page is then unprotected and marked out of sync, and every out-of-sync
- *    page is read again (vgt_ppgtt_guest_write() over the page) and protected again before any
+ *    page is protected again and read again (vgt_ppgtt_resync(), in two phases) before any
  *    of the vGPU's work is checked or run: GVT-g's out-of-sync pages (gvt/gtt.c
  *    ppgtt_set_guest_page_oos(), intel_vgpu_sync_oos_pages()), which also covers writes the
  *    MMIO decoder cannot emulate (i915 clears ranges with memset64: rep stosq).

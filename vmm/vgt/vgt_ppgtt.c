@@ -272,11 +272,6 @@ bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa)
     return pt_lookup(p, gpa) != NULL;
 }
 
-int vgt_ppgtt_table_level(const struct vgt_ppgtt *p, uint64_t gpa)
-{
-    const struct pt *t = pt_lookup(p, gpa);
-    return t ? (int)t->level : -1;
-}
 
 int vgt_ppgtt_create(const struct vgt_ppgtt_config *cfg, struct vgt_ppgtt **out)
 {

@@ -16,10 +16,11 @@
  *    present, and one that is refused, shadows to the vGPU's own scratch page, read-only (or a
  *    scratch table above it): what its GPU work writes there, nothing ever reads.
  *  - Tracking.  Every guest page that holds a shadowed table is reported to the caller
- *    (ops.protect) so it can write-protect it in the EPT; the caller applies a trapped write to
- *    the guest's RAM, then calls vgt_ppgtt_guest_write(), which re-reads the entries written
- *    and re-shadows them (taking the new subtree before releasing the old one; a table no
- *    entry references any more is freed and unprotected).
+ *    (ops.protect) so it can write-protect it in the EPT.  The vGPU lets written pages go out
+ *    of sync and hands them to vgt_ppgtt_resync() before the guest's work next runs (all
+ *    releases first, then the new entries); vgt_ppgtt_guest_write() re-shadows the entries of
+ *    one write at once (the new subtree before the old one goes).  A table no entry
+ *    references any more is freed and unprotected.
  *  - Translation.  vgt_ppgtt_translate() gives the host address of a PPGTT graphics address
  *    of a context, for the software command streamer and the scanner: only through entries
  *    that were shadowed from the guest's own, present entries; a write also needs the RW bit
@@ -151,10 +152,6 @@ int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len);
 void vgt_ppgtt_resync(struct vgt_ppgtt *p, const uint64_t *pages, unsigned n);
 /* Whether guest page gpa holds a shadowed table (the caller keeps it write-protected). */
 bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa);
-/* Its level (3 PML4 .. 0 page table), or -1 if it holds none.  A caller re-reading several
- * written table pages takes the upper levels first: a table the guest unlinked is released
- * before leaves that now map its page as data are checked (else they are refused). */
-int vgt_ppgtt_table_level(const struct vgt_ppgtt *p, uint64_t gpa);
 
 /* Host address of PPGTT graphics address gfx in the context whose PML4 is pml4_gpa, for an
  * access of the given direction; *contig (may be NULL) gets the bytes left in that page.
