@@ -467,6 +467,28 @@ static void test_long_submission_runs_in_slices(void **state)
                      ctx[bcs].tail);
 }
 
+/* i915 frees a context and makes the next one at the same address, with a new ring whose head
+ * is 0 in its image (every run of an IGT program had the same LRCA): the engine loads the new
+ * image, so the new context runs from its own head, not from where the old one stopped. */
+static void test_new_context_at_a_freed_address(void **state)
+{
+    unsigned bcs = 1;
+    bind_empty_batch();
+    wait_seqno(bcs, request(bcs, user_batch));
+    uint32_t old_tail = ctx[bcs].tail;
+    ctx[bcs].tail = 0;
+    for (uint32_t o = 0; o < old_tail; o += 4u)
+        fx_wr(f, G, ctx[bcs].ring + o, 0);
+    fx_wr(f, G, ctx[bcs].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, 0);
+    uint32_t seqno = request(bcs, user_batch);
+    assert_int_equal(ctx[bcs].tail, old_tail);     /* the same tail: nothing new by address */
+    wait_seqno(bcs, seqno);
+    struct vgpu_info in;
+    vgpu_get_info(fx_v(f, G), &in);
+    assert_int_equal(in.i915_st.faults[IGPU_BCS], 0);
+    assert_int_equal(seqno_of(bcs), seqno);
+}
+
 /* i915 frees a page table and reuses its page as a buffer object's: the unlink (in a page
  * directory) and the new leaf (in a page table) are both out of sync when the next request
  * comes; directories are read again first, so the leaf finds a data page, not a table. */
@@ -614,6 +636,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_batch_changed_after_the_scan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_page_reused_as_data, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_submission_runs_in_slices, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_new_context_at_a_freed_address, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unannounced_page_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_restart_gives_pages_back, setup, teardown),
     };

@@ -8,7 +8,6 @@
 #include "drivers/igpu/gen9_gtt.h"
 
 #define VGPU_MAX_RANGES (1u + 64u)      /* low window + high slots */
-#define VGPU_CTX_TRACK  8u              /* contexts per vGPU whose submitted tail is tracked */
 /* Host-area bytes the default-image recording uses first: its context (2 pages) and ring. */
 #define VGPU_RECORD_BYTES (GEN9_LR_CONTEXT_OTHER_SIZE + GEN9_GTT_PAGE_SIZE)
 
@@ -96,12 +95,7 @@ struct vgpu {
     uint64_t next_id;
     uint32_t host_ctx_id;
 
-    /* Where each context's next workload starts: the tail of its last submission (the engine's
-     * head would be there once the queued work ran); a context not listed starts at the
-     * RING_HEAD of its image.  Forgotten on reset. */
-    struct { uint32_t lrca, tail; bool used; } ctx_tail[VGPU_CTX_TRACK];
     struct vgpu_rest rest;
-    unsigned ctx_next;
     /* Workloads of the queue head a preemption left in the shadow ring: the shadow context's
      * saved image says where they resume (vgpu_preempt.c).  Still `inflight` to the queue. */
     unsigned preempted;

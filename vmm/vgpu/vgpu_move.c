@@ -91,8 +91,6 @@ void vgpu_move_ready(struct vgpu *v)
     follow(&v->plane_surf, high.start, high.size, new_high);
     follow(&v->hws_pga, low.start, low.size, v->move_to.low.start);
     follow(&v->hws_pga, high.start, high.size, new_high);
-    /* Its contexts are at new addresses: none of the old ones is submitted again. */
-    memset(v->ctx_tail, 0, sizeof v->ctx_tail);
     vgpu_pv_update_ranges(v);
     v->pv.tessera_move.status = TESSERA_MOVE_MOVED;
     v->pv.tessera_move.moves++;

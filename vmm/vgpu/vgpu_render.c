@@ -108,7 +108,6 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     }
     v->preempted = 0;               /* its shadow context starts over below */
     int n = sched_vgpu_reset(d->cfg.sched, vm);
-    memset(v->ctx_tail, 0, sizeof v->ctx_tail);
     /* Its shadow context starts over from the default image, as i915 restores the default state
      * of a context an engine reset interrupted (execlists_reset_active()). */
     if (vgpu_init_shadow_context(v) != 0)

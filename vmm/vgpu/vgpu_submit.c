@@ -221,19 +221,30 @@ void vgpu_rescan_queued(struct vgpu *v)
     }
 }
 
-static unsigned ctx_slot(struct vgpu *v, uint32_t lrca, bool *known)
+/* Where a submission of context lrca starts.  A context with work still in the vGPU (queued,
+ * on the engine, or waiting in the rest) goes on after its newest workload: the engine's head
+ * will be there (a lite restore appends to the running context).  Any other context starts at
+ * the RING_HEAD of its image, as the engine loads it: retirement saves the head there, and a
+ * new context at a freed one's address brings its own (i915 reuses context addresses: every
+ * run of an IGT program had the same LRCA, and a tail remembered by address scanned the old
+ * context's ring bytes in the new one). */
+static void resume_head(const struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r)
 {
-    for (unsigned i = 0; i < VGPU_CTX_TRACK; i++) {
-        if (v->ctx_tail[i].used && v->ctx_tail[i].lrca == lrca) {
-            *known = true;
-            return i;
+    bool busy = false;
+    uint32_t tail = 0;
+    for (unsigned i = 0; i < v->q_len; i++) {
+        const struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        if (w->lrca == lrca) {
+            busy = true;
+            tail = w->tail;
         }
     }
-    *known = false;
-    unsigned i = v->ctx_next;
-    v->ctx_next = (v->ctx_next + 1) % VGPU_CTX_TRACK;
-    v->ctx_tail[i].used = false;
-    return i;
+    if (v->rest.bytes && v->rest.lrca == lrca) {
+        busy = true;
+        tail = v->rest.r.tail;
+    }
+    if (busy && tail < r->size)
+        r->head = tail;
 }
 
 /* Ring bytes [head, head + bytes) (wrapping at r->size) that one workload of an i915 guest takes:
@@ -355,13 +366,7 @@ void vgpu_submit_element(struct vgpu *v, uint64_t desc)
         v->pv.tessera_balloon.last_reject = TESSERA_REJECT_BAD_CONTEXT;
         return;
     }
-    bool known;
-    unsigned cs = ctx_slot(v, lrca, &known);
-    if (known && v->ctx_tail[cs].tail < r.size)
-        r.head = v->ctx_tail[cs].tail;
-    v->ctx_tail[cs].lrca = lrca;
-    v->ctx_tail[cs].tail = r.tail;
-    v->ctx_tail[cs].used = true;
+    resume_head(v, lrca, &r);
     uint32_t bytes = (r.tail - r.head + r.size) % r.size;
     if (bytes == 0) {
         vgpu_retire(v, lrca, ctx_id, r.tail, TESSERA_REJECT_NONE);
