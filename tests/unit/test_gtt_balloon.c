@@ -358,6 +358,17 @@ static void test_controller_f_and_bands(void **state)
     assert_int_equal(gtt_ctl_decide(&p, 0, 0, v, 3, a, 8, &b, &f), GTT_EINVAL);
 }
 
+/* A period in the low band where vGPU 3 asks for two slots: Algorithm 1 places them left, as
+ * in the example (slots 0-2).  Its request is withdrawn afterwards. */
+static void period_grows_vgpu3(struct env *e, const struct gtt_ctl_params *p, uint32_t *util,
+                               unsigned *req, struct gtt_ctl_report *rep)
+{
+    req[3] = 2;
+    assert_true(gtt_balloon_period(&e->g, p, 0, 0, util, req, rep) >= 1);
+    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    req[3] = 0;
+}
+
 static void test_controller_period_on_live_state(void **state)
 {
     struct env *e = *state;
@@ -366,14 +377,10 @@ static void test_controller_period_on_live_state(void **state)
     uint32_t util[GTT_MAX_VGPUS] = {0};
     unsigned req[GTT_MAX_VGPUS] = {0};
     struct gtt_ctl_report rep;
-    /* Low: vGPU 3 asks for two: Algorithm 1 places them left, as in the example. */
-    req[3] = 2;
-    assert_true(gtt_balloon_period(&e->g, &p, 0, 0, util, req, &rep) >= 1);
+    period_grows_vgpu3(e, &p, util, req, &rep);
     assert_int_equal(rep.band, GTT_CTL_LOW);
     assert_int_equal(rep.granted, 1);
-    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
     /* High copy overhead: requests refused, two slots reclaimed. */
-    req[3] = 0;
     req[0] = 1;
     assert_true(gtt_balloon_period(&e->g, &p, 0, 200000, util, req, &rep) >= 1);
     assert_int_equal(rep.band, GTT_CTL_HIGH);
@@ -401,10 +408,7 @@ static void test_held_slots_are_not_reclaimed(void **state)
     uint32_t util[GTT_MAX_VGPUS] = {0};
     unsigned req[GTT_MAX_VGPUS] = {0};
     struct gtt_ctl_report rep;
-    req[3] = 2;
-    assert_true(gtt_balloon_period(&e->g, &p, 0, 0, util, req, &rep) >= 1);
-    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
-    req[3] = 0;
+    period_grows_vgpu3(e, &p, util, req, &rep);
     gtt_vgpu_hold_slots(&e->g, 3, true);
     assert_int_equal(gtt_balloon_shrink(&e->g, 3, 1), GTT_EBUSY);
     assert_true(gtt_balloon_period(&e->g, &p, 0, 200000, util, req, &rep) >= 0);
