@@ -3,7 +3,10 @@ configs/kiosk-i915.dts (`vgpu = "i915"`): the guest's /sbin/i915-init loads Debi
 which finds the GVT-g vGPU, binds 00:02.0 and is not wedged (its banner, dmesg, debugfs
 i915_wedged, /dev/dri/renderD128); `vgpu linux` shows the engines' work and says "RCS/VCS/VECS:
 MI only, no 3D or media"; i915-colorblt (an XY_COLOR_BLT through the i915 uAPI, read back by the
-CPU) passes; the kiosk guests keep rendering meanwhile.
+CPU) passes; Debian's gem_exec_nop runs on all four engines, gem_blt and intel_upload_blit_small
+complete, all exiting 0; with the Linux guest keeping the blitter busy the render scheduler is
+still fair (every kiosk with work is served at once or gets its weight's share); the kiosk
+guests keep rendering meanwhile.
 
 The kernel and the i915 guest's initrd come from `make linux-i915` (docs/linux-image.md, "The
 i915 guest"); TESSERA_LINUX_KERNEL and TESSERA_LINUX_I915_INITRD override their paths."""
@@ -21,6 +24,11 @@ INITRD = os.environ.get("TESSERA_LINUX_I915_INITRD",
 CONFIG = os.path.join(ROOT, "configs", "kiosk-i915.dts")
 BOOT_TIMEOUT = 2400             # the kernel's boot, then i915's load (its GGTT is cleared entry by entry)
 LABEL = "RCS/VCS/VECS: MI only, no 3D or media"
+IGT = "/usr/libexec/igt-gpu-tools/benchmarks"
+ENGINES = ("rcs", "bcs", "vcs", "vecs")
+# id name weight vtime gpu-ms share ideal ratio queue backlog% (docs/operator-guide.md `sched`)
+SCHED_ROW = re.compile(r"^\s*(\d+) (\S+)\s+(\d+)\s+(-?\d+)\s+(\d+) (\d+\.\d+)\s+(\d+\.\d+|-)\s+(\d+\.\d+|-)"
+                       r"\s+(\d+)\s+(\d+\.\d)%\s*$", re.M)
 
 
 def run(r, iso):
@@ -86,6 +94,29 @@ def run(r, iso):
         r.check("i915: i915-colorblt (XY_COLOR_BLT through the i915 uAPI, read back by the CPU) passes",
                 colorblt)
 
+        def exec_nop():
+            con.run(f"export PATH=$PATH:{IGT}")
+            rates = {}
+            for e in ENGINES:
+                out = con.run(f"gem_exec_nop -e {e}; echo exit=$?", 900)
+                m = re.search(r"^\s*(\d+\.\d+)\s*$", out, re.M)
+                assert re.search(r"^exit=0$", out, re.M) and m, f"gem_exec_nop -e {e}:\n{out}"
+                rates[e] = float(m.group(1))
+            print("     gem_exec_nop, microseconds per no-op batch: "
+                  + ", ".join(f"{e} {rates[e]:.1f}" for e in ENGINES))
+        r.check("i915: Debian's gem_exec_nop runs on rcs, bcs, vcs and vecs and exits 0", exec_nop)
+
+        def igt_blits():
+            out = con.run("gem_blt -s 65536 -r 1 -t 100; echo exit=$?", 900)
+            m = re.search(r"^\s*(\d+(\.\d+)?)\s*$", out, re.M)
+            assert re.search(r"^exit=0$", out, re.M) and m, f"gem_blt:\n{out}"
+            print(f"     gem_blt -s 65536: {m.group(1)} MiB/s of XY_SRC_COPY_BLT")
+            out = con.run("intel_upload_blit_small; echo exit=$?", 1800)
+            m = re.search(r"\d+ iterations in [\d.]+ secs: [\d.]+ MB/sec", out)
+            assert re.search(r"^exit=0$", out, re.M) and m, f"intel_upload_blit_small:\n{out}"
+            print(f"     intel_upload_blit_small: {m.group(0)}")
+        r.check("i915: Debian's gem_blt and intel_upload_blit_small complete and exit 0", igt_blits)
+
         def detach():
             nonlocal con
             if con:
@@ -107,6 +138,37 @@ def run(r, iso):
             assert re.search(r"ppgtt: [1-9]\d* roots", out), out
         r.check(f"i915: `vgpu linux` shows work completed on all four engines, MSIs and PPGTTs, and says "
                 f"\"{LABEL}\"", vgpu_detail)
+
+        def fair_while_busy():
+            # The Linux guest keeps its blitter busy (gem_blt in a loop, in the background);
+            # the kiosks' light frames must be served at once (not backlogged), and every
+            # backlogged vGPU must get its weight's share of what they got (docs/sched.md).
+            nonlocal con
+            con = con or LinuxConsole(s)
+            con.run("(while :;do gem_blt -s 262144 -r 1 >/dev/null 2>&1;done)&", 120)
+            detach()
+            s.idle(10)
+            s.command("sched reset")
+            s.idle(40)
+            out = s.command("sched", timeout=60)
+            rows = {m.group(2): dict(gpu_ms=int(m.group(5)), share=float(m.group(6)),
+                                     ideal=None if m.group(7) == "-" else float(m.group(7)),
+                                     backlog=float(m.group(10)) / 100)
+                    for m in SCHED_ROW.finditer(out)}
+            assert "linux" in rows and rows["linux"]["ideal"] is not None, \
+                f"the Linux guest's blitter work did not keep it backlogged:\n{out}"
+            for name in ("signage", "dashboard"):
+                k = rows[name]
+                assert k["gpu_ms"] > 0, f"{name} got no GPU time beside the busy Linux guest:\n{out}"
+                if k["ideal"] is not None:   # kept waiting: then it must get its share
+                    assert k["share"] >= 0.9 * k["ideal"], f"{name} below its share:\n{out}"
+            m = re.search(r"MMR (\d+\.\d+)", out)
+            assert not m or float(m.group(1)) >= 0.9, out
+            print("     " + ", ".join(f"{n} share {rows[n]['share']:.3f} backlog {rows[n]['backlog']:.0%}"
+                                      for n in ("linux", "signage", "dashboard")) +
+                  (f", MMR {m.group(1)}" if m else ", one vGPU backlogged"))
+        r.check("i915: with the Linux guest's blitter busy, the kiosks are served at once or get their "
+                "weight's share (MMR >= 0.9)", fair_while_busy)
 
         def kiosks_render():
             detach()
