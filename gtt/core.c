@@ -66,6 +66,8 @@ void gtt_phys_set(struct gtt *g, uint32_t index, uint64_t pte, uint16_t owner)
     uint32_t s = gtt_slot_of(g, index);
     if (s != UINT32_MAX && g->slot_owner[s] != owner)
         g->slot_owner[s] = GTT_OWNER_MIXED;   /* whole-slot writers set it back themselves */
+    if (index < g->first_slot_entry && g->low_owner[index / GTT_LOW_BLOCK_ENTRIES] != owner)
+        g->low_owner[index / GTT_LOW_BLOCK_ENTRIES] = GTT_OWNER_MIXED;   /* likewise */
 }
 
 static uint64_t *alloc_entries(uint32_t n, uint64_t fill)
@@ -114,7 +116,9 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     unsigned ns = l->n_slots ? l->n_slots : 1;
     g->slot_owner = malloc(ns * sizeof *g->slot_owner);
     g->slot_sharers = calloc(ns, sizeof *g->slot_sharers);
-    if (!g->owner || !g->slot_owner || !g->slot_sharers) {
+    uint32_t nb = gtt_low_blocks(g);
+    g->low_owner = malloc((nb ? nb : 1) * sizeof *g->low_owner);
+    if (!g->owner || !g->slot_owner || !g->slot_sharers || !g->low_owner) {
         gtt_fini(g);
         return GTT_ENOMEM;
     }
@@ -122,6 +126,8 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
         g->owner[i] = GTT_NO_VGPU;
     for (unsigned s = 0; s < ns; s++)
         g->slot_owner[s] = GTT_NO_VGPU;
+    for (uint32_t b = 0; b < nb; b++)
+        g->low_owner[b] = GTT_NO_VGPU;
     for (unsigned i = 0; i < g->host_fences; i++)
         g->phys_fence_busy |= 1u << i;
     gtt_pool_init(&g->pool, l->fence_pool.start, l->fence_pool.size);
@@ -169,8 +175,10 @@ void gtt_fini(struct gtt *g)
     free(g->owner);
     free(g->slot_owner);
     free(g->slot_sharers);
+    free(g->low_owner);
     g->owner = NULL;
     g->slot_owner = NULL;
+    g->low_owner = NULL;
     g->slot_sharers = NULL;
 }
 

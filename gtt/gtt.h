@@ -27,7 +27,12 @@
 #include "gtt/fence_pool.h"
 
 #define GTT_NO_VGPU        0xFFFFu   /* "nobody" for running vGPU and entry owners */
-#define GTT_OWNER_MIXED    0xFFFEu   /* slot summary: entries have different owners */
+#define GTT_OWNER_MIXED    0xFFFEu   /* slot and block summaries: entries have different owners */
+/* Below slot 0 (low GM) owners are also summarised per block of this many entries (256 KiB), so
+ * a switch or a write-ahead skips a block that is the incoming vGPU's throughout without reading
+ * its entries' owners.  Small enough that the blocks a window shares with its neighbours (read
+ * entry by entry) stay few: windows are page-aligned, compacted ones 1-2 MiB. */
+#define GTT_LOW_BLOCK_ENTRIES 64u
 #define GTT_MAX_VGPU_FENCES 16u      /* virtual fence registers one vGPU may have */
 
 /* Where the VMM must point one guest aperture page (guest-physical BAR2 base + aper_off). */
@@ -164,6 +169,8 @@ struct gtt_stats {
     uint64_t entries_last_switch;
     uint64_t max_entries_switch;
     uint64_t entries_predict;       /* written ahead of a switch (CPU only, GPU busy) */
+    uint64_t entries_checked;       /* looked at one by one by switches and write-aheads (the
+                                     * rest were skipped by a slot's or block's summary) */
     uint64_t ahead_used;            /* ... for the vGPU the next switch brought in */
     uint64_t ahead_wasted;          /* ... for a vGPU the next switch did not bring in */
     uint64_t entries_balloon;
@@ -188,6 +195,8 @@ struct gtt {
     uint32_t first_slot_entry;      /* entry index of slot 0 */
     uint16_t *owner;                /* per entry: owning vGPU or GTT_NO_VGPU */
     uint16_t *slot_owner;           /* per slot: owner of all its entries, or GTT_OWNER_MIXED */
+    uint16_t *low_owner;            /* per block below slot 0: owner of all its entries, or
+                                     * GTT_OWNER_MIXED (also when unsure: never wrong) */
     uint16_t *slot_sharers;         /* per slot: how many vGPUs hold it */
     unsigned running;               /* render owner, or GTT_NO_VGPU */
     struct gtt_vgpu *vgpu[GTT_MAX_VGPUS];

@@ -28,6 +28,19 @@ static inline uint32_t gtt_slot_of(const struct gtt *g, uint32_t index)
     return s < g->layout.n_slots ? s : UINT32_MAX;
 }
 
+/* Blocks of the low-GM owner summary: they cover the entries below slot 0. */
+static inline uint32_t gtt_low_blocks(const struct gtt *g)
+{
+    return (g->first_slot_entry + GTT_LOW_BLOCK_ENTRIES - 1) / GTT_LOW_BLOCK_ENTRIES;
+}
+
+/* One past the last entry of block b (the last block may end early, at slot 0). */
+static inline uint32_t gtt_low_block_end(const struct gtt *g, uint32_t b)
+{
+    uint32_t e = (b + 1) * GTT_LOW_BLOCK_ENTRIES;
+    return e < g->first_slot_entry ? e : g->first_slot_entry;
+}
+
 /* The lowest slot the vGPU holds (0 if none). */
 static inline unsigned gtt_first_slot(const struct gtt *g, const struct gtt_vgpu *v)
 {

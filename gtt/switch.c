@@ -13,6 +13,7 @@ static uint64_t copy_run(struct gtt *g, uint16_t id, uint32_t first, uint32_t n,
                          const uint64_t *shadow, bool only_foreign)
 {
     uint64_t w = 0;
+    g->st.entries_checked += n;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = first + k;
         if (only_foreign && g->owner[i] == id)
@@ -24,11 +25,23 @@ static uint64_t copy_run(struct gtt *g, uint16_t id, uint32_t first, uint32_t n,
     return w;
 }
 
-static bool any_foreign(const struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
+/* Whether any entry of the low-GM part [first, first + n) is not id's; blocks the summary says
+ * are wholly id's, or wholly another's, are answered without reading their entries. */
+static bool any_foreign(struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
 {
-    for (uint32_t k = 0; k < n; k++)
-        if (g->owner[first + k] != id)
-            return true;
+    for (uint32_t i = first, end = first + n; i < end;) {
+        uint32_t b = i / GTT_LOW_BLOCK_ENTRIES, be = gtt_low_block_end(g, b);
+        uint32_t stop = be < end ? be : end;
+        if (g->low_owner[b] != id) {
+            if (g->low_owner[b] != GTT_OWNER_MIXED)
+                return true;
+            g->st.entries_checked += stop - i;
+            for (uint32_t k = i; k < stop; k++)
+                if (g->owner[k] != id)
+                    return true;
+        }
+        i = stop;
+    }
     return false;
 }
 
@@ -57,19 +70,32 @@ uint64_t gtt_copy_slot(struct gtt *g, struct gtt_vgpu *v, unsigned s)
     return w;
 }
 
-/* Brings the part [first, first + n) of v's low window into the physical GGTT. */
+/* Brings the part [first, first + n) of v's low window into the physical GGTT, a summary block
+ * at a time.  In ENTRY mode a block that is wholly v's is skipped unread: issue 17 measured the
+ * per-entry owner scan of two 64 MiB windows at 12 ms of CPU per victim frame under Bochs (half
+ * on the switch, half in the write-ahead), with not one entry to write.  Afterwards every entry
+ * of the part is v's, so a block it covers whole is v's throughout; one it covers in part is
+ * mixed unless it already was v's. */
 static uint64_t copy_low(struct gtt *g, struct gtt_vgpu *v, uint32_t first, uint32_t n)
 {
     uint16_t id = (uint16_t)v->id;
     const uint64_t *sh = v->low_host + (first - gtt_page_of(v->low.start));
-    switch (g->copy) {
-    case GTT_COPY_FULL:
-        return copy_run(g, id, first, n, sh, false);
-    case GTT_COPY_RANGE:
-        return any_foreign(g, id, first, n) ? copy_run(g, id, first, n, sh, false) : 0;
-    default:
-        return copy_run(g, id, first, n, sh, true);
+    if (g->copy == GTT_COPY_RANGE && !any_foreign(g, id, first, n))
+        return 0;
+    bool only_foreign = g->copy == GTT_COPY_ENTRY;
+    uint64_t w = 0;
+    for (uint32_t i = first, end = first + n; i < end;) {
+        uint32_t b = i / GTT_LOW_BLOCK_ENTRIES, bs = b * GTT_LOW_BLOCK_ENTRIES;
+        uint32_t be = gtt_low_block_end(g, b), stop = be < end ? be : end;
+        if (!only_foreign || g->low_owner[b] != id)
+            w += copy_run(g, id, i, stop - i, sh + (i - first), only_foreign);
+        if (i == bs && stop == be)
+            g->low_owner[b] = id;
+        else if (g->low_owner[b] != id)
+            g->low_owner[b] = GTT_OWNER_MIXED;
+        i = stop;
     }
+    return w;
 }
 
 /* A switch brings `in` in: what was written ahead for it was used, the rest was not. */

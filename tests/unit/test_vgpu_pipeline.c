@@ -58,8 +58,10 @@ static void fill_renders_and_retires(void **state)
     assert_true(in.st.wait_ns > 0 && in.st.turnaround_ns > in.st.wait_ns);
     assert_true(in.st.render_cpu_ns > 0);
     assert_int_equal(vgpu_render_retired(f->dev), 1);
-    /* ... which the host loop charges to guest 0's CPU share; nothing is on the engine now. */
-    assert_int_equal(vgpu_render_cpu_ns(f->dev, 0), in.st.render_cpu_ns);
+    /* ... and so is the switch that brought its entries in: the host loop charges both to guest
+     * 0's CPU share; nothing is on the engine now. */
+    assert_true(in.st.copy_cpu_ns > 0);
+    assert_int_equal(vgpu_render_cpu_ns(f->dev, 0), in.st.render_cpu_ns + in.st.copy_cpu_ns);
     assert_int_equal(vgpu_render_cpu_ns(f->dev, 1), 0);
     assert_int_equal(vgpu_render_owner(f->dev), VGPU_MAX);
     assert_int_equal(b.rejected, 0);
@@ -189,6 +191,9 @@ static void shares_follow_weights(void **state)
     struct vgpu_render_stats rs;
     vgpu_render_stats_get(f->dev, &rs);
     assert_true(rs.switches > 10);
+    /* Every bit of GGTT copying, on switches and ahead, was charged to the guest it was for. */
+    assert_true(a.st.copy_cpu_ns > 0 && b.st.copy_cpu_ns > 0);
+    assert_int_equal(a.st.copy_cpu_ns + b.st.copy_cpu_ns, rs.copy_cpu_ns);
     fx_destroy(f);
 }
 

@@ -47,9 +47,11 @@ enum shell_status cmd_gtt(int argc, char **argv)
     struct gtt_summary sum;
     gtt_summarize(g, &sum);
     printf("\n%u of %u slots used, %u shared, at most %u vGPUs on one; fence pool %llu of %llu KiB used; "
-           "%llu switches, %llu entries copied on switches, %llu guest writes refused\n", sum.slots_used,
+           "%llu switches, %llu entries copied on switches (%llu read one by one, on switches and ahead), "
+           "%llu guest writes refused\n", sum.slots_used,
            sum.n_slots, sum.slots_shared, sum.max_sharing, (unsigned long long)(sum.pool_used >> 10),
            (unsigned long long)(sum.pool_bytes >> 10), (unsigned long long)sum.st.switches,
-           (unsigned long long)sum.st.entries_switch, (unsigned long long)sum.st.writes_refused);
+           (unsigned long long)sum.st.entries_switch, (unsigned long long)sum.st.entries_checked,
+           (unsigned long long)sum.st.writes_refused);
     return SHELL_OK;
 }

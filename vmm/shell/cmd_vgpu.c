@@ -84,9 +84,11 @@ static void vgpu_detail(unsigned id)
            (unsigned long long)s->fence_work_pages,
            (unsigned long long)s->mmio_reads, (unsigned long long)s->mmio_writes, (unsigned long long)s->other_regs);
     /* Means since boot; tools diff two readings for an interval (docs/operator-guide.md). */
-    printf("  latency: %llu timed, wait %llu us, submit to done %llu us (means); rendering cpu %llu ms\n",
+    printf("  latency: %llu timed, wait %llu us, submit to done %llu us (means); rendering cpu %llu ms, "
+           "copying cpu %llu us\n",
            (unsigned long long)s->timed, (unsigned long long)(s->timed ? s->wait_ns / s->timed / 1000 : 0),
-           (unsigned long long)(s->timed ? s->turnaround_ns / s->timed / 1000 : 0), ms(s->render_cpu_ns));
+           (unsigned long long)(s->timed ? s->turnaround_ns / s->timed / 1000 : 0), ms(s->render_cpu_ns),
+           (unsigned long long)(s->copy_cpu_ns / 1000));
     printf("  balloon requests %llu granted %llu refused %llu\n", (unsigned long long)s->balloon_requests,
            (unsigned long long)s->balloon_granted, (unsigned long long)s->balloon_refused);
     if (in.display_enabled)

@@ -118,6 +118,10 @@ struct vgpu_stats {
      * time the GPU spent on its work (the software model's execution; a real GPU runs by itself,
      * so this is only the time the host spent driving it). */
     uint64_t timed, wait_ns, turnaround_ns, render_cpu_ns;
+    /* CPU time spent writing its entries into the physical GGTT: the switches that brought it
+     * in and the write-aheads done for it.  Done for it, so counted in its CPU share like its
+     * rendering (vgpu_render_cpu_ns). */
+    uint64_t copy_cpu_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
 };
 
@@ -261,8 +265,9 @@ void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out);
 void vgpu_render_stats_get(const struct vgpu_dev *d, struct vgpu_render_stats *out);
 /* st.retired, cheaply: the host loop stops rendering when it grows (a guest waits for that). */
 uint64_t vgpu_render_retired(const struct vgpu_dev *d);
-/* The vGPU whose work is on the engine (VGPU_MAX: none), and the CPU its rendering took so far
- * (st.render_cpu_ns): the host loop charges it to that guest's CPU share. */
+/* The vGPU whose work is on the engine (VGPU_MAX: none), and the CPU its rendering and the GGTT
+ * copying for it took so far (st.render_cpu_ns + st.copy_cpu_ns): the host loop charges it to
+ * that guest's CPU share. */
 unsigned vgpu_render_owner(const struct vgpu_dev *d);
 uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm);
 /* The guest's framebuffer as its plane registers describe it; read() fetches bytes of it

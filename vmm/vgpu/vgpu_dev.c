@@ -357,7 +357,7 @@ unsigned vgpu_render_owner(const struct vgpu_dev *d)
 uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm)
 {
     const struct vgpu *v = d && vm < VGPU_MAX ? d->v[vm] : NULL;
-    return v ? v->st.render_cpu_ns : 0;
+    return v ? v->st.render_cpu_ns + v->st.copy_cpu_ns : 0;
 }
 
 bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out)

@@ -47,6 +47,8 @@ void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner, bool new_turn)
     uint64_t dt = vgpu_cpu_now(d) - t0;
     d->st.copy_cpu_ns += dt;
     d->st.copy_ahead_ns += dt;
+    /* Done for next, not for the owner whose work the model is about to run on this CPU. */
+    d->v[next]->st.copy_cpu_ns += dt;
 }
 
 /* ---- moving a guest ----------------------------------------------------------------------- */

@@ -143,6 +143,7 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
         uint64_t dt = d->cfg.env.cpu_ns(d->cfg.env.ctx) - t0;
         d->st.copy_cpu_ns += dt;
         d->st.copy_switch_ns += dt;
+        v->st.copy_cpu_ns += dt;        /* done for v: its CPU share pays */
     }
 }
 
