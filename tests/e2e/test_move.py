@@ -23,6 +23,14 @@ COLOURS = ((1, 1, 0xFFFFFF), (0.25, 0.25, 0x203040), (0.75, 0.25, 0xC03030), (0.
            (0.75, 0.75, 0x3030C0))
 
 
+def told_low(text):
+    """The low windows an idle guest was given, as it printed them: at start, then at each move."""
+    found = re.findall(r"idle: (?:vgpu ready tile \d+x\d+|re-placed \(\d+\):) low (0x[0-9a-f]+)\+(0x[0-9a-f]+)",
+                       text)
+    assert found, text[-600:]
+    return [(int(b, 16), int(n, 16)) for b, n in found]
+
+
 def run(r, iso):
     wall = kiosk_configs.mix(16, KINDS)
     names = kiosk_configs.names(wall)
@@ -52,7 +60,7 @@ def run(r, iso):
         r.check("move: the hypervisor re-places busy guests that follow moves", moved)
 
         def crc_after_move():
-            checked = 0
+            checked = shrunk = 0
             for i in redraws:
                 text = console(s, i, settle=0.5)
                 if "re-placed" not in text:
@@ -62,8 +70,19 @@ def run(r, iso):
                 got = grab(s, f"{names[i]} crc")
                 assert got.crc == want, f"{names[i]}: screenshot crc {got.crc:08x} != its frame {want:08x}"
                 info = s.command(f"vgpu {names[i]}")
-                low = int(re.search(r"low 0x[0-9a-f]+\+(\d+)M", info).group(1))
-                assert low < 32, f"{names[i]} still holds a 32 MiB window after its move:\n{info}"
+                m = re.search(r"low (0x[0-9a-f]+)\+(\d+)M", info)
+                held = (int(m.group(1), 16), int(m.group(2)) << 20)
+                if told_low(text)[-1] != held:
+                    text = console(s, i, settle=0.5)    # it moved again since its console was read
+                told = told_low(text)
+                assert told[-1] == held, (f"{names[i]}: the vGPU holds low {held[0]:#x}+{held[1] >> 20}M, "
+                                          f"the guest was told {told[-1][0]:#x}+{told[-1][1] >> 20}M:\n{info}")
+                low = held[1] >> 20
+                # A move may carry only the high range; one that moved the low window also sizes it
+                # to what the guest uses.
+                if any(t != told[0] for t in told[1:]):
+                    assert low < 32, f"{names[i]} still holds a 32 MiB window after its low moved:\n{info}"
+                    shrunk += 1
                 s.idle(6)
                 later = console(s, i, settle=0.5)
                 counts2 = [(int(a), int(b)) for a, b in re.findall(r"idle: redrawn (\d+) times, (\d+) differed", later)]
@@ -75,6 +94,7 @@ def run(r, iso):
                 print(f"     {names[i]}: crc {want:08x} after its move, 6 s apart, {counts2[-1][0]} redraws, "
                       f"window {low} MiB")
             assert checked, "no redrawing guest was re-placed"
+            assert shrunk, "no re-placed guest's low window moved and shrank"
         r.check("move: a moved guest keeps drawing the right picture (screenshot CRC = its own CRC; a smaller "
                 "window)", crc_after_move)
 
