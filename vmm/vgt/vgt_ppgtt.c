@@ -272,7 +272,6 @@ bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa)
     return pt_lookup(p, gpa) != NULL;
 }
 
-
 int vgt_ppgtt_create(const struct vgt_ppgtt_config *cfg, struct vgt_ppgtt **out)
 {
     struct vgt_ppgtt *p;
