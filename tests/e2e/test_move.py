@@ -72,9 +72,9 @@ def run(r, iso):
                 info = s.command(f"vgpu {names[i]}")
                 m = re.search(r"low (0x[0-9a-f]+)\+(\d+)M", info)
                 held = (int(m.group(1), 16), int(m.group(2)) << 20)
-                if told_low(text)[-1] != held:
-                    text = console(s, i, settle=0.5)    # it moved again since its console was read
                 told = told_low(text)
+                if told[-1] != held:                    # it moved again since its console was read
+                    told = told_low(console(s, i, settle=0.5))
                 assert told[-1] == held, (f"{names[i]}: the vGPU holds low {held[0]:#x}+{held[1] >> 20}M, "
                                           f"the guest was told {told[-1][0]:#x}+{told[-1][1] >> 20}M:\n{info}")
                 low = held[1] >> 20
