@@ -132,11 +132,8 @@ static bool run_slice(struct vm *vm)
         vcpu_irq_before_entry(vm, tsc);
         vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(budget));
         /* Interrupts stay off from here to the exit; one that arrives meanwhile makes the guest
-         * exit and is taken by the host right after (external-interrupt exiting, SDM 25.2).
-         * Bochs 2.7 misses that exit for a guest entered with RFLAGS.IF = 0: it re-evaluates
-         * interrupt masking only when IF changes (flag_ctrl_pro.cc handleInterruptMaskChange),
-         * so such a guest (spin) runs to the preemption timer and the host's ticks falling in
-         * its slice merge into one: 220 ticks/s instead of 1000 beside spin (docs/vmx-pure.md). */
+         * exit and is taken by the host right after (external-interrupt exiting, SDM 25.2;
+         * Bochs 2.7 misses that exit for a guest entered with IF = 0: docs/vmx-pure.md). */
         irq_disable();
         fxsave(host_fpu);
         fxrstor(vm->fpu);
