@@ -381,7 +381,7 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define GEN9_FORCEWAKE_LIMIT              0x40000u
 
 /* ---- Registers an i915 guest reads or drives at probe (linux-guest.md section 3.2, 3.6) ----
- * Values the vGPU presents for a Skylake GT2 are in vmm/vgt/vgt_regs_table.c; these are the
+ * Values the vGPU presents for a Skylake GT2 are in vmm/vgpu/i915/vgt/vgt_regs_table.c; these are the
  * facts.  Sources: i915 i915_reg.h, gt/intel_gt_regs.h, gt/intel_engine_regs.h,
  * intel_mchbar_regs.h (6.1), GVT-g gvt/handlers.c (which registers are masked, F_MODE_MASK). */
 

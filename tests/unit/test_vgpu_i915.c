@@ -7,7 +7,7 @@
  *  - BCS_SWCTRL is per context, so guests may load it. */
 #include "test_vgpu_fixture.h"
 
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 /* ---- a shim between the vGPU and the model that records the descriptors submitted ---- */
 

@@ -14,7 +14,7 @@
  *  - a guest restart drops every PPGTT and gives every page back. */
 #include "test_vgpu_fixture.h"
 
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #define NE IGPU_NUM_GT_ENGINES
 #define G  0u                       /* the i915 guest; guest 1 stays a Tessera guest */

@@ -4,7 +4,7 @@
  * the next owner in the scheduler's order is written ahead. */
 #include "test_vgpu_fixture.h"
 
-#include "vmm/vgpu/vgpu_internal.h"      /* vgpu_pv_update_ranges, to set up an overlap */
+#include "vmm/vgpu/core/vgpu_internal.h"      /* vgpu_pv_update_ranges, to set up an overlap */
 
 #define MOVE_OFF(f) (VGT_PVINFO_PAGE + TESSERA_MOVE_OFFSET + offsetof(struct tessera_move_if, f))
 

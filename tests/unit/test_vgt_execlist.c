@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "vmm/vgt/vgt_execlist.h"
+#include "vmm/vgpu/i915/vgt/vgt_execlist.h"
 
 struct hwsp_write {
     uint32_t index, value;

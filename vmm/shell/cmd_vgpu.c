@@ -3,8 +3,8 @@
 #include "vmm/shell/commands.h"
 
 #include "vmm/config_boot.h"
-#include "vmm/gpu/gpu.h"
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/gpu.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
 
 #include <stdio.h>

@@ -21,7 +21,7 @@
 #include "gtt/gtt.h"
 #include "sched/sched.h"
 #include "tessera/abi/vgpu.h"
-#include "vmm/vgt/vgt_ppgtt.h"         /* struct vgt_ppgtt_stats, for vgpu_info */
+#include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"         /* struct vgt_ppgtt_stats, for vgpu_info */
 #include "vmm/vpci/vgpu_pci.h"          /* VGPU_BAR0_SIZE and the BARs' defaults */
 
 #define VGPU_MAX                64u

@@ -1,7 +1,7 @@
 /* BAR0 of the vGPU: the register half (a virtual register file with the rules of
  * docs/vgpu-abi.md, the PV info page) and the GGTT half.  Fence registers are vgpu_fence.c's. */
-#include "vmm/vgpu/vgpu_internal.h"
-#include "vmm/vgpu/vgpu_i915.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
+#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"

@@ -1,6 +1,6 @@
 /* A linear framebuffer for a Linux guest: host pages EPT-mapped at LINUX_FB_GPA, described to
  * the kernel by a VLFB screen_info (vmm/loader/zero_page.h) so its built-in vesafb and fbcon use
- * it, and shown by the kiosk wall on the guest's tile like a vGPU plane (vmm/gpu/wall.c).
+ * it, and shown by the kiosk wall on the guest's tile like a vGPU plane (vmm/display/wall.c).
  * XRGB8888, the wall's own format; e820 marks it reserved, outside RAM. */
 #ifndef TESSERA_VMM_GPU_LINUX_FB_H
 #define TESSERA_VMM_GPU_LINUX_FB_H

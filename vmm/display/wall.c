@@ -1,12 +1,12 @@
 /* The kiosk wall: buffers, timing and the screen around vmm/display/'s composer. */
-#include "vmm/gpu/wall.h"
+#include "vmm/display/wall.h"
 
 #include "arch/x86/paging.h"
 #include "arch/x86/timer.h"
 #include "vmm/display/compose.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
-#include "vmm/gpu/linux_fb.h"
+#include "vmm/display/linux_fb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +51,7 @@ static bool source_image(unsigned vm, struct display_image *img)
     if (vm >= wall_guest_count())
         return false;
     /* The vGPU's display plane when the guest has turned it on, else a Linux guest's linear
-     * framebuffer (vmm/gpu/linux_fb.h). */
+     * framebuffer (vmm/display/linux_fb.h). */
     if (!(wall.source && wall.source(vm, &s) && s.enabled) && !lfb_wall_source(vm, &s))
         return false;
     *img = (struct display_image){ s.width, s.height, s.stride_bytes, s.read, s.ctx };

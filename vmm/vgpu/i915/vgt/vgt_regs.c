@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "vmm/vgt/vgt_regs.h"
+#include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
 static int row_of(uint32_t off)
 {

@@ -5,8 +5,8 @@
  * used its quota while others wait is preempted inside its workload (vgpu_preempt.c), and no
  * path runs guest work without the watchdog and the scheduler's accounting: a drain for the
  * balloon is bounded (vgpu_render_drain). */
-#include "vmm/vgpu/vgpu_internal.h"
-#include "vmm/vgpu/vgpu_i915.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
+#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"

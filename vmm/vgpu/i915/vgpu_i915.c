@@ -1,7 +1,7 @@
 /* The i915 guest's vGPU: its state, BAR0 routing to the vgt blocks, the PV info page's PPGTT
  * notifications, interrupts as MSI, engine faults and the PPGTT shadow's EPT protection
  * (vgpu_i915.h says what and why). */
-#include "vmm/vgpu/vgpu_i915.h"
+#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"

@@ -1,5 +1,5 @@
 /* The vGPU of a guest whose configuration says `vgpu = "i915"` (docs/vgpu-i915.md, "Wiring"):
- * the pure blocks of vmm/vgt/ and drivers/igpu/cs/ joined to one vGPU.
+ * the pure blocks of vmm/vgpu/i915/vgt/ and drivers/igpu/cs/ joined to one vGPU.
  *
  *  - BAR0: the register file (vgt_regs), the GT interrupt controller (vgt_irq), one execlist
  *    sequencer per engine (vgt_execlist), each engine's RING_HWS_PGA and RING_TIMESTAMP answer
@@ -25,13 +25,13 @@
 #ifndef TESSERA_VMM_VGPU_VGPU_I915_H
 #define TESSERA_VMM_VGPU_VGPU_I915_H
 
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #include "drivers/igpu/cs/cs.h"
-#include "vmm/vgt/vgt_execlist.h"
-#include "vmm/vgt/vgt_irq.h"
-#include "vmm/vgt/vgt_ppgtt.h"
-#include "vmm/vgt/vgt_regs.h"
+#include "vmm/vgpu/i915/vgt/vgt_execlist.h"
+#include "vmm/vgpu/i915/vgt/vgt_irq.h"
+#include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"
+#include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
 #define VGPU_I915_OOS_MAX       VGT_PPGTT_RESYNC_MAX    /* page-table pages out of sync at once */
 /* Shadow pages freed while the GPU may still walk them, kept until it cannot (one dispatch's

@@ -11,7 +11,7 @@
  * (issue 15; docs/vgpu.md "Isolation").  Without a recorded image there is no safe way to start
  * a context (an inhibited restore keeps the previous context's registers), so the vGPU device
  * does not start. */
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"

@@ -8,7 +8,7 @@
  * between the guests' time slices (vgpu_dev_fence_work), and counted for the guest that asked.
  * The guest reads how many of its fence writes are not done yet in the PV page's
  * fence_pending; the register reads back what it wrote at once. */
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_regs.h"
 

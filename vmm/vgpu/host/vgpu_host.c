@@ -1,4 +1,4 @@
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/timer.h"
@@ -6,14 +6,14 @@
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_gtt.h"
 #include "vmm/config_boot.h"
-#include "vmm/gpu/gpu.h"
+#include "vmm/vgpu/host/gpu.h"
 #include "vmm/log.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/platform.h"
 #include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vm.h"
 #include "vmm/vpci/vpci_guest.h"
-#include "vmm/gpu/wall.h"
+#include "vmm/display/wall.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -158,7 +158,7 @@ static int env_aperture_rw(void *ctx, uint64_t off, void *buf, size_t len, bool 
                  : igpu_model_aperture_read(gpu.model, off, buf, len);
 }
 
-/* An aperture access that exited (vmm/vgpu/vgpu_aperture.c says which do and what they see). */
+/* An aperture access that exited (vmm/vgpu/core/vgpu_aperture.c says which do and what they see). */
 static bool bar2_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
 {
     *val = 0;

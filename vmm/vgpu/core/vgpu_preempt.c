@@ -13,8 +13,8 @@
  * Where the arbitration points are is the engine's business: on Gen9 MI_ARB_CHECK (the render
  * loop puts one after every workload) and the ring's command boundaries; the software model is
  * configured to stop also between commands inside batches and between the steps of a long
- * blit (vmm/gpu/gpu.c, docs/igpu-model.md "Preemption"). */
-#include "vmm/vgpu/vgpu_internal.h"
+ * blit (vmm/vgpu/host/gpu.c, docs/igpu-model.md "Preemption"). */
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_context.h"
 

@@ -14,7 +14,7 @@
  * that name addresses in the moved ranges (plane surface, status page) follow, and avail_rs and
  * the generation change.  The guest adds the distance to the addresses it holds.  One plan at
  * a time: a new one is made only when every request of the last was answered or withdrawn. */
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef TESSERA_VMM_VGT_VGT_PPGTT_INTERNAL_H
 #define TESSERA_VMM_VGT_VGT_PPGTT_INTERNAL_H
 
-#include "vmm/vgt/vgt_ppgtt.h"
+#include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"
 
 #define PT_HASH_BUCKETS 1024u           /* power of two */
 

@@ -1,7 +1,7 @@
 /*
  * The vGPU's GT interrupt controller (vgt_irq.h says what it models and why).
  */
-#include "vmm/vgt/vgt_irq.h"
+#include "vmm/vgpu/i915/vgt/vgt_irq.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vmm/vgt/vgt_ppgtt_internal.h"
+#include "vmm/vgpu/i915/vgt/vgt_ppgtt_internal.h"
 
 static unsigned bucket(uint64_t gpa)
 {

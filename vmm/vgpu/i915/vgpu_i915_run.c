@@ -1,7 +1,7 @@
 /* The i915 guest's engines at work: RCS, VCS and VECS elements run on the MI-only command
  * streamer, BCS elements go to the scanned blitter path and complete when their last workload
  * retires; PPGTT translation for both (vgpu_i915.h). */
-#include "vmm/vgpu/vgpu_i915.h"
+#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"

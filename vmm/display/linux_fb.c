@@ -1,9 +1,9 @@
 /* The Linux guest's linear framebuffer (linux_fb.h). */
-#include "vmm/gpu/linux_fb.h"
+#include "vmm/display/linux_fb.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/vmx.h"
-#include "vmm/gpu/wall.h"
+#include "vmm/display/wall.h"
 #include "vmm/loader/linux_guest.h"
 #include "vmm/loader/linux_layout.h"
 #include "vmm/platform.h"

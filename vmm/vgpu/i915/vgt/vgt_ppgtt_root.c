@@ -4,7 +4,7 @@
  */
 #include <stddef.h>
 
-#include "vmm/vgt/vgt_ppgtt_internal.h"
+#include "vmm/vgpu/i915/vgt/vgt_ppgtt_internal.h"
 
 static const char *const refusal_names[VGT_PPGTT_R_COUNT] = {
     [VGT_PPGTT_R_NONE] = "none",

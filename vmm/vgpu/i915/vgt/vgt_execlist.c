@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "vmm/vgt/vgt_execlist.h"
+#include "vmm/vgpu/i915/vgt/vgt_execlist.h"
 
 void vgt_el_init(struct vgt_execlist *el, enum igpu_engine e)
 {

@@ -30,7 +30,7 @@ extern struct vgpu_host vgpu_host;
 
 /* After gpu_init and vm_init_all: the scheduler, the vGPUs and their BAR0 traps. */
 bool vgpu_host_init(const struct cfg *cfg);
-/* The ladder-mapping callback gtt/ calls (vmm/gpu.c routes it here). */
+/* The ladder-mapping callback gtt/ calls (vmm/vgpu/host/gpu.c routes it here). */
 void vgpu_host_ept_update(unsigned vm, const struct gtt_ept_update *u);
 /* All of a guest's aperture EPT updates so far take effect (one INVEPT). */
 void vgpu_host_ept_flush(unsigned id);

@@ -1,7 +1,7 @@
 /* The vGPU device: creation, host-area carving, guest graphics-memory access, the scanner's
  * ranges, rejection bookkeeping and introspection. */
-#include "vmm/vgpu/vgpu_internal.h"
-#include "vmm/vgpu/vgpu_i915.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
+#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"

@@ -15,7 +15,7 @@
  *  - Interrupt masks of the units that never interrupt start all masked, as after a reset.
  *  - RING_EMR all masked, RING_HWSTAM all masked (i915 writes both at resume).
  */
-#include "vmm/vgt/vgt_regs.h"
+#include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
 #define SKL_GT2_SLICES          1u
 #define SKL_GT2_SUBSLICES       3u

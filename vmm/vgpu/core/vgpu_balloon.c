@@ -3,7 +3,7 @@
  * operator can force a change; every change reaches the guest as new avail_rs and a generation.
  * Slots change only while nothing is on the GPU, and workloads scanned against memory that has
  * since gone are never run (range_gen). */
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_gtt.h"
 

@@ -11,7 +11,7 @@
  * Each access is cut at page boundaries and at the end of a fence, and each piece is served
  * from the guest's own pages only: a fenced piece never reads past its fence's pool range into
  * a neighbour's copy. */
-#include "vmm/vgpu/vgpu_internal.h"
+#include "vmm/vgpu/core/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_gtt.h"
 

@@ -1,10 +1,10 @@
-#include "vmm/gpu/gpu.h"
+#include "vmm/vgpu/host/gpu.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/pci.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
 
 #include <stdio.h>
