@@ -36,8 +36,8 @@ pure_skip_vgpu   := $(shell find vmm/vgpu/host vmm/vgpu/i915/vgt -name '*.c' 2>/
 pure_dirs_vdev   := vmm/vdev
 # Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
 # initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
-pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
-                    vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
+pure_srcs_loader := boot/linux/loader_error.c boot/linux/bzimage.c vmm/loader/acpi_tables.c boot/linux/zero_page.c vmm/loader/mptable.c \
+                    boot/linux/linux_place.c vmm/vcpu/cpuid_policy.c
 # The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
 # the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
 pure_dirs_vgt    := vmm/vgpu/i915/vgt

@@ -5,7 +5,7 @@
 #include "arch/x86/vmx.h"
 #include "vmm/display/wall.h"
 #include "vmm/loader/linux_guest.h"
-#include "vmm/loader/linux_layout.h"
+#include "boot/linux/linux_layout.h"
 #include "vmm/platform.h"
 #include "vmm/vm.h"
 
