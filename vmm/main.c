@@ -116,6 +116,7 @@ void kmain(uint32_t magic, uint64_t info)
     console_puts("\nTessera " TESSERA_VERSION " - GPU-partitioning hypervisor\n");
     gdt_init();
     idt_init();
+    trap_set_output(console_puts, console_flush);
 
     if (magic != MB2_BOOTLOADER_MAGIC)
         stop("not started by a Multiboot2 loader (wrong magic in EAX); boot Tessera from GRUB");
