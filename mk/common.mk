@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader vgt
+PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -34,8 +34,12 @@ pure_dirs_vgpu   := vmm/vgpu
 pure_skip_vgpu   := $(shell find vmm/vgpu/host vmm/vgpu/i915/vgt -name '*.c' 2>/dev/null)
 # Virtual devices a guest's CPU talks to: the 16550, the local APIC, the 8259 pair, arbitration.
 pure_dirs_vdev   := vmm/vdev
-# Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
-# initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
+# A guest's I/O bus: its port ranges and MMIO regions, where they may be placed, and the EPT
+# translations of a window that moves (vmm/io/ept_window.c, over vmx's EPT code).
+pure_dirs_io     := vmm/io
+# Booting Linux guests: the Linux boot protocol (boot/linux/: the bzImage header, boot_params
+# and e820, where kernel and initrd go), the ACPI and MP tables, and the CPUID a Linux guest
+# sees.  (vmm/loader/ also holds the impure loaders.)
 pure_srcs_loader := boot/linux/loader_error.c boot/linux/bzimage.c vmm/loader/acpi_tables.c boot/linux/zero_page.c vmm/loader/mptable.c \
                     boot/linux/linux_place.c vmm/vcpu/cpuid_policy.c
 # The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
@@ -50,9 +54,10 @@ PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 # whose second word is not a module (tests/host/test_render_loop.c) link every module.
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
 # A module may use another (config checks graphics memory with gtt's layout, Linux kernels
-# with the loader's bzImage parser and placement): list it here.
+# with the Linux boot protocol's bzImage parser and placement): list it here.
 pure_deps_config := gtt loader
 pure_deps_igpu   :=
 pure_deps_vgpu   := gtt sched igpu vgt
 pure_deps_vgt    := igpu
+pure_deps_io     := vmx
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))
