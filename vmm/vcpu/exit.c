@@ -48,7 +48,7 @@ static enum exit_action on_triple_fault(struct vm *vm, const struct exit_info *x
  * else is the interrupt path's (inject.c). */
 static enum exit_action on_hlt(struct vm *vm, const struct exit_info *x)
 {
-    if (vm->linux_guest && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
+    if (vm_is_linux(vm) && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
         return exit_linux_halted(vm, x);
     return exit_hlt(vm, x);
 }

@@ -61,6 +61,13 @@ struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub)
     return r;
 }
 
+unsigned guest_phys_addr_bits(const struct vm *vm)
+{
+    if (guest_cpuid(vm, CPUID_EXT_FIRST, 0).eax < CPUID_ADDR_SIZES)
+        return CPUID_PHYS_BITS_DEFAULT;
+    return guest_cpuid(vm, CPUID_ADDR_SIZES, 0).eax & CPUID_ADDR_SIZES_PHYS_MASK;
+}
+
 enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
 {
     uint64_t *g = vm->gprs.gpr;

@@ -11,19 +11,6 @@
  * the APIC timer rate when it does not use TSC-deadline mode. */
 #define VLAPIC_TSC_PER_TICK 1
 
-static void uart_line(void *ctx, bool level)
-{
-    struct vm *vm = ctx;
-    vpic_set_irq(&vm->pic, VM_UART_IRQ, level);
-}
-
-void vcpu_irq_init(struct vm *vm)
-{
-    vm->uart.set_irq = uart_line;
-    vm->uart.irq_ctx = vm;
-    vcpu_irq_reset(vm);
-}
-
 void vcpu_irq_reset(struct vm *vm)
 {
     vlapic_reset(&vm->lapic, VLAPIC_TSC_PER_TICK);
