@@ -120,6 +120,10 @@ struct vm {
     uint64_t started_ns, run_ns, slice_ns;
     uint64_t boot_count;
     bool yield;                     /* gave up the rest of its slice (HLT, hypercall) */
+    /* The run queue (vcpu_run.c). */
+    bool wanted_cpu;                /* used its whole slice last round */
+    bool woke;                      /* found ready by vcpu_wake_pending, not run since */
+    uint64_t round_ns;              /* its vCPU's time in the current round */
     struct vm_life life;
 };
 

@@ -164,17 +164,15 @@ static uint64_t wait_ns, demand_ns;
 static bool (*between_slices)(void);
 
 void vcpu_set_between_slices(bool (*fn)(void)) { between_slices = fn; }
-static bool wanted[64];             /* by guest id: used its whole slice last round */
-static bool woke[64];               /* by guest id: found ready by vcpu_wake_pending, not run yet */
 
 bool vcpu_wake_pending(void)
 {
     bool any = false;
-    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
+    for (unsigned i = 0; i < vm_count(); i++) {
         struct vm *vm = vm_get(i);
         if (vm->state == VM_RUNNING && vm->halted && vcpu_irq_wake(vm, rdtsc()))
-            woke[i] = true;
-        any |= woke[i];
+            vm->woke = true;
+        any |= vm->woke;
     }
     return any;
 }
@@ -182,28 +180,30 @@ bool vcpu_wake_pending(void)
 bool vcpu_run_round(void)
 {
     bool busy = false;
-    uint64_t start = timer_now_ns(), ran[64] = { 0 };
-    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
+    uint64_t start = timer_now_ns();
+    for (unsigned i = 0; i < vm_count(); i++) {
         struct vm *vm = vm_get(i);
+        vm->round_ns = 0;
         /* A halted vCPU stays off the CPU until an interrupt is ready for it. */
         if (vm->state != VM_RUNNING || (vm->halted && !vcpu_irq_wake(vm, rdtsc()))) {
-            wanted[i] = false;
+            vm->wanted_cpu = false;
             continue;
         }
         uint64_t t0 = vm->run_ns;
-        woke[i] = false;
+        vm->woke = false;
         bool all = run_slice(vm);
-        ran[i] = vm->run_ns - t0;
+        vm->round_ns = vm->run_ns - t0;
         if (all)
             busy = true;
-        wanted[i] = all;
+        vm->wanted_cpu = all;
         if (between_slices && between_slices())
             busy = true;
     }
     uint64_t round = timer_now_ns() - start;
-    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
-        if (wanted[i]) {
-            wait_ns += round - ran[i];
+    for (unsigned i = 0; i < vm_count(); i++) {
+        const struct vm *vm = vm_get(i);
+        if (vm->wanted_cpu) {
+            wait_ns += round - vm->round_ns;
             demand_ns += round;
         }
     }
