@@ -1,4 +1,4 @@
-/* Shell commands for guests: vms, vm start|stop|reset, console, vcpu, exits. */
+/* Shell commands for guests: vms, vm start|stop|reset, console, vcpu, exits, devices. */
 #include "vmm/shell/commands.h"
 
 #include "arch/x86/timer.h"
@@ -192,5 +192,53 @@ enum shell_status cmd_exits(int argc, char **argv)
            m->irr, m->isr, m->imr, m->vector_base, sl->irr, sl->isr, sl->imr, sl->vector_base,
            (unsigned long long)vm->pic.acks, vm->lapic.lvt[VLAPIC_LVT_LINT0], vm->lapic.svr, vm->lapic.tpr,
            vm->uart.ier, vm->uart.mcr, vm->uart.line ? "high" : "low");
+    return SHELL_OK;
+}
+
+/* `devices [vm]`: a guest's I/O bus (ports, MMIO regions and where they are) and what each of
+ * its devices did. */
+static void devices_of(const struct vm *vm)
+{
+    const struct io_bus *b = &vm->io;
+    printf("guest %u (%s): %s\n", vm->id, vm->cfg->name, vm_state_name(vm->state));
+    for (unsigned i = 0; i < b->n_ports; i++)
+        printf("  ports %#06x-%#06x  %s\n", b->ports[i].first, b->ports[i].first + b->ports[i].count - 1,
+               b->ports[i].name);
+    for (unsigned i = 0; i < b->n_mmio; i++) {
+        const struct io_mmio *r = &b->mmio[i];
+        char where[24] = "nowhere";
+        if (r->base != IO_UNPLACED)
+            snprintf(where, sizeof where, "%#llx", (unsigned long long)r->base);
+        printf("  mmio  %-18s +%#-11llx %s", where, (unsigned long long)r->size, r->name);
+        if (r->pci.on)
+            printf(" (PCI 00:%02x.%u BAR%u)", r->pci.dev, r->pci.fn, r->pci.bar);
+        printf("%s\n", r->read || r->write ? "" : " (kept free)");
+    }
+    if (io_bus_unclaimed(b))
+        printf("  mmio  elsewhere: %s\n", b->unclaimed.name);
+    printf("  window %#llx-%#llx: %llu placements, %llu refused\n", (unsigned long long)b->window_lo,
+           (unsigned long long)(b->window_hi - 1), (unsigned long long)b->moves, (unsigned long long)b->refused);
+    for (unsigned i = 0; i < vm->n_devices; i++) {
+        const struct vm_device *d = &vm->devices[i];
+        char line[160] = "";
+        if (d->stats)
+            d->stats(vm, d->ctx, line, sizeof line);
+        printf("  %-15s %s\n", d->name, line);
+    }
+}
+
+enum shell_status cmd_devices(int argc, char **argv)
+{
+    if (argc > 1) {
+        struct vm *vm = lookup(argv[1]);
+        if (!vm)
+            return SHELL_FAILED;
+        devices_of(vm);
+        return SHELL_OK;
+    }
+    if (!vm_count())
+        printf("no guests\n");
+    for (unsigned i = 0; i < vm_count(); i++)
+        devices_of(vm_get(i));
     return SHELL_OK;
 }
