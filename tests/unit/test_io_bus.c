@@ -155,10 +155,14 @@ static void test_place_window_and_overlap(void **state)
     /* Over RAM, past the top, wrapping: outside the window. */
     assert_int_equal(io_bus_place(&bus, r2, 0, NULL), IO_E_WINDOW);
     assert_int_equal(io_bus_place(&bus, r2, W_HI - 128 * MiB, NULL), IO_E_WINDOW);
-    assert_int_equal(io_bus_place(&bus, r2, UINT64_MAX - MiB, NULL), IO_E_WINDOW);
+    assert_int_equal(io_bus_place(&bus, r2, UINT64_MAX - MiB + 1, NULL), IO_E_WINDOW);
     assert_int_equal(moves.n, 2);                   /* unplaced to unplaced is no change */
     assert_int_equal(bus.refused, 4);
 
+    /* Off a page boundary. */
+    assert_int_equal(io_bus_place(&bus, r2, 4 * GiB + 0x800, NULL), IO_E_ALIGN);
+    assert_int_equal(r2->base, IO_UNPLACED);
+    assert_int_equal(bus.refused, 5);
     /* Just inside the top and just above RAM are fine. */
     assert_int_equal(io_bus_place(&bus, r2, W_HI - 256 * MiB, NULL), IO_OK);
     assert_int_equal(io_bus_place(&bus, r0, W_LO, NULL), IO_OK);
@@ -186,6 +190,9 @@ static void test_register_refused_place(void **state)
     struct io_mmio zero = region(1 * GiB, 0, "empty");
     assert_int_equal(io_bus_add_mmio(&bus, &zero, &r), IO_E_ARG);
     assert_null(r);
+    struct io_mmio part = region(1 * GiB, 100, "part of a page");
+    assert_int_equal(io_bus_add_mmio(&bus, &part, &r), IO_E_ARG);
+    assert_int_equal(io_bus_reserve(&bus, 3 * GiB + 1, MiB, "odd"), IO_E_ARG);
     for (unsigned i = bus.n_mmio; i < IO_MAX_MMIO_REGIONS; i++) {
         struct io_mmio more = region(2 * GiB + i * MiB, MiB, "more");
         assert_int_equal(io_bus_add_mmio(&bus, &more, NULL), IO_OK);
@@ -229,6 +236,7 @@ static void test_strerror(void **state)
     assert_string_equal(io_strerror(IO_OK), "ok");
     assert_string_equal(io_strerror(IO_E_OVERLAP), "overlaps another device");
     assert_string_equal(io_strerror(IO_E_WINDOW), "outside the MMIO window");
+    assert_string_equal(io_strerror(IO_E_ALIGN), "not on a page boundary");
     assert_string_equal(io_strerror(-99), "unknown I/O bus error");
 }
 

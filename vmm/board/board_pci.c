@@ -47,10 +47,11 @@ static bool place_bar(struct board_pci *p, const struct vpci_bar_event *ev)
                  "%s decodes nowhere until it is moved", vm->id, vm->cfg->name, ev->dev, ev->fn, ev->bar,
                  (unsigned long long)ev->base, other->name, (unsigned long long)other->base,
                  (unsigned long long)other->size, r->name);
-    else if (rc == IO_E_WINDOW)
-        log_warn("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx+%#llx refused: outside its MMIO window "
-                 "[%#llx, %#llx); %s decodes nowhere until it is moved", vm->id, vm->cfg->name, ev->dev, ev->fn,
-                 ev->bar, (unsigned long long)ev->base, (unsigned long long)ev->size,
+    else if (rc == IO_E_WINDOW || rc == IO_E_ALIGN)
+        log_warn("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx+%#llx refused: %s [%#llx, %#llx); %s decodes "
+                 "nowhere until it is moved", vm->id, vm->cfg->name, ev->dev, ev->fn, ev->bar,
+                 (unsigned long long)ev->base, (unsigned long long)ev->size,
+                 rc == IO_E_WINDOW ? "outside its MMIO window" : "not on a page boundary of its MMIO window",
                  (unsigned long long)vm->io.window_lo, (unsigned long long)vm->io.window_hi, r->name);
     else
         log_bar(p, ev);

@@ -12,6 +12,7 @@ const char *io_strerror(int err)
     case IO_E_FULL:    return "no room for another range";
     case IO_E_OVERLAP: return "overlaps another device";
     case IO_E_WINDOW:  return "outside the MMIO window";
+    case IO_E_ALIGN:   return "not on a page boundary";
     default:           return "unknown I/O bus error";
     }
 }
@@ -81,7 +82,9 @@ int io_bus_place(struct io_bus *b, struct io_mmio *r, uint64_t base, const struc
     uint64_t old = r->base;
     if (base != IO_UNPLACED && base != old) {
         const struct io_mmio *q;
-        if (base > UINT64_MAX - r->size || base < b->window_lo || base + r->size > b->window_hi) {
+        if (base % IO_PAGE_BYTES) {
+            rc = IO_E_ALIGN;
+        } else if (base > UINT64_MAX - r->size || base < b->window_lo || base + r->size > b->window_hi) {
             rc = IO_E_WINDOW;
         } else if ((q = in_the_way(b, r, base))) {
             rc = IO_E_OVERLAP;
@@ -107,7 +110,7 @@ static int add_region(struct io_bus *b, const struct io_mmio *r, struct io_mmio 
 {
     if (out)
         *out = NULL;
-    if (!b || !r || !r->size)
+    if (!b || !r || !r->size || r->size % IO_PAGE_BYTES)
         return IO_E_ARG;
     if (b->n_mmio == IO_MAX_MMIO_REGIONS)
         return IO_E_FULL;
@@ -139,7 +142,7 @@ int io_bus_add_mmio(struct io_bus *b, const struct io_mmio *r, struct io_mmio **
 
 int io_bus_reserve(struct io_bus *b, uint64_t base, uint64_t size, const char *name)
 {
-    if (!b || !size || base > UINT64_MAX - size)
+    if (!b || !size || base > UINT64_MAX - size || (base | size) % IO_PAGE_BYTES)
         return IO_E_ARG;
     struct io_mmio r = { .base = base, .size = size, .name = name };
     if (in_the_way(b, &r, base))

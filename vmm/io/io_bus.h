@@ -22,13 +22,16 @@
 #define IO_MAX_MMIO_REGIONS 8u
 #define IO_PORT_SPACE       0x10000u        /* x86 I/O ports 0..0xFFFF */
 #define IO_UNPLACED         UINT64_MAX      /* a region's base while it decodes nowhere */
+/* EPT traps and maps whole pages: regions start and end on them. */
+#define IO_PAGE_BYTES       4096u
 
 enum io_err {
     IO_OK = 0,
-    IO_E_ARG = -1,          /* empty or wrapping range, NULL bus or region */
+    IO_E_ARG = -1,          /* empty or wrapping range, a region not whole pages, NULL bus or region */
     IO_E_FULL = -2,         /* IO_MAX_PORT_RANGES or IO_MAX_MMIO_REGIONS already */
     IO_E_OVERLAP = -3,      /* overlaps a range or region already there */
     IO_E_WINDOW = -4,       /* outside the MMIO window (over RAM, or beyond what the guest addresses) */
+    IO_E_ALIGN = -5,        /* a base that is not on a page boundary */
 };
 const char *io_strerror(int err);
 
@@ -105,9 +108,10 @@ int io_bus_add_mmio(struct io_bus *b, const struct io_mmio *r, struct io_mmio **
 /* Addresses the platform keeps free (the interrupt controllers' block): placed as given, with
  * no window check, so that no region is ever placed over them. */
 int io_bus_reserve(struct io_bus *b, uint64_t base, uint64_t size, const char *name);
-/* Moves r to `base` (IO_UNPLACED: decodes nowhere).  A base outside the window or over another
- * region is refused (IO_E_WINDOW, IO_E_OVERLAP with *conflict, if not NULL, the region in the
- * way): r is then unplaced.  r->moved hears of every change of r->base. */
+/* Moves r to `base` (IO_UNPLACED: decodes nowhere).  A base off a page boundary, outside the
+ * window or over another region is refused (IO_E_ALIGN, IO_E_WINDOW, IO_E_OVERLAP with
+ * *conflict, if not NULL, the region in the way): r is then unplaced.  r->moved hears of every
+ * change of r->base. */
 int io_bus_place(struct io_bus *b, struct io_mmio *r, uint64_t base, const struct io_mmio **conflict);
 /* The placed region with handlers that holds gpa, or NULL. */
 struct io_mmio *io_bus_mmio_at(struct io_bus *b, uint64_t gpa);
