@@ -10,7 +10,9 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader vgt
+PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt
+# Small pure helpers any room may use (the CRC-32); lib/ includes nothing of the project's.
+pure_dirs_lib    := lib
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -51,7 +53,8 @@ PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
 # A module may use another (config checks graphics memory with gtt's layout, Linux kernels
 # with the loader's bzImage parser and placement): list it here.
-pure_deps_config := gtt loader
+pure_deps_config := gtt loader lib
+pure_deps_display := lib
 pure_deps_igpu   :=
 pure_deps_vgpu   := gtt sched igpu vgt
 pure_deps_vgt    := igpu
