@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "drivers/igpu/model/model_internal.h"
+#include "arch/x86/pci_regs.h"
 
 /* Size of the per-engine register window decoded relative to an engine base. */
 #define ENGINE_WINDOW       0x800u
@@ -464,7 +465,7 @@ static void fill_info(struct igpu_model *m)
 {
     struct igpu_info *in = &m->igpu.info;
     memset(in, 0, sizeof(*in));
-    in->vendor = GEN9_PCI_VENDOR_INTEL;
+    in->vendor = PCI_VENDOR_INTEL;
     in->device = m->cfg.device_id;
     in->bar0_size = GEN9_GTTMMADR_SIZE;
     in->bar2_size = m->cfg.aperture_size;

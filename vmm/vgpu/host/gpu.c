@@ -2,6 +2,7 @@
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/pci.h"
+#include "drivers/igpu/gen9_regs.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
 #include "vmm/vgpu/host/vgpu_host.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define IGPU_PCI_DEV 2              /* Intel integrated graphics is always 00:02.0 */
 
 struct gpu_state gpu;
 
@@ -84,7 +84,7 @@ static int vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
 
 static void describe_pci(void)
 {
-    const struct pci_device *d = pci_find(0, IGPU_PCI_DEV, 0);
+    const struct pci_device *d = pci_find(0, GEN9_PCI_DEV, 0);
     if (!d)
         snprintf(gpu.found, sizeof gpu.found, "nothing at PCI 00:02.0");
     else
@@ -124,7 +124,7 @@ static bool model_init(uint64_t aperture_bytes)
 bool gpu_init(const struct cfg *cfg)
 {
     describe_pci();
-    const struct pci_device *d = pci_find(0, IGPU_PCI_DEV, 0);
+    const struct pci_device *d = pci_find(0, GEN9_PCI_DEV, 0);
     if (d && igpu_pci_id_supported(d->vendor, d->device))
         log_warn("iGPU: %s is a supported Gen9 GPU, but this build drives graphics memory with the "
                  "software model only (the hardware backend is not wired into the render loop yet)", gpu.found);
