@@ -144,9 +144,10 @@ struct sched_workload {
     uint64_t est_ns;
 };
 int sched_submit(struct sched *s, uint32_t vgpu, const struct sched_workload *w);
-/* gpu_ns: GPU time the workload used (backend timestamps).  A backend that can only time a
- * whole batch may report the batch's total on its last workload and 0 on the others. */
-int sched_complete(struct sched *s, uint32_t vgpu, uint64_t id, uint64_t gpu_ns);
+/* wid: the workload's sched_workload.id.  gpu_ns: GPU time it used (backend timestamps).  A
+ * backend that can only time a whole batch may report the batch's total on its last workload
+ * and 0 on the others. */
+int sched_complete(struct sched *s, uint32_t vgpu, uint64_t wid, uint64_t gpu_ns);
 /* The guest waited synchronously for the GPU (fence wait, sync copy). */
 int sched_sync_wait(struct sched *s, uint32_t vgpu);
 
