@@ -24,7 +24,7 @@
 #define CFG_COMPATIBLE            "tessera,config-1"
 
 /* A guest whose `image` is this tag would be handed the configuration blob itself: GRUB's
- * module2 tag for the configuration override (DESIGN.md section 3). */
+ * module2 tag for the configuration override (docs/config.md). */
 #define CFG_RESERVED_IMAGE_TAG    "tessera-config"
 
 /* String sizes, including the terminating NUL. */

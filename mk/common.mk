@@ -48,8 +48,8 @@ pure_srcs = $(filter-out $(pure_skip_$(1)),$(sort $(wildcard $(pure_srcs_$(1))) 
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null))))
 PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 
-# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  Files
-# whose second word is not a module (tests/host/test_render_loop.c) link every module.
+# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  A file
+# whose second word is not a module would link every module (none does today).
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
 # A module may use another (config checks graphics memory with gtt's layout, Linux kernels
 # with the loader's bzImage parser and placement): list it here.

@@ -1,5 +1,5 @@
 /*
- * sched.h — the Tessera render scheduler (DESIGN.md §7).
+ * sched.h — the Tessera render scheduler (docs/sched.md).
  *
  * Decides which vGPU's workloads go to the (non-preemptive) render engine and how many at a
  * time.  Pure C: no hardware, no globals; time comes from a clock callback the caller passes

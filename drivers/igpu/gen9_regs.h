@@ -230,7 +230,7 @@ struct gen9_fence {
 };
 
 /* Encode a fence; returns 0 for an invalid (disabled) fence if size is 0. Callers check
- * alignment and pitch limits with gen9_fence_check() first. */
+ * alignment and pitch limits with gen9_fence_shape_ok() first. */
 static inline uint64_t gen9_fence_encode(uint32_t start, uint32_t size, uint32_t pitch,
                                          bool y_tiled)
 {

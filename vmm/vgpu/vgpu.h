@@ -1,4 +1,4 @@
-/* The mediated vGPU (DESIGN.md §5-§9, the guest's view in docs/vgpu-abi.md).
+/* The mediated vGPU (docs/vgpu.md; the guest's view in docs/vgpu-abi.md).
  *
  * One `struct vgpu_dev` per physical GPU joins the pieces: it owns one `struct vgpu` per guest
  * (virtual BAR0: register file, PV info page, GGTT window, fences, execlist submission port,

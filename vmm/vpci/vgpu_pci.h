@@ -1,4 +1,4 @@
-/* The PCI functions every Tessera guest sees (DESIGN.md §4, §5): a host bridge at 00:00.0 and
+/* The PCI functions every Tessera guest sees (docs/vpci.md): a host bridge at 00:00.0 and
  * the vGPU at 00:02.0, dressed as a Skylake GT2 (HD Graphics 530) as i915 would find it.
  *
  * Guest-physical placement chosen by the hypervisor (the guest may move the BARs; the vpci

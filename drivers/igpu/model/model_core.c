@@ -13,7 +13,7 @@
 
 /* Size of the per-engine register window decoded relative to an engine base. */
 #define ENGINE_WINDOW       0x800u
-/* Skylake GT2 desktop (HD Graphics 530), the device DESIGN.md names. */
+/* Skylake GT2 desktop (HD Graphics 530), the device the vGPU presents (vmm/vpci/vgpu_pci.h). */
 #define MODEL_DEFAULT_DEVICE 0x1912u
 #define MODEL_DEFAULT_APERTURE (256ull << 20)
 /* A long blit's step: fine enough next to the 200 ms watchdog and a 6 ms scheduling slice. */

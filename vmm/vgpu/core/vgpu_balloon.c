@@ -1,4 +1,4 @@
-/* Graphics-memory ballooning at run time (DESIGN.md §6, gBalloon): guests ask through the PV
+/* Graphics-memory ballooning at run time (docs/gtt.md, gBalloon): guests ask through the PV
  * page's Tessera extension, the controller decides every period from measured pressure, the
  * operator can force a change; every change reaches the guest as new avail_rs and a generation.
  * Slots change only while nothing is on the GPU, and workloads scanned against memory that has

@@ -1,4 +1,4 @@
-/* The render loop (DESIGN.md §7): the scheduler picks a vGPU, its entries are brought into the
+/* The render loop (docs/vgpu.md): the scheduler picks a vGPU, its entries are brought into the
  * physical GGTT (and the next one's written ahead), its scanned workloads go to the blitter in
  * the vGPU's shadow context, completions are matched by breadcrumb, charged and retired to the
  * guest; runaways are reset by the watchdog without touching the other vGPUs.  A turn that has

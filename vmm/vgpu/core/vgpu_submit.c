@@ -3,7 +3,7 @@
  *
  * The guest's ring bytes between its context's RING_HEAD and the new RING_TAIL are copied out
  * (so the guest cannot change them after the check), every batch they start is copied into a
- * host-area buffer by the scanner, and only those copies ever reach the GPU (DESIGN.md §8). */
+ * host-area buffer by the scanner, and only those copies ever reach the GPU (docs/scanner.md). */
 #include "vmm/vgpu/core/vgpu_internal.h"
 #include "vmm/vgpu/i915/vgpu_i915.h"
 

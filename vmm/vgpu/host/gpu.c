@@ -43,7 +43,7 @@ static void ggtt_invalidate(void *ctx)
     igpu_ggtt_flush(gpu.igpu);
 }
 
-/* A guest GGTT entry may only point at the guest's own RAM (DESIGN.md §6). */
+/* A guest GGTT entry may only point at the guest's own RAM (docs/gtt.md). */
 static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
 {
     const struct vm *vm = vm_get(vgpu);
@@ -53,8 +53,8 @@ static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
     return 0;
 }
 
-/* Ladder mapping: the guest's aperture pages follow its GGTT entries (vmm/vgpu_host.c maps
- * them in its EPT). */
+/* Ladder mapping: the guest's aperture pages follow its GGTT entries (vgpu_host.c maps them in
+ * its EPT). */
 static void ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_update *u)
 {
     vgpu_host_ept_update(vgpu, u);
