@@ -16,9 +16,7 @@
 #include <stdint.h>
 
 #include "gtt/layout.h"
-
-/* The most guests the hypervisor runs at once. */
-#define TESSERA_MAX_GUESTS        64u
+#include "tessera/limits.h"     /* TESSERA_MAX_GUESTS */
 
 /* The root node's `compatible`: bump the number when a change is not backwards compatible. */
 #define CFG_COMPATIBLE            "tessera,config-1"

@@ -29,7 +29,7 @@ void sched_config_default(struct sched_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
     cfg->policy = SCHED_POLICY_FAIR;
-    cfg->max_vgpus = 64;
+    cfg->max_vgpus = TESSERA_MAX_GUESTS;
     cfg->queue_depth = 256;
     cfg->slice_ns = SCHED_MS(6);            /* FairGV's slice for non-preemptive GPUs */
     cfg->sample_count = 5;                  /* FairGV samples the first 5 requests */

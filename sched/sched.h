@@ -43,8 +43,10 @@
 #include <stdint.h>
 
 #include "sched/sched_metrics.h"
+#include "tessera/limits.h"
 
 #define SCHED_MAX_VGPUS     1024u      /* hard upper bound for cfg.max_vgpus */
+_Static_assert(SCHED_MAX_VGPUS >= TESSERA_MAX_GUESTS, "every guest has a vGPU id");
 #define SCHED_WEIGHT_MAX    65535u     /* weights are 1..SCHED_WEIGHT_MAX */
 #define SCHED_QUEUE_MAX     65536u     /* upper bound for cfg.queue_depth */
 #define SCHED_NO_VGPU       UINT32_MAX
@@ -81,7 +83,7 @@ const char *sched_policy_name(enum sched_policy p);   /* NULL when out of range 
 
 struct sched_config {
     enum sched_policy policy;
-    uint32_t max_vgpus;             /* ids are 0..max_vgpus-1; default 64 */
+    uint32_t max_vgpus;             /* ids are 0..max_vgpus-1; default TESSERA_MAX_GUESTS */
     uint32_t queue_depth;           /* workloads per vGPU, queued + in flight; default 256 */
     uint64_t slice_ns;              /* fair/las turn length; default 6 ms */
     uint32_t sample_count;          /* workloads timed one by one per turn; default 5 */
