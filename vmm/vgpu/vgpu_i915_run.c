@@ -65,9 +65,11 @@ struct run {
     uint64_t pml4;
 };
 
-static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len, bool write)
+static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len,
+                  enum igpu_cs_access how)
 {
     struct run *r = ctx;
+    bool write = how == IGPU_CS_WRITE;
     void *p = s == IGPU_CS_PPGTT ? ppgtt_ptr(r->v, r->pml4, ga, len, write)
                                  : vgpu_i915_ggtt_ptr(r->v, ga, len, write);
     if (!p)
@@ -140,7 +142,9 @@ static bool run_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
         .engine = e, .regs = cs_regs[e], .n_regs = *cs_nregs[e], .pphwsp_gaddr = lrca,
         .ppgtt = true, .max_commands = VGPU_I915_CS_BUDGET,
     };
-    struct igpu_cs_ops ops = { &rc, cs_mem, cs_reg_write, cs_reg_read, cs_timestamp, cs_event };
+    struct igpu_cs_ops ops = { .ctx = &rc, .mem = cs_mem, .reg_write = cs_reg_write,
+                               .reg_read = cs_reg_read, .timestamp = cs_timestamp,
+                               .event = cs_event };
     struct igpu_cs_ring ring = { gr.start, gr.size, gr.head, gr.tail };
     struct igpu_cs_result res;
     enum igpu_cs_fault f = igpu_cs_run(&cfg, &ops, &ring, &res);
