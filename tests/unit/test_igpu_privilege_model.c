@@ -14,23 +14,10 @@
 #define VA_CALLEE   0x7FFF00030000ull   /* far beyond the GGTT: only the PPGTT has it */
 #define VICTIM      (FX_DATA + 0x800u)
 
-#define PDE(pa) ((pa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
 
 struct pp {
     uint64_t pml4, batch_pa, data_pa, callee_pa;
 };
-
-static void wr64(struct fx *f, uint64_t pa, uint64_t v)
-{
-    memcpy(f->mem + pa, &v, 8);
-}
-
-static uint32_t rd32(struct fx *f, uint64_t pa)
-{
-    uint32_t v;
-    memcpy(&v, f->mem + pa, 4);
-    return v;
-}
 
 /* PML4 -> PDP -> PD -> PT mapping the three user pages. */
 static struct pp build(struct fx *f)
@@ -46,12 +33,12 @@ static struct pp build(struct fx *f)
     p.data_pa = PAGE();
     p.callee_pa = PAGE();
 #undef PAGE
-    wr64(f, p.pml4 + 8u * gen9_ppgtt_index(VA_BATCH, 3), PDE(pdp));
-    wr64(f, pdp + 8u * gen9_ppgtt_index(VA_BATCH, 2), PDE(pd));
-    wr64(f, pd + 8u * gen9_ppgtt_index(VA_BATCH, 1), PDE(pt));
-    wr64(f, pt + 8u * gen9_ppgtt_index(VA_BATCH, 0), PDE(p.batch_pa));
-    wr64(f, pt + 8u * gen9_ppgtt_index(VA_DATA, 0), PDE(p.data_pa));
-    wr64(f, pt + 8u * gen9_ppgtt_index(VA_CALLEE, 0), PDE(p.callee_pa));
+    fx_phys_wr64(f, p.pml4 + 8u * gen9_ppgtt_index(VA_BATCH, 3), FX_PDE(pdp));
+    fx_phys_wr64(f, pdp + 8u * gen9_ppgtt_index(VA_BATCH, 2), FX_PDE(pd));
+    fx_phys_wr64(f, pd + 8u * gen9_ppgtt_index(VA_BATCH, 1), FX_PDE(pt));
+    fx_phys_wr64(f, pt + 8u * gen9_ppgtt_index(VA_BATCH, 0), FX_PDE(p.batch_pa));
+    fx_phys_wr64(f, pt + 8u * gen9_ppgtt_index(VA_DATA, 0), FX_PDE(p.data_pa));
+    fx_phys_wr64(f, pt + 8u * gen9_ppgtt_index(VA_CALLEE, 0), FX_PDE(p.callee_pa));
     return p;
 }
 
@@ -122,8 +109,8 @@ static void test_ppgtt_batch_cases(void **state)
             s = (struct priv_seen){
                 .faulted = ft != NULL, .why = ft ? ft->detail : "",
                 .scratch = fx_rd64(&f, FX_CTX_A + PRIV_SCRATCH),
-                .marker = rd32(&f, p.data_pa + PRIV_MARKER_OFF),
-                .pp_val = k->pp_off ? rd32(&f, p.data_pa + k->pp_off) : 0,
+                .marker = fx_phys_rd32(&f, p.data_pa + PRIV_MARKER_OFF),
+                .pp_val = k->pp_off ? fx_phys_rd32(&f, p.data_pa + k->pp_off) : 0,
                 .gpr0 = fx_reg(&f, v.gpr0),
                 .priv_reg_changed = fx_reg(&f, v.priv_reg) != mode_before,
                 .dropped = st.priv_dropped,
