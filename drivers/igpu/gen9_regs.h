@@ -502,7 +502,9 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_PLANE_STRIDE_MASK          0x3FFu
 #define GEN9_PLANE_POS_1_A                0x7018Cu
 #define GEN9_PLANE_SIZE_1_A               0x70190u  /* (height - 1) << 16 | (width - 1) */
+#define   GEN9_PLANE_SIZE_WIDTH_MASK      0x1FFFu   /* i915 PLANE_WIDTH_MASK, bits 12:0 */
 #define   GEN9_PLANE_SIZE_HEIGHT_SHIFT    16u
+#define   GEN9_PLANE_SIZE_HEIGHT_MASK     0x1FFFu   /* i915 PLANE_HEIGHT_MASK, bits 28:16 */
 #define GEN9_PLANE_SURF_1_A               0x7019Cu  /* graphics address, 4 KiB aligned */
 #define   GEN9_PLANE_SURF_ADDR_MASK       0xFFFFF000u
 
