@@ -38,7 +38,7 @@ pure_dirs_vdev   := vmm/vdev
 # initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
 pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
                     vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
-# The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
+# What an unmodified i915 guest needs of its vGPU: the PPGTT shadow, the execlist/CSB sequencer,
 # the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
 pure_dirs_vgt    := vmm/vgpu/i915/vgt
 

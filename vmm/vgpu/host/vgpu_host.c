@@ -478,7 +478,7 @@ bool vgpu_host_poll(uint64_t budget_us)
      * in pieces of up to budget_us, and gives it back at once when a guest is waiting for the
      * CPU — a halted vCPU whose interrupt is ready, or a guest whose workload just retired
      * (it polls for that) — so what the model executes for one guest does not delay another's
-     * vCPU by a whole piece (issue 17, docs/benchmarks.md "Performance isolation"). */
+     * vCPU by a whole piece (docs/benchmarks.md "Performance isolation"). */
     bool busy;
     uint64_t end = now + budget_us * 1000, retired = vgpu_render_retired(vgpu_host.dev);
     do {
