@@ -23,22 +23,27 @@ pure_dirs_vmx    := arch/x86/vmx/pure
 pure_srcs_vmx    := vmm/vcpu/mmio_decode.c vmm/vcpu/msr_bitmap.c vmm/vcpu/cpu_share.c
 # The guest-visible PCI configuration space (mechanism #1) and the devices in it.
 pure_dirs_vpci   := vmm/vpci
-# The kiosk wall: composing guest framebuffers into tiles and the screenshot text format.
+# The kiosk wall: composing guest framebuffers into tiles and the screenshot text format.  The
+# wall itself and the Linux framebuffer own the screen and guest pages: not pure.
 pure_dirs_display := vmm/display
-# The mediated vGPU device: BAR0 emulation, execlist shadowing, the render loop, ballooning.
+pure_skip_display := vmm/display/wall.c vmm/display/linux_fb.c
+# The mediated vGPU device: BAR0 emulation, execlist shadowing, the render loop, ballooning
+# (core/), and its personalities (kiosk/, i915/).  host/ wires it to the machine: not pure;
+# i915/vgt/ is a module of its own (vgt, below).
 pure_dirs_vgpu   := vmm/vgpu
+pure_skip_vgpu   := $(shell find vmm/vgpu/host vmm/vgpu/i915/vgt -name '*.c' 2>/dev/null)
 # Virtual devices a guest's CPU talks to: the 16550, the local APIC, the 8259 pair, arbitration.
 pure_dirs_vdev   := vmm/vdev
 # Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
 # initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
 pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
                     vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
-# The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
+# What an unmodified i915 guest needs of its vGPU: the PPGTT shadow, the execlist/CSB sequencer,
 # the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
-pure_dirs_vgt    := vmm/vgt
+pure_dirs_vgt    := vmm/vgpu/i915/vgt
 
-pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \
-                   $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null)))
+pure_srcs = $(filter-out $(pure_skip_$(1)),$(sort $(wildcard $(pure_srcs_$(1))) \
+                   $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null))))
 PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 
 # The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  Files

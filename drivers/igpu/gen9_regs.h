@@ -381,7 +381,7 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define GEN9_FORCEWAKE_LIMIT              0x40000u
 
 /* ---- Registers an i915 guest reads or drives at probe (linux-guest.md section 3.2, 3.6) ----
- * Values the vGPU presents for a Skylake GT2 are in vmm/vgt/vgt_regs_table.c; these are the
+ * Values the vGPU presents for a Skylake GT2 are in vmm/vgpu/i915/vgt/vgt_regs_table.c; these are the
  * facts.  Sources: i915 i915_reg.h, gt/intel_gt_regs.h, gt/intel_engine_regs.h,
  * intel_mchbar_regs.h (6.1), GVT-g gvt/handlers.c (which registers are masked, F_MODE_MASK). */
 
@@ -505,7 +505,9 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_PLANE_STRIDE_MASK          0x3FFu
 #define GEN9_PLANE_POS_1_A                0x7018Cu
 #define GEN9_PLANE_SIZE_1_A               0x70190u  /* (height - 1) << 16 | (width - 1) */
+#define   GEN9_PLANE_SIZE_WIDTH_MASK      0x1FFFu   /* i915 PLANE_WIDTH_MASK, bits 12:0 */
 #define   GEN9_PLANE_SIZE_HEIGHT_SHIFT    16u
+#define   GEN9_PLANE_SIZE_HEIGHT_MASK     0x1FFFu   /* i915 PLANE_HEIGHT_MASK, bits 28:16 */
 #define GEN9_PLANE_SURF_1_A               0x7019Cu  /* graphics address, 4 KiB aligned */
 #define   GEN9_PLANE_SURF_ADDR_MASK       0xFFFFF000u
 

@@ -26,9 +26,9 @@
 #include "include/tessera/abi/vgpu.h"
 #include "tests/unit/i915_null_state.h"
 #include "tests/unit/test_vgt_ppgtt_fixture.h"
-#include "vmm/vgt/vgt_execlist.h"
-#include "vmm/vgt/vgt_irq.h"
-#include "vmm/vgt/vgt_regs.h"
+#include "vmm/vgpu/i915/vgt/vgt_execlist.h"
+#include "vmm/vgpu/i915/vgt/vgt_irq.h"
+#include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
 #define NE IGPU_NUM_GT_ENGINES
 static const enum igpu_engine eng[NE] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VECS };

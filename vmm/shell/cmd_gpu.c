@@ -2,7 +2,7 @@
 #include "vmm/shell/commands.h"
 
 #include "vmm/config_boot.h"
-#include "vmm/gpu/gpu.h"
+#include "vmm/vgpu/host/gpu.h"
 
 #include <stdio.h>
 

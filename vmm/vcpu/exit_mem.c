@@ -6,7 +6,7 @@
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
