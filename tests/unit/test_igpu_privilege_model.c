@@ -1,8 +1,8 @@
 /*
  * The GPU's privilege rule on the model's engines (drivers/igpu/cs/cs_priv.c, the code the
  * model's command streamer runs): every case of igpu_privilege_cases.h in a batch started
- * through the context's PPGTT, on the render and the blitter engine.  Where the model used to
- * fault the engine (IGPU_FAULT_NOT_PRIVILEGED) the GPU drops the command and goes on.
+ * through the context's PPGTT, on the render and the blitter engine.  The GPU does not stop
+ * on these: it drops the command and goes on, and so does the model.
  */
 #include "test_igpu_model_fixture.h"
 
