@@ -59,9 +59,9 @@ static int scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
 
 /* An i915 guest's blitter context: the scanner's i915 profile, PPGTT operands checked through
  * the context's PPGTT.  Its PPGTT batches are checked and then run where they are, through the
- * shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them non-privileged (no
- * GGTT access, no register access: the model faults on those), so what the guest changes
- * after the scan can reach only its own pages. */
+ * shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them non-privileged (GGTT
+ * accesses and privileged registers dropped: drivers/igpu/cs/cs_priv.c), so what the guest
+ * changes after the scan can reach only its own pages. */
 void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca, struct igpu_scan_config *sc)
 {
     struct vgpu_i915 *g = i915_of(v);
