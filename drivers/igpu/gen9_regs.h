@@ -451,6 +451,9 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
  * (masked; GVT-g CSFE_CHICKEN1_REG). */
 #define GEN9_RING_FORCE_TO_NONPRIV(base, i) ((base) + 0x4D0u + 4u * (uint32_t)(i))
 #define GEN9_RING_NONPRIV_SLOTS           12u
+/* A slot names the register by its offset in bits 25:2 (i915 RING_FORCE_TO_NONPRIV_ADDRESS_MASK;
+ * the access and range bits of later generations are zero on Gen9). */
+#define GEN9_RING_FORCE_TO_NONPRIV_ADDR_MASK 0x03FFFFFCu
 #define GEN9_RING_CSFE_CHICKEN1(base)     ((base) + 0xD4u)
 /* Global masked registers (bits 31:16 select which of 15:0 a write changes): every register
  * GVT-g marks F_MODE_MASK for Skylake (gvt/handlers.c) besides the per-engine ones above and in
@@ -502,7 +505,9 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_PLANE_STRIDE_MASK          0x3FFu
 #define GEN9_PLANE_POS_1_A                0x7018Cu
 #define GEN9_PLANE_SIZE_1_A               0x70190u  /* (height - 1) << 16 | (width - 1) */
+#define   GEN9_PLANE_SIZE_WIDTH_MASK      0x1FFFu   /* i915 PLANE_WIDTH_MASK, bits 12:0 */
 #define   GEN9_PLANE_SIZE_HEIGHT_SHIFT    16u
+#define   GEN9_PLANE_SIZE_HEIGHT_MASK     0x1FFFu   /* i915 PLANE_HEIGHT_MASK, bits 28:16 */
 #define GEN9_PLANE_SURF_1_A               0x7019Cu  /* graphics address, 4 KiB aligned */
 #define   GEN9_PLANE_SURF_ADDR_MASK       0xFFFFF000u
 

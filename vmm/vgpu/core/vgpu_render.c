@@ -6,7 +6,6 @@
  * path runs guest work without the watchdog and the scheduler's accounting: a drain for the
  * balloon is bounded (vgpu_render_drain). */
 #include "vmm/vgpu/core/vgpu_internal.h"
-#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"
@@ -37,8 +36,7 @@ static void retire_ready(struct vgpu *v)
         vgpu_retire_head(v, TESSERA_REJECT_NONE);
     }
     if (v->rest.bytes)
-        vgpu_queue_rest(v);             /* room for more of an i915 submission */
-    v->execlist_status_lo = v->q_len ? GEN9_EXECLIST0_VALID : 0;
+        vgpu_queue_rest(v);             /* room for more of a long submission */
     /* gtt/ copies and plans only for vGPUs with work (an idle one is never switched to). */
     gtt_set_active(v->dev->cfg.gtt, v->id, v->q_len != 0);
 }
@@ -116,9 +114,9 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     vgpu_drop_queue(v, TESSERA_REJECT_RESET);
     v->st.resets++;
     v->pv.tessera_balloon.resets++;
-    /* i915 resets its engines itself at every probe and after every failed request: that is
-     * the guest's business unless work was lost. */
-    bool routine = v->i915 && v->i915->guest_reset && queued == 0;
+    /* A guest that resets its engines itself (i915 does at every probe and after every failed
+     * request) or restarts: that is its business unless work was lost. */
+    bool routine = v->guest_reset && queued == 0;
     vgpu_logf(d, routine ? VGPU_LOG_INFO : VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped",
               vm, why, queued);
     (void)n;
@@ -176,8 +174,9 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     uint32_t unread = v->preempted ? (start - (rd32le(st + 4u * GEN9_CTX_RING_HEAD) & GEN9_HEAD_ADDR) +
                                       v->ring_bytes) % v->ring_bytes : 0;
     uint32_t room = v->ring_bytes / 2 < v->ring_bytes - unread ? v->ring_bytes / 2 : v->ring_bytes - unread;
-    /* An i915 guest's workloads run with their context's PPGTT in the shadow context's PDP0:
-     * one dispatch holds the workloads of one PPGTT (those a preemption left first). */
+    /* Workloads of a personality whose contexts have a PPGTT run with it in the shadow
+     * context's PDP0: one dispatch holds the workloads of one PPGTT (those a preemption left
+     * first).  Others' workloads all have pml4 0. */
     uint64_t pml4 = 0;
     bool have_pml4 = false;
     for (unsigned i = 0; i < v->q_len && left; i++) {
@@ -192,7 +191,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         }
         if (w->is_void || w->inflight || w->done)
             continue;
-        if (v->i915 && have_pml4 && w->pml4 != pml4)
+        if (have_pml4 && w->pml4 != pml4)
             break;                      /* another PPGTT: the next dispatch */
         pml4 = w->pml4;
         have_pml4 = true;
@@ -237,10 +236,10 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     v->ring_tail = off;
     if (!v->preempted)
         wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);     /* else: where the engine left it */
-    if (v->i915 && !v->preempted) {
+    if (v->ops->ppgtt_contexts && !v->preempted) {
         /* The shadow PML4 (0 if the guest destroyed the PPGTT meanwhile: its PPGTT batches
          * then fault); a preempted context keeps the one it was running with. */
-        uint64_t shadow = vgpu_i915_shadow_pml4(v, pml4);
+        uint64_t shadow = v->ops->shadow_root(v, pml4);
         wr32le(st + 4u * GEN9_CTX_PDP0_UDW, (uint32_t)(shadow >> 32));
         wr32le(st + 4u * GEN9_CTX_PDP0_LDW, (uint32_t)shadow);
     }

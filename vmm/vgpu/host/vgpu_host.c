@@ -7,6 +7,8 @@
 #include "drivers/igpu/gen9_gtt.h"
 #include "vmm/config_boot.h"
 #include "vmm/vgpu/host/gpu.h"
+#include "vmm/vgpu/i915/i915.h"
+#include "vmm/vgpu/kiosk/kiosk.h"
 #include "vmm/log.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/platform.h"
@@ -379,12 +381,11 @@ bool vgpu_host_init(const struct cfg *cfg)
     for (unsigned i = 0; i < cfg->n_guests; i++) {
         const struct cfg_guest *g = &cfg->guest[i];
         struct vm *vm = vm_get(i);
+        const struct vgpu_personality *p = g->vgpu == CFG_VGPU_I915 ? &vgpu_i915 : &vgpu_kiosk;
         if (sched_vgpu_add(vgpu_host.sched, i, g->weight) != SCHED_OK ||
-            vgpu_create(vgpu_host.dev, i, g->tile.width, g->tile.height) != 0 || !vm)
+            vgpu_create(vgpu_host.dev, i, g->tile.width, g->tile.height, p) != 0 || !vm)
             return fail("a vGPU could not be created");
         struct vgpu *v = vgpu_get(vgpu_host.dev, i);
-        if (g->vgpu == CFG_VGPU_I915 && vgpu_set_i915(v) != 0)
-            return fail("the i915 vGPU could not be set up");
         struct mmio_region r0 = { VGPU_BAR0_DEFAULT, VGPU_BAR0_SIZE, bar0_read, bar0_write, v, "vgpu-bar0" };
         struct mmio_region r2 = { VGPU_BAR2_DEFAULT, gpu.layout.aperture_bytes, bar2_read, bar2_write,
                                   (void *)(uintptr_t)i, "vgpu-bar2" };
