@@ -22,9 +22,10 @@
 #include "gtt/gtt.h"
 #include "sched/sched.h"
 #include "tessera/abi/vgpu.h"
+#include "tessera/limits.h"
 #include "vmm/vpci/vgpu_pci.h"          /* VGPU_BAR0_SIZE and the BARs' defaults */
 
-#define VGPU_MAX                64u
+#define VGPU_MAX                TESSERA_MAX_GUESTS  /* one vGPU per guest; also "none" */
 #define VGPU_MMIO_SIZE          (2u << 20)      /* the register half */
 #define VGPU_GGTT_OFFSET        (8u << 20)      /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
 #define VGPU_QUEUE_MAX          16u             /* workloads queued + in flight per vGPU */
