@@ -90,6 +90,12 @@ static void fx_ggtt_write(void *ctx, uint32_t index, uint64_t pte)
     igpu_ggtt_write(f->igpu, index, pte);
 }
 
+static void fx_ggtt_write_run(void *ctx, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    struct fx *f = ctx;
+    assert_int_equal(igpu_ggtt_write_run(f->igpu, index, n, ptes), IGPU_OK);
+}
+
 static int fx_translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
 {
     struct fx *f = ctx;
@@ -210,7 +216,9 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     assert_int_equal(gtt_layout_compute(&p, &f->layout, err, sizeof err), 0);
     struct gtt_config gc = {
         .layout = &f->layout,
-        .ops = { f, fx_ggtt_write, fx_translate, NULL, fx_vgpu_scratch, fx_ggtt_invalidate },
+        .ops = { .ctx = f, .ggtt_write = fx_ggtt_write, .translate = fx_translate,
+                 .vgpu_scratch = fx_vgpu_scratch, .ggtt_invalidate = fx_ggtt_invalidate,
+                 .ggtt_write_run = fx_ggtt_write_run },
         .scratch_pte = gen9_ggtt_pte_encode(f->scratch_pa),
     };
     assert_int_equal(gtt_init(&f->gtt, &gc), 0);

@@ -182,6 +182,7 @@ uint64_t model_timestamp_ticks(const struct igpu_model *m, const struct model_en
 /* ---- model_ggtt.c ---- */
 int model_ggtt_read_pte(struct igpu_model *m, uint32_t index, uint64_t *pte);
 int model_ggtt_write_pte(struct igpu_model *m, uint32_t index, uint64_t pte);
+int model_ggtt_write_run(struct igpu_model *m, uint32_t index, uint32_t n, const uint64_t *ptes);
 void model_tlb_flush(struct igpu_model *m);
 /* Engine access to graphics memory: checks, translates, faults the engine on failure.
  * Returns true on success. */
