@@ -1,8 +1,9 @@
 /*
  * test_sched_preempt.c — cutting a turn short inside a long workload: when preemption is due,
  * what a preempted vGPU is charged, that its unfinished workloads resume first and together,
- * that the watchdog keeps counting across the preemption, and that with equal weights a vGPU
- * of short workloads gets its turn within a slice of a hog of 110 ms workloads.
+ * that the watchdog keeps counting across the preemption, that a pause for the caller's own
+ * work keeps the owner's turn, and that with equal weights a vGPU of short workloads gets its
+ * turn within a slice of a hog of 110 ms workloads.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,6 +67,46 @@ static void test_preempted_work_resumes_first_and_is_charged(void **state)
     sched_vgpu_stats_get(s, 0, &st);
     assert_int_equal(st.gpu_ns, MS(8));
     assert_int_equal(st.workloads, 1);
+    sched_destroy(s);
+}
+
+/* A pause (the engine left for the caller's own work, e.g. graphics memory changing hands) is
+ * charged like a preemption, but the owner's turn goes on: its unfinished workload resumes at
+ * the next pick although another vGPU arrived meanwhile and is owed the GPU by virtual time,
+ * and the turn still ends at its quota. */
+static void test_pause_keeps_the_turn(void **state)
+{
+    (void)state;
+    struct sched *s = mk();
+    submit(s, 0, 1);
+    submit(s, 0, 2);
+    assert_int_equal(pick(s).vgpu, 0);
+    submit(s, 1, 1);                                /* arrives while vGPU 0 runs */
+    now_ns += MS(2);
+    assert_int_equal(sched_paused(s, 1, MS(2)), SCHED_ESTATE);     /* not the owner */
+    assert_int_equal(sched_paused(s, 0, MS(2)), SCHED_OK);
+    assert_int_equal(sched_current(s), 0);
+    assert_int_equal(sched_vgpu_inflight(s, 0), 0);
+    struct sched_vgpu_stats st;
+    sched_vgpu_stats_get(s, 0, &st);
+    assert_int_equal(st.gpu_ns, MS(2));
+    struct sched_decision d = pick(s);
+    assert_int_equal(d.vgpu, 0);
+    assert_false(d.new_turn);
+    assert_int_equal(d.first_id, 1);                /* resumed, not restarted */
+    now_ns += MS(4);
+    assert_int_equal(sched_complete(s, 0, 1, MS(4)), SCHED_OK);     /* 6 ms: the quota */
+    assert_int_equal(pick(s).vgpu, 1);
+    sched_destroy(s);
+
+    /* The same cut as a preemption ends the turn: vGPU 1, behind in virtual time, goes first. */
+    s = mk();
+    submit(s, 0, 1);
+    pick(s);
+    submit(s, 1, 1);
+    now_ns += MS(2);
+    assert_int_equal(sched_preempted(s, 0, MS(2)), SCHED_OK);
+    assert_int_equal(pick(s).vgpu, 1);
     sched_destroy(s);
 }
 
@@ -166,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_due_only_past_quota_with_someone_waiting),
         cmocka_unit_test(test_preempted_work_resumes_first_and_is_charged),
+        cmocka_unit_test(test_pause_keeps_the_turn),
         cmocka_unit_test(test_watchdog_counts_across_preemption),
         cmocka_unit_test(test_short_frames_wait_a_slice_not_a_workload),
     };
