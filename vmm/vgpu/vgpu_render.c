@@ -233,6 +233,10 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         used += (off - before + v->ring_bytes) % v->ring_bytes;
         w->inflight = true;
         w->dispatch_ns = vgpu_cpu_now(d);
+        if (!v->st.first.dispatched) {
+            v->st.first.dispatched = true;
+            v->st.first.dispatch_ns = w->dispatch_ns;
+        }
         d->inflight++;
         d->st.workloads++;
     }
