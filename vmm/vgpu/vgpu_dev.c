@@ -119,6 +119,7 @@ static void init_pv(struct vgpu *v)
     v->pv.tessera_balloon.magic = TESSERA_BALLOON_MAGIC;
     v->pv.tessera_balloon.slot_mib = (uint32_t)(v->dev->cfg.gtt->layout.slot_bytes >> 20);
     v->pv.tessera_move.magic = TESSERA_MOVE_MAGIC;
+    v->pv.tessera_work.magic = TESSERA_WORK_MAGIC;
     if (v->i915)    /* what i915_driver_hw_probe() requires, honoured (vgpu_set_i915) */
         v->pv.vgt_caps = VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION;
     vgpu_pv_update_ranges(v);
