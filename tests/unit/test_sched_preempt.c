@@ -19,6 +19,18 @@ static struct sched *mk(void)
     return mk_pair(0, 100);
 }
 
+/* vGPU 0's turn with one workload, vGPU 1 arriving, and vGPU 0 preempted after `ran_ns`: the
+ * next pick is vGPU 1's. */
+static void cut_for_an_arrival(struct sched *s, uint64_t ran_ns)
+{
+    submit(s, 0, 1);
+    pick(s);
+    submit(s, 1, 1);
+    now_ns += ran_ns;
+    assert_int_equal(sched_preempted(s, 0, ran_ns), SCHED_OK);
+    assert_int_equal(pick(s).vgpu, 1);
+}
+
 static void test_due_only_past_quota_with_someone_waiting(void **state)
 {
     (void)state;
@@ -101,12 +113,7 @@ static void test_pause_keeps_the_turn(void **state)
 
     /* The same cut as a preemption ends the turn: vGPU 1, behind in virtual time, goes first. */
     s = mk();
-    submit(s, 0, 1);
-    pick(s);
-    submit(s, 1, 1);
-    now_ns += MS(2);
-    assert_int_equal(sched_preempted(s, 0, MS(2)), SCHED_OK);
-    assert_int_equal(pick(s).vgpu, 1);
+    cut_for_an_arrival(s, MS(2));
     sched_destroy(s);
 }
 
@@ -117,12 +124,7 @@ static void test_watchdog_counts_across_preemption(void **state)
     (void)state;
     struct sched *s = mk();
     uint32_t v;
-    submit(s, 0, 1);
-    pick(s);
-    submit(s, 1, 1);
-    now_ns += MS(150);
-    assert_int_equal(sched_preempted(s, 0, MS(150)), SCHED_OK);
-    assert_int_equal(pick(s).vgpu, 1);
+    cut_for_an_arrival(s, MS(150));
     now_ns += MS(190);                              /* another vGPU's long workload */
     assert_false(sched_watchdog(s, &v));
     assert_int_equal(sched_complete(s, 1, 1, MS(190)), SCHED_OK);

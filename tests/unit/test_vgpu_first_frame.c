@@ -138,10 +138,9 @@ static void wall_destroy(struct wall *w)
     free(w);
 }
 
-/* Steps the render loop, the busy guests kept busy, until every starting guest's first frame
- * retired; done_ns[g]: machine time then.  A balloon period runs when `period_at` (machine
- * time) passes, if not 0. */
-static void run_first_frames(struct wall *w, uint64_t done_ns[FX_GUESTS], uint64_t period_at)
+/* Steps the render loop, the busy guests kept busy, until every starting guest whose done_ns
+ * is 0 has its first frame retired; done_ns[g]: machine time then. */
+static void run_first_frames(struct wall *w, uint64_t done_ns[FX_GUESTS])
 {
     struct fx *f = w->f;
     unsigned left = 0;
@@ -149,13 +148,6 @@ static void run_first_frames(struct wall *w, uint64_t done_ns[FX_GUESTS], uint64
         left += !done_ns[g];
     for (unsigned i = 0; i < 2000000 && left; i++) {
         top_up(w);
-        if (period_at && machine_ns(f) >= period_at) {
-            struct gtt_ctl_params p;
-            struct gtt_ctl_report rep;
-            gtt_ctl_defaults(&p);
-            assert_true(vgpu_balloon_period(f->dev, &p, 0, 0, &rep) >= 0);
-            period_at = 0;
-        }
         vgpu_render_step(f->dev);
         for (unsigned g = FIRST; g < FX_GUESTS; g++)
             if (!done_ns[g] && fx_retired(f, g)) {
@@ -196,7 +188,7 @@ static void first_frames_of_28_starting_beside_4_busy(void **state)
     uint64_t t0 = machine_ns(f), done[FX_GUESTS] = { 0 };
     for (unsigned g = FIRST; g < FX_GUESTS; g++)
         fill(f, g, w->tile[g], TILE_W, TILE_H);
-    run_first_frames(w, done, 0);
+    run_first_frames(w, done);
 
     uint64_t worst = 0, best = UINT64_MAX;
     bool in_order = true;
@@ -254,7 +246,7 @@ static void a_drained_first_frame_goes_on_first(void **state)
     assert_true(vgpu_balloon_period(f->dev, &p, 0, 0, &rep) >= 0);
     assert_int_equal(rstats(f).preemptions, preemptions + 1);      /* the drain cut it */
     assert_false(fx_retired(f, victim));
-    run_first_frames(w, done, 0);
+    run_first_frames(w, done);
     for (unsigned g = victim + 1; g < FX_GUESTS; g++)
         assert_true(done[victim] <= done[g]);
     wall_destroy(w);
@@ -278,7 +270,7 @@ static void the_work_extension_says_queued_or_ran(void **state)
     uint64_t done[FX_GUESTS] = { 0 };
     for (unsigned k = FIRST; k < FX_GUESTS - 1; k++)
         done[k] = 1;                        /* only g starts here */
-    run_first_frames(w, done, 0);
+    run_first_frames(w, done);
     assert_int_equal(fx_r(f, g, base + offsetof(struct tessera_work_if, waiting), 4), 0);
     uint32_t used = (uint32_t)fx_r(f, g, base + offsetof(struct tessera_work_if, gpu_us), 4) - gpu_us;
     assert_true(used >= fill_ns / 1000 / 2 && used <= 2 * fill_ns / 1000 + 1);
