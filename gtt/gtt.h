@@ -160,8 +160,8 @@ struct gtt_vgpu {
     uint64_t **slot_host, **slot_guest;   /* per slot index: shadow, NULL if not granted */
     /* Entries the guest mapped (present in its view): of the low window, and per slot index.
      * Kept at every guest write so the balloon controller's utilisation is O(slots), not a
-     * read of every entry of every vGPU each period (issue 26: 786k entries at 32 guests,
-     * about 150 ms of every 500 ms period under Bochs). */
+     * read of every entry of every vGPU each period (786k entries at 32 guests, about 150 ms
+     * of every 500 ms period under Bochs). */
     uint32_t low_mapped;
     uint32_t *slot_mapped;
     unsigned min_slots, max_slots;

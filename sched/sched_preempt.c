@@ -22,9 +22,9 @@ bool sched_preempt_due(struct sched *s, uint64_t running_ns)
      * the switch rate does not grow; the lag keeps a turn from being cut for less than that,
      * and the owner's switch cost for less than cutting it costs: the owner comes back later,
      * and what bringing it back costs the engine is lost to everyone.  Under an emulator 32
-     * starting guests with 32 + 64 MiB each cost about 40 ms of GGTT copying per switch-in
-     * (issue 26); at 500 us alone, every arrival cut the others' first frames, each cut one
-     * waited behind all later arrivals, and the copying made that seconds. */
+     * starting guests with 32 + 64 MiB each cost about 40 ms of GGTT copying per switch-in;
+     * with the lag alone every arrival cut the others' first frames, each cut one waited
+     * behind all later arrivals, and the copying made that seconds. */
     bool by_lag = s->cfg.policy == SCHED_POLICY_FAIR && s->cfg.preempt_lag_ns > 0;
     for (uint32_t i = 0; i < s->cfg.max_vgpus; i++) {
         const struct sched_vgpu *o = &s->vgpus[i];

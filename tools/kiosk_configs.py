@@ -40,8 +40,8 @@ def mix(n, kinds=("signage", "dashboard", "heavy", "idle"), weights=(100, 150, 2
 
 
 def render32():
-    """Issue 14's 32-guest experiment, the wall issue 26 found its first frames on: signage,
-    dashboard and idle in turn, weights 100, 150 and 200 (make bench-system's 32-guest run and
+    """The 32-guest wall of rendering guests: signage, dashboard and idle in turn, weights
+    100, 150 and 200 (make bench-system's 32-guest run and
     tests/e2e/test_wall32.py)."""
     return mix(32, ("signage", "dashboard", "idle"), (100, 150, 200))
 

@@ -1,7 +1,7 @@
-"""Thirty-two rendering guests start together under Bochs (issue 26): the 1 GiB appliance with
-issue 14's 32-guest wall (signage, dashboard and idle images in turn, weights 100/150/200, 16 MiB
-of RAM and 32 + 128 MiB of graphics memory each, 8x4 tiles of 128x192, the balloon controller
-on).  Every guest's first frame arrives (the hypervisor's `first ms` for all 32, none of them
+"""Thirty-two rendering guests start together under Bochs: the 1 GiB appliance with the
+32-guest wall of make bench-system (signage, dashboard and idle images in turn, weights
+100/150/200, 16 MiB of RAM and 32 + 128 MiB of graphics memory each, 8x4 tiles of 128x192, the
+balloon controller on).  Every guest's first frame arrives (the hypervisor's `first ms` for all 32, none of them
 gave up and exited), and after 90 s every tile is live: it shows its guest's picture on the
 wall, the signage and dashboard guests keep completing frames, and the idle guests' frames are
 exactly the picture they drew."""

@@ -1,4 +1,4 @@
-/* First frames of a starting wall (issue 26): 32 vGPUs on the whole stack (vGPU, gtt, sched,
+/* First frames of a starting wall: 32 vGPUs on the whole stack (vGPU, gtt, sched,
  * scanner, the Gen9 model), each with 32 MiB of low and 128 MiB of high graphics memory as on
  * the 32-guest kiosk wall, so their ranges overlap and every switch-in copies GGTT entries.
  * Four guests keep long work queued; the other 28 start at once and each submits its first
@@ -22,7 +22,7 @@
 #define FIRST       BUSY        /* guests BUSY..FX_GUESTS-1 start */
 #define STARTING    (FX_GUESTS - BUSY)
 #define COST_X      180u        /* boot log under Bochs: "model costs x180" */
-#define ENTRY_NS    500u        /* GGTT copying per entry under Bochs (issue 26) */
+#define ENTRY_NS    500u        /* GGTT copying per entry under Bochs, measured */
 #define TILE_W      128u
 #define TILE_H      192u
 #define BUSY_W      512u        /* a busy guest's fill: 512x512, about 12 ms of GPU time */
@@ -167,9 +167,9 @@ static void run_first_frames(struct wall *w, uint64_t done_ns[FX_GUESTS])
  *    is the virtual time, and a busy guest that has run has a larger one), and the turn under
  *    way when they arrived: (BUSY + 1) x (C + slice + one render step), the turn not being
  *    cut for an arrival while the lag plus the owner's switch cost (C) exceed what it used.
- * Before issue 26's fixes arrivals cut each other's first frames after the 500 us lag (a fill
- * is about 1.1 ms here), and each cut one waited behind all later ones: about twice the
- * switches, and the first frames all at the end. */
+ * Without the scheduler's pause and switch cost, arrivals cut each other's first frames after
+ * the 500 us lag (a fill is about 1.1 ms here), and each cut one waited behind all later ones:
+ * about twice the switches, and the first frames all at the end. */
 static uint64_t bound_ns(uint64_t fill_ns)
 {
     uint64_t entries = ((uint64_t)FX_LOW_MIB + 2u * 64u) << 20 >> 12;

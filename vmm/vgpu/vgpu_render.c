@@ -333,9 +333,9 @@ bool vgpu_render_drain(struct vgpu_dev *d)
             return false;
         }
         /* A pause for graphics memory, not a turn ending: the owner takes up its work first
-         * afterwards (sched_paused).  Cut turns went to the back of the queue, behind every
-         * guest that arrived meanwhile: at 32 starting guests a first frame drained by the
-         * balloon period waited for all later guests' first frames (issue 26). */
+         * afterwards (sched_paused).  A cut turn would go behind every guest that arrived
+         * meanwhile: with 32 guests starting, a first frame drained by the balloon period
+         * waited for all later guests' first frames. */
         bool asked = d->preempting;
         vgpu_preempt_request(d);
         if (!asked && d->preempting)
