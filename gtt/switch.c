@@ -7,20 +7,26 @@
 #include "gtt/gtt.h"
 #include "gtt/internal.h"
 
-/* Writes entries [first, first + n) from shadow[] for vGPU id; `only_foreign` skips those it
- * already owns. */
+/* Writes entries [first, first + n) from shadow[] for vGPU id, a run of consecutive entries
+ * at a time; `only_foreign` skips those it already owns. */
 static uint64_t copy_run(struct gtt *g, uint16_t id, uint32_t first, uint32_t n,
                          const uint64_t *shadow, bool only_foreign)
 {
     uint64_t w = 0;
     g->st.entries_checked += n;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t i = first + k;
-        if (only_foreign && g->owner[i] == id)
+    for (uint32_t k = 0; k < n;) {
+        if (only_foreign && g->owner[first + k] == id) {
+            k++;
             continue;
-        gtt_phys_write(g, i, shadow[k]);
-        g->owner[i] = id;
-        w++;
+        }
+        uint32_t run = 1;
+        while (k + run < n && !(only_foreign && g->owner[first + k + run] == id))
+            run++;
+        gtt_phys_write_run(g, first + k, run, shadow + k);
+        for (uint32_t i = first + k; i < first + k + run; i++)
+            g->owner[i] = id;
+        k += run;
+        w += run;
     }
     return w;
 }

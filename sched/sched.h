@@ -194,10 +194,23 @@ int sched_vgpu_reset(struct sched *s, uint32_t vgpu);
  *        and those workloads go back to the head of its queue.  Its next dispatch takes at
  *        least all of them (they continue where they stopped), and the watchdog counts the
  *        time the oldest had already run.
+ *   sched_paused(s, vgpu, used_ns)  the engine left vgpu's context for the caller's own work
+ *        (graphics memory changing hands, docs/vgpu.md "Performance isolation"), not for
+ *        another vGPU: used_ns is charged as by sched_preempted, the workloads resume the same
+ *        way, but the turn goes on: the next pick continues it while it has quota and work.
+ *        A pause is not a scheduling decision, so it does not send the owner behind the vGPUs
+ *        that arrived meanwhile.
+ *   sched_vgpu_switch_cost(s, vgpu, ns)  what bringing vgpu back onto the engine costs (the
+ *        caller measures it: the GGTT copying its switch-ins needed, while the engine idles).
+ *        A preemption on arrival brings the owner back later, so it is made only when the
+ *        arrival is behind by more than cfg.preempt_lag_ns plus the owner's cost: a turn is
+ *        not cut for less than cutting it costs.  0 (the default) adds nothing.
  * A long workload therefore costs its owner its share, not the other vGPUs their turns: with
  * a preemptive engine the turn is the unit of sharing even inside one workload. */
 bool sched_preempt_due(struct sched *s, uint64_t running_ns);
 int sched_preempted(struct sched *s, uint32_t vgpu, uint64_t used_ns);
+int sched_paused(struct sched *s, uint32_t vgpu, uint64_t used_ns);
+int sched_vgpu_switch_cost(struct sched *s, uint32_t vgpu, uint64_t ns);
 
 /* Introspection. */
 bool sched_vgpu_interactive(const struct sched *s, uint32_t vgpu);

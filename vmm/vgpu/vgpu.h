@@ -99,6 +99,15 @@ struct vgpu_dev_config {
     uint64_t render_budget_ns;      /* GPU time per render-loop step (0: 1 ms) */
 };
 
+/* The guest's first frame since it started (vgpu_create, vgpu_guest_reset): host wall times
+ * (env.cpu_ns) of the start, its first submission, the first dispatch of its work and the
+ * first workload retired having run.  What a guest waits for before anything of it is on the
+ * wall; `vgpu` shows it.  The flags say which have happened (a host without a clock reads 0). */
+struct vgpu_first_frame {
+    uint64_t start_ns, submit_ns, dispatch_ns, done_ns;
+    bool submitted, dispatched, done;
+};
+
 /* Why the last workloads were refused, for `vgpu`. */
 struct vgpu_reject {
     uint32_t code;                  /* TESSERA_REJECT_* */
@@ -124,6 +133,7 @@ struct vgpu_stats {
      * rendering (vgpu_render_cpu_ns). */
     uint64_t copy_cpu_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
+    struct vgpu_first_frame first;  /* of its current run */
 };
 
 /* One vGPU as the shell shows it. */

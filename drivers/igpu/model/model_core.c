@@ -361,6 +361,11 @@ static int op_ggtt_write(void *be, uint32_t index, uint64_t pte)
     return model_ggtt_write_pte(be, index, pte);
 }
 
+static int op_ggtt_write_run(void *be, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    return model_ggtt_write_run(be, index, n, ptes);
+}
+
 static int op_ggtt_read(void *be, uint32_t index, uint64_t *pte)
 {
     return model_ggtt_read_pte(be, index, pte);
@@ -448,6 +453,7 @@ static const struct igpu_ops model_ops = {
     .reg_read = op_reg_read,
     .reg_write = op_reg_write,
     .ggtt_write = op_ggtt_write,
+    .ggtt_write_run = op_ggtt_write_run,
     .ggtt_read = op_ggtt_read,
     .ggtt_flush = op_ggtt_flush,
     .fence_write = op_fence_write,

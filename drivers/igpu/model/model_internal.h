@@ -170,6 +170,7 @@ uint64_t model_timestamp_ticks(const struct igpu_model *m, const struct model_en
 /* ---- model_ggtt.c ---- */
 int model_ggtt_read_pte(struct igpu_model *m, uint32_t index, uint64_t *pte);
 int model_ggtt_write_pte(struct igpu_model *m, uint32_t index, uint64_t pte);
+int model_ggtt_write_run(struct igpu_model *m, uint32_t index, uint32_t n, const uint64_t *ptes);
 void model_tlb_flush(struct igpu_model *m);
 /* Whether the engine executes a batch started through the PPGTT (MI_BATCH_BUFFER_START bit 8):
  * a non-privileged batch (drivers/igpu/cs/cs_priv.c), whose blits' surfaces are PPGTT

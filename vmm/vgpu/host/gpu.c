@@ -37,6 +37,11 @@ static void ggtt_write(void *ctx, uint32_t index, uint64_t pte)
     igpu_ggtt_write(gpu.igpu, index, pte);
 }
 
+static void ggtt_write_run(void *ctx, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    igpu_ggtt_write_run(gpu.igpu, index, n, ptes);
+}
+
 /* gtt/ invalidates after every update it makes (i915 gen8_ggtt_invalidate()). */
 static void ggtt_invalidate(void *ctx)
 {
@@ -150,7 +155,7 @@ bool gpu_init(const struct cfg *cfg)
         .layout = &gpu.layout,
         .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
                  .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate,
-                 .ept_flush = ept_flush },
+                 .ept_flush = ept_flush, .ggtt_write_run = ggtt_write_run },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,
