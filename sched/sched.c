@@ -490,15 +490,15 @@ int sched_submit(struct sched *s, uint32_t id, const struct sched_workload *w)
     return SCHED_OK;
 }
 
-int sched_complete(struct sched *s, uint32_t id, uint64_t wid, uint64_t gpu_ns)
+int sched_complete(struct sched *s, uint32_t vgpu, uint64_t id, uint64_t gpu_ns)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     if (!v->running || v->inflight == 0)
         return SCHED_ESTATE;
     struct sched_wl *w = &v->ring[v->head];
-    if (w->id != wid)
+    if (w->id != id)
         return SCHED_ESTATE;
     v->turn_used_ns = sched_sat_add(v->turn_used_ns, gpu_ns);
     v->turn_est_ns = sched_sat_add(v->turn_est_ns, w->est_ns);
