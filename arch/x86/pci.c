@@ -106,7 +106,8 @@ unsigned pci_scan(void)
         for (uint8_t dev = 0; dev < 32; dev++) {
             if (pci_read16(bus, dev, 0, PCI_VENDOR_ID) == PCI_VENDOR_NONE)
                 continue;
-            uint8_t fns = pci_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION ? 8 : 1;
+            bool multi = pci_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION;
+            uint8_t fns = multi ? 8 : 1;
             for (uint8_t fn = 0; fn < fns; fn++)
                 if (pci_read16(bus, dev, fn, PCI_VENDOR_ID) != PCI_VENDOR_NONE)
                     add_function(bus, dev, fn);
