@@ -230,7 +230,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
         gtt_switch_to(&r->g, v);
     }
     struct gtt_stats base = r->g.st;
-    uint64_t period_entries = 0, seen = 0;
+    uint64_t seen = 0;
     struct gtt_ctl_params ctl;
     gtt_ctl_defaults(&ctl);
 
@@ -264,7 +264,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
             /* R_copy: CPU share of one core spent copying in this period. */
             uint64_t now = r->g.st.entries_switch + r->g.st.entries_predict +
                            r->g.st.entries_balloon + r->g.st.entries_move;
-            period_entries = now - seen;
+            uint64_t period_entries = now - seen;
             seen = now;
             uint64_t period_ps = (uint64_t)PERIOD * SLICE_US * 1000000u;
             uint32_t rcopy_ppm = (uint32_t)(period_entries * COST_PS * 1000000u / period_ps);
