@@ -470,7 +470,8 @@ int main(int argc, char **argv)
            "x floor", "gpu%6ms", "gpu%16ms", "cpu%6ms", "slots/busy", "balloon", "moves");
     for (unsigned ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
         unsigned n = ns[ni];
-        unsigned bs[4] = {1, 3, n / 2, n}, nb = 0, uniq[4];
+        const unsigned bs[4] = {1, 3, n / 2, n};
+        unsigned nb = 0, uniq[4];
         for (unsigned k = 0; k < 4; k++) {
             bool dup = bs[k] == 0 || bs[k] > n;
             for (unsigned j = 0; j < nb; j++)

@@ -83,7 +83,7 @@ static uint64_t place_interval(const struct ivl *iv, unsigned n, uint64_t lo, ui
     cand[nc++] = lo;
     cand[nc++] = hi - size;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t pts[2] = {iv[i].lo, iv[i].hi};
+        const uint64_t pts[2] = {iv[i].lo, iv[i].hi};
         for (unsigned k = 0; k < 2; k++) {
             if (pts[k] >= lo && pts[k] + size <= hi)
                 cand[nc++] = pts[k];
