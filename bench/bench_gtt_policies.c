@@ -475,6 +475,7 @@ int main(int argc, char **argv)
         for (unsigned k = 0; k < 4; k++) {
             bool dup = bs[k] == 0 || bs[k] > n;
             for (unsigned j = 0; j < nb; j++)
+                /* cppcheck-suppress uninitvar ; j < nb: only entries already written are read */
                 dup |= uniq[j] == bs[k];
             if (!dup)
                 uniq[nb++] = bs[k];

@@ -285,6 +285,7 @@ static void place_all(const struct gtt_layout_params *p, struct gtt_layout *l, b
         ord[i].id = i;
         ord[i].size = low ? p->req[i].low_gm_bytes : p->req[i].high_gm_bytes;
     }
+    /* cppcheck-suppress uninitvar ; qsort reads the n_guests entries the loop above set */
     qsort(ord, p->n_guests, sizeof ord[0], cmp_order);
     /* Low windows are placed in pages, slots in slot units. */
     uint64_t lo = low ? l->low_guest.start / PAGE : 0;
