@@ -85,8 +85,9 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-# Performance isolation under Bochs: the victim beside each attack of issue 17 (about 20 minutes;
-# docs/benchmarks.md).  A benchmark: it prints the table, it asserts nothing.
+# Performance isolation under Bochs: a victim guest beside each guest that tries to take more than
+# its share (about 20 minutes; docs/benchmarks.md).  A benchmark: it prints the table, it asserts
+# nothing.
 bench-isolation: image
 	tools/bench-isolation --iso $(BUILD)/tessera.iso
 

@@ -1,4 +1,5 @@
-/* Graphics-memory policies side by side on the same busy/idle traces (issue 6).
+/* Graphics-memory policies side by side on the same busy/idle traces, to show what
+ * each of Tessera's graphics-memory choices buys over the published ones.
  *
  *   static      GVT-g style static partition: private ranges, nothing copied; how many fit?
  *   gs-basic    gScale-basic: private shadow GTT, the incoming vGPU's whole allotment written on
@@ -8,7 +9,7 @@
  *               if anyone else's value is in it), idle vGPUs skipped.
  *   tessera-fix 64 MiB slots and low windows spread at creation and never moved, per-entry
  *               owner tracking, predictive copying ahead of each switch (Tessera before
- *               issue 14).
+ *               re-placement).
  *   tessera-nb  + re-placement: every 0.5 s the vGPUs that ran in the last period are planned
  *               apart (gtt_plan) and moved (gtt_vgpu_relocate); no balloon controller.
  *   tessera     + the gBalloon controller resizing slot ranges every 0.5 s.

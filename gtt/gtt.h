@@ -1,5 +1,5 @@
 /* Graphics memory at run time: private shadow GTTs, owner-tracked switching, predictive
- * copying, ladder-mapping bookkeeping, the fence pool and slot ballooning (DESIGN.md §6).
+ * copying, ladder-mapping bookkeeping, the fence pool and slot ballooning (docs/gtt.md).
  *
  * The library never touches hardware.  What it needs from outside comes in struct gtt_ops:
  *   ggtt_write  writes one physical GGTT entry (the iGPU backend);

@@ -1,7 +1,7 @@
-/* Placement planning (issue 14): where busy vGPUs' low windows and slot ranges should be so
+/* Placement planning: where busy vGPUs' low windows and slot ranges should be so
  * that switching between them copies as little as possible.  Pure policy: it reads a struct
  * gtt and returns moves; gtt_vgpu_relocate() applies them, once the guest agrees
- * (vmm/vgpu/vgpu_move.c).
+ * (vmm/vgpu/core/vgpu_move.c).
  *
  * Two costs, each vGPU weighted by how often it is brought in (in->freq; gtt/floor.c):
  *   - the switch path: entries of an incoming vGPU that the vGPU before it holds.  Predictive

@@ -1,8 +1,8 @@
 /* Re-placement: moving a vGPU's low window and slot range to another place of the GGTT with
- * what its guest mapped in them (issue 14).  Placement decides how much is copied at every
+ * what its guest mapped in them.  Placement decides how much is copied at every
  * switch (gtt/place.c plans it); the initial placement is made before anyone knows which
  * guests will be busy, so busy ones are moved apart later, with their guest's cooperation
- * (vmm/vgpu/vgpu_move.c: the guest stops submitting, the move happens, the guest adds the
+ * (vmm/vgpu/core/vgpu_move.c: the guest stops submitting, the move happens, the guest adds the
  * distance to the graphics addresses it holds).
  *
  * The shadow moves with the range: entry k of the old window is entry k of the new one, for

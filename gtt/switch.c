@@ -71,8 +71,8 @@ uint64_t gtt_copy_slot(struct gtt *g, struct gtt_vgpu *v, unsigned s)
 }
 
 /* Brings the part [first, first + n) of v's low window into the physical GGTT, a summary block
- * at a time.  In ENTRY mode a block that is wholly v's is skipped unread: issue 17 measured the
- * per-entry owner scan of two 64 MiB windows at 12 ms of CPU per victim frame under Bochs (half
+ * at a time.  In ENTRY mode a block that is wholly v's is skipped unread: the
+ * per-entry owner scan of two 64 MiB windows cost 12 ms of CPU per victim frame under Bochs (half
  * on the switch, half in the write-ahead), with not one entry to write.  Afterwards every entry
  * of the part is v's, so a block it covers whole is v's throughout; one it covers in part is
  * mixed unless it already was v's. */

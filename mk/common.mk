@@ -10,7 +10,9 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader vgt
+PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt
+# Small pure helpers any room may use (the CRC-32); lib/ includes nothing of the project's.
+pure_dirs_lib    := lib
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -23,30 +25,36 @@ pure_dirs_vmx    := arch/x86/vmx/pure
 pure_srcs_vmx    := vmm/vcpu/mmio_decode.c vmm/vcpu/msr_bitmap.c vmm/vcpu/cpu_share.c
 # The guest-visible PCI configuration space (mechanism #1) and the devices in it.
 pure_dirs_vpci   := vmm/vpci
-# The kiosk wall: composing guest framebuffers into tiles and the screenshot text format.
+# The kiosk wall: composing guest framebuffers into tiles and the screenshot text format.  The
+# wall itself and the Linux framebuffer own the screen and guest pages: not pure.
 pure_dirs_display := vmm/display
-# The mediated vGPU device: BAR0 emulation, execlist shadowing, the render loop, ballooning.
+pure_skip_display := vmm/display/wall.c vmm/display/linux_fb.c
+# The mediated vGPU device: BAR0 emulation, execlist shadowing, the render loop, ballooning
+# (core/), and its personalities (kiosk/, i915/).  host/ wires it to the machine: not pure;
+# i915/vgt/ is a module of its own (vgt, below).
 pure_dirs_vgpu   := vmm/vgpu
+pure_skip_vgpu   := $(shell find vmm/vgpu/host vmm/vgpu/i915/vgt -name '*.c' 2>/dev/null)
 # Virtual devices a guest's CPU talks to: the 16550, the local APIC, the 8259 pair, arbitration.
 pure_dirs_vdev   := vmm/vdev
 # Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
 # initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
 pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
                     vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
-# The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
+# What an unmodified i915 guest needs of its vGPU: the PPGTT shadow, the execlist/CSB sequencer,
 # the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
-pure_dirs_vgt    := vmm/vgt
+pure_dirs_vgt    := vmm/vgpu/i915/vgt
 
-pure_srcs = $(sort $(wildcard $(pure_srcs_$(1))) \
-                   $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null)))
+pure_srcs = $(filter-out $(pure_skip_$(1)),$(sort $(wildcard $(pure_srcs_$(1))) \
+                   $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null))))
 PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 
-# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  Files
-# whose second word is not a module (tests/host/test_render_loop.c) link every module.
+# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  A file
+# whose second word is not a module would link every module (none does today).
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
 # A module may use another (config checks graphics memory with gtt's layout, Linux kernels
 # with the loader's bzImage parser and placement): list it here.
-pure_deps_config := gtt loader
+pure_deps_config := gtt loader lib
+pure_deps_display := lib
 pure_deps_igpu   :=
 pure_deps_vgpu   := gtt sched igpu vgt
 pure_deps_vgt    := igpu

@@ -31,11 +31,11 @@ bool sched_preempt_due(struct sched *s, uint64_t running_ns)
     return false;
 }
 
-int sched_preempted(struct sched *s, uint32_t id, uint64_t used_ns)
+int sched_preempted(struct sched *s, uint32_t vgpu, uint64_t used_ns)
 {
-    if (!s || id >= s->cfg.max_vgpus || !s->vgpus[id].present)
+    if (!s || vgpu >= s->cfg.max_vgpus || !s->vgpus[vgpu].present)
         return SCHED_ENOENT;
-    struct sched_vgpu *v = &s->vgpus[id];
+    struct sched_vgpu *v = &s->vgpus[vgpu];
     if (!v->running || v->inflight == 0)
         return SCHED_ESTATE;
     uint64_t now = sched_now(s);

@@ -3,7 +3,7 @@
 
 A wall is a list of (kind, weight) pairs; the tiles are laid out row by row on a 1024x768
 display.  Every guest gets the same RAM and graphics memory (by default the 16 MiB and
-32 + 128 MiB of issue 14's 32-guest experiment), so runs of different sizes are comparable.
+32 + 128 MiB of the 32-guest re-placement experiment), so runs of different sizes are comparable.
 The output is a device-tree source that tools/tessera-config checks like any vendor's
 (docs/config.md)."""
 

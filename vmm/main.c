@@ -1,5 +1,5 @@
-/* Boot, in the order DESIGN.md §3 gives: console first so every later step can speak, then the
- * boot information, CPU tables, memory, time, devices, VT-x, and finally the shell. */
+/* Boot, in this order: console first so every later step can speak, then the boot information,
+ * CPU tables, memory, time, devices, VT-x, and finally the shell. */
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/page_alloc.h"
@@ -11,15 +11,15 @@
 #include "boot/multiboot2.h"
 #include "vmm/config_boot.h"
 #include "vmm/console.h"
-#include "vmm/gpu/gpu.h"
+#include "vmm/vgpu/host/gpu.h"
 #include "vmm/libc_glue.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
 #include "vmm/shell/shell.h"
 #include "vmm/vcpu/vcpu_run.h"
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
-#include "vmm/gpu/wall.h"
+#include "vmm/display/wall.h"
 #include "vmm/vcpu/vmx_setup.h"
 #include "vmm/version.h"
 

@@ -1,7 +1,7 @@
 /* The guests' lifecycle: memory and EPT when a guest first starts, a fresh image and VMCS on
  * every start, and a clear record of why a guest is not running. */
 #include "vmm/vm.h"
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 
 #include "arch/x86/regs.h"
 #include "arch/x86/timer.h"

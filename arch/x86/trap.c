@@ -20,7 +20,6 @@ struct idt_gate {
     uint32_t offset_hi, reserved;
 } __attribute__((packed));
 
-#define IDT_INTERRUPT_GATE 0x8E     /* present, DPL 0, 64-bit interrupt gate (SDM Table 3-2) */
 
 struct isr_entry { uint64_t vector, entry; };
 struct ex_entry { uint64_t insn, fixup; };

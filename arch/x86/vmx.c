@@ -113,7 +113,7 @@ const char *vmx_instruction_error_name(uint32_t e)
 }
 
 /* Short names of the basic exit reasons (SDM Appendix C), for logs and the shell. */
-const char *vmx_exit_reason_name(uint32_t r)
+const char *vmx_exit_reason_name(uint32_t basic_reason)
 {
     static const char *const names[EXIT_REASON_COUNT] = {
         [EXIT_REASON_EXCEPTION_NMI] = "exception/NMI",
@@ -147,8 +147,8 @@ const char *vmx_exit_reason_name(uint32_t r)
         [EXIT_REASON_RDSEED] = "RDSEED", [EXIT_REASON_PML_FULL] = "PML full",
         [EXIT_REASON_XSAVES] = "XSAVES", [EXIT_REASON_XRSTORS] = "XRSTORS",
     };
-    if (r < EXIT_REASON_COUNT && names[r])
-        return names[r];
+    if (basic_reason < EXIT_REASON_COUNT && names[basic_reason])
+        return names[basic_reason];
     return "unknown exit reason";
 }
 

@@ -9,7 +9,7 @@ import statistics
 
 BEGIN = "<!-- bench-system: begin (written by make bench-system) -->"
 END = "<!-- bench-system: end -->"
-REF_SWITCH = 9400       # issue 14: entries per switch on the switch path at 32 guests, before
+REF_SWITCH = 9400       # entries per switch on the switch path at 32 guests before re-placement
 
 
 def delta(w, *path):
@@ -114,7 +114,7 @@ def table(res):
                        + ", ".join(f"{k} {v:.0f}" for v, k in top) + " |")
     if 32 in F:
         f = F[32]
-        out += ["", f"Issue 14's target at 32 guests: switch-path entries per switch {f['path']:.0f} against "
+        out += ["", f"Re-placement's target at 32 guests: switch-path entries per switch {f['path']:.0f} against "
                     f"{REF_SWITCH} before ({REF_SWITCH / max(f['path'], 1):.1f}x fewer; the target is 4x, or the "
                     f"floor: {f['floor']:.0f} per switch with the configured sizes)."]
     return "\n".join(out)

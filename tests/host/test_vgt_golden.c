@@ -26,9 +26,9 @@
 #include "include/tessera/abi/vgpu.h"
 #include "tests/unit/i915_null_state.h"
 #include "tests/unit/test_vgt_ppgtt_fixture.h"
-#include "vmm/vgt/vgt_execlist.h"
-#include "vmm/vgt/vgt_irq.h"
-#include "vmm/vgt/vgt_regs.h"
+#include "vmm/vgpu/i915/vgt/vgt_execlist.h"
+#include "vmm/vgpu/i915/vgt/vgt_irq.h"
+#include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
 #define NE IGPU_NUM_GT_ENGINES
 static const enum igpu_engine eng[NE] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VECS };
@@ -77,9 +77,10 @@ struct run_ctx {
 };
 
 static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len,
-                  bool write)
+                  enum igpu_cs_access how)
 {
     struct run_ctx *rc = ctx;
+    bool write = how == IGPU_CS_WRITE;
     uint64_t gpa = ga, hpa;
     if (s == IGPU_CS_PPGTT) {
         if (vgt_ppgtt_translate(vg.px->p, rc->pml4, ga, write, &hpa, NULL, NULL) != VGT_PPGTT_OK)

@@ -175,7 +175,8 @@ static inline struct igpu_info info(void)
 }
 
 /* The fake with CTC_MODE as a typical Skylake has it (crystal, shift 2: 12 MHz), then the
- * backend initialised on it; the log is left with init's accesses (see expect_init()). */
+ * backend initialised on it; the log is left with init's accesses (test_igpu_hw.c's
+ * test_engine_init_sequence checks them). */
 static inline void setup_ctc(struct fake *f, struct igpu_hw *hw, bool with_write64, uint32_t ctc,
                              uint32_t ts_override)
 {

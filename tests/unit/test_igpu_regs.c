@@ -1,5 +1,5 @@
 /*
- * Gen9 definitions against the facts DESIGN.md section 9 lists (from i915 and the PRM), the
+ * Gen9 definitions against the values i915 and the PRM give, the
  * fence and descriptor encoders, PCI discovery (ids, BAR sizing, GMCH/BDSM decoding) against
  * a fake configuration space and timestamp conversion (the context image: test_igpu_lrc.c).
  */

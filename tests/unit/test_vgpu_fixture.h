@@ -18,6 +18,7 @@
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
 #include "drivers/igpu/model/igpu_model.h"
+#include "vmm/vgpu/kiosk/kiosk.h"
 #include "vmm/vgpu/vgpu.h"
 
 #define FX_PA_BASE     0x1000000ull          /* arena's first "physical" address */
@@ -251,7 +252,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     };
     assert_int_equal(vgpu_dev_create(&dc, &f->dev), 0);
     for (unsigned i = 0; i < FX_GUESTS; i++)
-        assert_int_equal(vgpu_create(f->dev, i, FX_FB_W, FX_FB_H), 0);
+        assert_int_equal(vgpu_create(f->dev, i, FX_FB_W, FX_FB_H, &vgpu_kiosk), 0);
     return f;
 }
 

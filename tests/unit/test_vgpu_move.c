@@ -1,10 +1,10 @@
-/* Re-placement and writing ahead on the whole stack (issue 14): a guest that follows
+/* Re-placement and writing ahead on the whole stack: a guest that follows
  * re-placements is moved away from a busy neighbour while it keeps drawing the right picture,
  * nothing of it moves while its work is queued, guests that do not follow are left alone, and
  * the next owner in the scheduler's order is written ahead. */
 #include "test_vgpu_fixture.h"
 
-#include "vmm/vgpu/vgpu_internal.h"      /* vgpu_pv_update_ranges, to set up an overlap */
+#include "vmm/vgpu/core/vgpu_internal.h"      /* vgpu_pv_update_ranges, to set up an overlap */
 
 #define MOVE_OFF(f) (VGT_PVINFO_PAGE + TESSERA_MOVE_OFFSET + offsetof(struct tessera_move_if, f))
 

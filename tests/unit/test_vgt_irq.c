@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "vmm/vgt/vgt_irq.h"
+#include "vmm/vgpu/i915/vgt/vgt_irq.h"
 
 /* i915 gen8_gt_irq_postinstall(): the interrupts each engine keeps enabled. */
 #define IRQS (GEN9_GT_CS_MASTER_ERROR | GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH | \

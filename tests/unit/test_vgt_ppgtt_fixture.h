@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vmm/vgt/vgt_ppgtt.h"
+#include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"
 
 #define PX_RAM_PAGES    512u                    /* 2 MiB of guest RAM */
 #define PX_RAM_BYTES    (PX_RAM_PAGES * 4096u)

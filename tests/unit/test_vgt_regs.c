@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "vmm/vgt/vgt_regs.h"
+#include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
 static const enum igpu_engine engines[] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VECS };
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vmm/gpu/linux_fb.h"
+#include "vmm/display/linux_fb.h"
 #include "vmm/vdev/vacpi_pm.h"
 
 struct vm;

@@ -5,7 +5,7 @@
 #include "vmm/console.h"
 #include "vmm/display/screenshot.h"
 #include "vmm/shell/args.h"
-#include "vmm/gpu/wall.h"
+#include "vmm/display/wall.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* Shell command `gtt`: the graphics-memory map (DESIGN.md §6) from gtt/'s live state. */
+/* Shell command `gtt`: the graphics-memory map (docs/gtt.md) from gtt/'s live state. */
 #include "vmm/shell/commands.h"
 
 #include "vmm/config_boot.h"
-#include "vmm/gpu/gpu.h"
+#include "vmm/vgpu/host/gpu.h"
 
 #include <stdio.h>
 

@@ -6,8 +6,8 @@
 #include "vmm/shell/commands.h"
 
 #include "arch/x86/timer.h"
-#include "vmm/gpu/vgpu_host.h"
-#include "vmm/gpu/wall.h"
+#include "vmm/vgpu/host/vgpu_host.h"
+#include "vmm/display/wall.h"
 #include "vmm/vm.h"
 
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include "vmm/shell/commands.h"
 
 #include "vmm/config_boot.h"
-#include "vmm/gpu/gpu.h"
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/gpu.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
 
 #include <stdio.h>
@@ -31,45 +31,11 @@ static struct vm *lookup(const char *arg)
 
 static unsigned long long ms(uint64_t ns) { return (unsigned long long)(ns / 1000000); }
 
-/* The vGPU an i915 guest drives (docs/vgpu-i915.md; docs/operator-guide.md has the format). */
-static void i915_detail(const struct vgpu_info *in)
-{
-    static const char *const eng[IGPU_NUM_GT_ENGINES] = { "rcs", "bcs", "vcs", "vecs" };
-    const struct vgpu_i915_stats *s = &in->i915_st;
-    printf("  i915: caps full-ppgtt hwsp-emulation; %s\n", vgpu_i915_engines_label);
-    printf("  engines:");
-    for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
-        printf(" %s %llu/%llu/%llu", eng[e], (unsigned long long)s->elsp[e],
-               (unsigned long long)s->completed[e], (unsigned long long)s->faults[e]);
-    printf(" (submitted/completed/faults); refused %llu; guest resets %llu\n",
-           (unsigned long long)s->elsp_refused, (unsigned long long)s->guest_resets);
-    printf("  mi-only: %llu commands, %llu 3D/media state skipped; msi %llu sent %llu undelivered\n",
-           (unsigned long long)s->cs_commands, (unsigned long long)s->cs_state_skipped,
-           (unsigned long long)s->msi_sent, (unsigned long long)s->msi_undelivered);
-    printf("  ppgtt: %llu roots %llu tables (peak %llu); created %llu destroyed %llu refused %llu; "
-           "table writes %llu resynced %llu; deferred frees %llu; ggtt refused %llu\n",
-           (unsigned long long)in->ppgtt.roots, (unsigned long long)in->ppgtt.tables,
-           (unsigned long long)in->ppgtt.tables_peak, (unsigned long long)s->ppgtt_creates,
-           (unsigned long long)s->ppgtt_destroys, (unsigned long long)s->ppgtt_refused,
-           (unsigned long long)s->table_writes, (unsigned long long)s->oos_syncs,
-           (unsigned long long)s->deferred_frees, (unsigned long long)s->ggtt_refused);
-    printf("  ppgtt refused:");
-    unsigned n = 0;
-    for (unsigned r = 1; r < VGT_PPGTT_R_COUNT; r++)
-        if (in->ppgtt.refused[r]) {
-            printf(" %s %llu", vgt_ppgtt_refusal_name((enum vgt_ppgtt_refusal)r),
-                   (unsigned long long)in->ppgtt.refused[r]);
-            n++;
-        }
-    printf("%s\n", n ? "" : " none");
-    if (in->i915_fault[0])
-        printf("  last engine fault: %s\n", in->i915_fault);
-}
-
 static void vgpu_detail(unsigned id)
 {
+    const struct vgpu *v = vgpu_get(vgpu_host.dev, id);
     struct vgpu_info in;
-    vgpu_get_info(vgpu_get(vgpu_host.dev, id), &in);
+    vgpu_get_info(v, &in);
     const struct vgpu_stats *s = &in.st;
     printf("vgpu %u (%s): low %#llx+%lluM high %#llx+%lluM slots %u fences %u\n", id, vm_get(id)->cfg->name,
            (unsigned long long)in.low.start, MIB(in.low.size), (unsigned long long)in.high.start,
@@ -96,8 +62,9 @@ static void vgpu_detail(unsigned id)
                (unsigned long long)in.fb_gm);
     else
         printf("  display: off\n");
-    if (in.i915)
-        i915_detail(&in);
+    char more[1024];
+    if (vgpu_describe(v, more, sizeof more))
+        fputs(more, stdout);
     for (unsigned i = 0; i < in.n_rejects; i++)
         printf("  rejected: [%s] %s\n", vgpu_reject_name(in.rejects[i].code), in.rejects[i].why);
 }

@@ -1,4 +1,4 @@
-/* Which guest is owed the CPU (issue 17).  On the software GPU model a guest's rendering runs
+/* Which guest is owed the CPU.  On the software GPU model a guest's rendering runs
  * on the CPU that runs the vCPUs, so a guest whose GPU work eats CPU must pay for it out of its
  * own CPU share, not its neighbour's.  A guest's load is the CPU it used recently — its vCPU's
  * time plus the rendering done for it — over its weight, halved every period so that old use

@@ -1,5 +1,5 @@
 /* What CPUID tells a Linux guest: a pure filter over what the real CPU answered
- * (research/linux-guest.md §2.3; leaves and bits from Intel SDM Vol. 2A "CPUID", Table 3-8 and
+ * (docs/linux-guest.md; leaves and bits from Intel SDM Vol. 2A "CPUID", Table 3-8 and
  * the leaf descriptions; Linux 6.1 users named beside each rule in cpuid_policy.c).
  *
  * The guest gets one processor with one core and one thread, x2APIC with the TSC-deadline timer

@@ -67,7 +67,7 @@ struct vpci *vpci_of(unsigned guest_id)
         return NULL;
     }
     /* The aperture BAR spans the whole aperture the GGTT layout assumes: guest graphics
-     * addresses equal host ones (DESIGN.md §5), so a guest's low window sits at its own
+     * addresses equal host ones (docs/vgpu-abi.md), so a guest's low window sits at its own
      * offset inside it and the rest is ballooned out. */
     uint32_t aperture_mib = active_config.cfg.appliance.aperture_mib;
     int e = vgpu_pci_build(g->bus, aperture_mib);

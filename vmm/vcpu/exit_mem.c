@@ -6,7 +6,7 @@
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
-#include "vmm/gpu/vgpu_host.h"
+#include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
@@ -52,7 +52,7 @@ const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa)
 /* 4-level walk (SDM Vol. 3A §4.5) through tables that must lie in guest RAM. */
 bool guest_virt_to_phys(const struct vm *vm, uint64_t cr3, uint64_t gva, uint64_t *gpa)
 {
-    const uint64_t addr_mask = 0x000FFFFFFFFFF000ULL;
+    const uint64_t addr_mask = PTE_ADDR_MASK;
     uint64_t table = cr3 & addr_mask;
     for (int level = 3; level >= 0; level--) {
         const uint64_t *t = vm_gpa_ptr(vm, table, PAGE_SIZE);

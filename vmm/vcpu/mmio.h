@@ -1,5 +1,5 @@
 /* Guest-physical ranges emulated by the hypervisor (the vGPU's BAR0 later): an access to one
- * exits as an EPT violation, its instruction is decoded (vmm/mmio_decode.c) and the region's
+ * exits as an EPT violation, its instruction is decoded (vmm/vcpu/mmio_decode.c) and the region's
  * handler does the read or write. */
 #ifndef TESSERA_VMM_MMIO_H
 #define TESSERA_VMM_MMIO_H

@@ -1,5 +1,5 @@
 /* The hypervisor's one virtual PCI bus per guest.  Image only: these are defined in
- * vmm/exit_io.c (which routes the guest's 0xCF8/0xCFC accesses), not in the pure vpci module.
+ * vmm/vcpu/exit_io.c (which routes the guest's 0xCF8/0xCFC accesses), not in the pure vpci module.
  *
  * A guest's bus is built on its first configuration access (vgpu_pci_build with the guest's
  * low graphics-memory size) and rebuilt, back to the defaults, on its first access after each

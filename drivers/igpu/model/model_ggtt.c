@@ -172,8 +172,9 @@ static int gm_rw(struct igpu_model *m, const struct model_engine *ppgtt_en, uint
     return IGPU_OK;
 }
 
-bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, void *buf,
-                     size_t len, bool write, enum igpu_model_access kind)
+bool model_gm_access_in(struct igpu_model *m, struct model_engine *en, bool ppgtt,
+                        uint64_t gaddr, void *buf, size_t len, bool write,
+                        enum igpu_model_access kind)
 {
     enum igpu_fault_reason why = IGPU_FAULT_NONE;
     uint64_t at = gaddr;
@@ -181,10 +182,7 @@ bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gad
 
     if (len == 0)
         return true;
-    /* Inside a PPGTT batch the batch itself and every command's operands are PPGTT
-     * addresses; the ring, context images and status pages are always GGTT. */
-    if (model_in_ppgtt(en) && (kind == IGPU_ACCESS_BATCH || kind == IGPU_ACCESS_READ ||
-                               kind == IGPU_ACCESS_WRITE)) {
+    if (ppgtt) {
         if (gm_rw(m, en, gaddr, buf, len, write, false, &why, &at) == IGPU_OK)
             return true;
         snprintf(d, sizeof(d), "PPGTT %s at 0x%" PRIx64, write ? "write" : "read", at);
@@ -202,6 +200,15 @@ bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gad
     snprintf(d, sizeof(d), "%s at 0x%" PRIx64, write ? "write" : "read", at);
     model_fault(m, en, why, at, d);
     return false;
+}
+
+bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, void *buf,
+                     size_t len, bool write, enum igpu_model_access kind)
+{
+    /* A blit names no address space: inside a PPGTT batch its surfaces are PPGTT addresses.
+     * The ring, context images and status pages are always GGTT. */
+    bool ppgtt = model_in_ppgtt(en) && (kind == IGPU_ACCESS_READ || kind == IGPU_ACCESS_WRITE);
+    return model_gm_access_in(m, en, ppgtt, gaddr, buf, len, write, kind);
 }
 
 bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,

@@ -1,0 +1,45 @@
+/* The mediated vGPUs inside the hypervisor: vmm/vgpu/ (pure) wired to the machine — guest RAM,
+ * EPT (ladder mapping of the aperture BAR), the trapped BAR0 region of every guest, the render
+ * clock, the software model or the GPU, the balloon controller's period and measurements, and
+ * the kiosk wall's sources. */
+#ifndef TESSERA_VMM_VGPU_HOST_H
+#define TESSERA_VMM_VGPU_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "gtt/gtt.h"
+#include "vmm/vgpu/vgpu.h"
+
+struct vgpu_host {
+    bool ready;
+    char error[200];
+    struct vgpu_dev *dev;
+    struct sched *sched;
+    uint64_t host_phys, host_bytes;     /* host-area memory backing the vGPUs' shadow state */
+    uint32_t cost_scale;                /* model cost multiplier from calibration (x1000) */
+    uint64_t gpu_wall_ns;               /* wall time spent running the GPU (model) */
+    uint64_t balloon_next_ns;
+    uint64_t place_next_ns;             /* next re-placement period */
+    uint64_t last_wait_ns, last_demand_ns, last_copy_ns, last_period_ns;
+    uint32_t last_w_ppm, last_rcopy_ppm;
+};
+
+extern struct vgpu_host vgpu_host;
+
+/* After gpu_init and vm_init_all: the scheduler, the vGPUs and their BAR0 traps. */
+bool vgpu_host_init(const struct cfg *cfg);
+/* The ladder-mapping callback gtt/ calls (vmm/vgpu/host/gpu.c routes it here). */
+void vgpu_host_ept_update(unsigned id, const struct gtt_ept_update *u);
+/* All of a guest's aperture EPT updates so far take effect (one INVEPT). */
+void vgpu_host_ept_flush(unsigned id);
+/* A guest (re)started: its vGPU is reset to power-on state. */
+void vgpu_host_guest_started(unsigned id);
+/* Guest `vm` wrote its RAM page gpa, which is write-protected for its vGPU: true if the vGPU
+ * took it (the guest re-executes the write). */
+bool vgpu_host_table_write(unsigned vm, uint64_t gpa);
+/* Main loop: renders for at most budget_us of CPU; true if the GPU still has work. */
+bool vgpu_host_poll(uint64_t budget_us);
+
+#endif
