@@ -13,8 +13,10 @@ CK := $(BUILD)/check
 CHECK_HEADER_DIRS := arch boot config gtt sched drivers vmm include lib
 check_headers_in   = $(if $(1),$(sort $(shell find $(1) -name '*.h' 2>/dev/null)))
 CHECK_IMAGE_HEADERS  := $(call check_headers_in,$(CHECK_HEADER_DIRS))
-CHECK_PURE_HEADERS   := $(sort $(foreach m,$(PURE_MODULES),$(call check_headers_in,$(pure_dirs_$(m))) \
-                                 $(wildcard $(patsubst %.c,%.h,$(pure_srcs_$(m))))))
+CHECK_PURE_HEADERS   := $(sort $(foreach m,$(PURE_MODULES), \
+                          $(filter-out $(patsubst %.c,%.h,$(pure_skip_$(m))), \
+                                       $(call check_headers_in,$(pure_dirs_$(m)))) \
+                          $(wildcard $(patsubst %.c,%.h,$(pure_srcs_$(m))))))
 CHECK_LINUX_HEADERS  := $(call check_headers_in,guests/linux)
 CHECK_GUEST_HEADERS  := $(filter-out $(CHECK_LINUX_HEADERS),$(call check_headers_in,guests))
 CHECK_LINUX_CFLAGS   := -std=gnu11 $(WARN) -I.
