@@ -231,7 +231,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
         gtt_switch_to(&r->g, v);
     }
     struct gtt_stats base = r->g.st;
-    uint64_t period_entries = 0, seen = 0;
+    uint64_t seen = 0;
     struct gtt_ctl_params ctl;
     gtt_ctl_defaults(&ctl);
 
@@ -265,7 +265,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
             /* R_copy: CPU share of one core spent copying in this period. */
             uint64_t now = r->g.st.entries_switch + r->g.st.entries_predict +
                            r->g.st.entries_balloon + r->g.st.entries_move;
-            period_entries = now - seen;
+            uint64_t period_entries = now - seen;
             seen = now;
             uint64_t period_ps = (uint64_t)PERIOD * SLICE_US * 1000000u;
             uint32_t rcopy_ppm = (uint32_t)(period_entries * COST_PS * 1000000u / period_ps);
@@ -471,10 +471,12 @@ int main(int argc, char **argv)
            "x floor", "gpu%6ms", "gpu%16ms", "cpu%6ms", "slots/busy", "balloon", "moves");
     for (unsigned ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
         unsigned n = ns[ni];
-        unsigned bs[4] = {1, 3, n / 2, n}, nb = 0, uniq[4];
+        const unsigned bs[4] = {1, 3, n / 2, n};
+        unsigned nb = 0, uniq[4];
         for (unsigned k = 0; k < 4; k++) {
             bool dup = bs[k] == 0 || bs[k] > n;
             for (unsigned j = 0; j < nb; j++)
+                /* cppcheck-suppress uninitvar ; j < nb: only entries already written are read */
                 dup |= uniq[j] == bs[k];
             if (!dup)
                 uniq[nb++] = bs[k];

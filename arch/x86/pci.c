@@ -109,8 +109,8 @@ unsigned pci_scan(void)
         for (uint8_t dev = 0; dev < PCI_DEVICES_PER_BUS; dev++) {
             if (pci_read16(bus, dev, 0, PCI_VENDOR_ID) == PCI_VENDOR_NONE)
                 continue;
-            uint8_t fns = pci_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION
-                              ? PCI_FUNCTIONS_PER_DEVICE : 1;
+            bool multi = pci_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION;
+            uint8_t fns = multi ? PCI_FUNCTIONS_PER_DEVICE : 1;
             for (uint8_t fn = 0; fn < fns; fn++)
                 if (pci_read16(bus, dev, fn, PCI_VENDOR_ID) != PCI_VENDOR_NONE)
                     add_function(bus, dev, fn);

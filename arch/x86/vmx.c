@@ -50,6 +50,7 @@ uint64_t vmread(uint32_t field)
     uint8_t cf, zf;
     __asm__ volatile("vmread %3, %2; setc %0; setz %1"
                      : "=r"(cf), "=r"(zf), "=rm"(value) : "r"((uint64_t)field) : "cc");
+    /* cppcheck-suppress duplicateExpressionTernary ; cppcheck does not see the asm write value */
     return VMX_STATUS(cf, zf) == VMX_OK ? value : 0;
 }
 

@@ -115,7 +115,7 @@ static struct bar size_bar(unsigned dev, unsigned n)
     cfg_write16(dev, 0, PCI_COMMAND, cmd);
     uint64_t flags = b.io ? PCI_BAR_IO_FLAGS : PCI_BAR_MEM_FLAGS;
     b.base = ((uint64_t)hi << 32 | lo) & ~flags;
-    b.size = mask & ~flags ? ~(mask & ~flags) + 1 : 0;
+    b.size = (mask & ~flags) ? ~(mask & ~flags) + 1 : 0;
     if (b.io)       /* x86 I/O BARs: only the low 16 bits of the mask are meaningful */
         b.size &= 0xFFFF;
     return b;

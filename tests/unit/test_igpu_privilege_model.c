@@ -64,6 +64,7 @@ static void run(struct fx *f, enum igpu_engine e, const struct priv_env *v, cons
     uint32_t tail = sizeof ring, hi = (uint32_t)(p->pml4 >> 32), lo = (uint32_t)p->pml4;
     unsigned m = priv_callee(v, callee);
 
+    /* cppcheck-suppress uninitvar ; the caller fills batch in its argument list, before the call */
     memcpy(f->mem + p->batch_pa, batch, 4u * n);
     memcpy(f->mem + p->callee_pa, callee, 4u * m);
     memcpy(f->mem + p->data_pa, &(uint32_t){ PRIV_PP_VALUE }, 4);

@@ -49,7 +49,7 @@ static uint64_t bar_size(unsigned bar, bool is64)
         mask |= 0xFFFFFFFF00000000ULL;
     }
     gpu_write(off, 4, lo);
-    uint64_t flags = lo & PCI_BAR_IO ? PCI_BAR_IO_FLAGS : PCI_BAR_MEM_FLAGS;
+    uint64_t flags = (lo & PCI_BAR_IO) ? PCI_BAR_IO_FLAGS : PCI_BAR_MEM_FLAGS;
     return ~(mask & ~flags) + 1;
 }
 

@@ -463,12 +463,12 @@ enum igpu_cs_fault igpu_cs_run(const struct igpu_cs_config *cfg, const struct ig
                                const struct igpu_cs_ring *ring, struct igpu_cs_result *res)
 {
     struct igpu_cs cs;
-    struct cs_run r = { &cs, ops, res };
     uint32_t budget;
 
     if (!res)
         return IGPU_CS_F_CONFIG;
     memset(res, 0, sizeof *res);
+    struct cs_run r = { &cs, ops, res };
     igpu_cs_init(&cs, cfg ? cfg->engine : IGPU_RCS, cfg ? cfg->regs : NULL,
                  cfg ? cfg->n_regs : 0, true, "MI-only streamer");
     if (!cfg || !ring) {

@@ -257,7 +257,7 @@ uint64_t model_blit_step(struct igpu_model *m, struct model_engine *en)
     int32_t left = b->h - b->rows_done, rows = left;
 
     if (step_ps && row_ps && step_ps / row_ps < (uint64_t)left)
-        rows = step_ps / row_ps ? (int32_t)(step_ps / row_ps) : 1;
+        rows = (step_ps / row_ps) ? (int32_t)(step_ps / row_ps) : 1;
     uint64_t px = do_rows(m, en, b, rows);
     en->stats.pixels += px;
     if (b->rows_done >= b->h || en->state == IGPU_MODEL_FAULTED)
