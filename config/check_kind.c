@@ -29,7 +29,7 @@ static int check_tessera(struct cfg_ctx *x, unsigned i, const char *path)
     size_t n = strlen(g->cmdline);
     if (n > TESSERA_GUEST_CMDLINE_MAX - 1) {
         snprintf(what, sizeof what, "%zu characters; a Tessera guest's boot information holds "
-                 "at most %u (docs/guest-abi.md)", n, TESSERA_GUEST_CMDLINE_MAX - 1);
+                 "at most %u (docs/guest-abi.md)", n, (unsigned)TESSERA_GUEST_CMDLINE_MAX - 1u);
         return cfg_fail(x, path, "cmdline", what);
     }
     return CFG_OK;

@@ -411,7 +411,7 @@ int cfg_check_dtb(const void *dtb, size_t len, struct cfg *out, char *err, size_
         rc = cfg_check_semantics(&x);
     if (rc == CFG_OK) {
         out->dtb_bytes = fdt_totalsize(dtb);
-        out->dtb_crc32 = cfg_crc32(dtb, out->dtb_bytes);
+        out->dtb_crc32 = crc32_ieee(dtb, out->dtb_bytes);
     }
 out:
     free(copy);

@@ -10,7 +10,9 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io
+PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io
+# Small pure helpers any room may use (the CRC-32); lib/ includes nothing of the project's.
+pure_dirs_lib    := lib
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -42,7 +44,7 @@ pure_dirs_io     := vmm/io
 # sees.  (vmm/loader/ also holds the impure loaders.)
 pure_srcs_loader := boot/linux/loader_error.c boot/linux/bzimage.c vmm/loader/acpi_tables.c boot/linux/zero_page.c vmm/loader/mptable.c \
                     boot/linux/linux_place.c vmm/vcpu/cpuid_policy.c
-# The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
+# What an unmodified i915 guest needs of its vGPU: the PPGTT shadow, the execlist/CSB sequencer,
 # the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
 pure_dirs_vgt    := vmm/vgpu/i915/vgt
 
@@ -50,12 +52,13 @@ pure_srcs = $(filter-out $(pure_skip_$(1)),$(sort $(wildcard $(pure_srcs_$(1))) 
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null))))
 PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 
-# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  Files
-# whose second word is not a module (tests/host/test_render_loop.c) link every module.
+# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  A file
+# whose second word is not a module would link every module (none does today).
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
 # A module may use another (config checks graphics memory with gtt's layout, Linux kernels
 # with the Linux boot protocol's bzImage parser and placement): list it here.
-pure_deps_config := gtt loader
+pure_deps_config := gtt loader lib
+pure_deps_display := lib
 pure_deps_igpu   :=
 pure_deps_vgpu   := gtt sched igpu vgt
 pure_deps_vgt    := igpu

@@ -1,5 +1,5 @@
-/* Boot, in the order DESIGN.md §3 gives: console first so every later step can speak, then the
- * boot information, CPU tables, memory, time, devices, VT-x, and finally the shell. */
+/* Boot, in this order: console first so every later step can speak, then the boot information,
+ * CPU tables, memory, time, devices, VT-x, and finally the shell. */
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/page_alloc.h"

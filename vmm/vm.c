@@ -265,7 +265,7 @@ void vm_init_all(const struct cfg *cfg)
         struct vm *vm = &vms[i];
         vm->id = i;
         vm->cfg = &cfg->guest[i];
-        vm->vpid = vmx.proc2 & PROC2_ENABLE_VPID ? (uint16_t)(i + 1) : 0;
+        vm->vpid = (vmx.proc2 & PROC2_ENABLE_VPID) ? (uint16_t)(i + 1) : 0;
         /* A time slice in proportion to the render weight (100 = the configured slice). */
         vm->slice_ns = (uint64_t)cfg->scheduler.slice_us * 1000 * vm->cfg->weight / 100;
         io_bus_init(&vm->io);

@@ -20,7 +20,6 @@ struct idt_gate {
     uint32_t offset_hi, reserved;
 } __attribute__((packed));
 
-#define IDT_INTERRUPT_GATE 0x8E     /* present, DPL 0, 64-bit interrupt gate (SDM Table 3-2) */
 
 struct isr_entry { uint64_t vector, entry; };
 struct ex_entry { uint64_t insn, fixup; };
@@ -129,9 +128,12 @@ static void stack_trace(uint64_t rip, uint64_t rbp)
 
 static bool try_fixup(struct trap_frame *f)
 {
-    for (const struct ex_entry *e = __ex_table_start; e < __ex_table_end; e++) {
-        if (e->insn == f->rip) {
-            f->rip = e->fixup;
+    /* The table's bounds are two linker symbols, two objects to C: their distance is taken
+     * as addresses, since comparing pointers into different objects is undefined. */
+    size_t n = ((uintptr_t)__ex_table_end - (uintptr_t)__ex_table_start) / sizeof(struct ex_entry);
+    for (size_t i = 0; i < n; i++) {
+        if (__ex_table_start[i].insn == f->rip) {
+            f->rip = __ex_table_start[i].fixup;
             return true;
         }
     }

@@ -1,4 +1,4 @@
-"""Virtual PCI (DESIGN.md §4, §5) under Bochs: a pci-probe guest scans bus 0 through 0xCF8/0xCFC
+"""Virtual PCI (docs/vpci.md) under Bochs: a pci-probe guest scans bus 0 through 0xCF8/0xCFC
 and finds the host bridge and the vGPU at 00:02.0 with Gen9 ids, sizes BAR0 (16 MiB at
 0xF0000000) and BAR2 (the aperture window at 0xE0000000, as large as the whole aperture), reads GMCH control as i915 would, moves BAR2 (the hypervisor hears of it) and
 back, and exits with status 0.  A second one (`storm`) then moves BAR2 200 times around its

@@ -31,12 +31,13 @@ static int setup(void **state)
     if (!f)
         return -1;
     f->a.mem = aligned_alloc(4096, (size_t)ARENA_PAGES * 4096);
-    if (!f->a.mem)
-        return -1;
     f->a.fail_after = -1;
     struct ept_ops ops = { arena_alloc, arena_free, arena_virt, &f->a };
-    if (ept_init(&f->e, &ops) != 0)
+    if (!f->a.mem || ept_init(&f->e, &ops) != 0) {
+        free(f->a.mem);
+        free(f);
         return -1;
+    }
     *state = f;
     return 0;
 }

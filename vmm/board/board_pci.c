@@ -104,7 +104,7 @@ static bool pci_start(struct vm *vm, void *ctx)
 {
     struct board_pci *p = ctx;
     /* The aperture BAR spans the whole aperture the GGTT layout assumes: guest graphics
-     * addresses equal host ones (DESIGN.md §5), so a guest's low window sits at its own
+     * addresses equal host ones (docs/vgpu-abi.md), so a guest's low window sits at its own
      * offset inside it and the rest is ballooned out. */
     uint32_t aperture_mib = active_config.cfg.appliance.aperture_mib;
     int e = vgpu_pci_build(&p->bus, aperture_mib);

@@ -14,7 +14,7 @@
 #include <stdarg.h>
 
 #define GUEST_IDENTITY_MAP (4ULL << 30)    /* the low 4 GiB (RAM and MMIO windows) at least */
-#define PD_BYTES (1ULL << 30)              /* one page directory of 2 MiB pages maps 1 GiB */
+#define PD_BYTES ((uint64_t)PT_ENTRIES * PAGE_2M)  /* one page directory of 2 MiB pages: 1 GiB */
 
 /* Records why the image cannot be loaded ("image 'hello': ...") and returns false. */
 __attribute__((format(printf, 2, 3)))
@@ -74,7 +74,7 @@ bool guest_identity_map(struct vm *vm)
     uint64_t span = vm->ram_bytes > GUEST_IDENTITY_MAP ? vm->ram_bytes : GUEST_IDENTITY_MAP;
     uint64_t n_pd = (span + PD_BYTES - 1) / PD_BYTES;
     uint64_t pml4 = TESSERA_GUEST_PT_BASE, pdpt = pml4 + PAGE_SIZE, pd = pdpt + PAGE_SIZE;
-    if (n_pd > 512 || pd + n_pd * PAGE_SIZE > TESSERA_GUEST_IMAGE_MIN) {
+    if (n_pd > PT_ENTRIES || pd + n_pd * PAGE_SIZE > TESSERA_GUEST_IMAGE_MIN) {
         snprintf(vm->reason, sizeof vm->reason, "guest RAM of %llu MiB needs more page tables than fit below 1 MiB",
                  (unsigned long long)(vm->ram_bytes >> 20));
         return false;
@@ -84,8 +84,8 @@ bool guest_identity_map(struct vm *vm)
     for (uint64_t i = 0; i < n_pd; i++) {
         t3[i] = (pd + i * PAGE_SIZE) | PTE_P | PTE_W;
         uint64_t *t2 = vm_gpa_ptr(vm, pd + i * PAGE_SIZE, PAGE_SIZE);
-        for (uint64_t j = 0; j < 512; j++)
-            t2[j] = ((i * 512 + j) << 21) | PTE_P | PTE_W | PTE_PS;
+        for (uint64_t j = 0; j < PT_ENTRIES; j++)
+            t2[j] = (i * PT_ENTRIES + j) * PAGE_2M | PTE_P | PTE_W | PTE_PS;
     }
     return true;
 }

@@ -2,6 +2,7 @@
  * docs/operator-guide.md (tests read them). */
 #include "vmm/shell/commands.h"
 
+#include "arch/x86/timer.h"
 #include "vmm/config_boot.h"
 #include "vmm/vgpu/host/gpu.h"
 #include "vmm/vgpu/host/vgpu_host.h"
@@ -31,45 +32,35 @@ static struct vm *lookup(const char *arg)
 
 static unsigned long long ms(uint64_t ns) { return (unsigned long long)(ns / 1000000); }
 
-/* The vGPU an i915 guest drives (docs/vgpu-i915.md; docs/operator-guide.md has the format). */
-static void i915_detail(const struct vgpu_info *in)
+/* ms from the guest's start to t (its vGPU's times are timer_now_ns(): vgpu_host.c env). */
+static unsigned long long since_start(const struct vgpu_first_frame *f, uint64_t t)
 {
-    static const char *const eng[IGPU_NUM_GT_ENGINES] = { "rcs", "bcs", "vcs", "vecs" };
-    const struct vgpu_i915_stats *s = &in->i915_st;
-    printf("  i915: caps full-ppgtt hwsp-emulation; %s\n", vgpu_i915_engines_label);
-    printf("  engines:");
-    for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
-        printf(" %s %llu/%llu/%llu", eng[e], (unsigned long long)s->elsp[e],
-               (unsigned long long)s->completed[e], (unsigned long long)s->faults[e]);
-    printf(" (submitted/completed/faults); refused %llu; guest resets %llu\n",
-           (unsigned long long)s->elsp_refused, (unsigned long long)s->guest_resets);
-    printf("  mi-only: %llu commands, %llu 3D/media state skipped; msi %llu sent %llu undelivered\n",
-           (unsigned long long)s->cs_commands, (unsigned long long)s->cs_state_skipped,
-           (unsigned long long)s->msi_sent, (unsigned long long)s->msi_undelivered);
-    printf("  ppgtt: %llu roots %llu tables (peak %llu); created %llu destroyed %llu refused %llu; "
-           "table writes %llu resynced %llu; deferred frees %llu; ggtt refused %llu\n",
-           (unsigned long long)in->ppgtt.roots, (unsigned long long)in->ppgtt.tables,
-           (unsigned long long)in->ppgtt.tables_peak, (unsigned long long)s->ppgtt_creates,
-           (unsigned long long)s->ppgtt_destroys, (unsigned long long)s->ppgtt_refused,
-           (unsigned long long)s->table_writes, (unsigned long long)s->oos_syncs,
-           (unsigned long long)s->deferred_frees, (unsigned long long)s->ggtt_refused);
-    printf("  ppgtt refused:");
-    unsigned n = 0;
-    for (unsigned r = 1; r < VGT_PPGTT_R_COUNT; r++)
-        if (in->ppgtt.refused[r]) {
-            printf(" %s %llu", vgt_ppgtt_refusal_name((enum vgt_ppgtt_refusal)r),
-                   (unsigned long long)in->ppgtt.refused[r]);
-            n++;
-        }
-    printf("%s\n", n ? "" : " none");
-    if (in->i915_fault[0])
-        printf("  last engine fault: %s\n", in->i915_fault);
+    return ms(t > f->start_ns ? t - f->start_ns : 0);
+}
+
+/* The first frame of the guest's current run (docs/operator-guide.md). */
+static void first_frame_line(const struct vgpu_first_frame *f)
+{
+    printf("  first frame: ");
+    if (f->done)
+        printf("%llu ms after start", since_start(f, f->done_ns));
+    else
+        printf("none yet, %llu ms after start", since_start(f, timer_now_ns()));
+    if (f->submitted)
+        printf(" (submitted at %llu ms", since_start(f, f->submit_ns));
+    else
+        printf(" (nothing submitted");
+    if (f->dispatched)
+        printf(", on the GPU at %llu ms)\n", since_start(f, f->dispatch_ns));
+    else
+        printf("%s)\n", f->submitted ? ", not on the GPU yet" : "");
 }
 
 static void vgpu_detail(unsigned id)
 {
+    const struct vgpu *v = vgpu_get(vgpu_host.dev, id);
     struct vgpu_info in;
-    vgpu_get_info(vgpu_get(vgpu_host.dev, id), &in);
+    vgpu_get_info(v, &in);
     const struct vgpu_stats *s = &in.st;
     printf("vgpu %u (%s): low %#llx+%lluM high %#llx+%lluM slots %u fences %u\n", id, vm_get(id)->cfg->name,
            (unsigned long long)in.low.start, MIB(in.low.size), (unsigned long long)in.high.start,
@@ -89,6 +80,7 @@ static void vgpu_detail(unsigned id)
            (unsigned long long)s->timed, (unsigned long long)(s->timed ? s->wait_ns / s->timed / 1000 : 0),
            (unsigned long long)(s->timed ? s->turnaround_ns / s->timed / 1000 : 0), ms(s->render_cpu_ns),
            (unsigned long long)(s->copy_cpu_ns / 1000));
+    first_frame_line(&s->first);
     printf("  balloon requests %llu granted %llu refused %llu\n", (unsigned long long)s->balloon_requests,
            (unsigned long long)s->balloon_granted, (unsigned long long)s->balloon_refused);
     if (in.display_enabled)
@@ -96,8 +88,9 @@ static void vgpu_detail(unsigned id)
                (unsigned long long)in.fb_gm);
     else
         printf("  display: off\n");
-    if (in.i915)
-        i915_detail(&in);
+    char more[1024];
+    if (vgpu_describe(v, more, sizeof more))
+        fputs(more, stdout);
     for (unsigned i = 0; i < in.n_rejects; i++)
         printf("  rejected: [%s] %s\n", vgpu_reject_name(in.rejects[i].code), in.rejects[i].why);
 }
@@ -113,17 +106,21 @@ enum shell_status cmd_vgpu(int argc, char **argv)
         vgpu_detail(vm->id);
         return SHELL_OK;
     }
-    printf("%3s %-15s %8s %6s %9s %9s %8s %6s %9s %8s\n", "id", "name", "low MiB", "slots", "submitted",
-           "completed", "rejected", "resets", "ggtt-ref", "gpu ms");
+    printf("%3s %-15s %8s %6s %9s %9s %8s %6s %9s %8s %8s\n", "id", "name", "low MiB", "slots", "submitted",
+           "completed", "rejected", "resets", "ggtt-ref", "gpu ms", "first ms");
     for (unsigned i = 0; i < vm_count(); i++) {
         struct vgpu_info in;
         vgpu_get_info(vgpu_get(vgpu_host.dev, i), &in);
         if (!in.exists)
             continue;
-        printf("%3u %-15s %8llu %6u %9llu %9llu %8llu %6llu %9llu %8llu\n", i, vm_get(i)->cfg->name,
+        printf("%3u %-15s %8llu %6u %9llu %9llu %8llu %6llu %9llu %8llu ", i, vm_get(i)->cfg->name,
                MIB(in.low.size), in.slots, (unsigned long long)in.st.submitted,
                (unsigned long long)in.st.completed, (unsigned long long)in.st.rejected,
                (unsigned long long)in.st.resets, (unsigned long long)in.st.ggtt_refused, ms(in.st.gpu_ns));
+        if (in.st.first.done)
+            printf("%8llu\n", since_start(&in.st.first, in.st.first.done_ns));
+        else
+            printf("%8s\n", "-");
     }
     return SHELL_OK;
 }

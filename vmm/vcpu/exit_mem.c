@@ -16,7 +16,7 @@
 /* 4-level walk (SDM Vol. 3A §4.5) through tables that must lie in guest RAM. */
 bool guest_virt_to_phys(const struct vm *vm, uint64_t cr3, uint64_t gva, uint64_t *gpa)
 {
-    const uint64_t addr_mask = 0x000FFFFFFFFFF000ULL;
+    const uint64_t addr_mask = PTE_ADDR_MASK;
     uint64_t table = cr3 & addr_mask;
     for (int level = 3; level >= 0; level--) {
         const uint64_t *t = vm_gpa_ptr(vm, table, PAGE_SIZE);

@@ -15,6 +15,7 @@ static const uint32_t cpu_held[] = { MSR_KERNEL_GS_BASE, MSR_STAR, MSR_LSTAR, MS
 
 static uint64_t *held_value(struct guest_msrs *m, unsigned i)
 {
+    /* cppcheck-suppress constVariable ; callers write through the pointer returned */
     uint64_t *v[] = { &m->kernel_gs_base, &m->star, &m->lstar, &m->cstar, &m->sfmask };
     return v[i];
 }

@@ -116,7 +116,7 @@ static bool run_slice(struct vm *vm)
         uint64_t tsc = rdtsc();
         /* A guest that used less CPU than this one and wants it now (or when its timer fires)
          * ends this slice, after MIN_RUN_NS: what waits for a timer or a poll's turn is the
-         * guest that asks for little (issue 17). */
+         * guest that asks for little, so it must not wait behind one that asks for all. */
         uint64_t owed = owed_at(vm->id, tsc), tsc_per_ms = timer_tsc_hz() / 1000;
         uint64_t min_end = start + MIN_RUN_NS > now ? (start + MIN_RUN_NS - now) * tsc_per_ms / 1000000 : 0;
         if (owed <= tsc && !min_end) {

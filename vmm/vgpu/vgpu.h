@@ -1,9 +1,10 @@
-/* The mediated vGPU (DESIGN.md §5-§9, the guest's view in docs/vgpu-abi.md).
+/* The mediated vGPU (docs/vgpu.md; the guest's view in docs/vgpu-abi.md and docs/vgpu-i915.md).
  *
  * One `struct vgpu_dev` per physical GPU joins the pieces: it owns one `struct vgpu` per guest
- * (virtual BAR0: register file, PV info page, GGTT window, fences, execlist submission port,
- * display plane) and runs the render loop that feeds the scanned workloads of the vGPU the
- * scheduler picks to the backend.  Graphics memory is gtt/'s, scheduling is sched/'s, command
+ * (virtual BAR0: register file, PV info page, GGTT window, fences, execlist submission) and runs
+ * the render loop that feeds the scanned workloads of the vGPU the scheduler picks to the
+ * backend.  Each vGPU has a personality (personality.h: kiosk/kiosk.h, i915/i915.h), the GPU
+ * its guest's driver expects.  Graphics memory is gtt/'s, scheduling is sched/'s, command
  * checking is the scanner's, the GPU is any igpu backend.
  *
  * Pure: no hardware access and no globals.  What the device needs from the hypervisor comes in
@@ -21,10 +22,10 @@
 #include "gtt/gtt.h"
 #include "sched/sched.h"
 #include "tessera/abi/vgpu.h"
-#include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"         /* struct vgt_ppgtt_stats, for vgpu_info */
+#include "tessera/limits.h"
 #include "vmm/vpci/vgpu_pci.h"          /* VGPU_BAR0_SIZE and the BARs' defaults */
 
-#define VGPU_MAX                64u
+#define VGPU_MAX                TESSERA_MAX_GUESTS  /* one vGPU per guest; also "none" */
 #define VGPU_MMIO_SIZE          (2u << 20)      /* the register half */
 #define VGPU_GGTT_OFFSET        (8u << 20)      /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
 #define VGPU_QUEUE_MAX          16u             /* workloads queued + in flight per vGPU */
@@ -62,7 +63,7 @@ struct vgpu_env {
      * guest's fenced pages through it (their copies live in the fence pool).  May be NULL:
      * fenced pages are then refused. */
     int (*aperture_rw)(void *ctx, uint64_t off, void *buf, size_t len, bool write);
-    /* For i915 vGPUs (vgpu_set_i915); may be NULL, and then no vGPU can be one. */
+    /* For personalities that shadow PPGTTs (i915); may be NULL, and then no vGPU can have one. */
     /* A zeroed 4 KiB host page for the PPGTT shadow: its physical address and where the
      * hypervisor reaches it (the same, identity-mapped, in the image); non-zero: none left. */
     int (*page_alloc)(void *ctx, uint64_t *hpa, void **va);
@@ -98,6 +99,15 @@ struct vgpu_dev_config {
     uint64_t render_budget_ns;      /* GPU time per render-loop step (0: 1 ms) */
 };
 
+/* The guest's first frame since it started (vgpu_create, vgpu_guest_reset): host wall times
+ * (env.cpu_ns) of the start, its first submission, the first dispatch of its work and the
+ * first workload retired having run.  What a guest waits for before anything of it is on the
+ * wall; `vgpu` shows it.  The flags say which have happened (a host without a clock reads 0). */
+struct vgpu_first_frame {
+    uint64_t start_ns, submit_ns, dispatch_ns, done_ns;
+    bool submitted, dispatched, done;
+};
+
 /* Why the last workloads were refused, for `vgpu`. */
 struct vgpu_reject {
     uint32_t code;                  /* TESSERA_REJECT_* */
@@ -123,29 +133,14 @@ struct vgpu_stats {
      * rendering (vgpu_render_cpu_ns). */
     uint64_t copy_cpu_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
-};
-
-/* What an i915 vGPU did (docs/vgpu-i915.md, `vgpu <vm>`). */
-#define VGPU_I915_FAULT_LEN 120u
-struct vgpu_i915_stats {
-    uint64_t elsp[IGPU_NUM_GT_ENGINES];         /* submissions the sequencer accepted */
-    uint64_t completed[IGPU_NUM_GT_ENGINES];    /* elements completed */
-    uint64_t faults[IGPU_NUM_GT_ENGINES];       /* engine faults the guest saw */
-    uint64_t elsp_refused;                      /* invalid or queue-full submissions */
-    uint64_t cs_commands, cs_state_skipped;     /* MI-only streamer: executed, 3D/media skipped */
-    uint64_t msi_sent, msi_undelivered;
-    uint64_t ppgtt_creates, ppgtt_destroys, ppgtt_refused;  /* L4 notifications */
-    uint64_t table_writes, oos_syncs;           /* guest writes to protected table pages;
-                                                 * out-of-sync pages read again */
-    uint64_t ggtt_refused;                      /* engine accesses through the GGTT refused */
-    uint64_t guest_resets;                      /* engines the guest reset (GDRST) */
-    uint64_t deferred_frees;                    /* shadow pages freed after the GPU left them */
+    struct vgpu_first_frame first;  /* of its current run */
 };
 
 /* One vGPU as the shell shows it. */
 struct vgpu_info {
     bool exists;
     unsigned vm;
+    const char *personality;        /* its personality's name ("kiosk", "i915") */
     struct gtt_range low, high;     /* avail_rs as the guest sees it */
     unsigned slots, fences;
     uint32_t queued;                /* queued + in flight */
@@ -155,10 +150,6 @@ struct vgpu_info {
     struct vgpu_stats st;
     unsigned n_rejects;             /* valid entries of rejects[], newest first */
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
-    bool i915;                      /* the vGPU an i915 guest needs (the rest is valid then) */
-    struct vgpu_i915_stats i915_st;
-    struct vgt_ppgtt_stats ppgtt;
-    char i915_fault[VGPU_I915_FAULT_LEN];   /* the last engine fault, "" if none */
 };
 
 /* The render loop's own numbers (`sched` shows them with the scheduler's). */
@@ -192,21 +183,23 @@ struct vgpu_render_stats {
 
 struct vgpu_dev;
 struct vgpu;
+struct vgpu_personality;
 
 int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out);
 void vgpu_dev_destroy(struct vgpu_dev *d);
 
-/* Creates the vGPU of guest `vm` (its gtt vGPU and sched vGPU must exist with the same id).
- * tile_w x tile_h is its place on the wall (PIPESRC).  Host-area memory is set aside for its
- * shadow context, ring and batch copies; GTT_ENOMEM-like failures return a negative value. */
-int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_h);
+/* Creates the vGPU of guest `vm` (its gtt vGPU and sched vGPU must exist with the same id)
+ * with personality `ops` (vgpu_kiosk, vgpu_i915: what its guest's driver expects).  tile_w x
+ * tile_h is its place on the wall.  Host-area memory is set aside for its shadow context, ring
+ * and batch copies; failures (no memory, a personality that cannot start: the reason is
+ * logged) return a negative value. */
+int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_h,
+                const struct vgpu_personality *ops);
 struct vgpu *vgpu_get(struct vgpu_dev *d, unsigned vm);
-/* Makes the vGPU the one an unmodified i915 guest needs (docs/vgpu-i915.md), before the guest
- * runs: needs env.page_alloc/page_free/protect/msi.  0, or -1 with the reason logged. */
-int vgpu_set_i915(struct vgpu *v);
-bool vgpu_is_i915(const struct vgpu *v);
-/* The label of its engines: "RCS/VCS/VECS: MI only, no 3D or media". */
-extern const char vgpu_i915_engines_label[];
+/* Gives a vGPU whose guest has not submitted work yet another personality, from power-on
+ * state; 0, or -1 (logged) with the old one kept. */
+int vgpu_set_personality(struct vgpu *v, const struct vgpu_personality *ops);
+const char *vgpu_personality_name(const struct vgpu *v);
 /* The guest wrote its RAM page gpa, which the vGPU write-protected (a PPGTT table page): true
  * if the vGPU took the page back (the guest re-executes the write); false if the page is not
  * the vGPU's to protect. */
@@ -262,6 +255,9 @@ int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint
 
 /* Introspection. */
 void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out);
+/* The personality's own lines for `vgpu <vm>` into buf (each ending in a newline; "" if it has
+ * none); returns the length. */
+size_t vgpu_describe(const struct vgpu *v, char *buf, size_t len);
 void vgpu_render_stats_get(const struct vgpu_dev *d, struct vgpu_render_stats *out);
 /* st.retired, cheaply: the host loop stops rendering when it grows (a guest waits for that). */
 uint64_t vgpu_render_retired(const struct vgpu_dev *d);

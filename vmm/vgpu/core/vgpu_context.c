@@ -8,7 +8,7 @@
  * saves is its reset state).  A vGPU's first workload therefore restores every register of the
  * image, the sixteen GPRs and BCS_SWCTRL included, from that reset state, and from then on its
  * own saved values: nothing another vGPU left in the engine survives a context switch
- * (issue 15; docs/vgpu.md "Isolation").  Without a recorded image there is no safe way to start
+ * (docs/vgpu.md "Isolation").  Without a recorded image there is no safe way to start
  * a context (an inhibited restore keeps the previous context's registers), so the vGPU device
  * does not start. */
 #include "vmm/vgpu/core/vgpu_internal.h"
@@ -32,9 +32,9 @@ uint64_t vgpu_shadow_desc(const struct vgpu *v)
     /* i915 lrc_descriptor(): legacy 32-bit addressing, VALID and PRIVILEGE on every context;
      * PRIVILEGE lets the ring's GGTT-addressed commands (batch starts without the PPGTT bit,
      * the breadcrumb's post-sync store) run as the hypervisor's own. */
-    /* An i915 guest's workloads run with their context's PPGTT: legacy 64-bit addressing,
-     * the shadow PML4 in PDP0 (vgpu_render.c dispatch()). */
-    uint64_t mode = v->i915 ? GEN9_CTX_ADDR_LEGACY_64B : GEN9_CTX_ADDR_LEGACY_32B;
+    /* A personality whose contexts have a PPGTT (i915): legacy 64-bit addressing, the shadow
+     * PML4 in PDP0 (vgpu_render.c dispatch()). */
+    uint64_t mode = v->ops->ppgtt_contexts ? GEN9_CTX_ADDR_LEGACY_64B : GEN9_CTX_ADDR_LEGACY_32B;
     return gen9_ctx_desc((uint32_t)v->ctx_gm, v->host_ctx_id,
                          GEN9_CTX_PRIVILEGE | (mode << GEN9_CTX_ADDRESSING_MODE_SHIFT));
 }

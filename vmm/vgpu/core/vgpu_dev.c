@@ -1,7 +1,6 @@
 /* The vGPU device: creation, host-area carving, guest graphics-memory access, the scanner's
  * ranges, rejection bookkeeping and introspection. */
 #include "vmm/vgpu/core/vgpu_internal.h"
-#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
@@ -64,7 +63,7 @@ void vgpu_dev_destroy(struct vgpu_dev *d)
         return;
     for (unsigned i = 0; i < VGPU_MAX; i++) {
         if (d->v[i]) {
-            vgpu_i915_free(d->v[i]);
+            d->v[i]->ops->free(d->v[i]);
             free(d->v[i]->q);
             free(d->v[i]);
         }
@@ -119,32 +118,23 @@ static void init_pv(struct vgpu *v)
     v->pv.tessera_balloon.magic = TESSERA_BALLOON_MAGIC;
     v->pv.tessera_balloon.slot_mib = (uint32_t)(v->dev->cfg.gtt->layout.slot_bytes >> 20);
     v->pv.tessera_move.magic = TESSERA_MOVE_MAGIC;
-    if (v->i915)    /* what i915_driver_hw_probe() requires, honoured (vgpu_set_i915) */
-        v->pv.vgt_caps = VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION;
+    v->pv.tessera_work.magic = TESSERA_WORK_MAGIC;
+    v->pv.vgt_caps = v->ops->vgt_caps;
     vgpu_pv_update_ranges(v);
 }
 
+/* The registers every personality has (the personality resets its own). */
 static void reset_registers(struct vgpu *v)
 {
     memset(v->fw_req, 0, sizeof v->fw_req);
-    v->ring_mode = v->hws_pga = v->imr = 0;
-    v->elsp_n = 0;
-    v->execlist_status_lo = v->execlist_status_hi = 0;
-    memset(v->csb, 0, sizeof v->csb);
-    /* GVT-g's reset value (init_vgpu_execlist()): write pointer 7 = nothing written, the
-     * first event goes to entry 0; read pointer 0. */
-    v->csb_write = GEN9_CSB_PTR_RESET;
-    v->csb_read = 0;
-    v->gt_iir = v->gt_imr = v->gt_ier = v->master_irq = 0;
     memset(v->fence, 0, sizeof v->fence);
-    v->plane_ctl = v->plane_stride = v->plane_size = v->plane_surf = v->plane_pos = 0;
-    v->ggtt_lo_valid = false;
     v->n_other = 0;
 }
 
-int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_h)
+int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_h,
+                const struct vgpu_personality *ops)
 {
-    if (!d || vm >= d->cfg.max_vgpus || d->v[vm] || !gtt_vgpu_get(d->cfg.gtt, vm))
+    if (!d || !ops || vm >= d->cfg.max_vgpus || d->v[vm] || !gtt_vgpu_get(d->cfg.gtt, vm))
         return -1;
     struct vgpu *v = calloc(1, sizeof *v);
     if (!v)
@@ -153,6 +143,7 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
     v->id = vm;
     v->tile_w = tile_w;
     v->tile_h = tile_h;
+    v->ops = ops;
     v->q = calloc(VGPU_QUEUE_MAX, sizeof *v->q);
     if (!v->q || !carve_host(v) || vgpu_init_shadow_context(v) != 0) {
         vgpu_logf(d, VGPU_LOG_ERROR, "vgpu %u: no host graphics memory or heap for its shadow state", vm);
@@ -161,27 +152,62 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
         return -1;
     }
     v->host_ctx_id = vm + 1;
+    v->st.first = (struct vgpu_first_frame){ .start_ns = vgpu_cpu_now(d) };
     reset_registers(v);
     init_pv(v);
+    if (ops->init(v) != 0) {
+        vgpu_logf(d, VGPU_LOG_ERROR, "vgpu %u: its %s personality did not start", vm, ops->name);
+        free(v->q);
+        free(v);
+        return -1;
+    }
     d->v[vm] = v;
     return 0;
 }
 
+int vgpu_set_personality(struct vgpu *v, const struct vgpu_personality *ops)
+{
+    if (!v || !ops || v->q_len)
+        return -1;
+    if (v->ops == ops)
+        return 0;
+    /* The new state first: on failure the old one is still whole. */
+    const struct vgpu_personality *old = v->ops;
+    void *old_pers = v->pers;
+    v->ops = ops;
+    if (ops->init(v) != 0) {
+        vgpu_logf(v->dev, VGPU_LOG_ERROR, "vgpu %u: its %s personality did not start; it stays %s",
+                  v->id, ops->name, old->name);
+        v->ops = old;
+        v->pers = old_pers;
+        return -1;
+    }
+    void *new_pers = v->pers;
+    v->pers = old_pers;
+    old->free(v);
+    v->pers = new_pers;
+    v->pv.vgt_caps = ops->vgt_caps;
+    return 0;
+}
+
+const char *vgpu_personality_name(const struct vgpu *v)
+{
+    return v ? v->ops->name : "none";
+}
+
 void vgpu_guest_reset(struct vgpu *v)
 {
-    if (v->i915)
-        v->i915->guest_reset = true;    /* nobody to tell: its engines start over */
+    v->guest_reset = true;              /* nobody to tell: its engines start over */
     vgpu_reset(v->dev, v->id, "guest restarted");
-    if (v->i915) {
-        v->i915->guest_reset = false;
-        vgpu_i915_reset_state(v);
-    }
+    v->guest_reset = false;
+    v->ops->reset(v);
     uint32_t disable = 0;
     gtt_vgpu_reset(v->dev->cfg.gtt, v->id, &disable);   /* every fence, done or in progress */
     for (unsigned i = 0; i < 32; i++)
         if (disable & (1u << i))
             igpu_fence_write(v->dev->cfg.igpu, i, 0);
     reset_registers(v);
+    v->st.first = (struct vgpu_first_frame){ .start_ns = vgpu_cpu_now(v->dev) };
     vgpu_move_forget(v);
     struct tessera_balloon_if keep = v->pv.tessera_balloon;
     struct tessera_move_if keep_move = v->pv.tessera_move;
@@ -316,6 +342,7 @@ void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out)
     out->high = (struct gtt_range){ v->pv.avail_rs.nonmappable_gmadr.base, v->pv.avail_rs.nonmappable_gmadr.size };
     out->slots = v->pv.tessera_balloon.slots;
     out->fences = v->pv.avail_rs.fence_num;
+    out->personality = v->ops->name;
     out->queued = v->q_len;
     struct vgpu_plane p;
     out->display_enabled = vgpu_plane_get(v, &p);
@@ -325,13 +352,6 @@ void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out)
     out->fb_gm = p.gm;
     out->st = v->st;
     out->n_rejects = v->n_rejects;
-    if (v->i915) {
-        out->i915 = true;
-        out->i915_st = v->i915->st;
-        if (v->i915->pp)
-            out->ppgtt = *vgt_ppgtt_stats(v->i915->pp);
-        memcpy(out->i915_fault, v->i915->last_fault, sizeof out->i915_fault);
-    }
     for (unsigned i = 0; i < v->n_rejects; i++)
         out->rejects[i] = v->rejects[(v->reject_pos + VGPU_REJECT_LOG - 1 - i) % VGPU_REJECT_LOG];
 }
@@ -363,15 +383,17 @@ uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm)
 bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out)
 {
     memset(out, 0, sizeof *out);
-    if (!v || !(v->plane_ctl & GEN9_PLANE_CTL_ENABLE) ||
-        (v->plane_ctl & GEN9_PLANE_CTL_FORMAT_MASK) != GEN9_PLANE_CTL_FORMAT_XRGB_8888 ||
-        (v->plane_ctl & GEN9_PLANE_CTL_TILED_MASK))
-        return false;
-    out->width = (v->plane_size & 0xFFFFu) + 1;
-    out->height = (v->plane_size >> GEN9_PLANE_SIZE_HEIGHT_SHIFT) + 1;
-    out->stride = (v->plane_stride & GEN9_PLANE_STRIDE_MASK) * GEN9_PLANE_STRIDE_UNIT;
-    out->gm = v->plane_surf & GEN9_PLANE_SURF_ADDR_MASK;
-    if (out->stride < out->width * 4u)
-        return false;
-    return true;
+    return v && v->ops->plane_get && v->ops->plane_get(v, out);
+}
+
+size_t vgpu_describe(const struct vgpu *v, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = 0;
+    return v && v->ops->describe ? v->ops->describe(v, buf, len) : 0;
+}
+
+bool vgpu_table_write(struct vgpu *v, uint64_t gpa)
+{
+    return v && v->ops->protected_write && v->ops->protected_write(v, gpa);
 }

@@ -3,6 +3,7 @@
 #define TESSERA_VMM_VGPU_VGPU_INTERNAL_H
 
 #include "vmm/vgpu/vgpu.h"
+#include "vmm/vgpu/personality.h"
 
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
@@ -32,8 +33,6 @@ struct vgpu_workload {
                                          * void record need not clear them */
 };
 
-struct vgpu_i915;
-
 /* A guest context's ring as its image describes it (vgpu_read_context()). */
 struct vgpu_guest_ring {
     uint32_t start, size, head, tail;
@@ -57,21 +56,12 @@ struct vgpu {
     struct vgpu_dev *dev;
     unsigned id;                    /* = guest id = gtt and sched id */
     uint32_t tile_w, tile_h;
+    const struct vgpu_personality *ops;     /* what its guest's driver sees (personality.h) */
+    void *pers;                     /* the personality's state */
 
-    /* registers with rules (docs/vgpu-abi.md) */
+    /* registers every personality has (docs/vgpu-abi.md) */
     uint32_t fw_req[3];             /* forcewake request registers (masked value) */
-    uint32_t ring_mode, hws_pga, imr;
-    uint32_t elsp[4];
-    unsigned elsp_n;                /* dwords written of the current submission */
-    uint32_t execlist_status_lo, execlist_status_hi;
-    uint32_t csb[VGPU_CSB_ENTRIES][2];
-    unsigned csb_write;             /* index of the last entry written (7: none since reset) */
-    uint32_t csb_read;              /* guest's read pointer */
-    uint32_t gt_iir, gt_imr, gt_ier, master_irq;
     uint64_t fence[GTT_MAX_VGPU_FENCES];
-    uint32_t plane_ctl, plane_stride, plane_size, plane_surf, plane_pos;
-    uint32_t ggtt_lo_pending[2];    /* a dword write to an entry's low half: index, value */
-    bool ggtt_lo_valid;
     struct vgt_if pv;               /* the PV info page */
     struct vgpu_other_reg other[VGPU_OTHER_REGS];
     unsigned n_other;
@@ -99,6 +89,9 @@ struct vgpu {
     /* Workloads of the queue head a preemption left in the shadow ring: the shadow context's
      * saved image says where they resume (vgpu_preempt.c).  Still `inflight` to the queue. */
     unsigned preempted;
+    /* A reset the guest asked for (its own engine reset, its restart) is under way: routine,
+     * not news, unless work was lost. */
+    bool guest_reset;
     int32_t grow_request;           /* slots a guest asked for, waiting for the controller */
     int32_t shrink_pending;         /* slots a guest gave back, applied when the GPU is idle */
     /* re-placement (vgpu_move.c) */
@@ -110,8 +103,8 @@ struct vgpu {
     uint64_t freq;                  /* switch-ins per period, smoothed (x4) */
     uint8_t worked;                 /* bit k: it had work k placement periods ago */
     uint64_t moved_period;          /* the placement period it last moved in (+1; 0: never) */
+    uint64_t copy_seen;             /* st.copy_cpu_ns at its last switch-in */
     struct vgpu_stats st;
-    struct vgpu_i915 *i915;         /* the i915 guest's vGPU (vgpu_i915.h), NULL for others */
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
     unsigned n_rejects, reject_pos;
 };
@@ -133,6 +126,7 @@ struct vgpu_dev {
      * leave the running one at its next arbitration point. */
     uint32_t preempt_ctx_gm;
     bool preempting;                /* it was submitted and has not completed yet */
+    bool pausing;                   /* ... for a drain: the owner's turn goes on (sched_paused) */
     uint32_t predicted;             /* the vGPU written ahead for in this turn, or VGPU_MAX */
     uint64_t switches_seen;         /* st.switches at the last placement period */
     struct vgpu_render_stats st;
@@ -175,22 +169,33 @@ static inline uint32_t rd32le(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* vgpu_mmio.c: the whole register path (an i915 vGPU's blocks first), for LRI/SRM emulation. */
+/* vgpu_mmio.c: the whole register path (the personality's registers first), for LRI/SRM
+ * emulation. */
 uint32_t vgpu_reg_read(struct vgpu *v, uint32_t off);
 void vgpu_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
 
-/* vgpu_submit.c */
-void vgpu_elsp_submit(struct vgpu *v);
+/* vgpu_submit.c: the building blocks a personality's submission path uses. */
+/* A submission arrived (counted for `vgpu` and the PV page's Tessera extension). */
+void vgpu_count_submission(struct vgpu *v);
 /* The ring registers of the guest context at lrca, read through its GGTT entries and checked
  * (image and ring inside its graphics memory, a valid ring); false with the reason. */
 bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why, size_t n);
-/* Queues what the queue has room for of v->rest, in slices (vgpu_submit.c). */
+/* Where a submission of context lrca starts: after its newest workload if it still has work
+ * in the vGPU, else at its image's RING_HEAD (r->head as read). */
+void vgpu_resume_head(const struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r);
+/* Copies, scans and queues ring bytes [head, head + bytes) of context lrca as one workload
+ * retiring at head + bytes; false if it was refused (then up to r->tail). */
+bool vgpu_queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t pml4,
+                      const struct vgpu_guest_ring *r, uint32_t head, uint32_t bytes);
+/* A refused submission: retired at once with nothing queued, else as a void record that keeps
+ * the order (the guest's RING_HEAD must not pass work that has not run yet). */
+void vgpu_refuse(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code);
+/* Queues what the queue has room for of v->rest, in slices of whole commands. */
 void vgpu_queue_rest(struct vgpu *v);
-/* One element of a blitter submission: scanned and queued, or refused. */
-void vgpu_submit_element(struct vgpu *v, uint64_t desc);
-/* Retires the oldest queued workload: the guest's context RING_HEAD, CSB, status page,
- * interrupt bits and counters.  code TESSERA_REJECT_NONE = it ran to completion. */
+/* Retires the oldest queued workload through the personality.  code TESSERA_REJECT_NONE = it
+ * ran to completion. */
 void vgpu_retire_head(struct vgpu *v, uint32_t code);
+/* Tells the guest, through its personality, that a submission is finished with. */
 void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code);
 /* The vGPU's ranges shrank: queued workloads are scanned again against the new ranges; those
  * that now fail keep their old range generation and are dropped at dispatch. */

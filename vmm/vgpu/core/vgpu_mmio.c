@@ -1,7 +1,7 @@
-/* BAR0 of the vGPU: the register half (a virtual register file with the rules of
- * docs/vgpu-abi.md, the PV info page) and the GGTT half.  Fence registers are vgpu_fence.c's. */
+/* BAR0 of the vGPU: the register half (the personality's registers first, then those every
+ * personality has: forcewake, fences, the GPU clock, plain storage; docs/vgpu-abi.md), the PV
+ * info page and the GGTT half.  Fence registers are vgpu_fence.c's. */
 #include "vmm/vgpu/core/vgpu_internal.h"
-#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
@@ -10,13 +10,6 @@
 #include <string.h>
 
 #define BCS GEN9_BCS_BASE
-#define RCS GEN9_RCS_BASE
-/* A masked register: bits 31:16 say which of bits 15:0 the write changes. */
-static uint32_t masked(uint32_t old, uint32_t val)
-{
-    uint32_t sel = val >> 16;
-    return (old & ~sel) | (val & sel);
-}
 
 static uint32_t *other_reg(struct vgpu *v, uint32_t off, bool create)
 {
@@ -38,7 +31,7 @@ static const uint32_t fw_ack_reg[3] = { GEN9_FORCEWAKE_ACK_RENDER, GEN9_FORCEWAK
 static uint32_t reg_read(struct vgpu *v, uint32_t off)
 {
     uint32_t x;
-    if (v->i915 && vgpu_i915_reg_read(v, off, &x))
+    if (v->ops->reg_read(v, off, &x))
         return x;
     for (unsigned i = 0; i < 3; i++) {
         if (off == fw_req_reg[i])
@@ -50,17 +43,7 @@ static uint32_t reg_read(struct vgpu *v, uint32_t off)
         unsigned i = (off - GEN9_FENCE_REG_LO(0)) / 8u;
         return (off & 4u) ? (uint32_t)(v->fence[i] >> 32) : (uint32_t)v->fence[i];
     }
-    if (off >= GEN9_RING_CSB_LO(BCS, 0) && off < GEN9_RING_CSB_LO(BCS, VGPU_CSB_ENTRIES))
-        return v->csb[(off - GEN9_RING_CSB_LO(BCS, 0)) / 8u][(off & 4u) ? 1 : 0];
     switch (off) {
-    case GEN9_RING_HWS_PGA(BCS):           return v->hws_pga;
-    case GEN9_RING_MODE(BCS):              return v->ring_mode;
-    case GEN9_RING_IMR(BCS):               return v->imr;
-    case GEN9_RING_EXECLIST_STATUS_LO(BCS): return v->execlist_status_lo;
-    case GEN9_RING_EXECLIST_STATUS_HI(BCS): return v->execlist_status_hi;
-    case GEN9_RING_CSB_PTR(BCS):
-        return (v->csb_read & GEN9_CSB_PTR_MASK) << GEN9_CSB_READ_PTR_SHIFT |
-               (v->csb_write & GEN9_CSB_PTR_MASK) << GEN9_CSB_WRITE_PTR_SHIFT;
     case GEN9_RING_TIMESTAMP(BCS):
     case GEN9_RING_TIMESTAMP_UDW(BCS): {
         uint64_t ns = v->dev->cfg.env.now_ns(v->dev->cfg.env.ctx);
@@ -75,19 +58,6 @@ static uint32_t reg_read(struct vgpu *v, uint32_t off)
         gen9_cs_timestamp_encode(v->dev->cfg.igpu->info.timestamp_hz, &ctc, &ovr);
         return off == GEN9_CTC_MODE ? ctc : ovr;
     }
-    case GEN9_GT_IIR(0):   return v->gt_iir;
-    case GEN9_GT_IMR(0):   return v->gt_imr;
-    case GEN9_GT_IER(0):   return v->gt_ier;
-    case GEN9_GT_ISR(0):   return 0;
-    case GEN9_MASTER_IRQ:
-        return v->master_irq | ((v->gt_iir & v->gt_ier) ? GEN9_MASTER_GT_BCS_IRQ : 0);
-    case GEN9_PIPESRC_A:
-        return (v->tile_w ? v->tile_w - 1 : 0) << GEN9_PIPESRC_WIDTH_SHIFT | (v->tile_h ? v->tile_h - 1 : 0);
-    case GEN9_PLANE_CTL_1_A:    return v->plane_ctl;
-    case GEN9_PLANE_STRIDE_1_A: return v->plane_stride;
-    case GEN9_PLANE_POS_1_A:    return v->plane_pos;
-    case GEN9_PLANE_SIZE_1_A:   return v->plane_size;
-    case GEN9_PLANE_SURF_1_A:   return v->plane_surf;
     default: {
         v->st.other_regs++;
         uint32_t *r = other_reg(v, off, false);
@@ -98,11 +68,11 @@ static uint32_t reg_read(struct vgpu *v, uint32_t off)
 
 static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
 {
-    if (v->i915 && vgpu_i915_reg_write(v, off, val))
+    if (v->ops->reg_write(v, off, val))
         return;
     for (unsigned i = 0; i < 3; i++) {
         if (off == fw_req_reg[i]) {
-            v->fw_req[i] = masked(v->fw_req[i], val);
+            v->fw_req[i] = gen9_masked_apply(v->fw_req[i], val);
             return;
         }
     }
@@ -113,60 +83,10 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
                                     : (f & ~0xFFFFFFFFull) | val);
         return;
     }
-    switch (off) {
-    case GEN9_RING_HWS_PGA(BCS):
-        v->hws_pga = val & ~(uint32_t)GEN9_GTT_PAGE_MASK;
-        return;
-    case GEN9_RING_MODE(BCS):
-        v->ring_mode = masked(v->ring_mode, val);
-        return;
-    case GEN9_RING_IMR(BCS):
-        v->imr = val;
-        return;
-    case GEN9_RING_ELSP(BCS):
-        v->elsp[v->elsp_n++] = val;
-        if (v->elsp_n == 4) {
-            v->elsp_n = 0;
-            vgpu_elsp_submit(v);
-        }
-        return;
-    case GEN9_RING_ELSP(RCS):
-        v->st.submitted++;
-        v->st.rejected++;
-        v->pv.tessera_balloon.submitted++;
-        v->pv.tessera_balloon.rejected++;
-        v->pv.tessera_balloon.last_reject = TESSERA_REJECT_ENGINE;
-        /* Logged like every refusal; the log limits each guest's lines (vmm/log_limit.h). */
-        vgpu_note_reject(v, TESSERA_REJECT_ENGINE, "render-engine ELSP write refused: guests get the blitter only");
-        return;
-    case GEN9_RING_CSB_PTR(BCS): {
-        /* A masked register with both pointers writable, as GVT-g emulates it (handlers.c:
-         * CONTEXT_STATUS_PTR is F_MODE_MASK and stored whole): i915 rewinds both after a
-         * reset (reset_csb_pointers()). */
-        uint32_t p = masked(v->csb_read << GEN9_CSB_READ_PTR_SHIFT |
-                                v->csb_write << GEN9_CSB_WRITE_PTR_SHIFT, val);
-        v->csb_read = (p >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
-        v->csb_write = (p >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
-        return;
-    }
-    case GEN9_GT_IIR(0):   v->gt_iir &= ~val; return;
-    case GEN9_GT_IMR(0):   v->gt_imr = val; return;
-    case GEN9_GT_IER(0):   v->gt_ier = val; return;
-    case GEN9_MASTER_IRQ:  v->master_irq = val & GEN9_MASTER_IRQ_CONTROL; return;
-    case GEN9_PIPESRC_A:   return;      /* the wall decides the mode */
-    case GEN9_PLANE_CTL_1_A:    v->plane_ctl = val; return;
-    case GEN9_PLANE_STRIDE_1_A: v->plane_stride = val; return;
-    case GEN9_PLANE_POS_1_A:    v->plane_pos = val; return;
-    case GEN9_PLANE_SIZE_1_A:   v->plane_size = val; return;
-    case GEN9_PLANE_SURF_1_A:   v->plane_surf = val; return;
-    default: {
-        v->st.other_regs++;
-        uint32_t *r = other_reg(v, off, true);
-        if (r)
-            *r = val;
-        return;
-    }
-    }
+    v->st.other_regs++;
+    uint32_t *r = other_reg(v, off, true);
+    if (r)
+        *r = val;
 }
 
 uint32_t vgpu_reg_read(struct vgpu *v, uint32_t off)
@@ -205,12 +125,14 @@ static void pv_write(struct vgpu *v, uint32_t off, unsigned size, uint64_t val)
     if (!pv_writable(off, size))
         return;
     memcpy((uint8_t *)&v->pv + off, &val, size);
-    if (off == offsetof(struct vgt_if, g2v_notify) && v->pv.g2v_notify == TESSERA_G2V_BALLOON)
+    if (off != offsetof(struct vgt_if, g2v_notify))
+        return;
+    if (v->pv.g2v_notify == TESSERA_G2V_BALLOON)
         vgpu_balloon_notify(v);
-    if (off == offsetof(struct vgt_if, g2v_notify) && v->pv.g2v_notify == TESSERA_G2V_MOVE_READY)
+    else if (v->pv.g2v_notify == TESSERA_G2V_MOVE_READY)
         vgpu_move_ready(v);
-    if (off == offsetof(struct vgt_if, g2v_notify) && v->i915)
-        vgpu_i915_g2v(v, v->pv.g2v_notify);
+    else if (v->ops->g2v)
+        v->ops->g2v(v, v->pv.g2v_notify);
 }
 
 /* ---- the GGTT half ------------------------------------------------------------------------ */
@@ -237,6 +159,21 @@ static bool aligned(uint64_t off, unsigned size)
     return (size == 1 || size == 2 || size == 4 || size == 8) && (off & (size - 1)) == 0;
 }
 
+/* The work extension as of now (struct tessera_work_if): which of its workloads wait behind
+ * other guests' work, and the GPU time its work has used with the part under way. */
+static void work_refresh(struct vgpu *v)
+{
+    const struct vgpu_dev *d = v->dev;
+    bool on_gpu = d->running == v->id;
+    uint32_t waiting = 0;
+    for (unsigned i = 0; i < v->q_len; i++) {
+        const struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        waiting += !w->is_void && !w->done && !(w->inflight && on_gpu);
+    }
+    v->pv.tessera_work.waiting = waiting;
+    v->pv.tessera_work.gpu_us = (uint32_t)((v->st.gpu_ns + (on_gpu ? d->inflight_ns : 0)) / 1000u);
+}
+
 bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val)
 {
     if (!v || off >= VGPU_BAR0_SIZE || !aligned(off, size))
@@ -251,6 +188,7 @@ bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val)
     }
     if (off >= VGT_PVINFO_PAGE && off < VGT_PVINFO_PAGE + VGT_PVINFO_SIZE) {
         uint64_t x = 0;
+        work_refresh(v);
         memcpy(&x, (const uint8_t *)&v->pv + (off - VGT_PVINFO_PAGE), size);
         *val = x;
         return true;

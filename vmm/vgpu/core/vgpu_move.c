@@ -1,4 +1,4 @@
-/* Copying down to its floor (issue 14): writing the next owner's graphics memory ahead in the
+/* Copying down to its floor: writing the next owner's graphics memory ahead in the
  * scheduler's order, and moving busy guests' ranges apart with their cooperation.
  *
  * Ahead: once a turn's first work is on the engine (and again when new work changes the
@@ -53,14 +53,6 @@ void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner, bool new_turn)
 
 /* ---- moving a guest ----------------------------------------------------------------------- */
 
-/* An address the hypervisor holds for the guest (plane surface, status page) follows its
- * range: from [from, from + size) to `to`. */
-static void follow(uint32_t *addr, uint64_t from, uint64_t size, uint64_t to)
-{
-    if (*addr >= from && *addr - from < size)
-        *addr = (uint32_t)(*addr - from + to);
-}
-
 void vgpu_move_ready(struct vgpu *v)
 {
     struct vgpu_dev *d = v->dev;
@@ -89,10 +81,11 @@ void vgpu_move_ready(struct vgpu *v)
         return;
     }
     uint64_t new_high = high.size ? gtt_layout_slot_addr(&g->layout, v->move_to.first_slot) : 0;
-    follow(&v->plane_surf, low.start, low.size, v->move_to.low.start);
-    follow(&v->plane_surf, high.start, high.size, new_high);
-    follow(&v->hws_pga, low.start, low.size, v->move_to.low.start);
-    follow(&v->hws_pga, high.start, high.size, new_high);
+    /* Addresses the personality holds for the guest (plane surface, status page) follow. */
+    if (v->ops->follow) {
+        v->ops->follow(v, low.start, low.size, v->move_to.low.start);
+        v->ops->follow(v, high.start, high.size, new_high);
+    }
     vgpu_pv_update_ranges(v);
     v->pv.tessera_move.status = TESSERA_MOVE_MOVED;
     v->pv.tessera_move.moves++;

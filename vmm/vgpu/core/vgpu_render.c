@@ -1,4 +1,4 @@
-/* The render loop (DESIGN.md §7): the scheduler picks a vGPU, its entries are brought into the
+/* The render loop (docs/vgpu.md): the scheduler picks a vGPU, its entries are brought into the
  * physical GGTT (and the next one's written ahead), its scanned workloads go to the blitter in
  * the vGPU's shadow context, completions are matched by breadcrumb, charged and retired to the
  * guest; runaways are reset by the watchdog without touching the other vGPUs.  A turn that has
@@ -6,7 +6,6 @@
  * path runs guest work without the watchdog and the scheduler's accounting: a drain for the
  * balloon is bounded (vgpu_render_drain). */
 #include "vmm/vgpu/core/vgpu_internal.h"
-#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"
@@ -37,8 +36,7 @@ static void retire_ready(struct vgpu *v)
         vgpu_retire_head(v, TESSERA_REJECT_NONE);
     }
     if (v->rest.bytes)
-        vgpu_queue_rest(v);             /* room for more of an i915 submission */
-    v->execlist_status_lo = v->q_len ? GEN9_EXECLIST0_VALID : 0;
+        vgpu_queue_rest(v);             /* room for more of a long submission */
     /* gtt/ copies and plans only for vGPUs with work (an idle one is never switched to). */
     gtt_set_active(v->dev->cfg.gtt, v->id, v->q_len != 0);
 }
@@ -104,7 +102,7 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
         d->running = VGPU_MAX;
         d->inflight = 0;
         d->inflight_ns = 0;
-        d->preempting = false;      /* the reset took the preemption context off too */
+        d->preempting = d->pausing = false;     /* the reset took the preemption context off too */
     }
     v->preempted = 0;               /* its shadow context starts over below */
     int n = sched_vgpu_reset(d->cfg.sched, vm);
@@ -116,9 +114,9 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     vgpu_drop_queue(v, TESSERA_REJECT_RESET);
     v->st.resets++;
     v->pv.tessera_balloon.resets++;
-    /* i915 resets its engines itself at every probe and after every failed request: that is
-     * the guest's business unless work was lost. */
-    bool routine = v->i915 && v->i915->guest_reset && queued == 0;
+    /* A guest that resets its engines itself (i915 does at every probe and after every failed
+     * request) or restarts: that is its business unless work was lost. */
+    bool routine = v->guest_reset && queued == 0;
     vgpu_logf(d, routine ? VGPU_LOG_INFO : VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped",
               vm, why, queued);
     (void)n;
@@ -132,7 +130,8 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
     struct gtt *g = d->cfg.gtt;
     uint64_t t0 = vgpu_cpu_now(d);
     gtt_set_active(g, v->id, true);
-    if (g->running != v->id) {
+    bool switched = g->running != v->id;
+    if (switched) {
         /* gtt/ invalidates the GGTT after the copy. */
         long n = gtt_switch_to(g, v->id);
         if (n > 0)
@@ -144,6 +143,14 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
         d->st.copy_cpu_ns += dt;
         d->st.copy_switch_ns += dt;
         v->st.copy_cpu_ns += dt;        /* done for v: its CPU share pays */
+    }
+    if (switched) {
+        /* What bringing v in cost, here and ahead since its last switch-in: a preemption on
+         * arrival that would make it come back again must gain more (sched_vgpu_switch_cost).
+         * On the model the CPU that copies is the one that renders, so the time written ahead
+         * is lost to the GPU as much as the switch path's. */
+        sched_vgpu_switch_cost(d->cfg.sched, v->id, v->st.copy_cpu_ns - v->copy_seen);
+        v->copy_seen = v->st.copy_cpu_ns;
     }
 }
 
@@ -176,8 +183,9 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     uint32_t unread = v->preempted ? (start - (rd32le(st + 4u * GEN9_CTX_RING_HEAD) & GEN9_HEAD_ADDR) +
                                       v->ring_bytes) % v->ring_bytes : 0;
     uint32_t room = v->ring_bytes / 2 < v->ring_bytes - unread ? v->ring_bytes / 2 : v->ring_bytes - unread;
-    /* An i915 guest's workloads run with their context's PPGTT in the shadow context's PDP0:
-     * one dispatch holds the workloads of one PPGTT (those a preemption left first). */
+    /* Workloads of a personality whose contexts have a PPGTT run with it in the shadow
+     * context's PDP0: one dispatch holds the workloads of one PPGTT (those a preemption left
+     * first).  Others' workloads all have pml4 0. */
     uint64_t pml4 = 0;
     bool have_pml4 = false;
     for (unsigned i = 0; i < v->q_len && left; i++) {
@@ -192,7 +200,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         }
         if (w->is_void || w->inflight || w->done)
             continue;
-        if (v->i915 && have_pml4 && w->pml4 != pml4)
+        if (have_pml4 && w->pml4 != pml4)
             break;                      /* another PPGTT: the next dispatch */
         pml4 = w->pml4;
         have_pml4 = true;
@@ -224,6 +232,10 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         used += (off - before + v->ring_bytes) % v->ring_bytes;
         w->inflight = true;
         w->dispatch_ns = vgpu_cpu_now(d);
+        if (!v->st.first.dispatched) {
+            v->st.first.dispatched = true;
+            v->st.first.dispatch_ns = w->dispatch_ns;
+        }
         d->inflight++;
         d->st.workloads++;
     }
@@ -237,10 +249,10 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     v->ring_tail = off;
     if (!v->preempted)
         wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);     /* else: where the engine left it */
-    if (v->i915 && !v->preempted) {
+    if (v->ops->ppgtt_contexts && !v->preempted) {
         /* The shadow PML4 (0 if the guest destroyed the PPGTT meanwhile: its PPGTT batches
          * then fault); a preempted context keeps the one it was running with. */
-        uint64_t shadow = vgpu_i915_shadow_pml4(v, pml4);
+        uint64_t shadow = v->ops->shadow_root(v, pml4);
         wr32le(st + 4u * GEN9_CTX_PDP0_UDW, (uint32_t)(shadow >> 32));
         wr32le(st + 4u * GEN9_CTX_PDP0_LDW, (uint32_t)shadow);
     }
@@ -319,7 +331,14 @@ bool vgpu_render_drain(struct vgpu_dev *d)
             d->st.drains_busy++;
             return false;
         }
+        /* A pause for graphics memory, not a turn ending: the owner takes up its work first
+         * afterwards (sched_paused).  A cut turn would go behind every guest that arrived
+         * meanwhile: with 32 guests starting, a first frame drained by the balloon period
+         * waited for all later guests' first frames. */
+        bool asked = d->preempting;
         vgpu_preempt_request(d);
+        if (!asked && d->preempting)
+            d->pausing = true;
         vgpu_run_gpu(d);
         watchdog(d);
     }

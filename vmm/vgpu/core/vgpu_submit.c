@@ -1,11 +1,12 @@
-/* Execlist submission: a guest's ELSP write becomes a scanned workload on the render scheduler
- * (or a refusal the guest is told about), and workloads retire back to the guest in order.
+/* Execlist submission, the part every personality shares: a guest context's ring bytes become
+ * scanned workloads on the render scheduler (or a refusal the guest is told about), and
+ * workloads retire back to the guest in order, through its personality.  How an ELSP write
+ * becomes ring bytes to queue is the personality's (vmm/vgpu/kiosk/, vmm/vgpu/i915/).
  *
  * The guest's ring bytes between its context's RING_HEAD and the new RING_TAIL are copied out
  * (so the guest cannot change them after the check), every batch they start is copied into a
- * host-area buffer by the scanner, and only those copies ever reach the GPU (DESIGN.md §8). */
+ * host-area buffer by the scanner, and only those copies ever reach the GPU (docs/scanner.md). */
 #include "vmm/vgpu/core/vgpu_internal.h"
-#include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_context.h"
@@ -39,50 +40,33 @@ static int shadow_take(struct vgpu *v)
     return -1;
 }
 
-/* Tells the guest one of its submissions is finished with (ran, refused or dropped). */
 void vgpu_retire(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code)
 {
-    if (v->i915) {
-        /* Its events come from the blitter's execlist sequencer (vgpu_i915_run.c). */
-        vgpu_i915_bcs_retired(v, lrca, tail, code, false);
-        return;
-    }
-    /* The engine would have saved RING_HEAD = tail into the context image. */
-    vgpu_gm_write32(v, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, tail);
-
-    v->csb_write = gen9_csb_next(v->csb_write);      /* GVT-g emulate_csb_update() */
-    v->csb[v->csb_write][0] = GEN9_CTX_STATUS_ACTIVE_IDLE | GEN9_CTX_STATUS_COMPLETE;
-    v->csb[v->csb_write][1] = ctx_id;
-    if (v->hws_pga) {
-        uint64_t csb = (uint64_t)v->hws_pga + 4u * (GEN9_HWS_CSB_BUF0_INDEX + 2u * v->csb_write);
-        vgpu_gm_write32(v, csb, v->csb[v->csb_write][0]);
-        vgpu_gm_write32(v, csb + 4, ctx_id);
-        vgpu_gm_write32(v, (uint64_t)v->hws_pga + 4u * GEN9_HWS_CSB_WRITE_INDEX, v->csb_write);
-    }
-    v->gt_iir |= (GEN9_GT_CONTEXT_SWITCH | GEN9_GT_USER_INTERRUPT) << GEN9_GT_BCS_IRQ_SHIFT;
-
-    if (code == TESSERA_REJECT_NONE) {
-        v->st.completed++;
-        v->pv.tessera_balloon.completed++;
-    } else {
-        v->pv.tessera_balloon.rejected++;
-        v->pv.tessera_balloon.last_reject = code;
-    }
+    v->ops->retired(v, &(struct vgpu_retired){ lrca, ctx_id, tail, code, false });
 }
 
-/* Retires the oldest record. */
+void vgpu_count_submission(struct vgpu *v)
+{
+    v->st.submitted++;
+    v->pv.tessera_balloon.submitted++;
+}
+
 void vgpu_retire_head(struct vgpu *v, uint32_t code)
 {
     struct vgpu_workload *w = &v->q[v->q_head];
     if (!w->is_void)
         v->shadow_busy &= ~(1ull << w->shadow);
-    /* Off the queue first: an i915 element completes when its last workload retires, and the
-     * next element it starts queues behind it. */
+    /* Off the queue first: a personality may start the next element at retirement, and its
+     * work queues behind. */
     v->q_head = (v->q_head + 1) % VGPU_QUEUE_MAX;
     v->q_len--;
     uint32_t c = w->is_void ? w->code : code;
     if (c == TESSERA_REJECT_NONE && !w->is_void) {
         v->dev->st.retired++;
+        if (!v->st.first.done) {
+            v->st.first.done = true;
+            v->st.first.done_ns = vgpu_cpu_now(v->dev);
+        }
         if (w->dispatch_ns) {       /* 0: no host clock (host tests) */
             uint64_t now = vgpu_cpu_now(v->dev);
             v->st.timed++;
@@ -90,15 +74,11 @@ void vgpu_retire_head(struct vgpu *v, uint32_t code)
             v->st.turnaround_ns += now - w->submit_ns;
         }
     }
-    if (v->i915)
-        vgpu_i915_bcs_retired(v, w->lrca, w->tail, c, w->user_interrupt && c == TESSERA_REJECT_NONE);
-    else
-        vgpu_retire(v, w->lrca, w->ctx_id, w->tail, c);
+    v->ops->retired(v, &(struct vgpu_retired){ w->lrca, w->ctx_id, w->tail, c,
+                                                w->user_interrupt && c == TESSERA_REJECT_NONE });
 }
 
-/* A refused submission.  With nothing queued the guest is told at once; otherwise a void record
- * keeps the order (the guest's RING_HEAD must not pass work that has not run yet). */
-static void refuse(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code)
+void vgpu_refuse(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code)
 {
     v->st.rejected++;
     if (v->q_len == 0 || v->q_len == VGPU_QUEUE_MAX) {
@@ -158,18 +138,8 @@ static enum igpu_scan_err scan(struct vgpu *v, struct vgpu_workload *w, unsigned
         .shadow_dw = VGPU_SHADOW_BYTES / 4u,
         .shadow_gm = v->shadow_gm + (uint64_t)k * VGPU_SHADOW_BYTES,
     };
-    /* An i915 guest's blitter context: the scanner's i915 profile, PPGTT operands checked
-     * through the context's PPGTT.  Its PPGTT batches are checked and then run where they are,
-     * through the shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them
-     * non-privileged (no GGTT access, no register access: the model faults on those), so what
-     * the guest changes after the scan can reach only its own pages. */
-    struct igpu_scan_ppgtt pp = { vgpu_i915_scan_check, vgpu_i915_scan_read, v, true };
-    if (v->i915) {
-        v->i915->scan_pml4 = w->pml4;
-        sc.i915 = true;
-        sc.ppgtt = &pp;
-        sc.pphwsp_gm = w->lrca;
-    }
+    if (v->ops->scan_config)
+        v->ops->scan_config(v, w->pml4, w->lrca, &sc);
     struct igpu_scan_result res;
     enum igpu_scan_err e = igpu_scan_ring(&sc, w->cmds, n_dw, &res);
     if (e != IGPU_SCAN_OK) {
@@ -221,14 +191,14 @@ void vgpu_rescan_queued(struct vgpu *v)
     }
 }
 
-/* Where a submission of context lrca starts.  A context with work still in the vGPU (queued,
+/* A context with work still in the vGPU (queued,
  * on the engine, or waiting in the rest) goes on after its newest workload: the engine's head
  * will be there (a lite restore appends to the running context).  Any other context starts at
  * the RING_HEAD of its image, as the engine loads it: retirement saves the head there, and a
  * new context at a freed one's address brings its own (i915 reuses context addresses: every
  * run of an IGT program had the same LRCA, and a tail remembered by address scanned the old
  * context's ring bytes in the new one). */
-static void resume_head(const struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r)
+void vgpu_resume_head(const struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r)
 {
     bool busy = false;
     uint32_t tail = 0;
@@ -247,7 +217,7 @@ static void resume_head(const struct vgpu *v, uint32_t lrca, struct vgpu_guest_r
         r->head = tail;
 }
 
-/* Ring bytes [head, head + bytes) (wrapping at r->size) that one workload of an i915 guest takes:
+/* Ring bytes [head, head + bytes) (wrapping at r->size) that one workload of v->rest takes:
  * whole commands, at most VGPU_SLICE_MAX_DW dwords and VGPU_SLICE_MAX_BATCHES batch starts.
  * i915 puts every request it queued while its context waited into one tail update (a lite
  * restore), up to its whole ring (16 KiB for user contexts: intel_context_set_gem()), and the
@@ -276,9 +246,7 @@ static uint32_t slice_bytes(struct vgpu *v, const struct vgpu_guest_ring *r, uin
     return off;
 }
 
-/* Copies, scans and queues ring bytes [head, head + bytes) of context lrca as one workload
- * retiring at head + bytes; false if it was refused (then up to r->tail). */
-static bool queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t pml4,
+bool vgpu_queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t pml4,
                         const struct vgpu_guest_ring *r, uint32_t head, uint32_t bytes)
 {
     struct vgpu_dev *d = v->dev;
@@ -286,7 +254,7 @@ static bool queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t
     int k = v->q_len < VGPU_QUEUE_MAX ? shadow_take(v) : -1;
     if (k < 0) {
         vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: %u workloads queued", v->q_len);
-        refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_QUEUE_FULL);
+        vgpu_refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_QUEUE_FULL);
         return false;
     }
     struct vgpu_workload *w = &v->q[(v->q_head + v->q_len) % VGPU_QUEUE_MAX];
@@ -295,7 +263,7 @@ static bool queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t
         !vgpu_gm_read(v, r->start, (uint8_t *)w->cmds + first, bytes - first)) {
         v->shadow_busy &= ~(1ull << k);
         vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: ring %#x not mapped", r->start);
-        refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_BAD_CONTEXT);
+        vgpu_refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_BAD_CONTEXT);
         return false;
     }
 
@@ -306,7 +274,7 @@ static bool queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t
     if (e != IGPU_SCAN_OK) {
         v->shadow_busy &= ~(1ull << k);
         vgpu_note_reject(v, (uint32_t)e, "workload refused by the scanner: %s", why);
-        refuse(v, lrca, ctx_id, r->tail, (uint32_t)e);
+        vgpu_refuse(v, lrca, ctx_id, r->tail, (uint32_t)e);
         return false;
     }
     w->id = v->next_id + 1;
@@ -320,85 +288,22 @@ static bool queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t
     w->range_gen = v->range_gen;
     w->submit_ns = vgpu_cpu_now(d);
     w->dispatch_ns = 0;
+    if (!v->st.first.submitted) {
+        v->st.first.submitted = true;
+        v->st.first.submit_ns = w->submit_ns;
+    }
     int rc = sched_submit(d->cfg.sched, v->id, &(struct sched_workload){ w->id, w->est_ns });
     if (rc != SCHED_OK) {
         v->shadow_busy &= ~(1ull << k);
         vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused by the scheduler: %s",
                          sched_strerror(rc));
-        refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_QUEUE_FULL);
+        vgpu_refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_QUEUE_FULL);
         return false;
     }
     v->next_id = w->id;
     v->q_len++;
     v->st.queued++;
     return true;
-}
-
-/* One element of an ELSP submission. */
-void vgpu_submit_element(struct vgpu *v, uint64_t desc)
-{
-    uint32_t lrca = (uint32_t)(desc & GEN9_CTX_LRCA_MASK);
-    uint32_t ctx_id = (uint32_t)(desc >> GEN9_CTX_ID_SHIFT);
-    char why[160];
-    struct vgpu_guest_ring r;
-
-    v->st.submitted++;
-    v->pv.tessera_balloon.submitted++;
-    uint64_t pml4 = 0;
-    bool ok = vgpu_read_context(v, lrca, &r, why, sizeof why);
-    if (ok && v->i915 && (!vgpu_i915_ctx_pml4(v, lrca, &pml4) || !v->i915->pp ||
-                          vgt_ppgtt_root_find(v->i915->pp, pml4, NULL) != VGT_PPGTT_OK)) {
-        snprintf(why, sizeof why, "context %#x names page directory %#llx, never announced",
-                 lrca, (unsigned long long)pml4);
-        ok = false;
-    }
-    if (!ok && v->i915) {
-        /* i915's engine would hang on it: the guest sees a failed request and resets. */
-        v->st.rejected++;
-        vgpu_i915_fault(v, IGPU_BCS, why);
-        return;
-    }
-    if (!ok) {
-        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %s", why);
-        /* Nothing usable to retire into: tell the guest through the counters only. */
-        v->st.rejected++;
-        v->pv.tessera_balloon.rejected++;
-        v->pv.tessera_balloon.last_reject = TESSERA_REJECT_BAD_CONTEXT;
-        return;
-    }
-    resume_head(v, lrca, &r);
-    uint32_t bytes = (r.tail - r.head + r.size) % r.size;
-    if (bytes == 0) {
-        vgpu_retire(v, lrca, ctx_id, r.tail, TESSERA_REJECT_NONE);
-        return;
-    }
-    if (!v->i915) {
-        /* Tessera's guests: one submission, one workload, one completion (docs/vgpu-abi.md). */
-        if (bytes > VGPU_SLICE_MAX_DW * 4u) {
-            vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %u ring bytes in "
-                             "one submission, at most %u", bytes, VGPU_SLICE_MAX_DW * 4u);
-            refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_BAD_CONTEXT);
-            return;
-        }
-        queue_slice(v, lrca, ctx_id, pml4, &r, r.head, bytes);
-        return;
-    }
-    /* An i915 element completes when its last workload retires (vgpu_i915_bcs_retired()), so
-     * a long submission runs as several workloads, in order, queued as room comes. */
-    if (v->rest.bytes && v->rest.lrca != lrca) {
-        /* The sequencer starts an element only after the last one completed. */
-        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: context %#x submitted "
-                         "while %#x still has %u bytes to queue", lrca, v->rest.lrca, v->rest.bytes);
-        refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
-        return;
-    }
-    if (v->rest.bytes) {                /* a lite restore while part of it waits: it grows */
-        v->rest.bytes += bytes;
-        v->rest.r = r;
-    } else {
-        v->rest = (struct vgpu_rest){ lrca, ctx_id, r.head, bytes, pml4, r };
-    }
-    vgpu_queue_rest(v);
 }
 
 static bool shadow_free(const struct vgpu *v)
@@ -412,26 +317,12 @@ static bool shadow_free(const struct vgpu *v)
 void vgpu_queue_rest(struct vgpu *v)
 {
     struct vgpu_rest *s = &v->rest;
-    if (s->bytes && v->i915 && v->i915->hung[IGPU_BCS])
-        s->bytes = 0;                   /* faulted: nothing more of it runs */
     while (s->bytes && v->q_len < VGPU_QUEUE_MAX && shadow_free(v)) {
         uint32_t take = slice_bytes(v, &s->r, s->head, s->bytes);
         uint32_t head = s->head;
         s->head = (s->head + take) % s->r.size;
         s->bytes -= take;
-        if (!queue_slice(v, s->lrca, s->ctx_id, s->pml4, &s->r, head, take))
+        if (!vgpu_queue_slice(v, s->lrca, s->ctx_id, s->pml4, &s->r, head, take))
             s->bytes = 0;               /* refused up to its tail: the rest goes with it */
     }
-}
-
-/* The fourth ELSP dword arrived: elsp[] holds descriptor 1 high, 1 low, 0 high, 0 low. */
-void vgpu_elsp_submit(struct vgpu *v)
-{
-    uint64_t desc1 = (uint64_t)v->elsp[0] << 32 | v->elsp[1];
-    uint64_t desc0 = (uint64_t)v->elsp[2] << 32 | v->elsp[3];
-    if (desc0 & GEN9_CTX_VALID)
-        vgpu_submit_element(v, desc0);
-    if (desc1 & GEN9_CTX_VALID)
-        vgpu_submit_element(v, desc1);
-    v->execlist_status_lo = v->q_len ? GEN9_EXECLIST0_VALID : 0;
 }

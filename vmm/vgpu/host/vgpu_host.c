@@ -8,6 +8,8 @@
 #include "vmm/board/board.h"
 #include "vmm/config_boot.h"
 #include "vmm/vgpu/host/gpu.h"
+#include "vmm/vgpu/i915/i915.h"
+#include "vmm/vgpu/kiosk/kiosk.h"
 #include "vmm/io/ept_window.h"
 #include "vmm/io/io_bus.h"
 #include "vmm/log.h"
@@ -455,12 +457,11 @@ bool vgpu_host_init(const struct cfg *cfg)
     for (unsigned i = 0; i < cfg->n_guests; i++) {
         const struct cfg_guest *g = &cfg->guest[i];
         struct vm *vm = vm_get(i);
+        const struct vgpu_personality *p = g->vgpu == CFG_VGPU_I915 ? &vgpu_i915 : &vgpu_kiosk;
         if (sched_vgpu_add(vgpu_host.sched, i, g->weight) != SCHED_OK ||
-            vgpu_create(vgpu_host.dev, i, g->tile.width, g->tile.height) != 0 || !vm)
+            vgpu_create(vgpu_host.dev, i, g->tile.width, g->tile.height, p) != 0 || !vm)
             return fail("a vGPU could not be created");
         struct vgpu *v = vgpu_get(vgpu_host.dev, i);
-        if (g->vgpu == CFG_VGPU_I915 && vgpu_set_i915(v) != 0)
-            return fail("the i915 vGPU could not be set up");
         if (!attach(vm, v))
             return fail("no room for the vGPU's MMIO regions or device");
     }
@@ -540,7 +541,7 @@ bool vgpu_host_poll(uint64_t budget_us)
      * in pieces of up to budget_us, and gives it back at once when a guest is waiting for the
      * CPU — a halted vCPU whose interrupt is ready, or a guest whose workload just retired
      * (it polls for that) — so what the model executes for one guest does not delay another's
-     * vCPU by a whole piece (issue 17, docs/benchmarks.md "Performance isolation"). */
+     * vCPU by a whole piece (docs/benchmarks.md "Performance isolation"). */
     bool busy;
     uint64_t end = now + budget_us * 1000, retired = vgpu_render_retired(vgpu_host.dev);
     do {

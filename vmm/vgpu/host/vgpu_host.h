@@ -32,7 +32,7 @@ extern struct vgpu_host vgpu_host;
  * I/O bus its BAR0 and aperture regions and the vGPU as a device (reset at every restart). */
 bool vgpu_host_init(const struct cfg *cfg);
 /* The ladder-mapping callback gtt/ calls (vmm/vgpu/host/gpu.c routes it here). */
-void vgpu_host_ept_update(unsigned vm, const struct gtt_ept_update *u);
+void vgpu_host_ept_update(unsigned id, const struct gtt_ept_update *u);
 /* All of a guest's aperture EPT updates so far take effect (one INVEPT). */
 void vgpu_host_ept_flush(unsigned id);
 /* Main loop: renders for at most budget_us of CPU; true if the GPU still has work. */

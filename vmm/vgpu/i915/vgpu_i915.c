@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char vgpu_i915_engines_label[] = IGPU_CS_LABEL;
-
 static const struct vgpu_env *env(const struct vgpu *v)
 {
     return &v->dev->cfg.env;
@@ -56,7 +54,7 @@ static bool gpu_may_walk(const struct vgpu *v)
 
 void vgpu_i915_release_deferred(struct vgpu *v)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     if (gpu_may_walk(v))
         return;
     for (unsigned i = 0; i < g->n_deferred; i++)
@@ -67,7 +65,7 @@ void vgpu_i915_release_deferred(struct vgpu *v)
 static void pp_page_free(void *ctx, uint64_t hpa, uint64_t *va)
 {
     struct vgpu *v = ctx;
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     if (g && gpu_may_walk(v) && g->n_deferred == VGPU_I915_DEFERRED_MAX) {
         /* A guest that frees tables faster than its work leaves the engine: its work goes
          * (an engine reset), and with it every walk of the old tables. */
@@ -109,7 +107,7 @@ static void pp_refused(void *ctx, const struct vgt_ppgtt_refusal_info *r)
 static void el_hwsp_write(void *ctx, enum igpu_engine e, uint32_t index, uint32_t value)
 {
     struct vgpu *v = ctx;
-    uint32_t hws = v->i915->hws_pga[e];
+    uint32_t hws = i915_of(v)->hws_pga[e];
     uint8_t *p = hws ? vgpu_i915_ggtt_ptr(v, (uint64_t)hws + 4u * index, 4, true) : NULL;
     if (p)
         wr32le(p, value);
@@ -126,9 +124,9 @@ static int make_ppgtt(struct vgpu *v)
 {
     struct vgt_ppgtt_config c = {
         .ops = { v, pp_gpa_to_hpa, pp_read, pp_page_alloc, pp_page_free, pp_protect, pp_refused },
-        .scratch_hpa = v->i915->scratch_hpa,
+        .scratch_hpa = i915_of(v)->scratch_hpa,
     };
-    return vgt_ppgtt_create(&c, &v->i915->pp) == VGT_PPGTT_OK ? 0 : -1;
+    return vgt_ppgtt_create(&c, &i915_of(v)->pp) == VGT_PPGTT_OK ? 0 : -1;
 }
 
 static void reset_engines_and_irq(struct vgpu_i915 *g)
@@ -154,7 +152,7 @@ int vgpu_i915_init(struct vgpu *v)
     }
     if (!(g = calloc(1, sizeof *g)))
         return -1;
-    v->i915 = g;
+    v->pers = g;
     if (!vgt_regs_init(&g->regs, v->dev->cfg.igpu->info.timestamp_hz))
         vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: the timestamp rate %u Hz cannot be said in "
                   "CTC_MODE: i915 will time its requests wrongly", v->id,
@@ -168,12 +166,14 @@ int vgpu_i915_init(struct vgpu *v)
         vgpu_i915_free(v);
         return -1;
     }
+    vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: the vGPU i915 needs: full PPGTT, HWSP emulation, "
+              "four engines (%s), MSI", v->id, IGPU_CS_LABEL);
     return 0;
 }
 
 void vgpu_i915_free(struct vgpu *v)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     if (!g)
         return;
     if (g->pp)
@@ -183,12 +183,12 @@ void vgpu_i915_free(struct vgpu *v)
     if (g->scratch_va)
         env(v)->page_free(env(v)->ctx, g->scratch_hpa, g->scratch_va);
     free(g);
-    v->i915 = NULL;
+    v->pers = NULL;
 }
 
 void vgpu_i915_reset_state(struct vgpu *v)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     vgt_regs_init(&g->regs, v->dev->cfg.igpu->info.timestamp_hz);
     reset_engines_and_irq(g);
     /* Every PPGTT goes (its pages unprotected); the guest announces its new ones. */
@@ -201,23 +201,22 @@ void vgpu_i915_reset_state(struct vgpu *v)
     g->last_fault[0] = 0;
 }
 
-int vgpu_set_i915(struct vgpu *v)
-{
-    if (!v || v->i915)
-        return v ? 0 : -1;
-    if (vgpu_i915_init(v) != 0)
-        return -1;
-    /* What i915 requires (i915_driver_hw_probe(): full PPGTT, HWSP emulation), now honoured;
-     * HUGE_GTT is not offered (the shadow takes 4 KiB pages only). */
-    v->pv.vgt_caps = VGT_CAPS_FULL_PPGTT | VGT_CAPS_HWSP_EMULATION;
-    vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: the vGPU i915 needs: full PPGTT, HWSP emulation, "
-              "four engines (%s), MSI", v->id, vgpu_i915_engines_label);
-    return 0;
-}
-
 bool vgpu_is_i915(const struct vgpu *v)
 {
-    return v && v->i915;
+    return v && v->ops == &vgpu_i915;
+}
+
+bool vgpu_i915_get_info(const struct vgpu *v, struct vgpu_i915_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!vgpu_is_i915(v))
+        return false;
+    const struct vgpu_i915 *g = i915_of(v);
+    out->st = g->st;
+    if (g->pp)
+        out->ppgtt = *vgt_ppgtt_stats(g->pp);
+    memcpy(out->fault, g->last_fault, sizeof out->fault);
+    return true;
 }
 
 /* ---- interrupts and faults ----------------------------------------------------------------- */
@@ -225,24 +224,26 @@ bool vgpu_is_i915(const struct vgpu *v)
 static void send_msi(struct vgpu *v)
 {
     if (env(v)->msi(env(v)->ctx, v->id))
-        v->i915->st.msi_sent++;
+        i915_of(v)->st.msi_sent++;
     else
-        v->i915->st.msi_undelivered++;
+        i915_of(v)->st.msi_undelivered++;
 }
 
 void vgpu_i915_event(struct vgpu *v, enum igpu_engine e, uint32_t gt_bits)
 {
-    if (vgt_irq_event(&v->i915->irq, e, gt_bits))
+    if (vgt_irq_event(&i915_of(v)->irq, e, gt_bits))
         send_msi(v);
 }
 
 void vgpu_i915_fault(struct vgpu *v, enum igpu_engine e, const char *why)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     if (g->hung[e])
         return;                         /* one fault per hang: the guest resets the engine */
     g->hung[e] = true;
     g->st.faults[e]++;
+    if (e == IGPU_BCS)
+        v->rest.bytes = 0;              /* nothing more of its element is queued */
     snprintf(g->last_fault, sizeof g->last_fault, "%s: %s", igpu_engine_name(e), why);
     vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "engine fault, request failed: %s", g->last_fault);
     /* i915 execlists_irq_handler(): CS_MASTER_ERROR, then RING_EIR says what. */
@@ -254,7 +255,7 @@ void vgpu_i915_fault(struct vgpu *v, enum igpu_engine e, const char *why)
 
 void vgpu_i915_sync_oos(struct vgpu *v)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     if (!g->n_oos)
         return;
     /* Protected again before they are read, so no write slips between the two; a page freed
@@ -269,11 +270,11 @@ void vgpu_i915_sync_oos(struct vgpu *v)
     g->n_oos = 0;
 }
 
-bool vgpu_table_write(struct vgpu *v, uint64_t gpa)
+bool vgpu_i915_table_write(struct vgpu *v, uint64_t gpa)
 {
-    if (!v || !v->i915 || !v->i915->pp)
+    struct vgpu_i915 *g = i915_of(v);
+    if (!g->pp)
         return false;
-    struct vgpu_i915 *g = v->i915;
     uint64_t page = gpa & ~(uint64_t)GEN9_GTT_PAGE_MASK;
     if (!vgt_ppgtt_is_table(g->pp, page))
         return false;
@@ -300,11 +301,11 @@ uint8_t *vgpu_i915_ggtt_ptr(struct vgpu *v, uint64_t gm, uint32_t len, bool writ
         (pte & GEN9_GGTT_PTE_PRESENT)) {
         uint64_t gpa = (pte & GEN9_GGTT_PTE_ADDR_MASK) + (gm & GEN9_GTT_PAGE_MASK);
         /* The GPU writing a page-table page would change the PPGTT behind its shadow. */
-        if (!write || !vgt_ppgtt_is_table(v->i915->pp, gpa & ~(uint64_t)GEN9_GTT_PAGE_MASK))
+        if (!write || !vgt_ppgtt_is_table(i915_of(v)->pp, gpa & ~(uint64_t)GEN9_GTT_PAGE_MASK))
             p = env(v)->guest_ram(env(v)->ctx, v->id, gpa, len);
     }
     if (!p)
-        v->i915->st.ggtt_refused++;
+        i915_of(v)->st.ggtt_refused++;
     return p;
 }
 
@@ -323,7 +324,7 @@ bool vgpu_i915_ctx_pml4(struct vgpu *v, uint32_t lrca, uint64_t *pml4)
 
 void vgpu_i915_g2v(struct vgpu *v, uint32_t what)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     uint64_t pml4 = (uint64_t)v->pv.pdp[0].hi << 32 | v->pv.pdp[0].lo;
     enum vgt_ppgtt_refusal why = VGT_PPGTT_R_NONE;
     switch (what) {
@@ -372,7 +373,7 @@ static void sync_busy(struct vgpu_i915 *g)
 
 bool vgpu_i915_reg_read(struct vgpu *v, uint32_t off, uint32_t *val)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     int e;
     for (e = 0; e < (int)IGPU_NUM_GT_ENGINES; e++) {
         if (vgt_el_owns(&g->el[e], off)) {
@@ -405,7 +406,7 @@ bool vgpu_i915_reg_read(struct vgpu *v, uint32_t off, uint32_t *val)
 
 static void elsp_write(struct vgpu *v, enum igpu_engine e, uint32_t val)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     uint64_t desc = 0;
     enum vgt_el_result r = vgt_el_elsp_write(&g->el[e], val, &g->el_ops, &desc);
     switch (r) {
@@ -432,7 +433,7 @@ static void elsp_write(struct vgpu *v, enum igpu_engine e, uint32_t val)
 /* GDRST: the guest resets engines (gen6_hw_domain_reset() after its RESET_CTL handshake). */
 static void guest_engine_reset(struct vgpu *v, uint32_t engines)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++) {
         if (!(engines & (1u << e)))
             continue;
@@ -441,9 +442,9 @@ static void guest_engine_reset(struct vgpu *v, uint32_t engines)
         g->hung[e] = false;
         if (e == IGPU_BCS) {
             /* Its queued and running blitter work goes, as on an engine reset. */
-            g->guest_reset = true;
+            v->guest_reset = true;
             vgpu_reset(v->dev, v->id, "the guest reset its blitter (GDRST)");
-            g->guest_reset = false;
+            v->guest_reset = false;
             vgpu_i915_release_deferred(v);
         }
     }
@@ -452,7 +453,7 @@ static void guest_engine_reset(struct vgpu *v, uint32_t engines)
 
 bool vgpu_i915_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     int e;
     if ((e = engine_at(off, elsp_of)) >= 0) {
         elsp_write(v, (enum igpu_engine)e, val);

@@ -26,6 +26,7 @@
 #define TESSERA_VMM_VGPU_VGPU_I915_H
 
 #include "vmm/vgpu/core/vgpu_internal.h"
+#include "vmm/vgpu/i915/i915.h"
 
 #include "drivers/igpu/cs/cs.h"
 #include "vmm/vgpu/i915/vgt/vgt_execlist.h"
@@ -54,15 +55,21 @@ struct vgpu_i915 {
     uint64_t oos[VGPU_I915_OOS_MAX];    /* guest table pages written since their last sync */
     unsigned n_oos;
     bool hung[IGPU_NUM_GT_ENGINES];     /* faulted: runs and reports nothing until reset */
-    bool guest_reset;                   /* a GDRST of the guest's is being carried out */
     uint64_t scan_pml4;                 /* the PPGTT of the blitter context being scanned */
+    struct igpu_scan_ppgtt scan_pp;     /* the scanner's PPGTT callbacks for it */
     struct { uint64_t hpa; void *va; } deferred[VGPU_I915_DEFERRED_MAX];
     unsigned n_deferred;
     struct vgpu_i915_stats st;
     char last_fault[VGPU_I915_FAULT_LEN];
 };
 
-/* vgpu_i915.c */
+static inline struct vgpu_i915 *i915_of(const struct vgpu *v)
+{
+    return v->pers;
+}
+
+/* vgpu_i915.c: state, BAR0, PV notifications, interrupts, faults, table pages (the
+ * personality's hooks are named in vgpu_i915_personality.c). */
 int vgpu_i915_init(struct vgpu *v);
 void vgpu_i915_free(struct vgpu *v);
 /* Power-on state again (guest restart): registers, engines, interrupts; every PPGTT dropped. */
@@ -72,6 +79,10 @@ bool vgpu_i915_reg_read(struct vgpu *v, uint32_t off, uint32_t *val);
 bool vgpu_i915_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
 /* The guest wrote g2v_notify (after pdp[0]). */
 void vgpu_i915_g2v(struct vgpu *v, uint32_t what);
+/* The guest wrote a write-protected page of its RAM: a PPGTT table page goes out of sync. */
+bool vgpu_i915_table_write(struct vgpu *v, uint64_t gpa);
+/* Its lines for `vgpu <vm>`. */
+size_t vgpu_i915_describe(const struct vgpu *v, char *buf, size_t len);
 /* Engine e raised GEN9_GT_* bits: latched, and the MSI sent if the line rose. */
 void vgpu_i915_event(struct vgpu *v, enum igpu_engine e, uint32_t gt_bits);
 /* Engine e faulted: the engine stops, RING_EIR and CS_MASTER_ERROR; why goes to the log. */
@@ -93,11 +104,8 @@ bool vgpu_i915_ctx_pml4(struct vgpu *v, uint32_t lrca, uint64_t *pml4);
 /* Element desc started on engine e (STARTED or LITE_RESTORE): run it. */
 void vgpu_i915_start(struct vgpu *v, enum igpu_engine e, uint64_t desc);
 /* A blitter workload retired (vgpu_retire): code TESSERA_REJECT_NONE = it ran to its tail. */
-void vgpu_i915_bcs_retired(struct vgpu *v, uint32_t lrca, uint32_t tail, uint32_t code,
-                           bool user_interrupt);
-/* The scanner's PPGTT callbacks (ctx = the struct vgpu) for the context whose PML4 is
- * scan_pml4. */
-int vgpu_i915_scan_check(void *ctx, uint64_t gfx, uint64_t len, bool write);
-int vgpu_i915_scan_read(void *ctx, uint64_t gfx, void *dst, size_t len);
+void vgpu_i915_bcs_retired(struct vgpu *v, const struct vgpu_retired *r);
+/* The scanner's i915 profile for a blitter workload of context lrca with PPGTT root pml4. */
+void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca, struct igpu_scan_config *sc);
 
 #endif

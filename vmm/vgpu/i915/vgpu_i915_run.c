@@ -1,6 +1,6 @@
 /* The i915 guest's engines at work: RCS, VCS and VECS elements run on the MI-only command
- * streamer, BCS elements go to the scanned blitter path and complete when their last workload
- * retires; PPGTT translation for both (vgpu_i915.h). */
+ * streamer, BCS elements go to the scanned blitter path of the device core and complete when
+ * their last workload retires; PPGTT translation for both (vgpu_i915.h). */
 #include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
@@ -16,8 +16,8 @@ static void *ppgtt_ptr(struct vgpu *v, uint64_t pml4, uint64_t gfx, uint32_t len
 {
     uint64_t hpa;
     uint32_t contig;
-    if (!v->i915->pp ||
-        vgt_ppgtt_translate(v->i915->pp, pml4, gfx, write, &hpa, &contig, NULL) != VGT_PPGTT_OK ||
+    if (!i915_of(v)->pp ||
+        vgt_ppgtt_translate(i915_of(v)->pp, pml4, gfx, write, &hpa, &contig, NULL) != VGT_PPGTT_OK ||
         contig < len)
         return NULL;
     return v->dev->cfg.env.phys_ptr(v->dev->cfg.env.ctx, hpa, len);
@@ -26,19 +26,19 @@ static void *ppgtt_ptr(struct vgpu *v, uint64_t pml4, uint64_t gfx, uint32_t len
 uint64_t vgpu_i915_shadow_pml4(struct vgpu *v, uint64_t pml4)
 {
     uint64_t shadow = 0;
-    if (!v->i915->pp || vgt_ppgtt_root_find(v->i915->pp, pml4, &shadow) != VGT_PPGTT_OK)
+    if (!i915_of(v)->pp || vgt_ppgtt_root_find(i915_of(v)->pp, pml4, &shadow) != VGT_PPGTT_OK)
         return 0;
     return shadow;
 }
 
-int vgpu_i915_scan_check(void *ctx, uint64_t gfx, uint64_t len, bool write)
+static int scan_check(void *ctx, uint64_t gfx, uint64_t len, bool write)
 {
     struct vgpu *v = ctx;
-    return v->i915->pp && vgt_ppgtt_check(v->i915->pp, v->i915->scan_pml4, gfx, len, write,
+    return i915_of(v)->pp && vgt_ppgtt_check(i915_of(v)->pp, i915_of(v)->scan_pml4, gfx, len, write,
                                           NULL) == VGT_PPGTT_OK ? 0 : -1;
 }
 
-int vgpu_i915_scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
+static int scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
 {
     struct vgpu *v = ctx;
     uint8_t *d = dst;
@@ -46,7 +46,7 @@ int vgpu_i915_scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
         size_t n = GEN9_GTT_PAGE_SIZE - (gfx & GEN9_GTT_PAGE_MASK);
         if (n > len)
             n = len;
-        void *p = ppgtt_ptr(v, v->i915->scan_pml4, gfx, (uint32_t)n, false);
+        void *p = ppgtt_ptr(v, i915_of(v)->scan_pml4, gfx, (uint32_t)n, false);
         if (!p)
             return -1;
         memcpy(d, p, n);
@@ -57,6 +57,21 @@ int vgpu_i915_scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
     return 0;
 }
 
+/* An i915 guest's blitter context: the scanner's i915 profile, PPGTT operands checked through
+ * the context's PPGTT.  Its PPGTT batches are checked and then run where they are, through the
+ * shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them non-privileged (GGTT
+ * accesses and privileged registers dropped: drivers/igpu/cs/cs_priv.c), so what the guest
+ * changes after the scan can reach only its own pages. */
+void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca, struct igpu_scan_config *sc)
+{
+    struct vgpu_i915 *g = i915_of(v);
+    g->scan_pml4 = pml4;
+    g->scan_pp = (struct igpu_scan_ppgtt){ scan_check, scan_read, v, true };
+    sc->i915 = true;
+    sc->ppgtt = &g->scan_pp;
+    sc->pphwsp_gm = lrca;
+}
+
 /* ---- the MI-only streamer's callbacks ------------------------------------------------------ */
 
 struct run {
@@ -65,9 +80,11 @@ struct run {
     uint64_t pml4;
 };
 
-static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len, bool write)
+static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len,
+                  enum igpu_cs_access how)
 {
     struct run *r = ctx;
+    bool write = how == IGPU_CS_WRITE;
     void *p = s == IGPU_CS_PPGTT ? ppgtt_ptr(r->v, r->pml4, ga, len, write)
                                  : vgpu_i915_ggtt_ptr(r->v, ga, len, write);
     if (!p)
@@ -119,7 +136,7 @@ static const size_t *const cs_nregs[IGPU_NUM_GT_ENGINES] = {
  * into its image); false: the engine faulted (the guest was told). */
 static bool run_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     uint32_t lrca = gen9_ctx_desc_lrca(desc);
     struct vgpu_guest_ring gr;
     struct run rc = { v, e, 0 };
@@ -140,7 +157,9 @@ static bool run_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
         .engine = e, .regs = cs_regs[e], .n_regs = *cs_nregs[e], .pphwsp_gaddr = lrca,
         .ppgtt = true, .max_commands = VGPU_I915_CS_BUDGET,
     };
-    struct igpu_cs_ops ops = { &rc, cs_mem, cs_reg_write, cs_reg_read, cs_timestamp, cs_event };
+    struct igpu_cs_ops ops = { .ctx = &rc, .mem = cs_mem, .reg_write = cs_reg_write,
+                               .reg_read = cs_reg_read, .timestamp = cs_timestamp,
+                               .event = cs_event };
     struct igpu_cs_ring ring = { gr.start, gr.size, gr.head, gr.tail };
     struct igpu_cs_result res;
     enum igpu_cs_fault f = igpu_cs_run(&cfg, &ops, &ring, &res);
@@ -156,15 +175,64 @@ static bool run_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
     return true;
 }
 
+/* A blitter element: its ring bytes since its head go to the scanned path of every vGPU, cut
+ * into workloads of whole commands (vgpu_queue_rest()); the element completes when its last
+ * workload retires (vgpu_i915_bcs_retired()), so a long submission runs as several workloads,
+ * in order, queued as room comes. */
+static void submit_bcs(struct vgpu *v, uint64_t desc)
+{
+    uint32_t lrca = (uint32_t)(desc & GEN9_CTX_LRCA_MASK);
+    uint32_t ctx_id = (uint32_t)(desc >> GEN9_CTX_ID_SHIFT);
+    struct vgpu_i915 *g = i915_of(v);
+    char why[160];
+    struct vgpu_guest_ring r;
+    uint64_t pml4 = 0;
+
+    vgpu_count_submission(v);
+    bool ok = vgpu_read_context(v, lrca, &r, why, sizeof why);
+    if (ok && (!vgpu_i915_ctx_pml4(v, lrca, &pml4) || !g->pp ||
+               vgt_ppgtt_root_find(g->pp, pml4, NULL) != VGT_PPGTT_OK)) {
+        snprintf(why, sizeof why, "context %#x names page directory %#llx, never announced",
+                 lrca, (unsigned long long)pml4);
+        ok = false;
+    }
+    if (!ok) {
+        /* i915's engine would hang on it: the guest sees a failed request and resets. */
+        v->st.rejected++;
+        vgpu_i915_fault(v, IGPU_BCS, why);
+        return;
+    }
+    vgpu_resume_head(v, lrca, &r);
+    uint32_t bytes = (r.tail - r.head + r.size) % r.size;
+    if (bytes == 0) {
+        vgpu_retire(v, lrca, ctx_id, r.tail, TESSERA_REJECT_NONE);
+        return;
+    }
+    if (v->rest.bytes && v->rest.lrca != lrca) {
+        /* The sequencer starts an element only after the last one completed. */
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: context %#x submitted "
+                         "while %#x still has %u bytes to queue", lrca, v->rest.lrca, v->rest.bytes);
+        vgpu_refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
+        return;
+    }
+    if (v->rest.bytes) {                /* a lite restore while part of it waits: it grows */
+        v->rest.bytes += bytes;
+        v->rest.r = r;
+    } else {
+        v->rest = (struct vgpu_rest){ lrca, ctx_id, r.head, bytes, pml4, r };
+    }
+    vgpu_queue_rest(v);
+}
+
 void vgpu_i915_start(struct vgpu *v, enum igpu_engine e, uint64_t desc)
 {
-    struct vgpu_i915 *g = v->i915;
+    struct vgpu_i915 *g = i915_of(v);
     if (g->hung[e])
         return;                         /* a faulted engine runs nothing until its reset */
     /* The guest's CPU may have changed page tables since: the shadow catches up first. */
     vgpu_i915_sync_oos(v);
     if (e == IGPU_BCS) {
-        vgpu_submit_element(v, desc);
+        submit_bcs(v, desc);
         return;
     }
     for (;;) {
@@ -179,11 +247,11 @@ void vgpu_i915_start(struct vgpu *v, enum igpu_engine e, uint64_t desc)
 
 /* ---- the blitter's completions ------------------------------------------------------------- */
 
-void vgpu_i915_bcs_retired(struct vgpu *v, uint32_t lrca, uint32_t tail, uint32_t code,
-                           bool user_interrupt)
+void vgpu_i915_bcs_retired(struct vgpu *v, const struct vgpu_retired *r)
 {
-    struct vgpu_i915 *g = v->i915;
-    if (code == TESSERA_REJECT_RESET && g->guest_reset)
+    struct vgpu_i915 *g = i915_of(v);
+    uint32_t lrca = r->lrca, code = r->code;
+    if (code == TESSERA_REJECT_RESET && v->guest_reset)
         return;                         /* the guest's own engine reset dropped it */
     vgpu_i915_release_deferred(v);
     if (vgt_el_active(&g->el[IGPU_BCS]) == 0 || g->hung[IGPU_BCS])
@@ -196,15 +264,15 @@ void vgpu_i915_bcs_retired(struct vgpu *v, uint32_t lrca, uint32_t tail, uint32_
         vgpu_i915_fault(v, IGPU_BCS, why);
         return;
     }
-    vgpu_gm_write32(v, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, tail);
+    vgpu_gm_write32(v, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, r->tail);
     v->st.completed++;
-    if (user_interrupt)
+    if (r->user_interrupt)
         vgpu_i915_event(v, IGPU_BCS, GEN9_GT_USER_INTERRUPT);
     if (v->q_len || v->rest.bytes)
         return;                         /* the element's later workloads (lite restores) */
     uint64_t next;
     g->st.completed[IGPU_BCS]++;
-    enum vgt_el_result r = vgt_el_complete(&g->el[IGPU_BCS], &g->el_ops, &next);
-    if (r == VGT_EL_NEXT || r == VGT_EL_STARTED)
+    enum vgt_el_result el = vgt_el_complete(&g->el[IGPU_BCS], &g->el_ops, &next);
+    if (el == VGT_EL_NEXT || el == VGT_EL_STARTED)
         vgpu_i915_start(v, IGPU_BCS, next);
 }

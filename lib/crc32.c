@@ -1,7 +1,8 @@
-#include "vmm/display/crc32.h"
+/* CRC-32 (lib/crc32.h), a byte at a time through a 256-entry table. */
+#include "lib/crc32.h"
 
-/* table[i] = the CRC register after shifting byte i through DISPLAY_CRC32_POLY eight times
- * (generated once; test_display_crc checks it against the polynomial bit by bit). */
+/* table[i] = the CRC register after shifting byte i through CRC32_IEEE_POLY eight times
+ * (generated once; tests/unit/test_lib_crc32.c checks it against the polynomial bit by bit). */
 static const uint32_t crc_table[256] = {
     0x00000000, 0x77073096, 0xee0e612c, 0x990951ba, 0x076dc419, 0x706af48f,
     0xe963a535, 0x9e6495a3, 0x0edb8832, 0x79dcb8a4, 0xe0d5e91e, 0x97d2d988,
@@ -48,7 +49,7 @@ static const uint32_t crc_table[256] = {
     0xb40bbe37, 0xc30c8ea1, 0x5a05df1b, 0x2d02ef8d,
 };
 
-uint32_t display_crc32_update(uint32_t state, const void *data, size_t len)
+uint32_t crc32_ieee_update(uint32_t state, const void *data, size_t len)
 {
     const uint8_t *p = data;
     for (size_t i = 0; i < len; i++)
@@ -56,18 +57,7 @@ uint32_t display_crc32_update(uint32_t state, const void *data, size_t len)
     return state;
 }
 
-uint32_t display_crc32(const void *data, size_t len)
+uint32_t crc32_ieee(const void *data, size_t len)
 {
-    return display_crc32_update(DISPLAY_CRC32_INIT, data, len) ^ DISPLAY_CRC32_XOROUT;
-}
-
-uint32_t display_crc32_pixels(uint32_t state, const uint32_t *px, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v = px[i];
-        state = crc_table[(state ^ (v >> 16)) & 0xFFu] ^ (state >> 8);    /* R */
-        state = crc_table[(state ^ (v >> 8)) & 0xFFu] ^ (state >> 8);     /* G */
-        state = crc_table[(state ^ v) & 0xFFu] ^ (state >> 8);            /* B */
-    }
-    return state;
+    return crc32_ieee_update(CRC32_IEEE_INIT, data, len) ^ CRC32_IEEE_XOROUT;
 }
