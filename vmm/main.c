@@ -18,6 +18,7 @@
 #include "vmm/log.h"
 #include "vmm/platform.h"
 #include "vmm/shell/shell.h"
+#include "vmm/vcpu/vcpu.h"
 #include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
@@ -152,6 +153,7 @@ void kmain(uint32_t magic, uint64_t info)
     /* The guests: each with its board and its vGPU on its bus, then those marked autostart. */
     bool guests = config_ok && vmx.on;
     if (guests) {
+        vm_set_cpu(&vcpu_ops);
         vm_add_loader(&tessera_loader);
         vm_add_loader(&linux_loader);
         vm_init_all(&active_config.cfg);

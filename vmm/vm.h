@@ -1,12 +1,13 @@
 /* Guests: the fixed set from the vendor configuration, each with its own RAM (EPT-backed, never
- * shared), one vCPU with its local APIC, an 8259 pair, a virtual UART on IRQ 4, and per-reason
- * exit counters.
+ * shared), one vCPU (vmm/vcpu/vcpu.h: its VMCS, registers, local APIC, exit counters), an 8259
+ * pair and a virtual UART on IRQ 4.
  *
  * A VM owns its I/O bus (vmm/io/io_bus.h) and the devices registered on it: the composition root
  * (vmm/main.c) attaches the board every guest has (vmm/board/) and the vGPU, each device with
  * hooks the lifecycle calls (init once, start on every start, stop, stats for the shell).  A
- * guest's image is loaded by the loader registered for its kind (Tessera or Linux).  So this
- * file calls hooks, never device code. */
+ * guest's image is loaded by the loader registered for its kind (Tessera or Linux), and its vCPU
+ * is created and reset through the CPU interface the composition root registers.  So this file
+ * calls hooks, never device, loader or VMX code. */
 #ifndef TESSERA_VMM_VM_H
 #define TESSERA_VMM_VM_H
 
@@ -14,13 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/x86/vmx.h"
-#include "arch/x86/vmx_exit_reasons.h"
 #include "arch/x86/vmx/pure/ept.h"
 #include "config/config.h"
 #include "vmm/io/io_bus.h"
-#include "vmm/vcpu/guest_msr.h"
-#include "vmm/vdev/vlapic.h"
 #include "vmm/vdev/vpic.h"
 #include "vmm/vdev/vuart.h"
 
@@ -42,6 +39,15 @@ struct vm_boot_state {
 
 struct vm;
 struct lfb;                         /* vmm/display/linux_fb.h */
+struct vcpu;                        /* vmm/vcpu/vcpu.h */
+
+/* The guest's CPU (vmm/vcpu/ implements it: vcpu_ops).  Both false with vm->reason set. */
+struct vm_cpu_ops {
+    /* When the guest is created: vm->vcpu, and where the guest's MMIO may be placed. */
+    bool (*create)(struct vm *vm);
+    /* Every start, once the image is loaded: the vCPU at reset, entering at vm->boot. */
+    bool (*start)(struct vm *vm);
+};
 
 /* A device on a guest's board, registered with vm_add_device.  Every hook may be NULL. */
 struct vm_device {
@@ -93,43 +99,28 @@ struct vm {
     uint64_t ram_hpa, ram_bytes;    /* guest-physical [0, ram_bytes) -> host [ram_hpa, ...) */
     struct ept ept;
     bool ept_ready;
-    uint64_t vmcs_phys, msr_bitmap_phys;
-    bool launched;
-    uint16_t vpid;
-
-    struct vmx_gprs gprs;
-    uint8_t fpu[512] __attribute__((aligned(16)));   /* guest FXSAVE image */
-    struct guest_msrs msrs;
+    struct vcpu *vcpu;              /* its one vCPU */
     struct vm_boot_state boot;
 
     struct io_bus io;               /* its ports and MMIO regions */
     struct vm_device devices[VM_MAX_DEVICES];
     unsigned n_devices;
+    bool board_failed;              /* a device could not be set up: it is never started */
     struct lfb *lfb;                /* a linear framebuffer on its board (a Linux guest's), or NULL */
 
     struct vuart uart;
-    /* The interrupt path (vmm/vcpu/inject.c). */
-    struct vlapic lapic;            /* x2APIC, timer on the TSC */
-    struct vpic pic;                /* 8259A pair behind LINT0; the UART drives IRQ 4 */
-    bool halted;                    /* HLT with interrupts on: off the run queue until one is ready */
-    bool irq_window;                /* interrupt-window exiting is on in its VMCS */
-    bool msi_refused_said;          /* an undeliverable MSI was logged since the last start */
-    uint64_t irqs_injected, events_reinjected;
-    uint64_t exits, exit_count[EXIT_REASON_COUNT];
-    uint32_t last_exit;
-    uint64_t started_ns, run_ns, slice_ns;
+    struct vpic pic;                /* 8259A pair behind its vCPU's LINT0; the UART drives IRQ 4 */
+    uint64_t started_ns;
+    uint64_t slice_ns;              /* its vCPU's time slice: the configured one scaled by its weight */
     uint64_t boot_count;
-    bool yield;                     /* gave up the rest of its slice (HLT, hypercall) */
-    /* The run queue (vcpu_run.c). */
-    bool wanted_cpu;                /* used its whole slice last round */
-    bool woke;                      /* found ready by vcpu_wake_pending, not run since */
-    uint64_t round_ns;              /* its vCPU's time in the current round */
     struct vm_life life;
 };
 
-/* Creates every configured guest with an empty bus (memory is taken when it starts).  Needs
- * VT-x (vmx_setup) and a valid configuration.  Devices are attached next, then
- * vm_autostart_all starts the guests marked autostart. */
+/* The guests' CPU (vcpu_ops, vmm/vcpu/vcpu.h), registered before vm_init_all. */
+void vm_set_cpu(const struct vm_cpu_ops *ops);
+/* Creates every configured guest with its vCPU and an empty bus (memory is taken when it
+ * starts).  Needs the CPU registered and a valid configuration.  Devices are attached next,
+ * then vm_autostart_all starts the guests marked autostart. */
 void vm_init_all(const struct cfg *cfg);
 void vm_autostart_all(void);
 unsigned vm_count(void);
@@ -149,11 +140,8 @@ static inline bool vm_is_linux(const struct vm *vm) { return vm->cfg->kind == CF
  * there is no room. */
 bool vm_add_loader(const struct guest_loader *l);
 /* Registers a device (its init hook runs now).  False when there is no room or init failed:
- * the guest is then failed, with the reason. */
+ * the guest is then failed, with the reason, and never starts. */
 bool vm_add_device(struct vm *vm, const struct vm_device *d);
-/* Where MMIO may be placed in this guest: above its RAM, below the top of the guest-physical
- * space its CPU addresses (CPUID.80000008H, within EPT's 48 bits). */
-void vm_mmio_window(const struct vm *vm, uint64_t *lo, uint64_t *hi);
 /* Raises an MSI (PCI MSI message: address 0xFEExxxxx, data = vector and delivery mode) in the
  * guest's local APIC, for a device model such as the vGPU.  False when it could not be
  * delivered (the guest is not running, or the message is not one its APIC takes: the first such

@@ -3,6 +3,7 @@
 #ifndef TESSERA_VMM_EXIT_H
 #define TESSERA_VMM_EXIT_H
 
+#include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
 
 enum exit_action {

@@ -70,7 +70,7 @@ unsigned guest_phys_addr_bits(const struct vm *vm)
 
 enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
 {
-    uint64_t *g = vm->gprs.gpr;
+    uint64_t *g = vm->vcpu->gprs.gpr;
     struct cpuid_regs r = guest_cpuid(vm, (uint32_t)g[GPR_RAX], (uint32_t)g[GPR_RCX]);
     g[GPR_RAX] = r.eax;
     g[GPR_RBX] = r.ebx;
@@ -111,7 +111,7 @@ static bool msr_write(struct vm *vm, uint32_t msr, uint64_t v)
 
 enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
 {
-    uint64_t *g = vm->gprs.gpr, v;
+    uint64_t *g = vm->vcpu->gprs.gpr, v;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     enum exit_action a;
     if (exit_apic_msr(vm, x, msr, false, 0, &a))
@@ -130,7 +130,7 @@ enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
 
 enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x)
 {
-    uint64_t *g = vm->gprs.gpr;
+    uint64_t *g = vm->vcpu->gprs.gpr;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     uint64_t v = (g[GPR_RDX] << 32) | (uint32_t)g[GPR_RAX];
     enum exit_action a;

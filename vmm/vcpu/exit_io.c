@@ -17,7 +17,7 @@ enum exit_action exit_io(struct vm *vm, const struct exit_info *x)
                 in ? "INS" : "OUTS", port, (unsigned long long)x->rip);
         return EXIT_STOPPED;
     }
-    uint64_t *rax = &vm->gprs.gpr[GPR_RAX];
+    uint64_t *rax = &vm->vcpu->gprs.gpr[GPR_RAX];
     uint64_t mask = size == 4 ? 0xFFFFFFFFULL : (1ULL << (8 * size)) - 1;
     const struct io_ports *dev = io_bus_ports_at(&vm->io, port);
     uint32_t v = (uint32_t)mask;        /* what nobody drives reads as */

@@ -77,7 +77,7 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
                 (unsigned long long)x->rip);
         return EXIT_STOPPED;
     }
-    uint64_t *g = vm->gprs.gpr, off = gpa - r->base;
+    uint64_t *g = vm->vcpu->gprs.gpr, off = gpa - r->base;
     bool ok;
     if (in.is_write) {
         uint64_t src = in.src == MMIO_SRC_REG ? g[in.reg] : 0;
