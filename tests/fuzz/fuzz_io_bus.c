@@ -19,9 +19,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MiB (1ULL << 20)
-#define W_LO (16 * MiB)
-#define W_HI (1ULL << 40)
+#define MiB           (1ULL << 20)
+#define W_LO          (16 * MiB)
+#define W_HI          (1ULL << 40)
 #define APERTURE_HOME 0xE0000000ULL
 #define APERTURE_SIZE (4 * MiB)
 #define LADDER_EVERY  MiB
@@ -41,14 +41,18 @@ static bool ladder(void *ctx, uint64_t off, uint64_t *hpa)
 }
 
 static struct ept ept;
-static struct ept_window window = { APERTURE_SIZE, 0, APERTURE_SIZE, EPT_PERM_R | EPT_PERM_W, EPT_MT_WB, ladder, NULL };
+static struct ept_window window = { APERTURE_SIZE, 0,      APERTURE_SIZE, EPT_PERM_R | EPT_PERM_W,
+                                    EPT_MT_WB,     ladder, NULL };
 
 static void aperture_moved(void *ctx, uint64_t old_base, uint64_t new_base)
 {
     check(ept_window_move(&ept, &window, old_base, new_base) == 0);
 }
 
-static bool mmio_read(void *ctx, uint64_t off, unsigned size, uint64_t *value) { return true; }
+static bool mmio_read(void *ctx, uint64_t off, unsigned size, uint64_t *value)
+{
+    return true;
+}
 
 static void check_rules(const struct io_bus *b, const struct io_mmio *aperture)
 {
@@ -85,8 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     io_bus_init(&b);
     io_bus_set_window(&b, W_LO, W_HI);
     struct io_mmio *aperture;
-    const struct io_mmio ap = { APERTURE_HOME, APERTURE_SIZE, mmio_read, NULL, aperture_moved, NULL, "aperture",
-                                { true, 2, 0, 2 } };
+    const struct io_mmio ap = { APERTURE_HOME,  APERTURE_SIZE, mmio_read,  NULL,
+                                aperture_moved, NULL,          "aperture", { true, 2, 0, 2 } };
     check(io_bus_add_mmio(&b, &ap, &aperture) == IO_OK);
     check(ept_window_move(&ept, &window, IO_UNPLACED, APERTURE_HOME) == 0);
     unsigned home_tables = ept.tables;
@@ -96,43 +100,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned op = (unsigned)take(&c, 1) % 6;
         uint64_t base = take(&c, 6), len = (take(&c, 3) + 1) * 4096;
         switch (op) {
-        case 0: {                                   /* a device registers a region */
-            struct io_mmio r = { base, len, mmio_read, NULL, NULL, NULL, "region", { false, 0, 0, 0 } };
+        case 0: { /* a device registers a region */
+            struct io_mmio r = { base, len,  mmio_read, NULL,
+                                 NULL, NULL, "region",  { false, 0, 0, 0 } };
             struct io_mmio *out;
             int rc = io_bus_add_mmio(&b, &r, &out);
-            check(rc == IO_OK || rc == IO_E_WINDOW || rc == IO_E_OVERLAP || rc == IO_E_ALIGN || rc == IO_E_FULL);
+            check(rc == IO_OK || rc == IO_E_WINDOW || rc == IO_E_OVERLAP || rc == IO_E_ALIGN ||
+                  rc == IO_E_FULL);
             check((rc == IO_E_FULL) == (out == NULL));
             break;
         }
-        case 1:                                     /* the platform keeps a range free */
+        case 1: /* the platform keeps a range free */
             io_bus_reserve(&b, base, len, "kept free");
             break;
-        case 2:                                     /* the guest moves the aperture's BAR */
+        case 2: /* the guest moves the aperture's BAR */
         case 3:
             io_bus_place(&b, aperture, op == 2 ? base : base & ~(APERTURE_SIZE - 1), NULL);
             break;
-        case 4:                                     /* ... or turns its decoding off */
+        case 4: /* ... or turns its decoding off */
             io_bus_place(&b, aperture, IO_UNPLACED, NULL);
             break;
-        case 5: {                                   /* port ranges */
+        case 5: { /* port ranges */
             struct io_ports p = { (uint16_t)base, (uint16_t)len, NULL, NULL, NULL, "ports" };
             io_bus_add_ports(&b, &p);
             const struct io_ports *q = io_bus_ports_at(&b, (uint16_t)(base >> 16));
-            check(!q || ((uint16_t)(base >> 16) >= q->first && (uint16_t)(base >> 16) - q->first < q->count));
+            check(!q || ((uint16_t)(base >> 16) >= q->first &&
+                         (uint16_t)(base >> 16) - q->first < q->count));
             break;
         }
         }
         const struct io_mmio *hit = io_bus_mmio_at(&b, base);
-        check(!hit || (hit->base != IO_UNPLACED && base >= hit->base && base - hit->base < hit->size &&
-                       (hit->read || hit->write)));
+        check(!hit || (hit->base != IO_UNPLACED && base >= hit->base &&
+                       base - hit->base < hit->size && (hit->read || hit->write)));
         check_rules(&b, aperture);
         check(a.live == ept.tables);
     }
     /* Home again (unless something now sits there): exactly the tables it cost there before. */
-    if (io_bus_place(&b, aperture, IO_UNPLACED, NULL) == IO_OK && io_bus_place(&b, aperture, APERTURE_HOME, NULL) == IO_OK)
+    if (io_bus_place(&b, aperture, IO_UNPLACED, NULL) == IO_OK &&
+        io_bus_place(&b, aperture, APERTURE_HOME, NULL) == IO_OK)
         check(ept.tables == home_tables);
     io_bus_place(&b, aperture, IO_UNPLACED, NULL);
-    check(ept.tables == 1);                         /* only the PML4 left */
+    check(ept.tables == 1); /* only the PML4 left */
     ept_destroy(&ept);
     check(a.live == 0 && a.bad_frees == 0);
     return 0;

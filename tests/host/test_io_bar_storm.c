@@ -21,19 +21,19 @@
 #include "vmm/io/ept_window.h"
 #include "vmm/io/io_bus.h"
 
-#define MiB (1ULL << 20)
-#define GiB (1ULL << 30)
-#define RAM_HPA     0x200000000ULL      /* where the guest's RAM "is" on the host */
-#define RAM_BYTES   (16 * MiB)
-#define PHYS_BITS   36u
-#define BAR0_HOME   0xF0000000ULL
-#define BAR0_SIZE   (16 * MiB)
-#define BAR2_HOME   0xE0000000ULL
-#define BAR2_SIZE   (256 * MiB)
-#define LOW_START   (24 * MiB)          /* the guest's window inside the aperture */
-#define LOW_SIZE    (24 * MiB)
-#define LADDER_EVERY (2 * MiB)          /* a page mapped at every 2 MiB of the window */
-#define MOVES       1000u
+#define MiB           (1ULL << 20)
+#define GiB           (1ULL << 30)
+#define RAM_HPA       0x200000000ULL /* where the guest's RAM "is" on the host */
+#define RAM_BYTES     (16 * MiB)
+#define PHYS_BITS     36u
+#define BAR0_HOME     0xF0000000ULL
+#define BAR0_SIZE     (16 * MiB)
+#define BAR2_HOME     0xE0000000ULL
+#define BAR2_SIZE     (256 * MiB)
+#define LOW_START     (24 * MiB) /* the guest's window inside the aperture */
+#define LOW_SIZE      (24 * MiB)
+#define LADDER_EVERY  (2 * MiB) /* a page mapped at every 2 MiB of the window */
+#define MOVES         1000u
 #define REFUSED_EVERY 8u
 
 /* The ladder: the window's page at `off` maps to a RAM page when off is a multiple of 2 MiB. */
@@ -51,7 +51,7 @@ struct guest {
     struct io_bus bus;
     struct io_mmio *bar0, *bar2;
     struct ept_window w;
-    bool old_wiring;                /* map the new place only, as before the fix */
+    bool old_wiring; /* map the new place only, as before the fix */
 };
 
 static void aperture_moved(void *ctx, uint64_t old_base, uint64_t new_base)
@@ -75,10 +75,14 @@ static int setup(void **state)
     assert_int_equal(ept_map(&g->e, 0, RAM_HPA, RAM_BYTES, EPT_PERM_RWX, EPT_MT_WB), 0);
     io_bus_init(&g->bus);
     io_bus_set_window(&g->bus, RAM_BYTES, 1ULL << PHYS_BITS);
-    assert_int_equal(io_bus_reserve(&g->bus, 0xFEC00000ULL, 0x1400000ULL, "interrupt controllers"), IO_OK);
-    g->w = (struct ept_window){ BAR2_SIZE, LOW_START, LOW_SIZE, EPT_PERM_R | EPT_PERM_W, EPT_MT_WB, ladder, NULL };
-    const struct io_mmio r0 = { BAR0_HOME, BAR0_SIZE, NULL, NULL, NULL, NULL, "vgpu-bar0", { true, 2, 0, 0 } };
-    const struct io_mmio r2 = { BAR2_HOME, BAR2_SIZE, NULL, NULL, aperture_moved, g, "vgpu-bar2", { true, 2, 0, 2 } };
+    assert_int_equal(io_bus_reserve(&g->bus, 0xFEC00000ULL, 0x1400000ULL, "interrupt controllers"),
+                     IO_OK);
+    g->w = (struct ept_window){ BAR2_SIZE, LOW_START, LOW_SIZE, EPT_PERM_R | EPT_PERM_W,
+                                EPT_MT_WB, ladder,    NULL };
+    const struct io_mmio r0 = { BAR0_HOME, BAR0_SIZE, NULL,        NULL,
+                                NULL,      NULL,      "vgpu-bar0", { true, 2, 0, 0 } };
+    const struct io_mmio r2 = { BAR2_HOME,      BAR2_SIZE, NULL,        NULL,
+                                aperture_moved, g,         "vgpu-bar2", { true, 2, 0, 2 } };
     assert_int_equal(io_bus_add_mmio(&g->bus, &r0, &g->bar0), IO_OK);
     assert_int_equal(io_bus_add_mmio(&g->bus, &r2, &g->bar2), IO_OK);
     /* The ladder mapping at home, as the guest's GGTT writes make it. */
@@ -115,7 +119,7 @@ static unsigned storm(struct guest *g, unsigned moves)
             refused++;
         } else {
             assert_int_equal(rc, IO_OK);
-            if (m % 50 == 0)        /* (a walk of all 64 Ki pages: not after every move) */
+            if (m % 50 == 0) /* (a walk of all 64 Ki pages: not after every move) */
                 assert_int_equal(ept_window_mapped(&g->e, &g->w, base), LOW_SIZE / LADDER_EVERY);
         }
     }
@@ -131,8 +135,8 @@ static void test_thousand_moves_cost_nothing(void **state)
     assert_int_equal(refused, MOVES / REFUSED_EVERY);
     assert_int_equal(g->bus.refused, refused);
     assert_int_equal(io_bus_place(&g->bus, g->bar2, BAR2_HOME, NULL), IO_OK);
-    print_message("%u moves (%u refused): %u table pages at home before, %u after\n", MOVES, refused, home_pages,
-                  g->a.live);
+    print_message("%u moves (%u refused): %u table pages at home before, %u after\n", MOVES,
+                  refused, home_pages, g->a.live);
     assert_int_equal(g->a.live, home_pages);
     assert_int_equal(g->e.tables, home_pages);
     /* The aperture's pages are where they were, and nothing else of it is mapped. */
@@ -173,8 +177,8 @@ static void test_old_wiring_leaks(void **state)
     storm(g, moves);
     g->old_wiring = false;
     unsigned leaked = g->a.live - home_pages;
-    print_message("the old wiring: %u table pages left behind by %u moves (%.1f a move)\n", leaked, moves,
-                  (double)leaked / moves);
+    print_message("the old wiring: %u table pages left behind by %u moves (%.1f a move)\n", leaked,
+                  moves, (double)leaked / moves);
     assert_true(leaked >= (moves - moves / REFUSED_EVERY) * (LOW_SIZE / EPT_PAGE_2M));
 }
 

@@ -14,10 +14,10 @@
 
 #include "vmm/io/io_bus.h"
 
-#define GiB (1ULL << 30)
-#define MiB (1ULL << 20)
-#define W_LO (16 * MiB)             /* a 16 MiB guest */
-#define W_HI (1ULL << 36)           /* a CPU with 36 physical-address bits */
+#define GiB  (1ULL << 30)
+#define MiB  (1ULL << 20)
+#define W_LO (16 * MiB)   /* a 16 MiB guest */
+#define W_HI (1ULL << 36) /* a CPU with 36 physical-address bits */
 
 static struct io_bus bus;
 
@@ -59,7 +59,11 @@ static int setup(void **state)
 
 static struct io_mmio region(uint64_t base, uint64_t size, const char *name)
 {
-    return (struct io_mmio){ .base = base, .size = size, .read = mmio_read, .moved = moved, .ctx = &moves,
+    return (struct io_mmio){ .base = base,
+                             .size = size,
+                             .read = mmio_read,
+                             .moved = moved,
+                             .ctx = &moves,
                              .name = name };
 }
 
@@ -88,7 +92,7 @@ static void test_ports_refused(void **state)
     struct io_ports rst = { 0xCF9, 1, port_in, NULL, NULL, "reset" };
     assert_int_equal(io_bus_add_ports(&bus, &a), IO_OK);
     assert_int_equal(io_bus_add_ports(&bus, &data), IO_OK);
-    assert_int_equal(io_bus_add_ports(&bus, &rst), IO_OK);      /* between them: no overlap */
+    assert_int_equal(io_bus_add_ports(&bus, &rst), IO_OK); /* between them: no overlap */
     struct io_ports over = { 0xCFB, 2, port_in, NULL, NULL, "over" };
     assert_int_equal(io_bus_add_ports(&bus, &over), IO_E_OVERLAP);
     struct io_ports empty = { 0x100, 0, port_in, NULL, NULL, "empty" };
@@ -111,7 +115,7 @@ static void test_mmio_dispatch_and_unclaimed(void **state)
     struct io_mmio *r;
     struct io_mmio bar0 = region(0xF0000000ULL, 16 * MiB, "bar0");
     assert_int_equal(io_bus_add_mmio(&bus, &bar0, &r), IO_OK);
-    assert_int_equal(moves.n, 0);                               /* registration is not a move */
+    assert_int_equal(moves.n, 0); /* registration is not a move */
     assert_ptr_equal(io_bus_mmio_at(&bus, 0xF0000000ULL), r);
     assert_ptr_equal(io_bus_mmio_at(&bus, 0xF0FFFFFFULL), r);
     assert_null(io_bus_mmio_at(&bus, 0xF1000000ULL));
@@ -156,7 +160,7 @@ static void test_place_window_and_overlap(void **state)
     assert_int_equal(io_bus_place(&bus, r2, 0, NULL), IO_E_WINDOW);
     assert_int_equal(io_bus_place(&bus, r2, W_HI - 128 * MiB, NULL), IO_E_WINDOW);
     assert_int_equal(io_bus_place(&bus, r2, UINT64_MAX - MiB + 1, NULL), IO_E_WINDOW);
-    assert_int_equal(moves.n, 2);                   /* unplaced to unplaced is no change */
+    assert_int_equal(moves.n, 2); /* unplaced to unplaced is no change */
     assert_int_equal(bus.refused, 4);
 
     /* Off a page boundary. */
@@ -182,7 +186,7 @@ static void test_register_refused_place(void **state)
     struct io_mmio *r;
     struct io_mmio big = region(0, 32 * MiB, "over RAM");
     assert_int_equal(io_bus_add_mmio(&bus, &big, &r), IO_E_WINDOW);
-    assert_non_null(r);                             /* registered, decoding nowhere */
+    assert_non_null(r); /* registered, decoding nowhere */
     assert_int_equal(r->base, IO_UNPLACED);
     assert_int_equal(moves.n, 0);
     assert_int_equal(io_bus_place(&bus, r, 1 * GiB, NULL), IO_OK);
@@ -207,7 +211,8 @@ static void test_find_bar(void **state)
     struct io_mmio *r;
     struct io_mmio bar2 = region(0xE0000000ULL, 256 * MiB, "bar2");
     bar2.pci = (struct io_pci_bar){ true, 2, 0, 2 };
-    struct io_mmio plain = region(0xF0000000ULL, MiB, "plain");     /* pci.on false: BAR0 of 00:00.0 is not it */
+    struct io_mmio plain = region(0xF0000000ULL, MiB,
+                                  "plain"); /* pci.on false: BAR0 of 00:00.0 is not it */
     assert_int_equal(io_bus_add_mmio(&bus, &plain, NULL), IO_OK);
     assert_int_equal(io_bus_add_mmio(&bus, &bar2, &r), IO_OK);
     assert_ptr_equal(io_bus_find_bar(&bus, 2, 0, 2), r);

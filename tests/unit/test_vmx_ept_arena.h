@@ -10,13 +10,13 @@
 #include <string.h>
 
 #define ARENA_PAGES 2048u
-#define ARENA_PHYS  0x40000000ULL   /* fake physical base of the arena */
+#define ARENA_PHYS  0x40000000ULL /* fake physical base of the arena */
 
 struct arena {
     uint8_t *mem;
     bool used[ARENA_PAGES];
     unsigned live;
-    int fail_after;     /* allocations that still succeed; < 0: never fail */
+    int fail_after; /* allocations that still succeed; < 0: never fail */
     unsigned bad_frees;
 };
 

@@ -53,8 +53,8 @@ static bool com1_init(struct vm *vm, void *ctx)
     }
     vm->uart.set_irq = com1_line;
     vm->uart.irq_ctx = vm;
-    return board_add_ports(vm, &(struct io_ports){ TESSERA_GUEST_CONSOLE_PORT, BOARD_COM1_PORTS, com1_in,
-                                                   com1_out, vm, "COM1" });
+    return board_add_ports(vm, &(struct io_ports){ TESSERA_GUEST_CONSOLE_PORT, BOARD_COM1_PORTS,
+                                                   com1_in, com1_out, vm, "COM1" });
 }
 
 static bool com1_start(struct vm *vm, void *ctx)
@@ -65,7 +65,8 @@ static bool com1_start(struct vm *vm, void *ctx)
 
 static void com1_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
 {
-    snprintf(buf, len, "%zu bytes written, %u waiting to be read", vm->uart.ring_head, vm->uart.rx_count);
+    snprintf(buf, len, "%zu bytes written, %u waiting to be read", vm->uart.ring_head,
+             vm->uart.rx_count);
 }
 
 /* ---- the 8259 pair's ports ---- */
@@ -90,9 +91,12 @@ static enum io_status pic_out(void *ctx, uint16_t port, unsigned size, uint32_t 
 
 static bool pic_init(struct vm *vm, void *ctx)
 {
-    return board_add_ports(vm, &(struct io_ports){ PIC1_CMD, 2, pic_in, pic_out, vm, "8259 master" }) &&
-           board_add_ports(vm, &(struct io_ports){ PIC2_CMD, 2, pic_in, pic_out, vm, "8259 slave" }) &&
-           board_add_ports(vm, &(struct io_ports){ PIC_ELCR1, 2, pic_in, pic_out, vm, "8259 ELCR" });
+    return board_add_ports(vm,
+                           &(struct io_ports){ PIC1_CMD, 2, pic_in, pic_out, vm, "8259 master" }) &&
+           board_add_ports(vm,
+                           &(struct io_ports){ PIC2_CMD, 2, pic_in, pic_out, vm, "8259 slave" }) &&
+           board_add_ports(vm,
+                           &(struct io_ports){ PIC_ELCR1, 2, pic_in, pic_out, vm, "8259 ELCR" });
 }
 
 static void pic_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
@@ -102,19 +106,33 @@ static void pic_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
 
 /* ---- the board ---- */
 
-bool board_attach(struct vm *vm)
+static bool attach(struct vm *vm)
 {
-    int rc = io_bus_reserve(&vm->io, BOARD_APIC_AREA_BASE, BOARD_APIC_AREA_END - BOARD_APIC_AREA_BASE,
+    int rc = io_bus_reserve(&vm->io, BOARD_APIC_AREA_BASE,
+                            BOARD_APIC_AREA_END - BOARD_APIC_AREA_BASE,
                             "interrupt controllers and firmware");
     if (rc != IO_OK) {
         vm_stop(vm, VM_FAILED, "its board's interrupt-controller addresses: %s", io_strerror(rc));
         return false;
     }
-    if (!vm_add_device(vm, &(struct vm_device){ .name = "com1", .ctx = vm, .init = com1_init,
-                                                 .start = com1_start, .stats = com1_stats }) ||
-        !vm_add_device(vm, &(struct vm_device){ .name = "8259", .ctx = vm, .init = pic_init,
-                                                 .stats = pic_stats }) ||
+    if (!vm_add_device(vm, &(struct vm_device){ .name = "com1",
+                                                .ctx = vm,
+                                                .init = com1_init,
+                                                .start = com1_start,
+                                                .stats = com1_stats }) ||
+        !vm_add_device(vm, &(struct vm_device){ .name = "8259",
+                                                .ctx = vm,
+                                                .init = pic_init,
+                                                .stats = pic_stats }) ||
         !board_pci_attach(vm))
         return false;
     return !vm_is_linux(vm) || board_linux_attach(vm);
+}
+
+bool board_attach(struct vm *vm)
+{
+    if (attach(vm))
+        return true;
+    vm->board_failed = true; /* a guest with half a board is never started */
+    return false;
 }

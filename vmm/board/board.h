@@ -20,12 +20,12 @@
 struct vm;
 
 /* The PC's ISA wiring: COM1 on IRQ 4 of the 8259 pair. */
-#define BOARD_COM1_IRQ          4u
-#define BOARD_COM1_PORTS        8u
+#define BOARD_COM1_IRQ   4u
+#define BOARD_COM1_PORTS 8u
 /* The interrupt controllers (I/O APIC at 0xFEC00000, local APIC at 0xFEE00000) and the
  * firmware's flash up to 4 GiB: no BAR may be placed there. */
-#define BOARD_APIC_AREA_BASE    0xFEC00000ull
-#define BOARD_APIC_AREA_END     0x100000000ull
+#define BOARD_APIC_AREA_BASE 0xFEC00000ull
+#define BOARD_APIC_AREA_END  0x100000000ull
 
 /* Attaches the board to a guest created by vm_init_all, before it first starts.  False (the
  * guest is failed, with the reason) when a device could not be set up. */

@@ -22,17 +22,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define UNCLAIMED_LOGGED    16u             /* unclaimed MMIO pages logged per boot */
+#define UNCLAIMED_LOGGED    16u /* unclaimed MMIO pages logged per boot */
 #define UNCLAIMED_PAGE_MASK (~0xFFFULL)
 
 struct linux_board {
     struct vm *vm;
     struct lfb fb;
-    uint8_t reset_control;                  /* port 0xCF9 as last written */
-    struct vacpi_pm pm;                     /* ACPI fixed hardware: PM1 blocks, PM timer */
-    uint64_t unclaimed[UNCLAIMED_LOGGED];   /* page addresses already logged */
+    uint8_t reset_control;                /* port 0xCF9 as last written */
+    struct vacpi_pm pm;                   /* ACPI fixed hardware: PM1 blocks, PM timer */
+    uint64_t unclaimed[UNCLAIMED_LOGGED]; /* page addresses already logged */
     unsigned n_unclaimed;
-    uint64_t unclaimed_accesses;            /* every access to unclaimed MMIO this boot */
+    uint64_t unclaimed_accesses; /* every access to unclaimed MMIO this boot */
 };
 
 /* ---- reset ---- */
@@ -58,7 +58,8 @@ static enum io_status rst_cnt_out(void *ctx, uint16_t port, unsigned size, uint3
     if (size != 1)
         return IO_UNCLAIMED;
     lb->reset_control = (uint8_t)(value & RST_CNT_MASK);
-    return lb->reset_control & RST_CNT_RST_CPU ? restart(lb->vm, "reset through port 0xCF9") : IO_DONE;
+    return lb->reset_control & RST_CNT_RST_CPU ? restart(lb->vm, "reset through port 0xCF9")
+                                               : IO_DONE;
 }
 
 /* Only the pulse-reset command: the rest of the 8042 is not there (reads all ones). */
@@ -93,7 +94,8 @@ static enum io_status pm_out(void *ctx, uint16_t port, unsigned size, uint32_t v
         return IO_STOPPED;
     case VACPI_PM_SLEEP_REFUSED:
         log_warn("guest %u (%s): asked for an ACPI sleep state other than S5 (PM1_CNT %#x): not "
-                 "supported, ignored", vm->id, vm->cfg->name, lb->pm.cnt);
+                 "supported, ignored",
+                 vm->id, vm->cfg->name, lb->pm.cnt);
         break;
     case VACPI_PM_NONE:
         break;
@@ -114,12 +116,12 @@ static void note_unclaimed(struct linux_board *lb, uint64_t gpa, unsigned size, 
             return;
     if (lb->n_unclaimed < UNCLAIMED_LOGGED) {
         lb->unclaimed[lb->n_unclaimed] = page;
-        log_info("guest %u (%s): %u-byte %s of unclaimed MMIO at %#llx: %s (logged once per page)", vm->id,
-                 vm->cfg->name, size, write ? "write" : "read", (unsigned long long)gpa,
+        log_info("guest %u (%s): %u-byte %s of unclaimed MMIO at %#llx: %s (logged once per page)",
+                 vm->id, vm->cfg->name, size, write ? "write" : "read", (unsigned long long)gpa,
                  write ? "ignored" : "reads all ones");
     } else if (lb->n_unclaimed == UNCLAIMED_LOGGED) {
-        log_info("guest %u (%s): unclaimed MMIO on more than %u pages: no longer logged", vm->id, vm->cfg->name,
-                 UNCLAIMED_LOGGED);
+        log_info("guest %u (%s): unclaimed MMIO on more than %u pages: no longer logged", vm->id,
+                 vm->cfg->name, UNCLAIMED_LOGGED);
     }
     if (lb->n_unclaimed <= UNCLAIMED_LOGGED)
         lb->n_unclaimed++;
@@ -143,11 +145,16 @@ static bool unclaimed_write(void *ctx, uint64_t gpa, unsigned size, uint64_t val
 static bool linux_init(struct vm *vm, void *ctx)
 {
     struct linux_board *lb = ctx;
-    io_bus_set_unclaimed(&vm->io, &(struct io_mmio){ .read = unclaimed_read, .write = unclaimed_write, .ctx = lb,
-                                                      .name = "unclaimed MMIO" });
-    return board_add_ports(vm, &(struct io_ports){ RST_CNT_PORT, 1, rst_cnt_in, rst_cnt_out, lb, "reset control" }) &&
-           board_add_ports(vm, &(struct io_ports){ I8042_COMMAND_PORT, 1, NULL, i8042_out, lb, "8042 command" }) &&
-           board_add_ports(vm, &(struct io_ports){ ACPI_PM_BASE, ACPI_PM_PORTS, pm_in, pm_out, lb, "ACPI PM" });
+    io_bus_set_unclaimed(&vm->io, &(struct io_mmio){ .read = unclaimed_read,
+                                                     .write = unclaimed_write,
+                                                     .ctx = lb,
+                                                     .name = "unclaimed MMIO" });
+    return board_add_ports(vm, &(struct io_ports){ RST_CNT_PORT, 1, rst_cnt_in, rst_cnt_out, lb,
+                                                   "reset control" }) &&
+           board_add_ports(vm, &(struct io_ports){ I8042_COMMAND_PORT, 1, NULL, i8042_out, lb,
+                                                   "8042 command" }) &&
+           board_add_ports(vm, &(struct io_ports){ ACPI_PM_BASE, ACPI_PM_PORTS, pm_in, pm_out, lb,
+                                                   "ACPI PM" });
 }
 
 /* Its framebuffer, when its memory is first there: the configuration's framebuffer-px, or its
@@ -155,8 +162,10 @@ static bool linux_init(struct vm *vm, void *ctx)
 static bool create_fb(struct vm *vm, struct linux_board *lb)
 {
     if (vm->ram_bytes > LINUX_FB_GPA) {
-        snprintf(vm->reason, sizeof vm->reason, "%u MiB of RAM: a Linux guest's RAM must end below its "
-                 "framebuffer at %#llx (%llu MiB)", vm->cfg->ram_mib, (unsigned long long)LINUX_FB_GPA,
+        snprintf(vm->reason, sizeof vm->reason,
+                 "%u MiB of RAM: a Linux guest's RAM must end below its "
+                 "framebuffer at %#llx (%llu MiB)",
+                 vm->cfg->ram_mib, (unsigned long long)LINUX_FB_GPA,
                  (unsigned long long)(LINUX_FB_GPA >> 20));
         return false;
     }
@@ -166,8 +175,8 @@ static bool create_fb(struct vm *vm, struct linux_board *lb)
         return false;
     int rc = io_bus_reserve(&vm->io, lb->fb.fb.base, lb->fb.fb.bytes, "framebuffer");
     if (rc != IO_OK)
-        log_warn("guest %u (%s): its framebuffer at %#llx is not kept free of BARs: %s", vm->id, vm->cfg->name,
-                 (unsigned long long)lb->fb.fb.base, io_strerror(rc));
+        log_warn("guest %u (%s): its framebuffer at %#llx is not kept free of BARs: %s", vm->id,
+                 vm->cfg->name, (unsigned long long)lb->fb.fb.base, io_strerror(rc));
     vm->lfb = &lb->fb;
     return true;
 }
@@ -188,8 +197,9 @@ static bool linux_start(struct vm *vm, void *ctx)
 static void linux_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
 {
     const struct linux_board *lb = ctx;
-    snprintf(buf, len, "framebuffer %ux%u at %#llx; %llu unclaimed MMIO accesses this boot", lb->fb.fb.width,
-             lb->fb.fb.height, (unsigned long long)lb->fb.fb.base, (unsigned long long)lb->unclaimed_accesses);
+    snprintf(buf, len, "framebuffer %ux%u at %#llx; %llu unclaimed MMIO accesses this boot",
+             lb->fb.fb.width, lb->fb.fb.height, (unsigned long long)lb->fb.fb.base,
+             (unsigned long long)lb->unclaimed_accesses);
 }
 
 bool board_linux_attach(struct vm *vm)
@@ -200,6 +210,13 @@ bool board_linux_attach(struct vm *vm)
         return false;
     }
     lb->vm = vm;
-    return vm_add_device(vm, &(struct vm_device){ .name = "linux platform", .ctx = lb, .init = linux_init,
-                                                   .start = linux_start, .stats = linux_stats });
+    if (vm_add_device(vm, &(struct vm_device){ .name = "linux platform",
+                                               .ctx = lb,
+                                               .init = linux_init,
+                                               .start = linux_start,
+                                               .stats = linux_stats }))
+        /* cppcheck-suppress memleak ; the VM keeps it, the device's context for its whole life */
+        return true;
+    free(lb); /* the guest never starts: nothing reaches it */
+    return false;
 }

@@ -16,8 +16,8 @@
 struct board_pci {
     struct vm *vm;
     struct vpci bus;
-    bool present;                   /* built at the last start (the aperture fits its BAR) */
-    uint64_t shown[PCI_MAX_BARS];   /* the vGPU's BAR bases as last logged */
+    bool present;                 /* built at the last start (the aperture fits its BAR) */
+    uint64_t shown[PCI_MAX_BARS]; /* the vGPU's BAR bases as last logged */
 };
 
 /* The default log line shows where the vGPU's BARs go when decoding is on and the place is new:
@@ -28,8 +28,9 @@ static void log_bar(struct board_pci *p, const struct vpci_bar_event *ev)
     if (!ev->decode || ev->dev != VGPU_PCI_DEV || p->shown[ev->bar] == ev->base)
         return;
     p->shown[ev->bar] = ev->base;
-    log_info("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx (%s, %#llx bytes)", vm->id, vm->cfg->name, ev->dev,
-             ev->fn, ev->bar, (unsigned long long)ev->base, ev->io ? "I/O" : "memory", (unsigned long long)ev->size);
+    log_info("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx (%s, %#llx bytes)", vm->id,
+             vm->cfg->name, ev->dev, ev->fn, ev->bar, (unsigned long long)ev->base,
+             ev->io ? "I/O" : "memory", (unsigned long long)ev->size);
 }
 
 /* Places the region behind a memory BAR where the guest put it (nowhere while decoding is off),
@@ -43,16 +44,20 @@ static bool place_bar(struct board_pci *p, const struct vpci_bar_event *ev)
     const struct io_mmio *other;
     int rc = io_bus_place(&vm->io, r, ev->decode ? ev->base : IO_UNPLACED, &other);
     if (rc == IO_E_OVERLAP)
-        log_warn("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx refused: it overlaps %s at %#llx+%#llx; "
-                 "%s decodes nowhere until it is moved", vm->id, vm->cfg->name, ev->dev, ev->fn, ev->bar,
-                 (unsigned long long)ev->base, other->name, (unsigned long long)other->base,
-                 (unsigned long long)other->size, r->name);
+        log_warn(
+            "guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx refused: it overlaps %s at %#llx+%#llx; "
+            "%s decodes nowhere until it is moved",
+            vm->id, vm->cfg->name, ev->dev, ev->fn, ev->bar, (unsigned long long)ev->base,
+            other->name, (unsigned long long)other->base, (unsigned long long)other->size, r->name);
     else if (rc == IO_E_WINDOW || rc == IO_E_ALIGN)
-        log_warn("guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx+%#llx refused: %s [%#llx, %#llx); %s decodes "
-                 "nowhere until it is moved", vm->id, vm->cfg->name, ev->dev, ev->fn, ev->bar,
-                 (unsigned long long)ev->base, (unsigned long long)ev->size,
-                 rc == IO_E_WINDOW ? "outside its MMIO window" : "not on a page boundary of its MMIO window",
-                 (unsigned long long)vm->io.window_lo, (unsigned long long)vm->io.window_hi, r->name);
+        log_warn(
+            "guest %u (%s): PCI 00:%02x.%u BAR%u at %#llx+%#llx refused: %s [%#llx, %#llx); %s decodes "
+            "nowhere until it is moved",
+            vm->id, vm->cfg->name, ev->dev, ev->fn, ev->bar, (unsigned long long)ev->base,
+            (unsigned long long)ev->size,
+            rc == IO_E_WINDOW ? "outside its MMIO window"
+                              : "not on a page boundary of its MMIO window",
+            (unsigned long long)vm->io.window_lo, (unsigned long long)vm->io.window_hi, r->name);
     else
         log_bar(p, ev);
     return true;
@@ -93,9 +98,10 @@ static bool pci_init(struct vm *vm, void *ctx)
     struct board_pci *p = ctx;
     /* CONFIG_ADDRESS is a 32-bit register at 0xCF8: byte accesses to 0xCF9 are the chipset's
      * reset control, another device's. */
-    return board_add_ports(vm, &(struct io_ports){ PCI_CONFIG_ADDRESS, 1, cfg_in, cfg_out, p, "PCI CONFIG_ADDRESS" }) &&
-           board_add_ports(vm, &(struct io_ports){ PCI_CONFIG_DATA, PCI_CONFIG_DATA_PORTS, cfg_in, cfg_out, p,
-                                                   "PCI CONFIG_DATA" });
+    return board_add_ports(vm, &(struct io_ports){ PCI_CONFIG_ADDRESS, 1, cfg_in, cfg_out, p,
+                                                   "PCI CONFIG_ADDRESS" }) &&
+           board_add_ports(vm, &(struct io_ports){ PCI_CONFIG_DATA, PCI_CONFIG_DATA_PORTS, cfg_in,
+                                                   cfg_out, p, "PCI CONFIG_DATA" });
 }
 
 /* Every start: the bus as a reset chipset has it, and the regions behind its BARs back at the
@@ -109,20 +115,23 @@ static bool pci_start(struct vm *vm, void *ctx)
     uint32_t aperture_mib = active_config.cfg.appliance.aperture_mib;
     int e = vgpu_pci_build(&p->bus, aperture_mib);
     if (e == VPCI_OK && vm->cfg->vgpu == CFG_VGPU_I915)
-        e = vgpu_pci_add_msi(&p->bus);  /* i915 takes its interrupts as MSI */
+        e = vgpu_pci_add_msi(&p->bus); /* i915 takes its interrupts as MSI */
     p->present = e == VPCI_OK;
     if (!p->present) {
-        log_warn("guest %u (%s): no virtual PCI bus: %s (aperture %u MiB, aperture window at most %llu MiB)",
-                 vm->id, vm->cfg->name, vpci_strerror(e), aperture_mib,
-                 (unsigned long long)(VGPU_BAR2_MAX_SIZE >> 20));
-        return true;                    /* it runs without one, as on a board with no PCI */
+        log_warn(
+            "guest %u (%s): no virtual PCI bus: %s (aperture %u MiB, aperture window at most %llu MiB)",
+            vm->id, vm->cfg->name, vpci_strerror(e), aperture_mib,
+            (unsigned long long)(VGPU_BAR2_MAX_SIZE >> 20));
+        return true; /* it runs without one, as on a board with no PCI */
     }
     for (unsigned i = 0; i < p->bus.n_funcs; i++) {
         const struct vpci_func *f = &p->bus.func[i];
         bool mem = vpci_cfg_read(&p->bus, 0, f->dev, f->fn, PCI_COMMAND, 2) & PCI_COMMAND_MEMORY;
         for (unsigned b = 0; b < PCI_MAX_BARS; b++) {
-            struct vpci_bar_event ev = { f->dev, f->fn, b, f->bar[b].kind == VPCI_BAR_IO, 0, f->bar[b].size, mem };
-            if (f->bar[b].kind == VPCI_BAR_NONE || vpci_bar_base(&p->bus, f->dev, f->fn, b, &ev.base) != VPCI_OK)
+            struct vpci_bar_event ev = { f->dev, f->fn,          b,  f->bar[b].kind == VPCI_BAR_IO,
+                                         0,      f->bar[b].size, mem };
+            if (f->bar[b].kind == VPCI_BAR_NONE ||
+                vpci_bar_base(&p->bus, f->dev, f->fn, b, &ev.base) != VPCI_OK)
                 continue;
             if (f->dev == VGPU_PCI_DEV)
                 p->shown[b] = ev.base;
@@ -139,8 +148,9 @@ static void pci_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
     if (!p->present)
         snprintf(buf, len, "no bus (the aperture does not fit the vGPU's BAR)");
     else
-        snprintf(buf, len, "bus 0 with %u functions; %llu BAR placements, %llu refused", p->bus.n_funcs,
-                 (unsigned long long)vm->io.moves, (unsigned long long)vm->io.refused);
+        snprintf(buf, len, "bus 0 with %u functions; %llu BAR placements, %llu refused",
+                 p->bus.n_funcs, (unsigned long long)vm->io.moves,
+                 (unsigned long long)vm->io.refused);
 }
 
 bool board_pci_attach(struct vm *vm)
@@ -151,8 +161,15 @@ bool board_pci_attach(struct vm *vm)
         return false;
     }
     p->vm = vm;
-    return vm_add_device(vm, &(struct vm_device){ .name = "pci", .ctx = p, .init = pci_init, .start = pci_start,
-                                                   .stats = pci_stats });
+    if (vm_add_device(vm, &(struct vm_device){ .name = "pci",
+                                               .ctx = p,
+                                               .init = pci_init,
+                                               .start = pci_start,
+                                               .stats = pci_stats }))
+        /* cppcheck-suppress memleak ; the VM keeps it, the device's context for its whole life */
+        return true;
+    free(p); /* the guest never starts: nothing reaches it */
+    return false;
 }
 
 struct vpci *board_pci(struct vm *vm)

@@ -15,10 +15,10 @@
 #include "arch/x86/vmx/pure/ept.h"
 
 struct ept_window {
-    uint64_t size;                          /* the region's: all of it is unmapped at the old place */
+    uint64_t size; /* the region's: all of it is unmapped at the old place */
     /* The part that may be mapped: [base + first, base + first + map_size), 4 KiB multiples. */
     uint64_t first, map_size;
-    unsigned perms, memtype;                /* EPT_PERM_*, EPT_MT_* of the mapped pages */
+    unsigned perms, memtype; /* EPT_PERM_*, EPT_MT_* of the mapped pages */
     /* The host page behind the page at `off` (from first): true with *hpa, false when that
      * page traps. */
     bool (*page)(void *ctx, uint64_t off, uint64_t *hpa);
@@ -27,7 +27,8 @@ struct ept_window {
 
 /* The window's region moved from old_base to new_base (IO_UNPLACED, vmm/io/io_bus.h: nowhere).
  * Returns 0, or the first EPT error (a page that could not be mapped traps instead). */
-int ept_window_move(struct ept *e, const struct ept_window *w, uint64_t old_base, uint64_t new_base);
+int ept_window_move(struct ept *e, const struct ept_window *w, uint64_t old_base,
+                    uint64_t new_base);
 
 /* Pages of the window mapped at `base` now (for tests and the shell). */
 uint64_t ept_window_mapped(const struct ept *e, const struct ept_window *w, uint64_t base);

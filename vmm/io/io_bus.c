@@ -7,13 +7,20 @@
 const char *io_strerror(int err)
 {
     switch (err) {
-    case IO_OK:        return "ok";
-    case IO_E_ARG:     return "invalid range";
-    case IO_E_FULL:    return "no room for another range";
-    case IO_E_OVERLAP: return "overlaps another device";
-    case IO_E_WINDOW:  return "outside the MMIO window";
-    case IO_E_ALIGN:   return "not on a page boundary";
-    default:           return "unknown I/O bus error";
+    case IO_OK:
+        return "ok";
+    case IO_E_ARG:
+        return "invalid range";
+    case IO_E_FULL:
+        return "no room for another range";
+    case IO_E_OVERLAP:
+        return "overlaps another device";
+    case IO_E_WINDOW:
+        return "outside the MMIO window";
+    case IO_E_ALIGN:
+        return "not on a page boundary";
+    default:
+        return "unknown I/O bus error";
     }
 }
 
@@ -55,8 +62,14 @@ const struct io_ports *io_bus_ports_at(const struct io_bus *b, uint16_t port)
 
 /* ---- MMIO ---- */
 
-static bool placed(const struct io_mmio *r) { return r->base != IO_UNPLACED; }
-static bool trapped(const struct io_mmio *r) { return r->read || r->write; }
+static bool placed(const struct io_mmio *r)
+{
+    return r->base != IO_UNPLACED;
+}
+static bool trapped(const struct io_mmio *r)
+{
+    return r->read || r->write;
+}
 
 /* [a, a + as) and [b, b + bs) share an address; neither wraps (checked before). */
 static bool overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
@@ -64,7 +77,8 @@ static bool overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
     return a < b + bs && b < a + as;
 }
 
-static const struct io_mmio *in_the_way(const struct io_bus *b, const struct io_mmio *r, uint64_t base)
+static const struct io_mmio *in_the_way(const struct io_bus *b, const struct io_mmio *r,
+                                        uint64_t base)
 {
     for (unsigned i = 0; i < b->n_mmio; i++) {
         const struct io_mmio *q = &b->mmio[i];
@@ -74,7 +88,8 @@ static const struct io_mmio *in_the_way(const struct io_bus *b, const struct io_
     return NULL;
 }
 
-int io_bus_place(struct io_bus *b, struct io_mmio *r, uint64_t base, const struct io_mmio **conflict)
+int io_bus_place(struct io_bus *b, struct io_mmio *r, uint64_t base,
+                 const struct io_mmio **conflict)
 {
     if (conflict)
         *conflict = NULL;
@@ -84,7 +99,8 @@ int io_bus_place(struct io_bus *b, struct io_mmio *r, uint64_t base, const struc
         const struct io_mmio *q;
         if (base % IO_PAGE_BYTES) {
             rc = IO_E_ALIGN;
-        } else if (base > UINT64_MAX - r->size || base < b->window_lo || base + r->size > b->window_hi) {
+        } else if (base > UINT64_MAX - r->size || base < b->window_lo ||
+                   base + r->size > b->window_hi) {
             rc = IO_E_WINDOW;
         } else if ((q = in_the_way(b, r, base))) {
             rc = IO_E_OVERLAP;
@@ -169,7 +185,7 @@ struct io_mmio *io_bus_find_bar(const struct io_bus *b, unsigned dev, unsigned f
     for (unsigned i = 0; i < b->n_mmio; i++) {
         const struct io_mmio *r = &b->mmio[i];
         if (r->pci.on && r->pci.dev == dev && r->pci.fn == fn && r->pci.bar == bar)
-            return (struct io_mmio *)r;     /* the bus's own region: the caller may place it */
+            return (struct io_mmio *)r; /* the bus's own region: the caller may place it */
     }
     return NULL;
 }

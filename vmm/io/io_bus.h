@@ -20,27 +20,27 @@
 
 #define IO_MAX_PORT_RANGES  16u
 #define IO_MAX_MMIO_REGIONS 8u
-#define IO_PORT_SPACE       0x10000u        /* x86 I/O ports 0..0xFFFF */
-#define IO_UNPLACED         UINT64_MAX      /* a region's base while it decodes nowhere */
+#define IO_PORT_SPACE       0x10000u   /* x86 I/O ports 0..0xFFFF */
+#define IO_UNPLACED         UINT64_MAX /* a region's base while it decodes nowhere */
 /* EPT traps and maps whole pages: regions start and end on them. */
-#define IO_PAGE_BYTES       4096u
+#define IO_PAGE_BYTES 4096u
 
 enum io_err {
     IO_OK = 0,
-    IO_E_ARG = -1,          /* empty or wrapping range, a region not whole pages, NULL bus or region */
-    IO_E_FULL = -2,         /* IO_MAX_PORT_RANGES or IO_MAX_MMIO_REGIONS already */
-    IO_E_OVERLAP = -3,      /* overlaps a range or region already there */
-    IO_E_WINDOW = -4,       /* outside the MMIO window (over RAM, or beyond what the guest addresses) */
-    IO_E_ALIGN = -5,        /* a base that is not on a page boundary */
+    IO_E_ARG = -1,     /* empty or wrapping range, a region not whole pages, NULL bus or region */
+    IO_E_FULL = -2,    /* IO_MAX_PORT_RANGES or IO_MAX_MMIO_REGIONS already */
+    IO_E_OVERLAP = -3, /* overlaps a range or region already there */
+    IO_E_WINDOW = -4,  /* outside the MMIO window (over RAM, or beyond what the guest addresses) */
+    IO_E_ALIGN = -5,   /* a base that is not on a page boundary */
 };
 const char *io_strerror(int err);
 
 /* What a port device made of an access. */
 enum io_status {
-    IO_DONE,                /* taken: the guest goes on after the instruction */
-    IO_UNCLAIMED,           /* not an access it decodes (a width it ignores): as if nothing were there */
-    IO_RESTARTED,           /* it restarted the guest (a reset the guest asked for): the CPU state is new */
-    IO_STOPPED,             /* it stopped the guest (vm_stop said why) */
+    IO_DONE,      /* taken: the guest goes on after the instruction */
+    IO_UNCLAIMED, /* not an access it decodes (a width it ignores): as if nothing were there */
+    IO_RESTARTED, /* it restarted the guest (a reset the guest asked for): the CPU state is new */
+    IO_STOPPED,   /* it stopped the guest (vm_stop said why) */
 };
 
 /* Ports [first, first + count).  An access is dispatched by the port it starts at; the value
@@ -79,13 +79,13 @@ struct io_bus {
     unsigned n_ports;
     struct io_mmio mmio[IO_MAX_MMIO_REGIONS];
     unsigned n_mmio;
-    struct io_mmio unclaimed;               /* answers MMIO nothing else claims (offset = the GPA) */
-    uint64_t window_lo, window_hi;          /* regions are placed inside [lo, hi) */
+    struct io_mmio unclaimed;      /* answers MMIO nothing else claims (offset = the GPA) */
+    uint64_t window_lo, window_hi; /* regions are placed inside [lo, hi) */
     /* A write to a page of RAM a device write-protected: true if it took the page back (the
      * guest executes the write again). */
     bool (*ram_write)(void *ctx, uint64_t gpa);
     void *ram_write_ctx;
-    uint64_t moves, refused;                /* placements made and refused */
+    uint64_t moves, refused; /* placements made and refused */
 };
 
 /* An empty bus with an empty window: set the window before placing anything. */
@@ -112,7 +112,8 @@ int io_bus_reserve(struct io_bus *b, uint64_t base, uint64_t size, const char *n
  * window or over another region is refused (IO_E_ALIGN, IO_E_WINDOW, IO_E_OVERLAP with
  * *conflict, if not NULL, the region in the way): r is then unplaced.  r->moved hears of every
  * change of r->base. */
-int io_bus_place(struct io_bus *b, struct io_mmio *r, uint64_t base, const struct io_mmio **conflict);
+int io_bus_place(struct io_bus *b, struct io_mmio *r, uint64_t base,
+                 const struct io_mmio **conflict);
 /* The placed region with handlers that holds gpa, or NULL. */
 struct io_mmio *io_bus_mmio_at(struct io_bus *b, uint64_t gpa);
 /* The region behind PCI BAR `bar` of 00:dev.fn, or NULL. */
