@@ -31,7 +31,7 @@ include mk/fuzz.mk
 include mk/linux.mk
 include mk/check.mk
 
-.PHONY: all image run test unit e2e bench bench-isolation bench-system fuzz clean distclean deps \
+.PHONY: all image run test unit e2e bench bench-isolation bench-system soak fuzz clean distclean deps \
         check check-tests check-headers check-includes check-format check-analyze format
 
 all: image
@@ -90,6 +90,15 @@ distclean:
 # nothing.
 bench-isolation: image
 	tools/bench-isolation --iso $(BUILD)/tessera.iso
+
+# A soak: eight guests, the i915 guest running Debian's GPU tools in a loop, for SOAK_MINUTES
+# under Bochs (plus the i915 guest's boot); free pages, faults, resets and frame rates at start
+# and end, and a failure if anything was lost or leaked (tools/soak, docs/benchmarks.md "Soak").
+# Not part of `make test`.
+SOAK_MINUTES ?= 30
+soak: image linux-i915
+	TESSERA_LINUX_KERNEL=$(LINUX_KERNEL) TESSERA_LINUX_I915_INITRD=$(LINUX_I915_INITRD) \
+	tools/soak --iso $(BUILD)/tessera.iso --minutes $(SOAK_MINUTES)
 
 # End-to-end tests boot the image in QEMU (SeaBIOS and OVMF) and Bochs and drive the shell.
 e2e: image linux linux-i915
