@@ -71,7 +71,9 @@ int model_ggtt_write_run(struct igpu_model *m, uint32_t index, uint32_t n, const
     if (index >= m->cfg.ggtt_entries || n > m->cfg.ggtt_entries - index)
         return IGPU_ERANGE;
     for (uint32_t done = 0; done < n;) {
-        uint32_t k = n - done < WRITE_RUN_CHUNK ? n - done : WRITE_RUN_CHUNK;
+        uint32_t k = n - done;
+        if (k > WRITE_RUN_CHUNK)
+            k = WRITE_RUN_CHUNK;
         for (uint32_t i = 0; i < k; i++)
             le64_store(b + i * GEN9_GGTT_PTE_SIZE, ptes[done + i]);
         if (m->cfg.mem.write(m->cfg.mem.ctx, m->cfg.gsm_base + (uint64_t)(index + done) * GEN9_GGTT_PTE_SIZE,
