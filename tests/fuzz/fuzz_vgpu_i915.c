@@ -658,6 +658,31 @@ static void request(struct cursor *c)
     elsp(e, pick_desc(c, e), (where & 0x80u) ? pick_desc(c, e) : 0);
 }
 
+/* The other guest does what its driver does: a fill or a store into its own pages and a user
+ * interrupt on one of its engines (the GPU switches between the two guests' work). */
+static void benign_request(unsigned e, uint32_t v)
+{
+    const struct guest *q = &m.g[H()];
+    if (eng[e] == IGPU_BCS) {
+        const uint32_t fill[] = { GEN9_XY_COLOR_BLT, GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 256u,
+                                  GEN9_BLT_COORD(0, 0), GEN9_BLT_COORD(64, 8), (uint32_t)q->data, 0, v };
+        for (unsigned i = 0; i < sizeof fill / 4u; i++)
+            emit(e, fill[i]);
+    } else {
+        const uint32_t store[] = { GEN9_MI_STORE_DATA_IMM, (uint32_t)m.va_data, (uint32_t)(m.va_data >> 32), v };
+        for (unsigned i = 0; i < sizeof store / 4u; i++)
+            emit(e, store[i]);
+    }
+    emit(e, GEN9_MI_USER_INTERRUPT);
+    if (q->tail[e] & 7u)
+        emit(e, GEN9_MI_NOOP);
+    gm_wr(H(), q->lrca[e] + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_TAIL, q->tail[e]);
+    uint64_t d = H() == 1 ? gen9_ctx_desc((uint32_t)q->lrca[e], 1, GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT)
+                          : gen9_ctx_desc((uint32_t)q->lrca[e], 0x10 + e, GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT |
+                                                                               GEN9_CTX_PRIVILEGE);
+    elsp(e, d, 0);
+}
+
 /* The guest's CPU writes its RAM: a protected page exits first (the EPT), then the write. */
 static void cpu_write(struct cursor *c)
 {
@@ -817,6 +842,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if ((op & 0xF0u) == 0xF0u) {            /* the guest restarts */
                 vgpu_guest_reset(V(H()));
                 rendered = true;
+            } else if ((op & 0xF0u) == 0xE0u) {     /* the other guest works too */
+                unsigned e = other == 1 ? 1u : (unsigned)take(&c, 1) % IGPU_NUM_GT_ENGINES;
+                m.hostile = other;
+                benign_request(e, (uint32_t)take(&c, 4));
+                m.hostile = 1u - other;
             } else {
                 bar0_access(&c, true);
             }
