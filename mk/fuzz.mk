@@ -3,13 +3,16 @@
 # for FUZZ_SHORT seconds (7 s for each of the 17 targets: the two minutes the short pass took
 # with 12 targets of 10 s).  `make fuzz-long` runs each for FUZZ_RUNS executions, at the lowest
 # CPU and I/O priority (FUZZ_NICE), one after the other: hours (docs/benchmarks.md, "Fuzzing").
-# FUZZ_LONG_CAP=<seconds> ends each target's long run earlier if it has not reached FUZZ_RUNS
-# (the report says which limit ended it).  MODULE=<module> or FUZZ_ONLY="<name> ..." picks some.
+# An input is a hang after FUZZ_LONG_TIMEOUT seconds of wall time there (at idle priority an
+# input may wait long for the CPU).  FUZZ_LONG_CAP=<seconds> ends each target's long run earlier
+# if it has not reached FUZZ_RUNS (the report says which limit ended it).
+# MODULE=<module> or FUZZ_ONLY="<name> ..." picks some.
 
 FUZZ_CC     ?= clang
 FUZZ_SHORT  ?= 7
 FUZZ_RUNS   ?= 10000000
 FUZZ_LONG_CAP ?=
+FUZZ_LONG_TIMEOUT ?= 600
 FUZZ_NICE   ?= nice -n 19 $(if $(shell command -v ionice),ionice -c3)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(INCS) -DTESSERA_HOSTED \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -43,4 +46,4 @@ FUZZ_FIRST := fuzz_vgpu_i915 fuzz_vgt_ppgtt fuzz_vgt_execlist fuzz_vgt_regs fuzz
               fuzz_igpu_cs fuzz_igpu_scanner fuzz_io_bus fuzz_vdev_guest_ops fuzz_vmx_ept fuzz_gtt_ops
 FUZZ_ORDER := $(foreach n,$(FUZZ_FIRST),$(filter $(F)/$(n),$(FUZZERS)))
 fuzz-long: $(FUZZERS)
-	$(FUZZ_NICE) tests/run-fuzz --runs $(FUZZ_RUNS) $(if $(FUZZ_LONG_CAP),--max-time $(FUZZ_LONG_CAP)) $(FUZZ_ORDER) $(filter-out $(FUZZ_ORDER),$(FUZZERS))
+	FUZZ_TIMEOUT=$(FUZZ_LONG_TIMEOUT) $(FUZZ_NICE) tests/run-fuzz --runs $(FUZZ_RUNS) $(if $(FUZZ_LONG_CAP),--max-time $(FUZZ_LONG_CAP)) $(FUZZ_ORDER) $(filter-out $(FUZZ_ORDER),$(FUZZERS))
