@@ -422,6 +422,12 @@ static void announce(uint64_t root, uint32_t what)
 
 static const enum igpu_engine eng[IGPU_NUM_GT_ENGINES] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VECS };
 
+/* One entry of one of the i915 guest's page tables. */
+static void put_entry(uint64_t table, unsigned index, uint64_t entry)
+{
+    memcpy(gpa_ptr(0, table + 8u * index), &entry, 8);
+}
+
 /* i915 6.1 at probe: interrupts, the kernel PPGTT (i915's scratch layout), a context, ring and
  * status page per engine, the engines resumed. */
 static void setup_i915(void)
@@ -452,11 +458,11 @@ static void setup_i915(void)
     m.va_data = VA;
     m.va_batch = VA + 0x1000;
     uint64_t data = ram_page(0), batch = m.pp_batch = ram_page(0);
-    memcpy(gpa_ptr(0, m.pml4 + 8u * gen9_ppgtt_index(VA, 3)), &(uint64_t){ PDE(pdp) }, 8);
-    memcpy(gpa_ptr(0, pdp + 8u * gen9_ppgtt_index(VA, 2)), &(uint64_t){ PDE(pd) }, 8);
-    memcpy(gpa_ptr(0, pd + 8u * gen9_ppgtt_index(VA, 1)), &(uint64_t){ PDE(m.pt) }, 8);
-    memcpy(gpa_ptr(0, m.pt + 8u * gen9_ppgtt_index(VA, 0)), &(uint64_t){ PDE(data) }, 8);
-    memcpy(gpa_ptr(0, m.pt + 8u * gen9_ppgtt_index(VA + 0x1000, 0)), &(uint64_t){ PDE(batch) }, 8);
+    put_entry(m.pml4, gen9_ppgtt_index(VA, 3), PDE(pdp));
+    put_entry(pdp, gen9_ppgtt_index(VA, 2), PDE(pd));
+    put_entry(pd, gen9_ppgtt_index(VA, 1), PDE(m.pt));
+    put_entry(m.pt, gen9_ppgtt_index(VA, 0), PDE(data));
+    put_entry(m.pt, gen9_ppgtt_index(VA + 0x1000, 0), PDE(batch));
     announce(m.pml4, VGT_G2V_PPGTT_L4_PAGE_TABLE_CREATE);
 
     q->batch = gm_alloc(0, 1, NULL);

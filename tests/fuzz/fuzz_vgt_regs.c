@@ -137,17 +137,17 @@ static void do_write(uint32_t off, uint32_t val)
     case VGT_REG_SPECIAL:
         if ((e = engine_of(off, GEN9_RING_MI_MODE(0))) >= 0) {
             /* Masked: STOP_RING follows a write that selects it, MODE_IDLE is status. */
-            bool stop = val & GEN9_MI_MODE_STOP_RING << 16 ? val & GEN9_MI_MODE_STOP_RING
+            bool stop = (val & (GEN9_MI_MODE_STOP_RING << 16)) ? val & GEN9_MI_MODE_STOP_RING
                                                            : vgt_regs_stopped(&before, (enum igpu_engine)e);
             check(vgt_regs_stopped(&r, (enum igpu_engine)e) == stop);
-        } else if ((e = engine_of(off, GEN9_RING_RESET_CTL(0))) >= 0) {
+        } else if (engine_of(off, GEN9_RING_RESET_CTL(0)) >= 0) {
             uint32_t req = GEN9_RESET_CTL_REQUEST_RESET, ready = GEN9_RESET_CTL_READY_TO_RESET;
             uint32_t now = r.val[i], was = before.val[i];
             if (val & req << 16)
                 check(!!(now & ready) == !!(val & req));
             else
                 check((now & ready) == (was & ready));
-        } else if ((e = engine_of(off, GEN9_RING_EIR(0))) >= 0) {
+        } else if (engine_of(off, GEN9_RING_EIR(0)) >= 0) {
             check(r.val[i] == (before.val[i] & ~val));
         } else if (off == GEN9_GDRST) {
             uint32_t all = (1u << IGPU_NUM_GT_ENGINES) - 1u;
