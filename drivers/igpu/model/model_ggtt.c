@@ -72,6 +72,7 @@ int model_ggtt_write_run(struct igpu_model *m, uint32_t index, uint32_t n, const
         return IGPU_ERANGE;
     for (uint32_t done = 0; done < n;) {
         uint32_t k = n - done < WRITE_RUN_CHUNK ? n - done : WRITE_RUN_CHUNK;
+        /* cppcheck-suppress knownConditionTrueFalse ; done < n, so k is at least 1 */
         for (uint32_t i = 0; i < k; i++)
             le64_store(b + i * GEN9_GGTT_PTE_SIZE, ptes[done + i]);
         if (m->cfg.mem.write(m->cfg.mem.ctx, m->cfg.gsm_base + (uint64_t)(index + done) * GEN9_GGTT_PTE_SIZE,
