@@ -1,7 +1,7 @@
 # libFuzzer targets (tests/fuzz/fuzz_<module>_*.c), built with clang, ASan and UBSan over the
 # sources of their module.  `make fuzz` runs each for FUZZ_TIME seconds; `make test` runs each
-# for FUZZ_SHORT seconds (7 s for each of the 17 targets: the two minutes the short pass took
-# with 12 targets of 10 s).  `make fuzz-long` runs each for FUZZ_RUNS executions, at the lowest
+# for FUZZ_SHORT seconds (7 s for each of the 15 targets: about the 110 s the short pass took
+# with 11 targets of 10 s).  `make fuzz-long` runs each for FUZZ_RUNS executions, at the lowest
 # CPU and I/O priority (FUZZ_NICE), one after the other: hours (docs/benchmarks.md, "Fuzzing").
 # An input is a hang after FUZZ_LONG_TIMEOUT seconds of wall time there (at idle priority an
 # input may wait long for the CPU).  FUZZ_LONG_CAP=<seconds> ends each target's long run earlier
