@@ -31,7 +31,7 @@ include mk/fuzz.mk
 include mk/linux.mk
 include mk/check.mk
 
-.PHONY: all image run test unit e2e bench bench-isolation bench-system soak fuzz clean distclean deps \
+.PHONY: all image run test unit e2e bench bench-isolation bench-system soak fuzz fuzz-long clean distclean deps \
         check check-tests check-headers check-includes check-format check-analyze format
 
 all: image

@@ -122,12 +122,31 @@ static void fence_pool_share_per_guest(void **state)
     fx_destroy(f);
 }
 
+/* A guest writes one dword of a fence register past its vGPU's sixteen (i915 writes fences a
+ * dword at a time on some paths): refused and counted, nothing stored, the register reads 0.
+ * Found by fuzz_vgpu_i915 (its seed fence-dword-beyond-16). */
+static void fence_dword_write_beyond_the_vgpus_fences(void **state)
+{
+    (void)state;
+    struct fx *f = fx_create(NULL);
+    for (unsigned i = GTT_MAX_VGPU_FENCES; i < GEN9_FENCE_COUNT; i += 5) {
+        assert_true(vgpu_mmio_write(fx_v(f, 0), GEN9_FENCE_REG_LO(i), 4, 0x12345001u));
+        assert_true(vgpu_mmio_write(fx_v(f, 0), GEN9_FENCE_REG_LO(i) + 4, 4, 0x00ABC000u));
+        assert_int_equal(fx_r(f, 0, GEN9_FENCE_REG_LO(i), 8), 0);
+    }
+    struct tessera_balloon_if b;
+    assert_int_equal(fx_ext(f, 0, &b)->fence_refused, 2u * 4u);
+    assert_int_equal(vstats(f, 0).fence_writes, 0);
+    fx_destroy(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fence_work_is_bounded_per_exit),
         cmocka_unit_test(fence_storm_is_charged_to_its_guest),
         cmocka_unit_test(fence_pool_share_per_guest),
+        cmocka_unit_test(fence_dword_write_beyond_the_vgpus_fences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,8 +77,10 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
         }
     }
     if (vgpu_is_fence_reg(off)) {
+        /* Every physical fence register decodes here; past the vGPU's own there is no value
+         * to merge the half with, and vgpu_fence_write() refuses the write. */
         unsigned i = (off - GEN9_FENCE_REG_LO(0)) / 8u;
-        uint64_t f = v->fence[i];
+        uint64_t f = i < GTT_MAX_VGPU_FENCES ? v->fence[i] : 0;
         vgpu_fence_write(v, i, (off & 4u) ? (f & 0xFFFFFFFFull) | (uint64_t)val << 32
                                     : (f & ~0xFFFFFFFFull) | val);
         return;
