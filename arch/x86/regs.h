@@ -146,5 +146,12 @@ struct cpuid_regs { uint32_t eax, ebx, ecx, edx; };
 #define CPUID_1_EBX_APIC_ID_SHIFT   24            /* initial APIC ID in EBX 31:24 */
 #define CPUID_1_ECX_HYPERVISOR      X86_BIT(31)
 #define CPUID_1_EDX_APIC            X86_BIT(9)
+/* The extended leaves start at 0x80000000 (EAX: the highest one).  Address sizes, leaf
+ * 80000008H: EAX[7:0] is MAXPHYADDR, the physical-address width; without the leaf it is 36
+ * (Vol. 3A §4.1.4, for a CPU with PAE). */
+#define CPUID_EXT_FIRST             0x80000000u
+#define CPUID_ADDR_SIZES            0x80000008u
+#define CPUID_ADDR_SIZES_PHYS_MASK  0xFFu
+#define CPUID_PHYS_BITS_DEFAULT     36u
 
 #endif

@@ -16,13 +16,25 @@
  *
  * Sizing follows what Linux's pci_read_bases does: decoding off, all ones written, the mask
  * read back, the old value and the command register restored.  Exit status 0 if the vGPU is
- * at 00:02.0 and every value read back is self-consistent, 1 otherwise. */
+ * at 00:02.0 and every value read back is self-consistent, 1 otherwise.
+ *
+ * With `storm=N` on its command line it then maps a page of its RAM at every 2 MiB of its
+ * aperture window (GGTT entries through BAR0), moves BAR2 N times around its guest-physical
+ * space above 4 GiB (every 8th move to a place the hypervisor must refuse: over BAR0 or the
+ * interrupt controllers, or beyond the addresses its CPU has), moves it home, reads each page
+ * back through the aperture, unmaps them and prints
+ *   pci-probe: storm: 200 BAR2 moves (25 to refused places), 12 aperture pages, 12 read back
+ * (tests/e2e/test_vpci.py checks that the hypervisor's free pages are where they were). */
 #include "guests/lib/guest.h"
+#include "guests/lib/vgpu.h"
+#include "guests/lib/x86.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "arch/x86/pci_regs.h"
+#include "arch/x86/regs.h"
+#include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
 
 /* 16- and 32-bit port I/O: guests/lib/x86.h has only the byte forms. */
@@ -171,6 +183,71 @@ static bool move_bar2(uint64_t home)
     return moved == BAR_MOVE_TO && back == home;
 }
 
+/* ---- the BAR storm ---- */
+
+#define STORM_PAGES       12u                 /* aperture pages mapped, one per 2 MiB */
+#define STORM_PAGE_STRIDE (2ull << 20)
+#define STORM_FIRST       (4ull << 30)        /* moves go above 4 GiB ... */
+#define STORM_REFUSED_EVERY 8u                /* ... and every 8th one somewhere refused */
+#define PAGE_BYTES        4096u
+
+static uint8_t storm_pages[STORM_PAGES][PAGE_BYTES] __attribute__((aligned(PAGE_BYTES)));
+
+/* BAR2 (64-bit) to `base` with decoding off, then decoding on there. */
+static void place_bar2(uint64_t base)
+{
+    unsigned off = PCI_BAR0 + 2 * PCI_BAR_STRIDE;
+    uint16_t cmd = cfg_read16(GEN9_PCI_DEV, 0, PCI_COMMAND);
+    uint32_t lo = cfg_read32(GEN9_PCI_DEV, 0, off);
+    cfg_write16(GEN9_PCI_DEV, 0, PCI_COMMAND, cmd & ~PCI_COMMAND_MEMORY);
+    cfg_write32(GEN9_PCI_DEV, 0, off, (uint32_t)base | (lo & PCI_BAR_MEM_FLAGS));
+    cfg_write32(GEN9_PCI_DEV, 0, off + PCI_BAR_STRIDE, (uint32_t)(base >> 32));
+    cfg_write16(GEN9_PCI_DEV, 0, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY);
+}
+
+static unsigned phys_bits(void)
+{
+    if (x86_cpuid(CPUID_EXT_FIRST, 0).eax < CPUID_ADDR_SIZES)
+        return CPUID_PHYS_BITS_DEFAULT;
+    return x86_cpuid(CPUID_ADDR_SIZES, 0).eax & CPUID_ADDR_SIZES_PHYS_MASK;
+}
+
+static bool storm(uint64_t moves, const struct bar *b0, const struct bar *b2)
+{
+    static struct vgpu v;
+    v.name = "pci-probe";
+    v.mmio = (volatile uint8_t *)(uintptr_t)b0->base;
+    uint64_t low = vgpu_read32(&v, VGPU_PV(avail_rs.mappable_gmadr.base));
+    uint64_t low_size = vgpu_read32(&v, VGPU_PV(avail_rs.mappable_gmadr.size));
+    unsigned pages = low_size / STORM_PAGE_STRIDE < STORM_PAGES ? (unsigned)(low_size / STORM_PAGE_STRIDE) : STORM_PAGES;
+    bool ok = pages > 0;
+    for (unsigned i = 0; i < pages; i++) {
+        storm_pages[i][0] = (uint8_t)(0xA0 + i);
+        ok &= vgpu_ggtt_write(&v, (uint32_t)((low + i * STORM_PAGE_STRIDE) >> GEN9_GTT_PAGE_SHIFT),
+                              gen9_ggtt_pte_encode((uint64_t)(uintptr_t)storm_pages[i]));
+    }
+    /* Places for a BAR of b2's size above 4 GiB, below the top of what this CPU addresses. */
+    uint64_t top = 1ull << phys_bits(), places = (top - STORM_FIRST) / b2->size, refused = 0;
+    for (uint64_t m = 0; m < moves; m++) {
+        uint64_t base = STORM_FIRST + (m % places) * b2->size;
+        if (m % STORM_REFUSED_EVERY == 1) {
+            /* Over BAR0 and the interrupt controllers, or past the top: both refused. */
+            base = (m / STORM_REFUSED_EVERY) % 2 ? top : b0->base & ~(b2->size - 1);
+            refused++;
+        }
+        place_bar2(base);
+    }
+    place_bar2(b2->base);
+    unsigned back = 0;
+    for (unsigned i = 0; i < pages; i++)
+        back += *(volatile uint8_t *)(uintptr_t)(b2->base + low + i * STORM_PAGE_STRIDE) == 0xA0 + i;
+    for (unsigned i = 0; i < pages; i++)
+        ok &= vgpu_ggtt_write(&v, (uint32_t)((low + i * STORM_PAGE_STRIDE) >> GEN9_GTT_PAGE_SHIFT), 0);
+    printf("pci-probe: storm: %" PRIu64 " BAR2 moves (%" PRIu64 " to refused places), %u aperture pages, "
+           "%u read back\n", moves, refused, pages, back);
+    return ok && back == pages;
+}
+
 int guest_main(const struct tessera_boot_info *boot)
 {
     bool ok = true;
@@ -221,7 +298,9 @@ int guest_main(const struct tessera_boot_info *boot)
            ggms ? 1u << ggms : 0, gms * 32, bdsm);
 
     ok &= move_bar2(b2.base);
+    uint64_t moves;
+    if (guest_cmdline_u64(boot, "storm", &moves))
+        ok &= storm(moves, &b0, &b2);
     printf("pci-probe: done, %u functions%s\n", found, ok ? "" : ", MISMATCHES");
-    (void)boot;
     return ok ? 0 : 1;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vmm/loader/bzimage.h"
+#include "boot/linux/bzimage.h"
 
 #define FIX_SETUP_SECTS   39u
 #define FIX_SETUP_BYTES   ((FIX_SETUP_SECTS + 1) * 512u)

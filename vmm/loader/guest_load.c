@@ -1,4 +1,6 @@
+/* The Tessera guest's loader (loaders.h) and the identity map both loaders build. */
 #include "vmm/loader/guest_load.h"
+#include "vmm/loader/loaders.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
@@ -88,11 +90,11 @@ bool guest_identity_map(struct vm *vm)
     return true;
 }
 
-bool guest_load(struct vm *vm, const void *image, uint64_t image_len)
+static bool tessera_load(struct vm *vm, const struct guest_image *img)
 {
     uint64_t entry = 0;
     memset(vm_gpa_ptr(vm, 0, vm->ram_bytes), 0, vm->ram_bytes);
-    if (!load_elf(vm, image, image_len, &entry) || !guest_identity_map(vm))
+    if (!load_elf(vm, img->data, img->len, &entry) || !guest_identity_map(vm))
         return false;
 
     uint64_t *gdt = vm_gpa_ptr(vm, TESSERA_GUEST_GDT, 3 * sizeof(uint64_t));
@@ -113,3 +115,5 @@ bool guest_load(struct vm *vm, const void *image, uint64_t image_len)
     snprintf(bi->cmdline, sizeof bi->cmdline, "%s", vm->cfg->cmdline);
     return true;
 }
+
+const struct guest_loader tessera_loader = { CFG_GUEST_TESSERA, tessera_load };

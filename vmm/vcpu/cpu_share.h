@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CPU_SHARE_MAX        64u
+#include "tessera/limits.h"     /* TESSERA_MAX_GUESTS */
+
+#define CPU_SHARE_MAX        TESSERA_MAX_GUESTS
 #define CPU_SHARE_PERIOD_NS  100000000ull   /* recent use halves every 100 ms */
 
 struct cpu_share {

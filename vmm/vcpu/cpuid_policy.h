@@ -21,7 +21,6 @@
 /* The hypervisor leaves 0x40000000-0x4FFFFFFF (SDM: "reserved for hypervisor use"). */
 #define CPUID_HV_FIRST          0x40000000u
 #define CPUID_HV_LAST           0x4FFFFFFFu
-#define CPUID_EXT_FIRST         0x80000000u
 
 struct cpuid_policy {
     uint64_t tsc_hz;            /* the TSC rate the guest is told */

@@ -1,8 +1,8 @@
 /* Placing a Linux kernel and its initrd in guest RAM (boot.rst). */
-#include "vmm/loader/linux_place.h"
+#include "boot/linux/linux_place.h"
 
-#include "vmm/loader/linux_layout.h"
-#include "vmm/loader/loader_error.h"
+#include "boot/linux/linux_layout.h"
+#include "boot/linux/loader_error.h"
 
 #include <string.h>
 

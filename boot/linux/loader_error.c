@@ -1,4 +1,4 @@
-#include "vmm/loader/loader_error.h"
+#include "boot/linux/loader_error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

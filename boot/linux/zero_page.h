@@ -4,13 +4,13 @@
  * Sources: Linux Documentation/x86/zero-page.rst (offsets of struct boot_params),
  * Documentation/x86/boot.rst (the setup header inside it, "64-bit Boot Protocol"),
  * arch/x86/include/uapi/asm/bootparam.h and e820/types.h, include/uapi/linux/screen_info.h. */
-#ifndef TESSERA_VMM_LOADER_ZERO_PAGE_H
-#define TESSERA_VMM_LOADER_ZERO_PAGE_H
+#ifndef TESSERA_BOOT_LINUX_ZERO_PAGE_H
+#define TESSERA_BOOT_LINUX_ZERO_PAGE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vmm/loader/bzimage.h"
+#include "boot/linux/bzimage.h"
 
 #define ZP_BYTES                4096u
 /* boot_params offsets (zero-page.rst) */

@@ -5,8 +5,8 @@
  * Fields", "64-bit Boot Protocol"); arch/x86/include/uapi/asm/bootparam.h names the fields.
  * Offsets below are from the start of the image file, which are also the offsets inside
  * struct boot_params (the header is copied to the same place in the zero page). */
-#ifndef TESSERA_VMM_LOADER_BZIMAGE_H
-#define TESSERA_VMM_LOADER_BZIMAGE_H
+#ifndef TESSERA_BOOT_LINUX_BZIMAGE_H
+#define TESSERA_BOOT_LINUX_BZIMAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>

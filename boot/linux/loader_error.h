@@ -1,6 +1,6 @@
 /* The pure loader's one way of refusing: a code, and one line in the caller's buffer. */
-#ifndef TESSERA_VMM_LOADER_LOADER_ERROR_H
-#define TESSERA_VMM_LOADER_LOADER_ERROR_H
+#ifndef TESSERA_BOOT_LINUX_LOADER_ERROR_H
+#define TESSERA_BOOT_LINUX_LOADER_ERROR_H
 
 #include <stddef.h>
 

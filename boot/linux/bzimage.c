@@ -1,9 +1,9 @@
 /* bzImage setup-header checks (Documentation/x86/boot.rst).  Every field is read with bounds
  * known in advance: the header is checked to lie inside the file before anything in it is
  * believed, and every size it gives is checked against the file. */
-#include "vmm/loader/bzimage.h"
+#include "boot/linux/bzimage.h"
 
-#include "vmm/loader/loader_error.h"
+#include "boot/linux/loader_error.h"
 
 #include <string.h>
 

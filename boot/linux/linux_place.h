@@ -6,13 +6,13 @@
  * pref_address when it can be used), the kernel then needs [load, load + init_size) free; the
  * initrd may not extend past initrd_addr_max; the command line is at most cmdline_size bytes
  * without its NUL. */
-#ifndef TESSERA_VMM_LOADER_LINUX_PLACE_H
-#define TESSERA_VMM_LOADER_LINUX_PLACE_H
+#ifndef TESSERA_BOOT_LINUX_LINUX_PLACE_H
+#define TESSERA_BOOT_LINUX_LINUX_PLACE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vmm/loader/bzimage.h"
+#include "boot/linux/bzimage.h"
 
 #define LINUX_PAGE_BYTES 4096u
 

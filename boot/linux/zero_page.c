@@ -1,7 +1,7 @@
 /* boot_params, e820 and screen_info for a Linux guest (zero-page.rst, boot.rst). */
-#include "vmm/loader/zero_page.h"
+#include "boot/linux/zero_page.h"
 
-#include "vmm/loader/linux_layout.h"
+#include "boot/linux/linux_layout.h"
 
 #include <string.h>
 

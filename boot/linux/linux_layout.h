@@ -5,8 +5,8 @@
  * once (arch/x86/realmode/init.c reserve_real_mode: the whole first MiB), except the MP table,
  * which sits in the reserved block the kernel scans (arch/x86/kernel/mpparse.c
  * smp_scan_config: the last KiB below 640 KiB), and the framebuffer, outside RAM. */
-#ifndef TESSERA_VMM_LOADER_LINUX_LAYOUT_H
-#define TESSERA_VMM_LOADER_LINUX_LAYOUT_H
+#ifndef TESSERA_BOOT_LINUX_LINUX_LAYOUT_H
+#define TESSERA_BOOT_LINUX_LINUX_LAYOUT_H
 
 #include "tessera/abi/guest.h"
 
