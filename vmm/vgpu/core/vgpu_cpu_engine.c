@@ -234,6 +234,5 @@ struct sched *vgpu_cpu_engine_sched(const struct vgpu_dev *d, enum igpu_engine e
 void vgpu_cpu_engine_stats_get(const struct vgpu_dev *d, enum igpu_engine e,
                                struct vgpu_cpu_engine_stats *out)
 {
-    static const struct vgpu_cpu_engine_stats none;
-    *out = is_cpu_engine(e) && d->cpu[e].sched ? d->cpu[e].st : none;
+    *out = is_cpu_engine(e) && d->cpu[e].sched ? d->cpu[e].st : (struct vgpu_cpu_engine_stats){ 0 };
 }
