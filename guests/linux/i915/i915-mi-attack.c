@@ -281,7 +281,7 @@ int main(int argc, char **argv)
         }
         leaf[k++] = GEN9_MI_BATCH_BUFFER_END;
         for (unsigned i = 0, w = 0; i < CHAIN_CALLS; i++) {
-            uint32_t cmd[3] = { GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT |
+            const uint32_t cmd[3] = { GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT |
                                     GEN9_MI_BB_START_SECOND_LEVEL,
                                 (uint32_t)va_leaf, (uint32_t)(va_leaf >> 32) };
             for (unsigned j = 0; j < 3; j++, w++)
