@@ -32,7 +32,7 @@ I915_MODULES      ?= i915
 # load the same libraries (libigt's), so each more costs only its own ~15 KB.
 I915_IGT_DIR      := /usr/libexec/igt-gpu-tools/benchmarks
 I915_IGT_PROGRAMS ?= $(addprefix $(I915_IGT_DIR)/,gem_exec_nop gem_blt intel_upload_blit_small \
-                       intel_upload_blit_large gem_create gem_exec_ctx gem_latency) \
+                       intel_upload_blit_large gem_create gem_exec_ctx gem_latency gem_busy) \
                      /usr/bin/lsgpu
 
 # --- Debian's kernel modules: only the i915 closure is taken out of the package (two passes
@@ -76,9 +76,19 @@ $(I915_OUT)/i915-colorblt: guests/linux/i915/i915-colorblt.c guests/linux/i915/c
 	@echo "  LINUXCC $<"
 	@gcc -std=gnu11 -O2 $(WARN) -I. -isystem $(I915_UAPI_INCLUDE) -static -s -o $@ $<
 
+# The hostile guest kernel's MI attacks of tools/bench-isolation (i915 not loaded): static, no
+# libraries, Tessera's own command and register definitions.
+$(I915_OUT)/i915-mi-attack: guests/linux/i915/i915-mi-attack.c drivers/igpu/gen9_cmd.h \
+                            drivers/igpu/gen9_context.h drivers/igpu/gen9_gtt.h \
+                            drivers/igpu/gen9_regs.h include/tessera/abi/vgpu.h
+	@mkdir -p $(dir $@)
+	@echo "  LINUXCC $<"
+	@gcc -std=gnu11 -O2 $(WARN) -I. -static -s -o $@ $<
+
 # --- The second archive, staged as a tree and listed by tools/tree-manifest.
 $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done \
-                               $(I915_OUT)/i915-colorblt guests/linux/i915/i915-init \
+                               $(I915_OUT)/i915-colorblt $(I915_OUT)/i915-mi-attack \
+                               guests/linux/i915/i915-init \
                                tools/elf-closure tools/tree-manifest tools/gen-initramfs
 	@rm -rf $(I915_STAGE) && mkdir -p $(I915_STAGE)/sbin $(I915_STAGE)/usr/bin
 	@cp -a $(I915_OUT)/modules/lib $(I915_STAGE)/
@@ -86,6 +96,7 @@ $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done
 	@tail -n 1 $(I915_OUT)/libraries.txt | sed 's/^/  LINUX   /'
 	@install -m 0755 guests/linux/i915/i915-init $(I915_STAGE)/sbin/i915-init
 	@install -m 0755 $(I915_OUT)/i915-colorblt $(I915_STAGE)/usr/bin/i915-colorblt
+	@install -m 0755 $(I915_OUT)/i915-mi-attack $(I915_STAGE)/usr/bin/i915-mi-attack
 	@tools/tree-manifest $(I915_STAGE) >$(I915_OUT)/i915-part.list
 	@tools/gen-initramfs -z -o $@ $(I915_OUT)/i915-part.list >$(I915_OUT)/i915-part.txt
 	@sed 's/^/  LINUX   /' $(I915_OUT)/i915-part.txt

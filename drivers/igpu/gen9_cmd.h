@@ -150,6 +150,7 @@
  *   dw0: bit 12 force posted, 11:8 byte write disables, 7:0 len field.
  *   then n pairs { register offset 22:2, value }. */
 #define GEN9_MI_LOAD_REGISTER_IMM(n)    GEN9_MI_INSTR(GEN9_MI_LOAD_REGISTER_IMM_OP, 2 * (n) - 1)
+#define GEN9_MI_LRI_DW(n)               (1u + 2u * (uint32_t)(n))
 #define GEN9_MI_LRI_FORCE_POSTED        (1u << 12)
 #define GEN9_MI_LRI_BYTE_DISABLE_MASK   (0xFu << 8)
 

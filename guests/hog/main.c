@@ -14,12 +14,23 @@
  *   attack=fence-hog       takes as much of the fence pool as it is given and holds it
  *   attack=log-flood       refused workloads, GGTT writes and fence writes as fast as it can,
  *                          each of which the hypervisor logs
+ *   attack=noop-reject     batches that fill the 16 KiB batch copy with MI_NOOPs and end in a
+ *                          forbidden command: scanned to the end, then refused
+ *   attack=elsp-foreign    ELSP writes naming a context in the hypervisor's graphics memory
+ *   attack=noop-flood      legal workloads of two MI_NOOPs, as fast as the ring takes them
+ *   attack=seq             the attacks named by attacks=a,b,... one after the other, each for
+ *                          attack_s seconds (default 20) after quiet_s seconds of nothing
+ *                          (default 15), then nothing:
+ *                            hog: seq <name> begins t <ms>
+ *                            hog: seq <name> ends t <ms>
+ *                            hog: seq done t <ms>
  *
  *   hog: vgpu ready tile WxH low 0x...+0x... high 0x...+0x...
  *   hog: attack <name>: <what it does>
  *   hog: <name> t <ms> <counters>          every 2 s
  *
- * role=victim makes it the victim instead (victim.c).  Command line of the attacks:
+ * role=victim makes it the victim instead (victim.c), role=pacer the ordinary victim (pacer.c).
+ * Command line of the attacks:
  * target_ms=N (long-work's workload, default 110), giant_ms=N (giant-blit's at least, default
  * 600), inflight=N (workloads kept in flight, default 2). */
 #include "guests/hog/hog.h"
@@ -101,6 +112,8 @@ uint32_t hog_max_rows(void)
     return (uint32_t)(room / (HOG_PITCH_PX * 4u));
 }
 
+uint64_t hog_target_ms = 110, hog_giant_ms = 600, hog_inflight = 2;
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -112,20 +125,75 @@ static const struct {
     { "long-work", attack_long_work },
     { "fence-hog", attack_fence_hog },
     { "log-flood", attack_log_flood },
+    { "noop-reject", attack_noop_reject },
+    { "elsp-foreign", attack_elsp_foreign },
+    { "noop-flood", attack_noop_flood },
 };
 
-uint64_t hog_target_ms = 110, hog_giant_ms = 600, hog_inflight = 2;
+static void (*attack_named(const char *name, size_t len))(void)
+{
+    for (unsigned i = 0; i < sizeof attacks / sizeof attacks[0]; i++)
+        if (strlen(attacks[i].name) == len && strncmp(name, attacks[i].name, len) == 0)
+            return attacks[i].run;
+    return NULL;
+}
+
+/* attack=seq: each named attack after a quiet time, so the victim's rate just before it can be
+ * compared with its rate during it. */
+static int sequence(const struct tessera_boot_info *boot)
+{
+    char list[256];
+    uint64_t quiet_s = 15, attack_s = 20;
+    guest_cmdline_u64(boot, "quiet_s", &quiet_s);
+    guest_cmdline_u64(boot, "attack_s", &attack_s);
+    if (guest_cmdline_get(boot, "attacks", list, sizeof list) <= 0) {
+        printf(HOG ": seq: no attacks= list\n");
+        return 2;
+    }
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (!attack_named(p, n)) {
+            printf(HOG ": unknown attack '%.*s'\n", (int)n, p);
+            return 2;
+        }
+        p += n + (p[n] == ',');
+    }
+    if (!vgpu_kiosk_start(&k, boot, HOG, DEFAULT_BG))
+        return 1;
+    uint32_t inflight = k.v.max_inflight;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        guest_sleep_us(quiet_s * 1000000u);
+        k.v.max_inflight = hog_inflight >= 1 && hog_inflight <= VGPU_MAX_INFLIGHT
+                             ? (unsigned)hog_inflight
+                             : inflight;
+        printf(HOG ": seq %.*s begins t %" PRIu64 "\n", (int)n, p, guest_now_us() / 1000u);
+        hog_until_us = guest_now_us() + attack_s * 1000000u;
+        attack_named(p, n)();
+        printf(HOG ": seq %.*s ends t %" PRIu64 "\n", (int)n, p, guest_now_us() / 1000u);
+        p += n + (p[n] == ',');
+    }
+    printf(HOG ": seq done t %" PRIu64 "\n", guest_now_us() / 1000u);
+    hog_until_us = UINT64_MAX;
+    attack_idle();
+    return 0;
+}
+
 
 int guest_main(const struct tessera_boot_info *boot)
 {
     char which[32];
     if (guest_cmdline_get(boot, "role", which, sizeof which) > 0 && strcmp(which, "victim") == 0)
         return victim_main(boot);
+    if (guest_cmdline_get(boot, "role", which, sizeof which) > 0 && strcmp(which, "pacer") == 0)
+        return pacer_main(boot);
     if (guest_cmdline_get(boot, "attack", which, sizeof which) <= 0)
         strcpy(which, "idle");
     guest_cmdline_u64(boot, "target_ms", &hog_target_ms);
     guest_cmdline_u64(boot, "giant_ms", &hog_giant_ms);
     guest_cmdline_u64(boot, "inflight", &hog_inflight);
+    if (strcmp(which, "seq") == 0)
+        return sequence(boot);
     for (unsigned i = 0; i < sizeof attacks / sizeof attacks[0]; i++) {
         if (strcmp(which, attacks[i].name) != 0)
             continue;

@@ -305,7 +305,22 @@ static void test_ppgtt_batches(void **state)
     memcpy(&pp.mem[0x4000], loop, sizeof loop);
     EMIT(f, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)PP_BASE + 0x4000,
          (uint32_t)(PP_BASE >> 32));
+    ppgtt.in_place = false;
     expect(f, IGPU_SCAN_E_BATCH_LOOP);
+    /* Run where it is, the loop is the engine's (IGT's spinner: the CPU ends it later, or the
+     * watchdog): the walk stops at it, everything before it checked. */
+    ppgtt.in_place = true;
+    expect(f, IGPU_SCAN_OK);
+    assert_int_equal(f->res.ppgtt_loops, 1);
+    assert_int_equal(f->res.batches, 1);
+    assert_int_equal(f->ring[1], (uint32_t)PP_BASE + 0x4000);
+    /* ... and a forbidden command before the loop is still refused. */
+    const uint32_t bad[] = { GEN9_MI_LOAD_REGISTER_IMM(1), GEN9_GDRST, GEN9_GRDOM_FULL,
+                             GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
+                             (uint32_t)PP_BASE + 0x4000, (uint32_t)(PP_BASE >> 32) };
+    memcpy(&pp.mem[0x4000], bad, sizeof bad);
+    expect(f, IGPU_SCAN_E_REG_DENIED);
+    ppgtt.in_place = false;
 }
 
 int main(void)

@@ -285,6 +285,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
         .max_vgpus = FX_GUESTS,
         .balloon_controller = true,
         .render_budget_ns = 200000,
+        .cpu_sched = &sc,
     };
     assert_int_equal(vgpu_dev_create(&dc, &f->dev), 0);
     for (unsigned i = 0; i < FX_GUESTS; i++)

@@ -13,6 +13,7 @@
  *    reset (RESET_CTL, GDRST); a blitter context naming a page directory never announced;
  *  - a guest restart drops every PPGTT and gives every page back. */
 #include "test_vgpu_fixture.h"
+#include "test_vgpu_i915_env.h"
 
 #include "vmm/vgpu/core/vgpu_internal.h"
 #include "vmm/vgpu/i915/i915.h"
@@ -22,77 +23,8 @@
 #define VA 0x7FFF00010000ull        /* a user address in the PPGTT */
 #define RING_PAGES 4u               /* 16 KiB: i915's user contexts (intel_context_set_gem()) */
 
-/* ---- what the hypervisor gives an i915 vGPU -------------------------------------------- */
-
-#define MAX_PROT 64u
-static struct {
-    unsigned pages_live, protects, unprotects, msis;
-    uint64_t prot[MAX_PROT];
-    unsigned n_prot;
-} hv;
-
-/* Shadow pages from the fixture's "physical memory", where the model walks them. */
-static int hv_page_alloc(void *ctx, uint64_t *hpa, void **va)
-{
-    struct fx *fx = ctx;
-    *hpa = fx_take(fx, 4096);
-    *va = fx_ptr(fx, *hpa);
-    memset(*va, 0, 4096);
-    hv.pages_live++;
-    return 0;
-}
-
-static void hv_page_free(void *ctx, uint64_t hpa, void *va)
-{
-    memset(va, 0xA5, 4096);             /* a walk through a freed page finds junk */
-    hv.pages_live--;
-}
-
-static int hv_guest_phys(void *ctx, unsigned vm, uint64_t gpa, uint64_t *pa)
-{
-    struct fx *fx = ctx;
-    if (vm >= FX_GUESTS || gpa >= FX_GUEST_RAM)
-        return -1;
-    *pa = fx->g[vm].ram_pa + gpa;
-    return 0;
-}
-
-static void *hv_phys_ptr(void *ctx, uint64_t pa, uint64_t len)
-{
-    struct fx *fx = ctx;
-    return pa >= FX_PA_BASE && pa + len <= FX_PA_BASE + FX_ARENA ? fx_ptr(fx, pa) : NULL;
-}
-
-static bool hv_is_protected(uint64_t gpa)
-{
-    for (unsigned i = 0; i < hv.n_prot; i++)
-        if (hv.prot[i] == gpa)
-            return true;
-    return false;
-}
-
-static void hv_protect(void *ctx, unsigned vm, uint64_t gpa, bool on)
-{
-    assert_int_equal(vm, G);
-    if (on) {
-        hv.protects++;
-        if (!hv_is_protected(gpa)) {
-            assert_true(hv.n_prot < MAX_PROT);
-            hv.prot[hv.n_prot++] = gpa;
-        }
-        return;
-    }
-    hv.unprotects++;
-    for (unsigned i = 0; i < hv.n_prot; i++)
-        if (hv.prot[i] == gpa)
-            hv.prot[i] = hv.prot[--hv.n_prot];
-}
-
-static bool hv_msi(void *ctx, unsigned vm)
-{
-    hv.msis++;
-    return true;
-}
+/* What the hypervisor gives an i915 vGPU: test_vgpu_i915_env.h (only guest G is one here). */
+#define hv_is_protected(gpa) hv_protected(G, (gpa))
 
 /* ---- the guest: RAM pages, the PPGTT, contexts -------------------------------------------- */
 
@@ -185,16 +117,9 @@ static void engine_resume(unsigned e)
 
 static void setup_i915(void)
 {
-    memset(&hv, 0, sizeof hv);
     memset(ctx, 0, sizeof ctx);
     f = fx_create(NULL);
-    struct vgpu_env *en = &f->dev->cfg.env;
-    en->page_alloc = hv_page_alloc;
-    en->page_free = hv_page_free;
-    en->guest_phys = hv_guest_phys;
-    en->phys_ptr = hv_phys_ptr;
-    en->protect = hv_protect;
-    en->msi = hv_msi;
+    hv_install(f);
     assert_int_equal(vgpu_set_personality(fx_v(f, G), &vgpu_i915), 0);
 
     /* gen8_irq_reset(), gen8_irq_postinstall(), master on. */
@@ -295,7 +220,14 @@ static uint32_t seqno_of(unsigned e)
     return fx_rd(f, G, timeline + 64u * e);
 }
 
-/* The blitter's work runs in the render loop; the others ran in the ELSP write. */
+/* Every engine's work runs in the render loop (the blitter on the model, the others on the
+ * MI-only streamer): it runs until nothing is left to do. */
+static void settle(void)
+{
+    for (unsigned i = 0; i < 20000 && vgpu_render_step(f->dev); i++)
+        ;
+}
+
 static void wait_seqno(unsigned e, uint32_t seqno)
 {
     for (unsigned i = 0; i < 20000 && (int32_t)(seqno_of(e) - seqno) < 0; i++)
@@ -535,6 +467,34 @@ static void i915_engine_reset(unsigned e)
     engine_resume(e);
 }
 
+/* IGT's spinner on the blitter (benchmarks/gem_busy.c): a PPGTT batch that starts itself runs
+ * where it is, preemptible, until the guest's CPU writes MI_BATCH_BUFFER_END over it; then
+ * the request completes.  (It used to be refused as a batch loop: i915 reset the blitter.) */
+static void test_blitter_spinner_ended_by_the_cpu(void **state)
+{
+    unsigned bcs = 1;
+    bind_empty_batch();
+    uint32_t spin[4] = { GEN9_MI_ARB_CHECK, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
+                         (uint32_t)batch_va, (uint32_t)(batch_va >> 32) };
+    memcpy(fx_gpa(f, G, batch_page), spin, sizeof spin);
+    uint32_t seqno = request(bcs, user_batch);
+    for (unsigned i = 0; i < 40; i++)
+        assert_true(vgpu_render_step(f->dev));
+    assert_int_not_equal(seqno_of(bcs), seqno);
+    struct vgpu_info in;
+    vgpu_get_info(fx_v(f, G), &in);
+    assert_true(in.st.gpu_ns == 0 && in.queued == 1);   /* still running: nothing retired */
+    uint32_t end = GEN9_MI_BATCH_BUFFER_END;
+    memcpy(fx_gpa(f, G, batch_page), &end, 4);
+    wait_seqno(bcs, seqno);
+    struct vgpu_i915_info ii;
+    vgpu_i915_get_info(fx_v(f, G), &ii);
+    assert_int_equal(ii.st.faults[IGPU_BCS], 0);
+    vgpu_get_info(fx_v(f, G), &in);
+    assert_int_equal(in.st.resets, 0);
+    assert_true(in.st.gpu_ns > 0);
+}
+
 /* The blitter runs a PPGTT batch where it is: what the guest writes into it after the scan
  * runs non-privileged, so a GGTT store slipped in is dropped as the GPU drops it
  * (drivers/igpu/cs/cs_priv.c) and lands nowhere; the request completes. */
@@ -572,6 +532,7 @@ static void test_hostile_ppgtt_entry(void **state)
     uint32_t before = seqno_of(vcs);
     take_iir(1);
     request(vcs, user_store);
+    settle();
     struct vgpu_info in;
     struct vgpu_i915_info ii;
     vgpu_get_info(fx_v(f, G), &in);
@@ -585,6 +546,7 @@ static void test_hostile_ppgtt_entry(void **state)
     assert_true(hv_is_protected(pt));
     /* Hung: a lite restore of the same context runs nothing. */
     request(vcs, NULL);
+    settle();
     assert_int_equal(seqno_of(vcs), before);
 
     i915_engine_reset(vcs);
@@ -648,6 +610,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ppgtt_user_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_ppgtt_entry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch_changed_after_the_scan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blitter_spinner_ended_by_the_cpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_page_reused_as_data, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_submission_runs_in_slices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_new_context_at_a_freed_address, setup, teardown),

@@ -80,6 +80,15 @@ static void vgpu_detail(unsigned id)
            (unsigned long long)s->timed, (unsigned long long)(s->timed ? s->wait_ns / s->timed / 1000 : 0),
            (unsigned long long)(s->timed ? s->turnaround_ns / s->timed / 1000 : 0), ms(s->render_cpu_ns),
            (unsigned long long)(s->copy_cpu_ns / 1000));
+    if (s->cpu_submitted) {
+        /* Engines run on the CPU (the i915 guest's RCS/VCS/VECS): charged like rendering. */
+        printf("  cpu engines: submitted %llu completed %llu; cpu", (unsigned long long)s->cpu_submitted,
+               (unsigned long long)s->cpu_completed);
+        for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
+            if (e != IGPU_BCS)
+                printf(" %s %llu ms", igpu_engine_name((enum igpu_engine)e), ms(s->cpu_engine_ns[e]));
+        printf("; longest step %llu us\n", (unsigned long long)(s->cpu_step_max_ns / 1000));
+    }
     first_frame_line(&s->first);
     printf("  balloon requests %llu granted %llu refused %llu\n", (unsigned long long)s->balloon_requests,
            (unsigned long long)s->balloon_granted, (unsigned long long)s->balloon_refused);
@@ -180,6 +189,16 @@ enum shell_status cmd_sched(int argc, char **argv)
            (unsigned long long)rs.entries_predict, (unsigned long long)rs.preemptions,
            (unsigned long long)rs.drains, (unsigned long long)rs.drains_busy);
     sched_copy_line(&rs);
+    for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++) {
+        struct vgpu_cpu_engine_stats es;
+        vgpu_cpu_engine_stats_get(vgpu_host.dev, (enum igpu_engine)e, &es);
+        if (es.dispatches)
+            printf("%s on the cpu: busy %llu ms, dispatches %llu, switches %llu, workloads %llu, preemptions "
+                   "%llu, watchdog resets %llu, faults %llu\n", igpu_engine_name((enum igpu_engine)e),
+                   ms(es.busy_ns), (unsigned long long)es.dispatches, (unsigned long long)es.switches,
+                   (unsigned long long)es.workloads, (unsigned long long)es.preemptions,
+                   (unsigned long long)es.watchdog_resets, (unsigned long long)es.faults);
+    }
     printf("%3s %-15s %6s %12s %9s %7s %7s %7s %5s %8s\n", "id", "name", "weight", "vtime", "gpu ms", "share",
            "ideal", "ratio", "queue", "backlog");
     for (unsigned i = 0; i < vm_count(); i++) {

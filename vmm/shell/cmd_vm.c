@@ -5,6 +5,7 @@
 #include "vmm/console.h"
 #include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
+#include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vcpu/vmx_setup.h"
 
 #include <stdio.h>
@@ -162,6 +163,10 @@ enum shell_status cmd_vcpu(int argc, char **argv)
     printf("exit reason %#llx qualification %#llx; EPTP %#llx VPID %u; run time %llu ms\n",
            (unsigned long long)vmread(VMCS_EXIT_REASON), (unsigned long long)vmread(VMCS_EXIT_QUALIFICATION),
            (unsigned long long)vmread(VMCS_EPT_POINTER), cpu_of(vm)->vpid, (unsigned long long)(cpu_of(vm)->run_ns / 1000000));
+    uint64_t wakes, late_ns, late_max_ns;
+    vcpu_wake_stats(vm, &wakes, &late_ns, &late_max_ns);
+    printf("wake-ups from a timed halt %llu, CPU after the deadline %llu us in all, %llu us at most\n",
+           (unsigned long long)wakes, (unsigned long long)(late_ns / 1000), (unsigned long long)(late_max_ns / 1000));
     return SHELL_OK;
 }
 

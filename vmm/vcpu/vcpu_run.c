@@ -181,6 +181,29 @@ bool vcpu_wake_pending(void)
     return any;
 }
 
+/* How late a vCPU that halted until its APIC timer got the CPU back: from the timer's deadline
+ * to the start of its next slice (the wait behind other guests' slices and the hypervisor's
+ * work between them), in TSC ticks. */
+static void note_wake(struct vcpu *c)
+{
+    if (c->halted_due && c->halted_due != VLAPIC_NO_TIMER) {
+        uint64_t tsc = rdtsc(), late = tsc > c->halted_due ? tsc - c->halted_due : 0;
+        c->wakes++;
+        c->wake_late_tsc += late;
+        if (late > c->wake_late_max_tsc)
+            c->wake_late_max_tsc = late;
+    }
+}
+
+void vcpu_wake_stats(const struct vm *vm, uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns)
+{
+    const struct vcpu *c = vm->vcpu;
+    uint64_t per_us = timer_tsc_hz() / 1000000;
+    *n = c ? c->wakes : 0;
+    *sum_ns = c && per_us ? c->wake_late_tsc * 1000 / per_us : 0;
+    *max_ns = c && per_us ? c->wake_late_max_tsc * 1000 / per_us : 0;
+}
+
 bool vcpu_run_round(void)
 {
     bool busy = false;
@@ -198,7 +221,9 @@ bool vcpu_run_round(void)
         }
         uint64_t t0 = c->run_ns;
         c->woke = false;
+        note_wake(c);
         bool all = run_slice(vm);
+        c->halted_due = c->halted ? vcpu_irq_next_timer(vm) : 0;
         c->round_ns = c->run_ns - t0;
         if (all)
             busy = true;

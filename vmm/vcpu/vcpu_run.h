@@ -27,5 +27,9 @@ bool vcpu_owed_cpu(unsigned runner);
  * (used their whole last slice) spent waiting while others ran, *demand the time they wanted
  * it (round lengths); both accumulate from boot, in ns. */
 void vcpu_wait_stats(uint64_t *wait, uint64_t *demand);
+/* A guest's wake-ups from a halt until its APIC timer: how many, and how late it got the CPU
+ * after the timer's deadline (in all and the most), in ns since boot. */
+struct vm;
+void vcpu_wake_stats(const struct vm *vm, uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
 
 #endif

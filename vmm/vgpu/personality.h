@@ -64,6 +64,21 @@ struct vgpu_personality {
     /* One of its workloads retired, or a submission was refused with nothing queued. */
     void (*retired)(struct vgpu *v, const struct vgpu_retired *r);
 
+    /* Engines it runs on the host's CPU instead of the GPU (bit = enum igpu_engine, never the
+     * blitter's): each has a scheduler in the core, and the render loop runs them in bounded
+     * steps (vgpu_cpu_engine.c).  The personality queues each submission with
+     * vgpu_cpu_submit() and runs its work when cpu_run() is called.  0: none. */
+    uint32_t cpu_engines;
+    /* Runs v's work on CPU engine e until `budget_ns` of env.cpu_ns has passed (a little past
+     * it: one command), or `limit` of its oldest unfinished submissions on e have finished;
+     * returns how many finished, oldest first.  *faulted: the engine stopped on a fault (the
+     * guest was told; the core drops the rest of its work on e). */
+    unsigned (*cpu_run)(struct vgpu *v, enum igpu_engine e, unsigned limit, uint64_t budget_ns,
+                        bool *faulted);
+    /* The core stopped v's work on engine e (the watchdog): drop it and tell the guest, as a
+     * hang its driver resets.  The core drops the submissions from the scheduler. */
+    void (*cpu_reset)(struct vgpu *v, enum igpu_engine e, const char *why);
+
     /* Addresses it keeps for the guest in [from, from + size) follow a re-placement to `to`
      * (a plane surface, a status page).  May be NULL. */
     void (*follow)(struct vgpu *v, uint64_t from, uint64_t size, uint64_t to);

@@ -97,7 +97,14 @@ struct vgpu_dev_config {
     unsigned max_vgpus;             /* the host area is shared by this many */
     bool balloon_controller;        /* a controller decides growth requests (else refused) */
     uint64_t render_budget_ns;      /* GPU time per render-loop step (0: 1 ms) */
+    /* Engines a personality runs on the CPU (the i915 guest's RCS/VCS/VECS) get schedulers of
+     * this configuration (read at creation; NULL, or no env.cpu_ns to be their clock: none,
+     * and such personalities cannot start), and run for at most cpu_budget_ns of CPU time per
+     * render-loop step (0: VGPU_CPU_BUDGET_NS). */
+    const struct sched_config *cpu_sched;
+    uint64_t cpu_budget_ns;
 };
+#define VGPU_CPU_BUDGET_NS 200000ull
 
 /* The guest's first frame since it started (vgpu_create, vgpu_guest_reset): host wall times
  * (env.cpu_ns) of the start, its first submission, the first dispatch of its work and the
@@ -134,6 +141,11 @@ struct vgpu_stats {
     uint64_t copy_cpu_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
     struct vgpu_first_frame first;  /* of its current run */
+    /* Engines run on the CPU (the i915 guest's MI-only ones): submissions queued and finished,
+     * the CPU each engine used for it (in render_cpu_ns too), and the longest single step. */
+    uint64_t cpu_submitted, cpu_completed;
+    uint64_t cpu_engine_ns[IGPU_NUM_GT_ENGINES];
+    uint64_t cpu_step_max_ns;
 };
 
 /* One vGPU as the shell shows it. */
@@ -150,6 +162,12 @@ struct vgpu_info {
     struct vgpu_stats st;
     unsigned n_rejects;             /* valid entries of rejects[], newest first */
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
+};
+
+/* An engine run on the CPU, as the render loop ran it. */
+struct vgpu_cpu_engine_stats {
+    uint64_t steps, dispatches, switches, workloads, preemptions, watchdog_resets, faults;
+    uint64_t busy_ns; /* CPU time it ran guests' work */
 };
 
 /* The render loop's own numbers (`sched` shows them with the scheduler's). */
@@ -265,6 +283,12 @@ uint64_t vgpu_render_retired(const struct vgpu_dev *d);
  * copying for it took so far (st.render_cpu_ns + st.copy_cpu_ns): the host loop charges it to
  * that guest's CPU share. */
 unsigned vgpu_render_owner(const struct vgpu_dev *d);
+/* The same for an engine run on the CPU (the i915 guest's RCS/VCS/VECS), its scheduler (NULL if
+ * there is none) and its numbers. */
+unsigned vgpu_cpu_engine_owner(const struct vgpu_dev *d, enum igpu_engine e);
+struct sched *vgpu_cpu_engine_sched(const struct vgpu_dev *d, enum igpu_engine e);
+void vgpu_cpu_engine_stats_get(const struct vgpu_dev *d, enum igpu_engine e,
+                               struct vgpu_cpu_engine_stats *out);
 uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm);
 /* The guest's framebuffer as its plane registers describe it; read() fetches bytes of it
  * through the vGPU's GGTT entries.  false if the plane is off or unusable. */

@@ -262,8 +262,18 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, bool ppgtt, un
             return scan_reject(c, IGPU_SCAN_E_CONFIG, 0, gm);
         if (c->res->batches >= cfg->max_batches || c->n_path >= IGPU_SCAN_PATH_MAX)
             return scan_reject(c, IGPU_SCAN_E_TOO_MANY_BATCHES, GEN9_MI_BB_START_DW_ADDR_LO, gm);
-        if (on_path(c, gm, ppgtt))
-            return scan_reject(c, IGPU_SCAN_E_BATCH_LOOP, GEN9_MI_BB_START_DW_ADDR_LO, gm);
+        if (on_path(c, gm, ppgtt)) {
+            /* A PPGTT batch the engine runs where it is may loop (IGT's spinners start
+             * themselves until the CPU writes MI_BATCH_BUFFER_END over them): what the loop
+             * leads to is on the path, checked already, and runs non-privileged; the
+             * watchdog bounds how long.  A batch run as its copy may not. */
+            if (!(ppgtt && cfg->ppgtt->in_place))
+                return scan_reject(c, IGPU_SCAN_E_BATCH_LOOP, GEN9_MI_BB_START_DW_ADDR_LO, gm);
+            c->res->ppgtt_loops++;
+            if (!chain_cmd)
+                *entry_off = c->shadow_used;    /* not used: an in-place start is not patched */
+            break;
+        }
         if (c->shadow_used >= cfg->shadow_dw)
             return scan_reject(c, IGPU_SCAN_E_SHADOW_FULL, 0, cfg->shadow_dw);
 

@@ -128,7 +128,9 @@ typedef int (*igpu_scan_read_fn)(void *ctx, uint64_t gm, void *dst, size_t len);
  *    prepare_shadow_batch_buffer(): "send original bb to hardware directly"): the start is left
  *    alone and res.ppgtt_in_place counts it.  Safe only on an engine that runs PPGTT batches
  *    non-privileged (hardware: no GGTT access, LRI only to whitelisted registers), because the
- *    guest can still change the batch after the scan.
+ *    guest can still change the batch after the scan.  Such a batch may also start itself (a
+ *    loop, IGT's spinner): the walk stops there (res.ppgtt_loops), and the engine's watchdog
+ *    bounds the loop; a loop in a batch run as its copy is refused (IGPU_SCAN_E_BATCH_LOOP).
  */
 struct igpu_scan_ppgtt {
     int (*check)(void *ctx, uint64_t gfx, uint64_t len, bool write);
@@ -196,6 +198,8 @@ struct igpu_scan_result {
     uint64_t ranges_touched[2];
     uint32_t state_skipped;   /* i915: 3D/media state commands and empty draws */
     uint32_t ppgtt_in_place;  /* i915: PPGTT batches left to run where they are */
+    uint32_t ppgtt_loops;     /* ... of which starts back into the path (a spinner), left to
+                               * the engine and its watchdog */
 };
 
 /*

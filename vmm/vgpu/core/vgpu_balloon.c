@@ -194,5 +194,8 @@ int vgpu_set_weight(struct vgpu_dev *d, unsigned vm, uint32_t weight)
 {
     if (!vgpu_get(d, vm))
         return SCHED_ENOENT;
-    return sched_vgpu_set_weight(d->cfg.sched, vm, weight);
+    int rc = sched_vgpu_set_weight(d->cfg.sched, vm, weight);
+    if (rc == SCHED_OK)
+        vgpu_cpu_engines_set_weight(d, vm, weight);
+    return rc;
 }

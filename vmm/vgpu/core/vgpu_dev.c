@@ -49,7 +49,8 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
     if (!gen9_cs_timestamp_encode(cfg->igpu->info.timestamp_hz, &ctc, &ovr))
         vgpu_logf(d, VGPU_LOG_WARN, "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
                   "guests reading CTC_MODE see 0", cfg->igpu->info.timestamp_hz);
-    if (vgpu_record_default_context(d) != 0 || vgpu_preempt_init(d) != 0) {
+    if (vgpu_record_default_context(d) != 0 || vgpu_preempt_init(d) != 0 ||
+        vgpu_cpu_engines_init(d) != 0) {
         free(d);
         return -1;
     }
@@ -68,6 +69,7 @@ void vgpu_dev_destroy(struct vgpu_dev *d)
             free(d->v[i]);
         }
     }
+    vgpu_cpu_engines_free(d);
     free(d);
 }
 
@@ -131,6 +133,20 @@ static void reset_registers(struct vgpu *v)
     v->n_other = 0;
 }
 
+/* ops->init() and the schedulers of its CPU engines; on failure nothing of it is left (v->ops
+ * is then ops, v->pers whatever it was: the caller puts back what it had). */
+static int start_personality(struct vgpu *v, const struct vgpu_personality *ops)
+{
+    v->ops = ops;
+    if (ops->init(v) != 0)
+        return -1;
+    if (vgpu_cpu_engines_add(v) != 0) {
+        ops->free(v);
+        return -1;
+    }
+    return 0;
+}
+
 int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_h,
                 const struct vgpu_personality *ops)
 {
@@ -155,7 +171,7 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
     v->st.first = (struct vgpu_first_frame){ .start_ns = vgpu_cpu_now(d) };
     reset_registers(v);
     init_pv(v);
-    if (ops->init(v) != 0) {
+    if (start_personality(v, ops) != 0) {
         vgpu_logf(d, VGPU_LOG_ERROR, "vgpu %u: its %s personality did not start", vm, ops->name);
         free(v->q);
         free(v);
@@ -174,8 +190,7 @@ int vgpu_set_personality(struct vgpu *v, const struct vgpu_personality *ops)
     /* The new state first: on failure the old one is still whole. */
     const struct vgpu_personality *old = v->ops;
     void *old_pers = v->pers;
-    v->ops = ops;
-    if (ops->init(v) != 0) {
+    if (start_personality(v, ops) != 0) {
         vgpu_logf(v->dev, VGPU_LOG_ERROR, "vgpu %u: its %s personality did not start; it stays %s",
                   v->id, ops->name, old->name);
         v->ops = old;
@@ -200,6 +215,9 @@ void vgpu_guest_reset(struct vgpu *v)
     v->guest_reset = true;              /* nobody to tell: its engines start over */
     vgpu_reset(v->dev, v->id, "guest restarted");
     v->guest_reset = false;
+    for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
+        if (v->ops->cpu_engines & (1u << e))
+            vgpu_cpu_drop(v, (enum igpu_engine)e);
     v->ops->reset(v);
     uint32_t disable = 0;
     gtt_vgpu_reset(v->dev->cfg.gtt, v->id, &disable);   /* every fence, done or in progress */

@@ -54,6 +54,9 @@ struct vgpu_other_reg {
 
 struct vgpu {
     struct vgpu_dev *dev;
+    /* Its submissions on engines run on the CPU (vgpu_cpu_engine.c): the last id given, the
+     * last id finished (ids are per engine, in submission order). */
+    uint64_t cpu_next_id[IGPU_NUM_GT_ENGINES], cpu_done_id[IGPU_NUM_GT_ENGINES];
     unsigned id;                    /* = guest id = gtt and sched id */
     uint32_t tile_w, tile_h;
     const struct vgpu_personality *ops;     /* what its guest's driver sees (personality.h) */
@@ -109,8 +112,23 @@ struct vgpu {
     unsigned n_rejects, reject_pos;
 };
 
+/* An engine a personality runs on the host CPU (vgpu_cpu_engine.c). */
+struct vgpu_cpu_engine {
+    struct vgpu_dev *dev;
+    enum igpu_engine engine;
+    struct sched *sched;  /* NULL: the hypervisor gave none */
+    unsigned running;     /* the vGPU whose dispatched work it runs, or VGPU_MAX */
+    unsigned inflight;    /* its dispatched workloads not finished yet */
+    uint64_t inflight_ns; /* CPU time they used since the last completion */
+    uint64_t clock_ns;    /* the engine's clock: CPU time run, and idle time ... */
+    bool idle;
+    uint64_t idle_since; /* ... counted up to when it went idle */
+    struct vgpu_cpu_engine_stats st;
+};
+
 struct vgpu_dev {
     struct vgpu_dev_config cfg;
+    struct vgpu_cpu_engine cpu[IGPU_NUM_GT_ENGINES]; /* all but the blitter's */
     struct vgpu *v[VGPU_MAX];
     /* The blitter's default context image (its register-state page), recorded from the engine
      * at creation as i915 records engine->default_state: every shadow context starts from it. */
@@ -232,6 +250,22 @@ bool vgpu_preempt_events(struct vgpu_dev *d);
 /* Called once the preemption finished: unfinished work of the running vGPU stays in its ring
  * for its next turn, and the scheduler charges what it used. */
 void vgpu_preempt_finish(struct vgpu_dev *d);
+
+/* vgpu_cpu_engine.c: engines a personality runs on the host CPU (personality.h cpu_run). */
+/* Their schedulers, one per engine but the blitter (none without cfg.cpu_sched); 0 or -1. */
+int vgpu_cpu_engines_init(struct vgpu_dev *d);
+void vgpu_cpu_engines_free(struct vgpu_dev *d);
+/* v takes part in the schedulers of its personality's CPU engines with its render weight;
+ * -1 (logged) if one is missing. */
+int vgpu_cpu_engines_add(struct vgpu *v);
+void vgpu_cpu_engines_set_weight(struct vgpu_dev *d, unsigned vm, uint32_t weight);
+/* One more workload of v on CPU engine e (one submission; the personality runs it in
+ * cpu_run); false if the scheduler's queue for v is full (merge it into the newest). */
+bool vgpu_cpu_submit(struct vgpu *v, enum igpu_engine e, uint64_t *id);
+/* Everything of v on engine e is dropped (a fault, the guest reset the engine or restarted). */
+void vgpu_cpu_drop(struct vgpu *v, enum igpu_engine e);
+/* One bounded step of every CPU engine with work; true if any still has work. */
+bool vgpu_cpu_engines_step(struct vgpu_dev *d);
 
 /* vgpu_move.c */
 /* While the owner's work runs: writes ahead the entries of the vGPU the scheduler will most

@@ -360,5 +360,8 @@ bool vgpu_render_step(struct vgpu_dev *d)
         if (sched_pick(d->cfg.sched, &dec) == SCHED_OK && dec.kind == SCHED_PICK_DISPATCH)
             dispatch(d, &dec);
     }
-    return engine_busy(d);
+    /* The engines run on the CPU take their bounded steps after the blitter's, so blitter work
+     * that arrives waits at most one step of each. */
+    bool cpu_busy = vgpu_cpu_engines_step(d);
+    return engine_busy(d) || cpu_busy;
 }

@@ -451,6 +451,7 @@ bool vgpu_host_init(const struct cfg *cfg)
         .max_vgpus = cfg->n_guests,
         .balloon_controller = cfg->balloon.enabled && cfg->balloon.period_ms,
         .render_budget_ns = 500000,
+        .cpu_sched = &sc, /* the i915 guests' RCS/VCS/VECS run on the CPU */
     };
     if (vgpu_dev_create(&dc, &vgpu_host.dev) != 0)
         return fail("the vGPU device did not start");
@@ -509,7 +510,14 @@ static void balloon_period(const struct cfg *cfg, uint64_t now)
 static bool owed_cpu(void)
 {
     unsigned owner = vgpu_render_owner(vgpu_host.dev);
-    return owner != VGPU_MAX && vcpu_owed_cpu(owner);
+    if (owner != VGPU_MAX && vcpu_owed_cpu(owner))
+        return true;
+    for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++) {
+        owner = vgpu_cpu_engine_owner(vgpu_host.dev, (enum igpu_engine)e);
+        if (owner != VGPU_MAX && vcpu_owed_cpu(owner))
+            return true;
+    }
+    return false;
 }
 
 bool vgpu_host_poll(uint64_t budget_us)

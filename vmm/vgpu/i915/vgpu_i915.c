@@ -136,6 +136,8 @@ static void reset_engines_and_irq(struct vgpu_i915 *g)
         vgt_el_reset(&g->el[e]);
         vgt_regs_set_busy(&g->regs, (enum igpu_engine)e, false);
         g->hung[e] = false;
+        g->mi[e].loaded = false; /* the core dropped what was queued (vgpu_guest_reset) */
+        g->mi[e].n_sub = 0;
     }
     memset(g->hws_pga, 0, sizeof g->hws_pga);
 }
@@ -440,7 +442,11 @@ static void guest_engine_reset(struct vgpu *v, uint32_t engines)
         g->st.guest_resets++;
         vgt_el_reset(&g->el[e]);
         g->hung[e] = false;
-        if (e == IGPU_BCS) {
+        if (e != IGPU_BCS) {
+            /* Its element and the submissions queued for it go, as on an engine reset. */
+            vgpu_i915_mi_drop(v, (enum igpu_engine)e);
+            vgpu_cpu_drop(v, (enum igpu_engine)e);
+        } else {
             /* Its queued and running blitter work goes, as on an engine reset. */
             v->guest_reset = true;
             vgpu_reset(v->dev, v->id, "the guest reset its blitter (GDRST)");

@@ -7,8 +7,10 @@
  *    fences, GGTT, PV info page).
  *  - PV info: vgt_caps = FULL_PPGTT | HWSP_EMULATION; g2v_notify 4/5 (L4 PPGTT create/destroy)
  *    with pdp[0] go to the PPGTT shadow.
- *  - Engines: RCS, VCS and VECS run on the MI-only command streamer when their element starts
- *    (in the ELSP write's exit, bounded by VGPU_I915_CS_BUDGET commands); BCS takes the scanned
+ *  - Engines: RCS, VCS and VECS run on the MI-only command streamer: an element that starts is
+ *    read and checked in the ELSP write's exit and queued on the core's scheduler for that
+ *    engine (the engines run on the CPU: vgpu_cpu_engine.c), which runs it from the render loop
+ *    in steps bounded in CPU time, preemptible, charged to the guest; BCS takes the scanned
  *    path of every vGPU (vgpu_submit.c, the scanner's i915 profile with the context's PPGTT),
  *    its element completing when its last workload retires.  A fault stops the engine where it
  *    is (no completion), sets RING_EIR and raises CS_MASTER_ERROR: i915 sees a failed request
@@ -38,10 +40,21 @@
 /* Shadow pages freed while the GPU may still walk them, kept until it cannot (one dispatch's
  * worth of i915's table churn is a handful). */
 #define VGPU_I915_DEFERRED_MAX  256u
-/* Commands one run of the MI-only streamer executes, inside a guest's MMIO exit: i915's golden
- * render state is a few hundred, a breadcrumb request a dozen; an endless batch (IGT's
- * spinners) faults here (IGPU_CS_F_BUDGET) instead of holding the CPU. */
-#define VGPU_I915_CS_BUDGET     65536u
+/* Submissions of one MI engine's element queued on its scheduler at once; more are added to
+ * the newest (i915 appends requests to a running context by lite restores). */
+#define VGPU_I915_MI_SUBS       16u
+
+/* An element on one of the MI-only engines (RCS, VCS, VECS): where the streamer is in it, kept
+ * across the render loop's steps and preemptions, and its submissions not finished yet, each
+ * a workload on the engine's scheduler, oldest first (vgpu_i915_run.c). */
+struct vgpu_i915_mi {
+    bool loaded;
+    uint32_t lrca;
+    uint64_t pml4;
+    struct igpu_cs cs;
+    struct { uint64_t id; uint32_t tail; } sub[VGPU_I915_MI_SUBS];
+    unsigned n_sub;
+};
 
 struct vgpu_i915 {
     struct vgt_regs regs;
@@ -59,6 +72,7 @@ struct vgpu_i915 {
     struct igpu_scan_ppgtt scan_pp;     /* the scanner's PPGTT callbacks for it */
     struct { uint64_t hpa; void *va; } deferred[VGPU_I915_DEFERRED_MAX];
     unsigned n_deferred;
+    struct vgpu_i915_mi mi[IGPU_NUM_GT_ENGINES]; /* RCS, VCS, VECS (not BCS) */
     struct vgpu_i915_stats st;
     char last_fault[VGPU_I915_FAULT_LEN];
 };
@@ -103,6 +117,12 @@ bool vgpu_i915_ctx_pml4(struct vgpu *v, uint32_t lrca, uint64_t *pml4);
 /* vgpu_i915_run.c */
 /* Element desc started on engine e (STARTED or LITE_RESTORE): run it. */
 void vgpu_i915_start(struct vgpu *v, enum igpu_engine e, uint64_t desc);
+/* The personality's cpu_run and cpu_reset (personality.h) for RCS, VCS and VECS. */
+unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, uint64_t budget_ns,
+                           bool *faulted);
+void vgpu_i915_cpu_reset(struct vgpu *v, enum igpu_engine e, const char *why);
+/* The element on MI engine e is forgotten (the guest reset the engine or restarted). */
+void vgpu_i915_mi_drop(struct vgpu *v, enum igpu_engine e);
 /* A blitter workload retired (vgpu_retire): code TESSERA_REJECT_NONE = it ran to its tail. */
 void vgpu_i915_bcs_retired(struct vgpu *v, const struct vgpu_retired *r);
 /* The scanner's i915 profile for a blitter workload of context lrca with PPGTT root pml4. */

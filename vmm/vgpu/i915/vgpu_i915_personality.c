@@ -77,5 +77,9 @@ const struct vgpu_personality vgpu_i915 = {
     .scan_config = vgpu_i915_scan_config,
     .shadow_root = vgpu_i915_shadow_pml4,
     .retired = vgpu_i915_bcs_retired,
+    /* RCS, VCS and VECS: the MI-only streamer, run on the CPU on the core's schedulers. */
+    .cpu_engines = 1u << IGPU_RCS | 1u << IGPU_VCS | 1u << IGPU_VECS,
+    .cpu_run = vgpu_i915_cpu_run,
+    .cpu_reset = vgpu_i915_cpu_reset,
     .describe = vgpu_i915_describe,
 };

@@ -1,6 +1,7 @@
 /* The i915 guest's engines at work: RCS, VCS and VECS elements run on the MI-only command
- * streamer, BCS elements go to the scanned blitter path of the device core and complete when
- * their last workload retires; PPGTT translation for both (vgpu_i915.h). */
+ * streamer, queued on the core's schedulers for engines run on the CPU and run by the render
+ * loop in bounded steps; BCS elements go to the scanned blitter path of the device core and
+ * complete when their last workload retires; PPGTT translation for both (vgpu_i915.h). */
 #include "vmm/vgpu/i915/vgpu_i915.h"
 
 #include "drivers/igpu/gen9_context.h"
@@ -132,47 +133,154 @@ static const size_t *const cs_nregs[IGPU_NUM_GT_ENGINES] = {
     [IGPU_VECS] = &igpu_cs_i915_regs_vecs_count,
 };
 
-/* Runs element desc on engine e's streamer.  True: it ran to its tail (RING_HEAD written back
- * into its image); false: the engine faulted (the guest was told). */
-static bool run_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
+/* ---- RCS, VCS and VECS: the MI-only streamer, on the CPU engines' schedulers -------------- */
+
+static void start_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc);
+
+/* The element on engine e is given up (a fault, a reset): nothing of it runs any more. */
+static void drop_mi(struct vgpu *v, enum igpu_engine e)
+{
+    struct vgpu_i915_mi *mi = &i915_of(v)->mi[e];
+    mi->loaded = false;
+    mi->n_sub = 0;
+}
+
+static void fault_mi(struct vgpu *v, enum igpu_engine e, const char *why)
+{
+    drop_mi(v, e);
+    vgpu_i915_fault(v, e, why);
+}
+
+/* One more submission of the element (its context's tail moved to `tail`): queued on the
+ * engine's scheduler, or, if v's queue there is full, added to the newest one. */
+static void add_sub(struct vgpu *v, enum igpu_engine e, uint32_t tail)
+{
+    struct vgpu_i915_mi *mi = &i915_of(v)->mi[e];
+    uint64_t id;
+    if (mi->n_sub < VGPU_I915_MI_SUBS && vgpu_cpu_submit(v, e, &id)) {
+        mi->sub[mi->n_sub].id = id;
+        mi->sub[mi->n_sub].tail = tail;
+        mi->n_sub++;
+    } else if (mi->n_sub) {
+        mi->sub[mi->n_sub - 1].tail = tail;
+    } else {
+        fault_mi(v, e, "the engine's queue refused the submission");
+    }
+}
+
+/* The element ran to its last submission's tail: RING_HEAD into its image (the engine saves it
+ * when the context switches out), the completion events, and the next element if one waits. */
+static void complete_mi(struct vgpu *v, enum igpu_engine e)
 {
     struct vgpu_i915 *g = i915_of(v);
+    struct vgpu_i915_mi *mi = &g->mi[e];
+    vgpu_gm_write32(v, (uint64_t)mi->lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD,
+                    mi->cs.ring.head);
+    mi->loaded = false;
+    g->st.completed[e]++;
+    uint64_t next;
+    enum vgt_el_result r = vgt_el_complete(&g->el[e], &g->el_ops, &next);
+    if (r == VGT_EL_NEXT || r == VGT_EL_STARTED)
+        start_mi(v, e, next);
+}
+
+/* Element desc started on engine e (or, the same context again, a lite restore: its new tail).
+ * It is read and checked here, in the ELSP write; it runs in the render loop. */
+static void start_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
+{
+    struct vgpu_i915 *g = i915_of(v);
+    struct vgpu_i915_mi *mi = &g->mi[e];
     uint32_t lrca = gen9_ctx_desc_lrca(desc);
     struct vgpu_guest_ring gr;
-    struct run rc = { v, e, 0 };
+    uint64_t pml4 = 0;
     char why[VGPU_I915_FAULT_LEN];
-    if (!vgpu_read_context(v, lrca, &gr, why, sizeof why) || !vgpu_i915_ctx_pml4(v, lrca, &rc.pml4)) {
-        vgpu_i915_fault(v, e, why);
-        return false;
+    if (!vgpu_read_context(v, lrca, &gr, why, sizeof why) || !vgpu_i915_ctx_pml4(v, lrca, &pml4)) {
+        fault_mi(v, e, why);
+        return;
+    }
+    if (mi->loaded && mi->lrca == lrca) {
+        if (mi->n_sub == 0 || gr.tail != mi->sub[mi->n_sub - 1].tail)
+            add_sub(v, e, gr.tail);
+        return;
     }
     /* A context whose page directory the guest never announced is not run (counted by the
      * shadow as an unknown root). */
-    if (!g->pp || vgt_ppgtt_root_find(g->pp, rc.pml4, NULL) != VGT_PPGTT_OK) {
+    if (!g->pp || vgt_ppgtt_root_find(g->pp, pml4, NULL) != VGT_PPGTT_OK) {
         snprintf(why, sizeof why, "context %#x names page directory %#llx, never announced", lrca,
-                 (unsigned long long)rc.pml4);
-        vgpu_i915_fault(v, e, why);
-        return false;
+                 (unsigned long long)pml4);
+        fault_mi(v, e, why);
+        return;
     }
-    struct igpu_cs_config cfg = {
-        .engine = e, .regs = cs_regs[e], .n_regs = *cs_nregs[e], .pphwsp_gaddr = lrca,
-        .ppgtt = true, .max_commands = VGPU_I915_CS_BUDGET,
-    };
+    igpu_cs_init(&mi->cs, e, cs_regs[e], *cs_nregs[e], true, "MI-only streamer");
+    struct igpu_cs_ring ring = { gr.start, gr.size, gr.head, gr.head };
+    igpu_cs_load(&mi->cs, &ring, lrca, true);
+    mi->loaded = true;
+    mi->lrca = lrca;
+    mi->pml4 = pml4;
+    mi->n_sub = 0;
+    if (gr.head == gr.tail)
+        complete_mi(v, e);              /* nothing to run: it completes at once */
+    else
+        add_sub(v, e, gr.tail);
+}
+
+unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, uint64_t budget_ns,
+                           bool *faulted)
+{
+    struct vgpu_i915 *g = i915_of(v);
+    struct vgpu_i915_mi *mi = &g->mi[e];
+    const struct vgpu_env *en = &v->dev->cfg.env;
+    unsigned done = 0;
+    *faulted = false;
+    if (!mi->loaded || g->hung[e])
+        return 0;
+    /* The guest's CPU may have changed page tables since the last step: the shadow first. */
+    vgpu_i915_sync_oos(v);
+    struct run rc = { v, e, mi->pml4 };
     struct igpu_cs_ops ops = { .ctx = &rc, .mem = cs_mem, .reg_write = cs_reg_write,
                                .reg_read = cs_reg_read, .timestamp = cs_timestamp,
                                .event = cs_event };
-    struct igpu_cs_ring ring = { gr.start, gr.size, gr.head, gr.tail };
-    struct igpu_cs_result res;
-    enum igpu_cs_fault f = igpu_cs_run(&cfg, &ops, &ring, &res);
-    g->st.cs_commands += res.commands;
-    g->st.cs_state_skipped += res.state_skipped;
-    if (f != IGPU_CS_OK) {
-        snprintf(why, sizeof why, "%s at %#llx", res.what, (unsigned long long)res.cmd_gaddr);
-        vgpu_i915_fault(v, e, why);
-        return false;
+    uint64_t t0 = en->cpu_ns(en->ctx);
+    /* One command at a time, the clock read after each: a register load of 128 registers, a
+     * batch chain or a loop costs the time it takes, and the step ends one command past its
+     * budget.  Every fetch reads guest memory again, so a batch the guest's CPU ends (an
+     * MI_BATCH_BUFFER_END written over its loop) ends here. */
+    while (done < limit && mi->n_sub) {
+        mi->cs.ring.tail = mi->sub[0].tail;
+        if (igpu_cs_idle(&mi->cs)) {
+            mi->n_sub--;
+            memmove(&mi->sub[0], &mi->sub[1], mi->n_sub * sizeof mi->sub[0]);
+            done++;
+            if (mi->n_sub == 0)
+                complete_mi(v, e);      /* may start the next element: its work is queued */
+            continue;
+        }
+        if (en->cpu_ns(en->ctx) - t0 >= budget_ns)
+            break;
+        struct igpu_cs_result res;
+        memset(&res, 0, sizeof res);
+        enum igpu_cs_fault f = igpu_cs_step(&mi->cs, &ops, 1, &res);
+        g->st.cs_commands += res.commands;
+        g->st.cs_state_skipped += res.state_skipped;
+        if (f != IGPU_CS_OK) {
+            char why[VGPU_I915_FAULT_LEN];
+            snprintf(why, sizeof why, "%s at %#llx", res.what, (unsigned long long)res.cmd_gaddr);
+            fault_mi(v, e, why);
+            *faulted = true;
+            break;
+        }
     }
-    /* The engine saves RING_HEAD into the image when the context switches out. */
-    vgpu_gm_write32(v, (uint64_t)lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, res.head);
-    return true;
+    return done;
+}
+
+void vgpu_i915_cpu_reset(struct vgpu *v, enum igpu_engine e, const char *why)
+{
+    fault_mi(v, e, why);
+}
+
+void vgpu_i915_mi_drop(struct vgpu *v, enum igpu_engine e)
+{
+    drop_mi(v, e);
 }
 
 /* A blitter element: its ring bytes since its head go to the scanned path of every vGPU, cut
@@ -231,18 +339,10 @@ void vgpu_i915_start(struct vgpu *v, enum igpu_engine e, uint64_t desc)
         return;                         /* a faulted engine runs nothing until its reset */
     /* The guest's CPU may have changed page tables since: the shadow catches up first. */
     vgpu_i915_sync_oos(v);
-    if (e == IGPU_BCS) {
+    if (e == IGPU_BCS)
         submit_bcs(v, desc);
-        return;
-    }
-    for (;;) {
-        if (!run_mi(v, e, desc))
-            return;                     /* hung until the guest resets the engine */
-        g->st.completed[e]++;
-        enum vgt_el_result r = vgt_el_complete(&g->el[e], &g->el_ops, &desc);
-        if (r != VGT_EL_NEXT && r != VGT_EL_STARTED)
-            return;
-    }
+    else
+        start_mi(v, e, desc);
 }
 
 /* ---- the blitter's completions ------------------------------------------------------------- */
