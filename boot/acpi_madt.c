@@ -146,7 +146,8 @@ int madt_parse(const uint8_t *madt, uint64_t len, struct madt_info *out, char *e
             return -1;
         }
         if (type == ACPI_MADT_LAPIC || type == ACPI_MADT_X2APIC) {
-            unsigned need = type == ACPI_MADT_LAPIC ? ACPI_MADT_LAPIC_BYTES : ACPI_MADT_X2APIC_BYTES;
+            unsigned need = type == ACPI_MADT_LAPIC ? ACPI_MADT_LAPIC_BYTES
+                                                    : ACPI_MADT_X2APIC_BYTES;
             if (elen < need) {
                 snprintf(err, errlen,
                          "MADT %s entry at offset %u has %u bytes (at least %u expected)",
@@ -223,7 +224,7 @@ int madt_find(const uint8_t *rsdp, uint64_t rsdp_len, const struct acpi_memory *
         uint64_t phys = x ? rd64(e) : rd32(e);
         const uint8_t *h = mem->at(mem->ctx, phys, ACPI_HEADER_BYTES);
         if (!h || memcmp(h + ACPI_HDR_SIGNATURE, ACPI_SIG_MADT, 4))
-            continue;   /* another table, or one we cannot read: not ours to judge */
+            continue; /* another table, or one we cannot read: not ours to judge */
         uint32_t mlen;
         const uint8_t *m = read_table(mem, phys, "MADT", &mlen, err, errlen);
         if (!m)

@@ -40,9 +40,18 @@ static const void *mem_at(void *ctx, uint64_t phys, uint64_t len)
 
 static const struct acpi_memory window = { mem_at, NULL };
 
-static void wr16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
-static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void wr64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+static void wr16(uint8_t *p, uint16_t v)
+{
+    memcpy(p, &v, 2);
+}
+static void wr32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+static void wr64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
 
 static uint8_t sum(const uint8_t *p, size_t n)
 {
@@ -496,8 +505,8 @@ static void test_rsdp_scan(void **state)
     acpi1();
     uint8_t area[256];
     memset(area, 0, sizeof area);
-    memcpy(area + 3, ACPI_RSDP_SIGNATURE, 8);           /* unaligned: not an RSDP */
-    memcpy(area + 32, ACPI_RSDP_SIGNATURE, 8);          /* aligned, bad checksum */
+    memcpy(area + 3, ACPI_RSDP_SIGNATURE, 8);  /* unaligned: not an RSDP */
+    memcpy(area + 32, ACPI_RSDP_SIGNATURE, 8); /* aligned, bad checksum */
     memcpy(area + 96, mem + AT_RSDP, ACPI_RSDP_V1_BYTES);
     uint64_t off = 0;
     assert_true(acpi_rsdp_scan(area, sizeof area, &off));
