@@ -28,7 +28,7 @@
  * { u8 type, u8 length, ... }. */
 #define ACPI_MADT_LAPIC_ADDR   36
 #define ACPI_MADT_FLAGS        40
-#define ACPI_MADT_ENTRIES      44
+#define ACPI_MADT_ENTRIES      44u
 #define ACPI_MADT_LAPIC        0u /* u8 ACPI processor UID, u8 APIC ID, u32 flags */
 #define ACPI_MADT_LAPIC_BYTES  8u
 #define ACPI_MADT_LAPIC_UID    2

@@ -219,7 +219,8 @@ void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mappe
     }
 
     uint64_t page;
-    size_t size = (size_t)(ap_trampoline_end - ap_trampoline);
+    /* Two symbols of one assembled block (arch/x86/trampoline.S). */
+    size_t size = (size_t)((uintptr_t)ap_trampoline_end - (uintptr_t)ap_trampoline);
     if (!boot_find_low_page(bi, SMP_LOW_FIRST, SMP_LOW_END, &page)) {
         snprintf(out->why, sizeof out->why, "no usable page below 1 MiB for the start-up code");
         for (unsigned i = 1; i < n_cpus; i++)
