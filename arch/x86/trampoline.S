@@ -2,10 +2,10 @@
  * IP = 0, in a copy of the 16-bit part below made on a page below 1 MiB (arch/x86/smp.c).  That
  * part only loads a GDT and enters protected mode; the rest runs from the image at its linked
  * address, which is below 4 GiB and identity mapped: 32-bit protected mode, then long mode on
- * the boot CPU's page tables (boot_pml4) in the order of SDM Vol. 3A §9.8.5 (PAE, CR3,
- * EFER.LME, CR0.PG), then the same SSE set-up boot/entry.S does, on the stack the boot CPU put
- * in ap_boot_stack, and ap_main(). */
+ * the boot CPU's page tables (boot_pml4) and SSE, both as boot/entry.S does them
+ * (arch/x86/long_mode.h), then ap_main() on the stack the boot CPU put in ap_boot_stack. */
 #include "arch/x86/gdt.h"
+#include "arch/x86/long_mode.h"
 #include "arch/x86/regs.h"
 
     .section .rodata
@@ -42,40 +42,16 @@ ap_entry32:
     mov     %ax, %ds
     mov     %ax, %es
     mov     %ax, %ss
-    mov     %cr4, %eax
-    or      $CR4_PAE, %eax
-    mov     %eax, %cr4
-    mov     $boot_pml4, %eax
-    mov     %eax, %cr3
-    mov     $MSR_EFER, %ecx
-    rdmsr
-    or      $(EFER_LME | EFER_NXE), %eax
-    wrmsr
-    mov     %cr0, %eax
-    or      $(CR0_PG | CR0_WP), %eax
-    mov     %eax, %cr0
+    LONG_MODE_ON boot_pml4
     ljmp    $GDT_KERNEL_CS, $ap_entry64
 
     .code64
 ap_entry64:
-    mov     $GDT_KERNEL_DS, %ax
-    mov     %ax, %ds
-    mov     %ax, %es
-    mov     %ax, %ss
-    xor     %ax, %ax
-    mov     %ax, %fs
-    mov     %ax, %gs
+    DATA_SEGMENTS GDT_KERNEL_DS
     mov     ap_boot_stack(%rip), %rsp
     xor     %rbp, %rbp                  /* ends the stack trace */
 
-    /* As on the boot CPU: SSE on (CR0.MP, not EM; CR4.OSFXSR, OSXMMEXCPT). */
-    mov     %cr0, %rax
-    and     $~CR0_EM, %rax
-    or      $CR0_MP, %rax
-    mov     %rax, %cr0
-    mov     %cr4, %rax
-    or      $(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
-    mov     %rax, %cr4
+    SSE_ON
 
     call    ap_main
 1:  cli
