@@ -60,6 +60,10 @@ struct boot_info {
  * skipped; entries beyond the fixed arrays are counted in `dropped`. */
 int mb2_parse(const void *info, uint64_t len, struct boot_info *out, char *err, unsigned errlen);
 
+/* The highest 4 KiB page in [lo, hi) that the memory map calls usable and no module uses
+ * (boot/low_page.c).  False when there is none. */
+bool boot_find_low_page(const struct boot_info *bi, uint64_t lo, uint64_t hi, uint64_t *page);
+
 /* Name of a memory type for logs and the shell. */
 const char *boot_mem_type_name(enum boot_mem_type type);
 

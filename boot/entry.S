@@ -3,6 +3,7 @@
  * pages, which covers the image, GRUB's boot information and modules and the low MMIO hole; C code
  * (arch/x86/paging.c) then builds the final tables for all RAM.  SDM Vol. 3A §9.8.5 gives the
  * order: PAE, CR3, EFER.LME, then CR0.PG. */
+#include "arch/x86/long_mode.h"
 #include "arch/x86/regs.h"
 
 #define BOOT_STACK_SIZE 65536
@@ -60,18 +61,7 @@ _start:
     cmp     $(4 * PT_ENTRIES), %ecx
     jb      2b
 
-    mov     %cr4, %eax
-    or      $CR4_PAE, %eax
-    mov     %eax, %cr4
-    mov     $boot_pml4, %eax
-    mov     %eax, %cr3
-    mov     $MSR_EFER, %ecx
-    rdmsr
-    or      $(EFER_LME | EFER_NXE), %eax
-    wrmsr
-    mov     %cr0, %eax
-    or      $(CR0_PG | CR0_PE | CR0_WP), %eax
-    mov     %eax, %cr0
+    LONG_MODE_ON boot_pml4
 
     lgdt    boot_gdt_ptr
     ljmp    $0x08, $long_mode_entry
@@ -88,24 +78,11 @@ no_long_mode:
 
     .code64
 long_mode_entry:
-    mov     $0x10, %ax
-    mov     %ax, %ds
-    mov     %ax, %es
-    mov     %ax, %ss
-    xor     %ax, %ax
-    mov     %ax, %fs
-    mov     %ax, %gs
+    DATA_SEGMENTS 0x10
     mov     $boot_stack_top, %rsp
     xor     %rbp, %rbp                  /* ends the stack trace */
 
-    /* SSE on (CR0.MP, not EM; CR4.OSFXSR, OSXMMEXCPT): newlib passes doubles in XMM registers. */
-    mov     %cr0, %rax
-    and     $~CR0_EM, %rax
-    or      $CR0_MP, %rax
-    mov     %rax, %cr0
-    mov     %cr4, %rax
-    or      $(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
-    mov     %rax, %cr4
+    SSE_ON
 
     mov     %edi, %edi                  /* zero-extend magic and info pointer */
     mov     %esi, %esi

@@ -17,7 +17,8 @@ pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
 pure_dirs_config := config
-pure_srcs_core   := boot/mb2_parse.c vmm/shell/line.c vmm/shell/args.c arch/x86/page_alloc.c \
+pure_srcs_core   := boot/mb2_parse.c boot/acpi_madt.c boot/low_page.c vmm/shell/line.c vmm/shell/args.c \
+                    arch/x86/page_alloc.c \
                     vmm/log_limit.c
 # The pure half of VT-x support: control negotiation, EPT tables, the MMIO instruction decoder,
 # MSR bitmaps, the VMCS field-name table.  The VMX instructions themselves are not in it.

@@ -5,6 +5,7 @@
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pci.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/timer.h"
 #include "arch/x86/trap.h"
 #include "arch/x86/vmx_caps.h"
@@ -108,6 +109,26 @@ static void log_boot_info(void)
         log_warn("boot: %u memory-map or module entries did not fit and were ignored", bi->dropped);
 }
 
+/* The application processors: started and parked; only this CPU runs the loop below. */
+static void smp_init(void)
+{
+    struct smp_summary s;
+    smp_start(&platform.boot, &platform.pages, platform.mapped_top, &s);
+    for (unsigned i = 1; i < smp_count(); i++) {
+        const struct cpu *c = smp_cpu(i);
+        if (smp_state(c) == CPU_FAILED)
+            log_warn("cpu %u (APIC id %u): did not start: %s", i, c->apic_id, c->why);
+        else if (smp_state(c) == CPU_NOT_ENABLED)
+            log_info("cpu %u (APIC id %u): online-capable, not enabled by the firmware: not started",
+                     i, c->apic_id);
+    }
+    if (smp_count() == 1)
+        log_info("smp: one CPU (%s)", s.why);
+    else
+        log_info("smp: %u CPUs in the MADT; %u parked, %u did not start; slowest start %llu us",
+                 s.listed, s.parked, s.failed, (unsigned long long)(s.max_start_ns / 1000));
+}
+
 static bool gpu_poll(void) { return vgpu_host_poll(GPU_POLL_US); }
 
 void kmain(uint32_t magic, uint64_t info);
@@ -141,6 +162,7 @@ void kmain(uint32_t magic, uint64_t info)
     log_info("memory: %llu MiB free for guests and graphics memory, heap 32 MiB",
              (unsigned long long)(platform.pages.free_pages * PAGE_SIZE >> 20));
     log_info("pci: %u functions", pci_scan());
+    smp_init();
 
     bool config_ok = config_boot(&platform.boot);
     if (config_ok)

@@ -10,6 +10,7 @@
 #define TESSERA_ARCH_X86_APIC_REGS_H
 
 /* Register offsets in the xAPIC MMIO page (Table 11-1). */
+#define XAPIC_ID_SHIFT      24          /* the xAPIC ID register holds the ID in bits 31:24 */
 #define LAPIC_ID            0x020
 #define LAPIC_VERSION       0x030
 #define LAPIC_TPR           0x080
@@ -23,6 +24,7 @@
 #define LAPIC_ESR           0x280
 #define LAPIC_LVT_CMCI      0x2F0
 #define LAPIC_ICR           0x300       /* bits 31:0; in x2APIC mode one 64-bit MSR */
+#define LAPIC_ICR_HIGH      0x310       /* xAPIC: bits 63:32, the destination */
 #define LAPIC_LVT_TIMER     0x320
 #define LAPIC_LVT_THERMAL   0x330
 #define LAPIC_LVT_PERF      0x340
@@ -101,6 +103,11 @@
 #define LAPIC_ICR_ALL_INCLUDING     (2u << 18)
 #define LAPIC_ICR_ALL_EXCLUDING     (3u << 18)
 #define X2APIC_ICR_DEST_SHIFT       32
+#define XAPIC_ICR_DEST_SHIFT        24          /* in ICR high (bits 63:56 of the ICR) */
+#define XAPIC_MAX_ID                0xFEu       /* 0xFF is the broadcast destination */
+/* A STARTUP IPI's vector is the page number of the real-mode start address: the AP begins at
+ * CS = vector << 8, IP = 0 (SDM Vol. 3A §9.4.4.1 and §11.6.1). */
+#define LAPIC_ICR_STARTUP_PAGE_SHIFT 12
 #define X2APIC_BROADCAST_ID         0xFFFFFFFFu
 
 /* x2APIC logical ID (§11.12.10.2): cluster = ID[19:4] in LDR 31:16, one bit 1 << ID[3:0]. */

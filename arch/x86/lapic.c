@@ -36,6 +36,41 @@ bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_
     return true;
 }
 
+static bool x2apic_mode(void) { return rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_EXTD; }
+
+bool lapic_ready(void) { return regs || x2apic_mode(); }
+
+uint32_t lapic_id(void)
+{
+    if (x2apic_mode())
+        return (uint32_t)rdmsr(X2APIC_MSR(LAPIC_ID));
+    return rd(LAPIC_ID) >> XAPIC_ID_SHIFT;
+}
+
+bool lapic_send_ipi(uint32_t apic_id, uint32_t icr)
+{
+    /* SDM Vol. 3A §11.12.3: WRMSR to the x2APIC ICR is not serializing, so earlier stores
+     * (what the target is to read when it wakes) are fenced first; the xAPIC's uncached
+     * write is ordered after them already. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (x2apic_mode()) {
+        wrmsr(X2APIC_MSR(LAPIC_ICR), (uint64_t)apic_id << X2APIC_ICR_DEST_SHIFT | icr);
+        return true;
+    }
+    if (apic_id > XAPIC_MAX_ID)
+        return false;
+    wr(LAPIC_ICR_HIGH, apic_id << XAPIC_ICR_DEST_SHIFT);
+    wr(LAPIC_ICR, icr);
+    return true;
+}
+
+bool lapic_ipi_pending(void)
+{
+    return !x2apic_mode() && (rd(LAPIC_ICR) & LAPIC_ICR_PENDING);
+}
+
+bool lapic_x2apic(void) { return x2apic_mode(); }
+
 void lapic_eoi(void)
 {
     wr(LAPIC_EOI, 0);

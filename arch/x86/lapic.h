@@ -1,4 +1,5 @@
-/* Local APIC (SDM Vol. 3A chapter 10): the periodic tick. */
+/* Local APIC (SDM Vol. 3A chapter 10): the periodic tick, the APIC ID, interprocessor
+ * interrupts. */
 #ifndef TESSERA_ARCH_X86_LAPIC_H
 #define TESSERA_ARCH_X86_LAPIC_H
 
@@ -11,6 +12,18 @@
  * against the TSC.  False when the CPU has no LAPIC. */
 bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_us, uint64_t tsc_hz);
 void lapic_eoi(void);
+
+/* True once the LAPIC can be used: its MMIO base is known (lapic_timer_start), or it is in
+ * x2APIC mode. */
+bool lapic_ready(void);
+bool lapic_x2apic(void);
+/* This CPU's APIC ID. */
+uint32_t lapic_id(void);
+/* Sends the IPI described by the low ICR word `icr` (LAPIC_ICR_* bits) to `apic_id`.  False
+ * when the ID cannot be named in xAPIC mode (above XAPIC_MAX_ID). */
+bool lapic_send_ipi(uint32_t apic_id, uint32_t icr);
+/* The last IPI is still being delivered (xAPIC delivery status; x2APIC has none). */
+bool lapic_ipi_pending(void);
 uint64_t lapic_base(void);
 
 #endif

@@ -48,6 +48,11 @@ void idt_init(void)
                     : e->vector >= VEC_EXCEPTIONS ? IST_IRQ : 0;
         set_gate((unsigned)e->vector, e->entry, ist);
     }
+    idt_load();
+}
+
+void idt_load(void)
+{
     struct __attribute__((packed)) { uint16_t limit; uint64_t base; } ptr = {
         sizeof idt - 1, (uint64_t)(uintptr_t)idt };
     __asm__ volatile("lidt %0" : : "m"(ptr));

@@ -30,6 +30,8 @@ struct trap_frame {
 typedef void (*irq_handler)(struct trap_frame *frame);
 
 void idt_init(void);
+/* Loads the IDT idt_init() built on this CPU (the application processors share it). */
+void idt_load(void);
 uint64_t idt_base(void);
 void irq_register(uint8_t vector, irq_handler handler);
 

@@ -22,7 +22,7 @@ class StepFailed(Exception):
 class Session:
     """One booted emulator with its console."""
 
-    def __init__(self, emu, iso, name, megs=512, boot_timeout=90):
+    def __init__(self, emu, iso, name, megs=512, boot_timeout=90, cpus=1):
         self.emu, self.name = emu, name
         self.workdir = os.path.join(emulator.ROOT, "build", "e2e", name)
         os.makedirs(self.workdir, exist_ok=True)
@@ -35,7 +35,7 @@ class Session:
         srv.settimeout(1)
         self.t0, self.t0_wall = time.monotonic(), time.time()
         self.proc = emulator.start(emu, iso, srv.getsockname()[1], workdir=self.workdir, megs=megs,
-                                   log=os.path.join(self.workdir, "emulator.log"))
+                                   log=os.path.join(self.workdir, "emulator.log"), cpus=cpus)
         try:
             self.conn = self._accept(srv, boot_timeout)
         finally:

@@ -37,6 +37,17 @@ def boot(r, emu, iso, name, **kw):
     return holder["s"]
 
 
+def cpus_listed(s, n):
+    """`cpus`: the boot CPU runs everything; every other one of the n is parked."""
+    out = s.command("cpus")
+    rows = re.findall(r"^\s*(\d+)\s+(\d+)\s+(\S.*?)\s{2,}(\S.*)$", out, re.M)
+    assert len(rows) == n, f"expected {n} CPUs in {out!r}"
+    assert rows[0][0] == "0" and rows[0][2] == "boot" and rows[0][3] == "guests, render loop, shell", out
+    for index, _, state, runs in rows[1:]:
+        assert state == "parked" and runs.startswith("parked (started in "), f"cpu {index}: {out!r}"
+    return rows
+
+
 def common_shell_checks(r, s, name):
     def help_lists_all():
         out = s.command("help")
@@ -103,6 +114,33 @@ def common_shell_checks(r, s, name):
     r.check(f"{name}: pci shows the host bridge", pci_host_bridge)
     r.check(f"{name}: mem and uptime answer", mem_and_uptime)
     r.check(f"{name}: line editing and history", line_editing)
+    r.check(f"{name}: cpus lists the one CPU, running everything", lambda: cpus_listed(s, 1))
+
+
+def smp_checks(r, iso):
+    """QEMU with two CPUs (TCG: no VT-x, so no guests): the AP is found in SeaBIOS's MADT,
+    started and parked; the boot CPU keeps the shell."""
+    name = "qemu-smp2"
+    s = boot(r, "qemu", iso, name, cpus=2)
+    if not s:
+        return
+    try:
+        r.check(f"{name}: boot log says the AP parked", lambda: s.expect(
+            r"smp: 2 CPUs in the MADT; 1 parked, 0 did not start; slowest start \d+ us", 5))
+
+        def two_cpus():
+            rows = cpus_listed(s, 2)
+            assert rows[1][1] == "1", f"AP's APIC id: {rows!r}"
+
+        def shell_still_works():
+            assert "Tessera" in s.command("version")
+            out = s.command("mem")
+            assert re.search(r"pages: \d+ free of \d+", out), out
+
+        r.check(f"{name}: cpus lists the boot CPU and the parked AP", two_cpus)
+        r.check(f"{name}: the shell answers with the AP parked", shell_still_works)
+    finally:
+        s.close()
 
 
 def run(r, iso):
@@ -116,6 +154,7 @@ def run(r, iso):
             common_shell_checks(r, s, name)
         finally:
             s.close()
+    smp_checks(r, iso)
 
     s = boot(r, "bochs", iso, "bochs")
     if not s:

@@ -11,20 +11,14 @@
 #define RSDP_REVISION   2u              /* ACPI 2.0+: XSDT address and extended checksum */
 
 /* Header fields, §5.2.6 Table 5.4 */
-#define HDR_LENGTH      4
 #define HDR_REVISION    8
-#define HDR_CHECKSUM    9
 #define HDR_OEM_ID      10
 #define HDR_OEM_TABLE   16
 #define HDR_OEM_REV     24
 #define HDR_CREATOR     28
 #define HDR_CREATOR_REV 32
 /* RSDP fields, §5.2.5.3 Table 5.3 */
-#define RSDP_CHECKSUM   8
 #define RSDP_OEM_ID     9
-#define RSDP_REV        15
-#define RSDP_LENGTH     20
-#define RSDP_XSDT       24
 #define RSDP_EXT_CHECKSUM 32
 /* FADT fields, §5.2.9 Table 5.9 */
 #define FADT_DSDT       40
@@ -61,10 +55,6 @@
 #define AML_ZERO_OP     0x00
 #define DSDT_AML_BYTES  14u
 /* MADT fields, §5.2.12 Table 5.43 */
-#define MADT_LAPIC_ADDR 36
-#define MADT_FLAGS      40
-#define MADT_ENTRIES    44
-#define MADT_LAPIC_BYTES 8u
 #define MADT_NMI_BYTES  6u
 #define MADT_ALL_PROCESSORS 0xFFu       /* Local APIC NMI: every processor */
 #define LINT1           1u
@@ -78,7 +68,7 @@
 #define OFF_MADT        0x220u
 #define XSDT_BYTES      (ACPI_HEADER_BYTES + 2 * 8u)
 #define DSDT_BYTES      (ACPI_HEADER_BYTES + DSDT_AML_BYTES)
-#define MADT_BYTES      (MADT_ENTRIES + MADT_LAPIC_BYTES + MADT_NMI_BYTES)
+#define MADT_BYTES      (ACPI_MADT_ENTRIES + ACPI_MADT_LAPIC_BYTES + MADT_NMI_BYTES)
 
 _Static_assert(OFF_FACS >= OFF_RSDP + ACPI_RSDP_BYTES && OFF_FACS % 64 == 0 &&
                OFF_XSDT >= OFF_FACS + ACPI_FACS_BYTES && OFF_FADT >= OFF_XSDT + XSDT_BYTES &&
@@ -100,7 +90,7 @@ uint8_t acpi_checksum(const uint8_t *p, size_t len)
 static void header(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
 {
     memcpy(t, sig, 4);
-    put32(t + HDR_LENGTH, len);
+    put32(t + ACPI_HDR_LENGTH, len);
     t[HDR_REVISION] = rev;
     memcpy(t + HDR_OEM_ID, OEM_ID, 6);
     memcpy(t + HDR_OEM_TABLE, OEM_TABLE_ID, 8);
@@ -109,7 +99,7 @@ static void header(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
     put32(t + HDR_CREATOR_REV, 1);
 }
 
-static void seal(uint8_t *t, uint32_t len) { t[HDR_CHECKSUM] = acpi_checksum(t, len); }
+static void seal(uint8_t *t, uint32_t len) { t[ACPI_HDR_CHECKSUM] = acpi_checksum(t, len); }
 
 /* A Generic Address Structure (§5.2.3.2) for `bytes` bytes of system I/O at `port`. */
 static void gas_io(uint8_t *gas, uint16_t port, unsigned bytes, unsigned access_size)
@@ -170,15 +160,15 @@ size_t acpi_tables_build(uint8_t *buf, size_t len, uint64_t gpa, const struct ac
 
     uint8_t *madt = buf + OFF_MADT;
     header(madt, "APIC", MADT_BYTES, ACPI_MADT_REVISION);
-    put32(madt + MADT_LAPIC_ADDR, p->lapic_base);
-    put32(madt + MADT_FLAGS, ACPI_MADT_PCAT_COMPAT);
-    uint8_t *e = madt + MADT_ENTRIES;
+    put32(madt + ACPI_MADT_LAPIC_ADDR, p->lapic_base);
+    put32(madt + ACPI_MADT_FLAGS, ACPI_MADT_PCAT_COMPAT);
+    uint8_t *e = madt + ACPI_MADT_ENTRIES;
     e[0] = ACPI_MADT_LAPIC;                  /* §5.2.12.2 Table 5.46 */
-    e[1] = MADT_LAPIC_BYTES;
+    e[1] = ACPI_MADT_LAPIC_BYTES;
     e[2] = 0;                                /* ACPI processor UID */
     e[3] = p->apic_id;
     put32(e + 4, ACPI_MADT_ENABLED);
-    e += MADT_LAPIC_BYTES;
+    e += ACPI_MADT_LAPIC_BYTES;
     e[0] = ACPI_MADT_LAPIC_NMI;              /* §5.2.12.7 Table 5.53 */
     e[1] = MADT_NMI_BYTES;
     e[2] = MADT_ALL_PROCESSORS;
@@ -195,10 +185,10 @@ size_t acpi_tables_build(uint8_t *buf, size_t len, uint64_t gpa, const struct ac
     uint8_t *rsdp = buf + OFF_RSDP;
     memcpy(rsdp, ACPI_RSDP_SIGNATURE, 8);
     memcpy(rsdp + RSDP_OEM_ID, OEM_ID, 6);
-    rsdp[RSDP_REV] = RSDP_REVISION;
-    put32(rsdp + RSDP_LENGTH, ACPI_RSDP_BYTES);
-    put64(rsdp + RSDP_XSDT, gpa + OFF_XSDT);
-    rsdp[RSDP_CHECKSUM] = acpi_checksum(rsdp, ACPI_RSDP_V1_BYTES);
+    rsdp[ACPI_RSDP_REVISION] = RSDP_REVISION;
+    put32(rsdp + ACPI_RSDP_LENGTH, ACPI_RSDP_BYTES);
+    put64(rsdp + ACPI_RSDP_XSDT, gpa + OFF_XSDT);
+    rsdp[ACPI_RSDP_CHECKSUM] = acpi_checksum(rsdp, ACPI_RSDP_V1_BYTES);
     rsdp[RSDP_EXT_CHECKSUM] = acpi_checksum(rsdp, ACPI_RSDP_BYTES);
     return ACPI_TABLES_BYTES;
 }

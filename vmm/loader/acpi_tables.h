@@ -22,10 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ACPI_RSDP_SIGNATURE     "RSD PTR "
-#define ACPI_RSDP_BYTES         36u     /* ACPI 2.0+ RSDP */
-#define ACPI_RSDP_V1_BYTES      20u     /* what the first checksum covers */
-#define ACPI_HEADER_BYTES       36u     /* System Description Table Header, §5.2.6 */
+#include "boot/acpi.h"
+
 #define ACPI_FADT_BYTES         276u    /* FADT revision 6 */
 #define ACPI_FADT_REVISION      6u
 #define ACPI_FADT_MINOR         4u      /* ACPI 6.4 */
@@ -48,9 +46,7 @@
 #define ACPI_C2_DISABLED_LATENCY 101u       /* P_LVL2_LAT > 100: no C2 */
 #define ACPI_C3_DISABLED_LATENCY 1001u      /* P_LVL3_LAT > 1000: no C3 */
 #define ACPI_MADT_PCAT_COMPAT   (1u << 0)   /* MADT Flags: a dual 8259 is present */
-#define ACPI_MADT_LAPIC         0u      /* Processor Local APIC structure, §5.2.12.2 */
 #define ACPI_MADT_LAPIC_NMI     4u      /* Local APIC NMI structure, §5.2.12.7 */
-#define ACPI_MADT_ENABLED       1u
 #define ACPI_GAS_SYSTEM_IO      1u      /* Generic Address Structure space id, §5.2.3.2 */
 
 /* The span acpi_tables_build writes (16-byte aligned pieces). */

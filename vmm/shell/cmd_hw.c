@@ -1,8 +1,9 @@
-/* Shell commands that look at the machine: mem, pci, cpuid, rdmsr, vmx. */
+/* Shell commands that look at the machine: mem, pci, cpus, cpuid, rdmsr, vmx. */
 #include "vmm/shell/commands.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/pci.h"
+#include "arch/x86/smp.h"
 #include "vmm/libc_glue.h"
 #include "vmm/platform.h"
 #include "vmm/shell/args.h"
@@ -73,6 +74,26 @@ enum shell_status cmd_pci(int argc, char **argv)
         }
     }
     printf("%u PCI functions\n", pci_count());
+    return SHELL_OK;
+}
+
+enum shell_status cmd_cpus(int argc, char **argv)
+{
+    printf("cpu  APIC id  state          runs\n");
+    for (unsigned i = 0; i < smp_count(); i++) {
+        const struct cpu *c = smp_cpu(i);
+        enum cpu_state st = smp_state(c);
+        printf("%3u  %7u  %-13s  ", i, c->apic_id, smp_state_name(st));
+        if (st == CPU_BOOT)
+            printf("guests, render loop, shell\n");
+        else if (st == CPU_PARKED)
+            printf("parked (started in %llu us, %u STARTUP IPI%s)\n",
+                   (unsigned long long)(c->start_ns / 1000), c->sipis, c->sipis == 1 ? "" : "s");
+        else if (st == CPU_FAILED)
+            printf("nothing: %s\n", c->why);
+        else
+            printf("nothing\n");
+    }
     return SHELL_OK;
 }
 

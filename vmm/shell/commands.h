@@ -11,6 +11,7 @@ enum shell_status cmd_log(int argc, char **argv);
 enum shell_status cmd_reboot(int argc, char **argv);
 enum shell_status cmd_mem(int argc, char **argv);
 enum shell_status cmd_pci(int argc, char **argv);
+enum shell_status cmd_cpus(int argc, char **argv);
 enum shell_status cmd_cpuid(int argc, char **argv);
 enum shell_status cmd_rdmsr(int argc, char **argv);
 enum shell_status cmd_vmx(int argc, char **argv);

@@ -1,0 +1,69 @@
+/* The application processors (APs): found in the ACPI MADT, started with INIT-SIPI-SIPI
+ * (SDM Vol. 3A §9.4.4 "MP Initialization Example", §11.6.1), brought to long mode on the boot
+ * CPU's page tables with their own stack, GDT, TSS and IST stacks, and parked: interrupts off,
+ * halted.  Only the boot CPU runs the hypervisor's loop and the guests. */
+#ifndef TESSERA_ARCH_X86_SMP_H
+#define TESSERA_ARCH_X86_SMP_H
+
+#include <stdint.h>
+
+#include "arch/x86/gdt.h"
+#include "arch/x86/page_alloc.h"
+#include "boot/acpi_madt.h"
+#include "boot/boot_info.h"
+
+#define SMP_MAX_CPUS MADT_MAX_CPUS
+/* SDM Vol. 3A §9.4.4.1: 10 ms after INIT, 200 us after each STARTUP.  An AP that has not
+ * reported 100 ms after the second STARTUP is given up. */
+#define SMP_INIT_WAIT_US  10000
+#define SMP_SIPI_WAIT_US  200
+#define SMP_START_WAIT_US 100000
+/* The trampoline page lies in [SMP_LOW_FIRST, SMP_LOW_END): above the real-mode IVT and BDA,
+ * below where an EBDA may start. */
+#define SMP_LOW_FIRST   0x1000ULL
+#define SMP_LOW_END     0x9F000ULL
+#define SMP_STACK_PAGES 4
+#define SMP_IST_PAGES   2 /* per IST slot */
+
+enum cpu_state {
+    CPU_BOOT,        /* the boot CPU */
+    CPU_STARTING,    /* INIT-SIPI-SIPI sent, not answered yet */
+    CPU_PARKED,      /* in long mode on its own stack, halted with interrupts off */
+    CPU_FAILED,      /* did not start: see `why` */
+    CPU_NOT_ENABLED, /* the MADT calls it online-capable only: not started */
+};
+
+struct cpu {
+    unsigned index; /* 0 is the boot CPU; the others in MADT order */
+    uint32_t apic_id;
+    enum cpu_state state; /* written by the AP itself when it parks: read atomically */
+    uint32_t reported_id; /* the APIC ID the AP read from its own LAPIC */
+    uint64_t start_ns;    /* from INIT to parked */
+    unsigned sipis;       /* STARTUP IPIs it took */
+    const char *why;      /* CPU_FAILED: the reason */
+    uint64_t stack_top;
+    uint64_t ist_top[IST_STACKS];
+    struct gdt_cpu desc;
+};
+
+struct smp_summary {
+    unsigned listed; /* processors in the MADT (enabled or online-capable) */
+    unsigned parked;
+    unsigned failed;
+    uint64_t max_start_ns;
+    char why[160]; /* no APs started at all: the reason */
+};
+
+/* Finds the processors and starts every enabled AP, one at a time.  Needs the LAPIC
+ * (lapic_timer_start) and the TSC clock; allocates each AP's stacks from `pa`; reads ACPI
+ * tables below `mapped_top`.  On one CPU, or when the APs cannot be started, the boot CPU is
+ * the only one listed and `why` says why.  Call once, on the boot CPU. */
+void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mapped_top,
+               struct smp_summary *out);
+
+unsigned smp_count(void);
+const struct cpu *smp_cpu(unsigned index);
+enum cpu_state smp_state(const struct cpu *c);
+const char *smp_state_name(enum cpu_state state);
+
+#endif
