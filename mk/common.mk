@@ -54,7 +54,7 @@ PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
 # A module may use another (config checks graphics memory with gtt's layout, Linux kernels
 # with the loader's bzImage parser and placement): list it here.
-pure_deps_config := gtt loader
+pure_deps_config := gtt loader vdisp
 pure_deps_igpu   :=
 pure_deps_vgpu   := gtt sched igpu vgt vdisp
 pure_deps_vgt    := igpu
