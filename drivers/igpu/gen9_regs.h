@@ -417,6 +417,8 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_PCODE_READ_RC6VIDS         0x5u
 #define   GEN9_PCODE_READ_MEM_LATENCY     0x6u
 #define   GEN9_PCODE_CDCLK_CONTROL        0x7u       /* i915 SKL_PCODE_CDCLK_CONTROL */
+#define   GEN9_PCODE_SAGV_CONTROL         0x21u      /* i915 GEN9_PCODE_SAGV_CONTROL */
+#define   GEN9_PCODE_ILLEGAL_CMD          0x1u       /* error code: -ENXIO in i915 */
 #define   GEN9_CDCLK_READY_FOR_CHANGE     0x1u       /* i915 SKL_CDCLK_READY_FOR_CHANGE */
 #define GEN9_PCODE_DATA                   0x138128u
 #define GEN9_PCODE_DATA1                  0x13812Cu
