@@ -58,6 +58,7 @@ bool lfb_wall_source(unsigned vm_id, struct wall_source *out)
     if (!vm || vm->state != VM_RUNNING || !vm->linux_guest || !vm->linux_guest->fb.hpa)
         return false;
     struct lfb *l = &vm->linux_guest->fb;
-    *out = (struct wall_source){ true, l->fb.width, l->fb.height, l->fb.stride, lfb_read, l };
+    *out = (struct wall_source){ .enabled = true, .width = l->fb.width, .height = l->fb.height,
+                                 .stride_bytes = l->fb.stride, .read = lfb_read, .ctx = l };
     return true;
 }

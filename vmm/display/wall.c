@@ -36,6 +36,7 @@ static struct {
     enum display_tile_result last[TESSERA_MAX_GUESTS];
     bool painted[TESSERA_MAX_GUESTS];   /* the tile has been drawn once */
     bool overlapped[TESSERA_MAX_GUESTS];/* another tile covers part of it */
+    const char *refused[TESSERA_MAX_GUESTS];   /* why the vGPU refused its surface, last logged */
     struct wall_stats st;
 } wall;
 
@@ -45,20 +46,33 @@ unsigned wall_guest_count(void) { return wall.cfg ? wall.cfg->n_guests : 0; }
 
 const char *wall_guest_name(unsigned vm) { return vm < wall_guest_count() ? wall.cfg->guest[vm].name : "?"; }
 
-static bool source_image(unsigned vm, struct display_image *img)
+static bool source_image(unsigned vm, struct display_image *img, const char **refused)
 {
-    struct wall_source s;
+    struct wall_source s = { 0 };
+    *refused = NULL;
     if (vm >= wall_guest_count())
         return false;
-    /* The vGPU's display plane when the guest has turned it on, else a Linux guest's linear
-     * framebuffer (vmm/display/linux_fb.h). */
-    if (!(wall.source && wall.source(vm, &s) && s.enabled) && !lfb_wall_source(vm, &s))
+    /* The vGPU's display plane when the guest has turned it on, else (until the guest's own
+     * display driver took over) a Linux guest's linear framebuffer (vmm/display/linux_fb.h). */
+    bool plane = wall.source && wall.source(vm, &s) && s.enabled;
+    if (!plane && (s.refused || s.owned)) {
+        *refused = s.refused;
+        return false;
+    }
+    if (!plane && !lfb_wall_source(vm, &s))
         return false;
     *img = (struct display_image){ s.width, s.height, s.stride_bytes, s.read, s.ctx };
     return true;
 }
 
-bool wall_guest_image(unsigned vm, struct display_image *img) { return source_image(vm, img); }
+bool wall_guest_image(unsigned vm, struct display_image *img, const char **why)
+{
+    const char *refused;
+    bool have = source_image(vm, img, &refused);
+    if (why)
+        *why = refused ? refused : "";
+    return have;
+}
 
 /* Why the boot framebuffer cannot carry the wall, or NULL if it can. */
 static const char *screen_problem(const struct boot_info *bi)
@@ -94,14 +108,17 @@ static void copy_row_to_screen(uint32_t y)
     }
 }
 
-static void note_tile(unsigned vm, enum display_tile_result r, const struct display_image *img)
+static void note_tile(unsigned vm, enum display_tile_result r, const struct display_image *img, const char *refused)
 {
-    if (r == wall.last[vm])
+    if (r == wall.last[vm] && (r != DISPLAY_TILE_REFUSED || refused == wall.refused[vm]))
         return;
+    wall.refused[vm] = refused;
     const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
     if (r == DISPLAY_TILE_PICTURE)
         log_info("display: %s: %ux%u picture on tile %u,%u %ux%u", wall.cfg->guest[vm].name, img->width,
                  img->height, t->x, t->y, t->width, t->height);
+    else if (r == DISPLAY_TILE_REFUSED)
+        log_warn("display: %s: no signal (bad surface: %s)", wall.cfg->guest[vm].name, refused);
     else
         log_info("display: %s: %s (%s)", wall.cfg->guest[vm].name,
                  r == DISPLAY_TILE_OUTSIDE ? "tile outside the wall" : "no signal", display_tile_result_name(r));
@@ -148,18 +165,21 @@ static void compose_frame(void)
         const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
         struct display_rect rect = { t->x, t->y, t->width, t->height };
         struct display_image img;
-        bool have = source_image(vm, &img);
-        if (!have && showing_nosignal(vm)) {
+        const char *refused;
+        bool have = source_image(vm, &img, &refused);
+        if (!have && showing_nosignal(vm) && refused == wall.refused[vm]) {
             nosignal++;             /* the pattern is already there: nothing to redraw */
             continue;
         }
         enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect, have ? &img : NULL);
+        if (r == DISPLAY_TILE_NO_SOURCE && refused)
+            r = DISPLAY_TILE_REFUSED;
         wall.painted[vm] = true;
         if (r == DISPLAY_TILE_PICTURE)
             pictures++;
         else if (r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE)
             nosignal++;
-        note_tile(vm, r, &img);
+        note_tile(vm, r, &img, refused);
     }
     if (wall.st.shown) {
         for (uint32_t y = 0; y < wall.surface.height; y++) {
@@ -197,6 +217,7 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     for (unsigned i = 0; i < TESSERA_MAX_GUESTS; i++) {
         wall.last[i] = DISPLAY_TILE_NO_SOURCE;     /* what a tile starts as; only changes are logged */
         wall.painted[i] = wall.overlapped[i] = false;
+        wall.refused[i] = NULL;
     }
     for (unsigned i = 0; i < cfg->n_guests; i++)
         for (unsigned j = 0; j < cfg->n_guests; j++)

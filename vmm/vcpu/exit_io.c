@@ -10,6 +10,7 @@
 #include "vmm/log.h"
 #include "vmm/vcpu/exit_linux.h"
 #include "vmm/vpci/vgpu_pci.h"
+#include "vmm/loader/linux_layout.h"
 #include "vmm/vpci/vpci_guest.h"
 
 #include <stdlib.h>
@@ -73,6 +74,8 @@ struct vpci *vpci_of(unsigned guest_id)
     int e = vgpu_pci_build(g->bus, aperture_mib);
     if (e == VPCI_OK && vm->cfg->vgpu == CFG_VGPU_I915)
         e = vgpu_pci_add_msi(g->bus);   /* i915 takes its interrupts as MSI */
+    if (e == VPCI_OK && vm->cfg->vgpu_display == CFG_DISPLAY_DP)
+        e = vgpu_pci_add_display(g->bus, LINUX_OPREGION_GPA);  /* OpRegion (VBT) and a PCH */
     if (e != VPCI_OK) {
         free(g->bus);
         g->bus = NULL;

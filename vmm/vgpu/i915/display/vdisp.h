@@ -139,6 +139,9 @@ enum vdisp_scan_result {
     VDISP_SCAN_BAD_SIZE,
 };
 enum vdisp_scan_result vdisp_scanout(const struct vdisp *d, struct vdisp_scanout *out);
+/* The same for a given set of the primary's registers (the armed one, when it is armed). */
+enum vdisp_scan_result vdisp_scanout_regs(const struct vdisp *d, const struct vdisp_plane_regs *r,
+                                          struct vdisp_scanout *out);
 const char *vdisp_scan_result_name(enum vdisp_scan_result r);
 /* Live planes besides the primary that are on: 1 << VDISP_SPRITE, 1 << VDISP_CURSOR. */
 unsigned vdisp_overlays(const struct vdisp *d);

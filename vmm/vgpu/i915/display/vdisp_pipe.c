@@ -195,7 +195,12 @@ const char *vdisp_scan_result_name(enum vdisp_scan_result r)
 
 enum vdisp_scan_result vdisp_scanout(const struct vdisp *d, struct vdisp_scanout *out)
 {
-    const struct vdisp_plane_regs *r = &d->live[VDISP_PRIMARY];
+    return vdisp_scanout_regs(d, &d->live[VDISP_PRIMARY], out);
+}
+
+enum vdisp_scan_result vdisp_scanout_regs(const struct vdisp *d, const struct vdisp_plane_regs *r,
+                                          struct vdisp_scanout *out)
+{
     *out = (struct vdisp_scanout){ 0 };
     if (!d->pipe_on)
         return VDISP_SCAN_PIPE_OFF;
