@@ -35,6 +35,10 @@
 #define GEN9_DE_MISC_IMR                  0x44464u
 #define GEN9_DE_MISC_IIR                  0x44468u
 #define GEN9_DE_MISC_IER                  0x4446Cu
+/* PSR's interrupt bits (eDP only: never raised here), reset by i915 and checked to read 0
+ * (gen8_display_irq_reset(), gen8_de_irq_postinstall()): write 1 to clear. */
+#define GEN9_EDP_PSR_IMR                  0x64834u
+#define GEN9_EDP_PSR_IIR                  0x64838u
 #define GEN9_SDE_ISR                      0xC4000u
 #define GEN9_SDE_IMR                      0xC4004u
 #define GEN9_SDE_IIR                      0xC4008u

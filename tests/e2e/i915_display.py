@@ -53,15 +53,17 @@ def wall(s):
 def exits(s, vm="linux"):
     """The guest's VM exits so far (`vms`)."""
     out = s.command("vms")
-    m = re.search(rf"^\s*\d+ {vm}\s+\S+\s+\d+ MiB\s+(\d+)", out, re.M)
+    m = re.search(rf"^\s*\d+ {vm}\s+\S+\s+\d+M\s+(\d+)", out, re.M)
     assert m, out
     return int(m.group(1))
 
 
-def cpu_share(s, vm="linux"):
+def cpu_ns(s):
+    """`stats`' ns line: wall, guests, rendering, copying, composing."""
     out = s.command("stats")
-    m = re.search(rf"^\s*{vm}\s.*?(\d+\.\d)%", out, re.M)
-    return float(m.group(1)) if m else None
+    m = re.search(r"ns: wall (\d+) guests (\d+) rendering (\d+) copying (\d+) composing (\d+)", out)
+    assert m, out
+    return [int(x) for x in m.groups()]
 
 
 def vgpu_display(s):
@@ -95,7 +97,7 @@ def run(r, s, banner, timing):
 
     def clean_log(step):
         out = sh("dmesg | grep -iE 'warn|error|time|mismatch|lock|zero|hang|trace'", 300)
-        bad = [l for l in out.splitlines() if BAD_LOG.search(l)]
+        bad = [l for l in out.splitlines() if BAD_LOG.search(l) and "fastset mismatch" not in l]
         assert not bad, f"after {step} the guest's log says:\n" + "\n".join(bad[-12:])
 
     t0 = time.monotonic()
@@ -108,7 +110,7 @@ def run(r, s, banner, timing):
         print("\n".join("     " + l for l in out.strip().splitlines()[-8:]))
         assert re.search(r"fb0: i915drmfb frame buffer device", out), out
         out = sh("cat /sys/class/drm/card0-DP-1/modes")
-        assert out.split()[:2] == ["512x384", "640x480"], out
+        assert out.split()[:1] == ["512x384"], out
         detach()
         lines, counts, out = vgpu_display(s)
         print("\n".join("     " + l for l in lines))
@@ -202,18 +204,19 @@ def run(r, s, banner, timing):
             assert f"display-kiosk: {kind}" in out and "running" in out, out
             sh("sleep 20", 300)
             detach()
-            e0, t_0, l0 = exits(s), time.monotonic(), vgpu_display(s)[1]
-            s.command("stats reset") if False else None
+            e0, n0, l0 = exits(s), cpu_ns(s), vgpu_display(s)[1]
             a = guest_crc(s)
             s.idle(10)
             b = guest_crc(s)
-            e1, t_1, l1 = exits(s), time.monotonic(), vgpu_display(s)[1]
-            share = cpu_share(s)
+            e1, n1, l1 = exits(s), cpu_ns(s), vgpu_display(s)[1]
+            secs = (n1[0] - n0[0]) / 1e9
+            hv = 1 - (n1[1] - n0[1]) / (n1[0] - n0[0])
             assert a and b and a[:2] == MODE and b[:2] == MODE, (a, b)
             assert a[2] != b[2], f"two screenshots 10 s apart are the same: {a}"
-            flips_s = (l1["flips"] - l0["flips"]) / (t_1 - t_0)
-            print(f"     {kind}: tile crc {a[2]:08x} then {b[2]:08x}; {flips_s:.1f} flips/s wall, "
-                  f"{(e1 - e0) / (t_1 - t_0):.0f} exits/s wall, guest CPU share {share}%")
+            print(f"     {kind}: tile crc {a[2]:08x} then {b[2]:08x}; over {secs:.1f} s of hypervisor time: "
+                  f"{(l1['flips'] - l0['flips']) / secs:.1f} flips/s, {(l1['frames'] - l0['frames']) / secs:.1f} "
+                  f"frames/s, {(e1 - e0) / secs:.0f} exits/s of the Linux guest, hypervisor (not guests) "
+                  f"{hv:.1%} of the CPU, composing {(n1[4] - n0[4]) / (n1[0] - n0[0]):.1%}")
             log = "/tmp/weston.log" if kind == "weston" else "/tmp/cage.log"
             out = sh(f"grep -iE 'DP-1|connector' {log} | head -n 4", 300)
             print("\n".join("     " + l for l in out.strip().splitlines()[:4]))
@@ -268,7 +271,7 @@ def run(r, s, banner, timing):
         lines, counts, out = vgpu_display(s)
         print("     " + " / ".join(lines[1:3]))
         assert "refused: surface outside its graphics memory" in out, out
-        log = s.command("log warn", keep_log=True) if False else s.command("log")
+        log = s.command("log", keep_log=True)
         assert "no signal (bad surface: surface outside its graphics memory)" in log, log[-2000:]
         sh(f"i915-plane {good[2:]}; sleep 3")
         detach()

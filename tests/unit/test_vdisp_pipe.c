@@ -52,6 +52,8 @@ static void test_initial_state(void **state)
     assert_int_equal(rd(GEN9_DE_PORT_IIR), 0);
     assert_int_equal(rd(GEN9_SDE_IIR), 0);
     assert_int_equal(rd(GEN9_DE_PIPE_IMR(0)), ~0u);
+    wr(GEN9_EDP_PSR_IIR, 0xFFFFFFFF);                   /* gen8_display_irq_reset() */
+    assert_int_equal(rd(GEN9_EDP_PSR_IIR), 0);          /* gen3_assert_iir_is_zero() */
     assert_int_equal(rd(GEN9_SDE_ISR), GEN9_SDE_PORTD_HOTPLUG_SPT);        /* connected */
     assert_int_equal(rd(GEN9_PIPECONF_A), 0);
     assert_int_equal(rd(GEN9_PIPEDSL_A), 0);

@@ -230,6 +230,9 @@ void vdisp_write(struct vdisp *d, uint32_t off, uint32_t val, uint64_t now)
         follow(d, off, val, GEN9_PIPECONF_ENABLE, GEN9_PIPECONF_STATE_ENABLE);
         vdisp_pipe_enable(d, (val & GEN9_PIPECONF_ENABLE) != 0, now);
         return;
+    case GEN9_EDP_PSR_IIR:                      /* nothing latches: 1s clear */
+        vdisp_store_set(&d->store, off, vdisp_store_get(&d->store, off) & ~val);
+        return;
     case GEN9_PCH_PORT_HOTPLUG:                 /* status: write 1 to clear */
     case GEN9_PCH_PORT_HOTPLUG2: {
         uint32_t sticky = off == GEN9_PCH_PORT_HOTPLUG ? GEN9_PORT_HOTPLUG_STATUS_MASK : GEN9_PORTE_HOTPLUG_STATUS_MASK;
