@@ -37,6 +37,11 @@ static struct {
     bool painted[TESSERA_MAX_GUESTS];   /* the tile has been drawn once */
     bool overlapped[TESSERA_MAX_GUESTS];/* another tile covers part of it */
     const char *refused[TESSERA_MAX_GUESTS];   /* why the vGPU refused its surface, last logged */
+    /* the frame under way (wall_poll makes it a tile at a time) */
+    bool in_frame;
+    unsigned next_tile;
+    uint64_t frame_start_ns, frame_ns;  /* when it started; CPU it took so far */
+    unsigned frame_pictures, frame_nosignal;
     struct wall_stats st;
 } wall;
 
@@ -157,30 +162,33 @@ static unsigned rate_from_cmdline(const char *cmdline)
     return WALL_DEFAULT_HZ;
 }
 
-static void compose_frame(void)
+/* One tile of the frame under way: its guest's picture read whole (never half of one frame
+ * and half of the next). */
+static void compose_tile(unsigned vm)
 {
-    uint64_t t0 = timer_now_ns();
-    unsigned pictures = 0, nosignal = 0;
-    for (unsigned vm = 0; vm < wall.cfg->n_guests; vm++) {
-        const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
-        struct display_rect rect = { t->x, t->y, t->width, t->height };
-        struct display_image img;
-        const char *refused;
-        bool have = source_image(vm, &img, &refused);
-        if (!have && showing_nosignal(vm) && refused == wall.refused[vm]) {
-            nosignal++;             /* the pattern is already there: nothing to redraw */
-            continue;
-        }
-        enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect, have ? &img : NULL);
-        if (r == DISPLAY_TILE_NO_SOURCE && refused)
-            r = DISPLAY_TILE_REFUSED;
-        wall.painted[vm] = true;
-        if (r == DISPLAY_TILE_PICTURE)
-            pictures++;
-        else if (r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE)
-            nosignal++;
-        note_tile(vm, r, &img, refused);
+    const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
+    struct display_rect rect = { t->x, t->y, t->width, t->height };
+    struct display_image img;
+    const char *refused;
+    bool have = source_image(vm, &img, &refused);
+    if (!have && showing_nosignal(vm) && refused == wall.refused[vm]) {
+        wall.frame_nosignal++;      /* the pattern is already there: nothing to redraw */
+        return;
     }
+    enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect, have ? &img : NULL);
+    if (r == DISPLAY_TILE_NO_SOURCE && refused)
+        r = DISPLAY_TILE_REFUSED;
+    wall.painted[vm] = true;
+    if (r == DISPLAY_TILE_PICTURE)
+        wall.frame_pictures++;
+    else if (r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE)
+        wall.frame_nosignal++;
+    note_tile(vm, r, &img, refused);
+}
+
+/* The rows the frame changed go to the screen. */
+static void copy_dirty_rows(void)
+{
     if (wall.st.shown) {
         for (uint32_t y = 0; y < wall.surface.height; y++) {
             if (wall.surface.dirty_rows[y]) {
@@ -192,14 +200,40 @@ static void compose_frame(void)
     } else {
         memset(wall.surface.dirty_rows, 0, wall.surface.height);
     }
-    uint64_t dt = timer_now_ns() - t0;
+}
+
+/* The finished frame's counters. */
+static void record_frame(void)
+{
+    uint64_t dt = wall.frame_ns;
     wall.st.frames++;
     wall.st.last_ns = dt;
     wall.st.total_ns += dt;
     if (dt > wall.st.max_ns)
         wall.st.max_ns = dt;
-    wall.st.pictures = pictures;
-    wall.st.nosignal = nosignal;
+    wall.st.pictures = wall.frame_pictures;
+    wall.st.nosignal = wall.frame_nosignal;
+}
+
+static void start_frame(void)
+{
+    wall.next_tile = 0;
+    wall.frame_ns = 0;
+    wall.frame_pictures = wall.frame_nosignal = 0;
+}
+
+/* A whole frame at once (`screenshot`): a frame under way is finished first. */
+static void compose_frame(void)
+{
+    uint64_t t0 = timer_now_ns();
+    if (!wall.in_frame)
+        start_frame();
+    for (; wall.next_tile < wall.cfg->n_guests; wall.next_tile++)
+        compose_tile(wall.next_tile);
+    copy_dirty_rows();
+    wall.frame_ns += timer_now_ns() - t0;
+    record_frame();
+    wall.in_frame = false;
 }
 
 void wall_init(const struct cfg *cfg, wall_source_fn source)
@@ -276,17 +310,35 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
              wall.native ? "XRGB8888" : "converted to its channel order", wall.st.hz);
 }
 
+/* A frame is made one tile per call (and the screen copy in one more), so the guests run between
+ * its steps: under an emulator a whole frame costs tens of ms, longer than a guest display's
+ * frame period, and composing it at once would make a guest miss vblanks it waits for. */
 void wall_poll(uint64_t now_ns)
 {
-    if (!wall.st.shown || !wall.period_ns || now_ns < wall.next_ns)
+    if (!wall.st.shown || !wall.period_ns || (!wall.in_frame && now_ns < wall.next_ns))
         return;
-    compose_frame();
+    if (!wall.in_frame) {
+        start_frame();
+        wall.in_frame = true;
+        wall.frame_start_ns = now_ns;
+    }
+    uint64_t t0 = timer_now_ns();
+    if (wall.next_tile < wall.cfg->n_guests) {
+        compose_tile(wall.next_tile++);
+        wall.frame_ns += timer_now_ns() - t0;
+        return;
+    }
+    copy_dirty_rows();
     uint64_t done = timer_now_ns();
+    wall.frame_ns += done - t0;
+    record_frame();
+    wall.in_frame = false;
     /* Keep the cadence steady, but never try to catch up on frames missed while busy, and never
      * spend more than 1/WALL_MAX_CPU_SHARE of the CPU composing (under an emulator a frame can
      * cost tens of ms, which at 10 Hz would starve the guests and the GPU model). */
-    uint64_t next = wall.next_ns + wall.period_ns > now_ns ? wall.next_ns + wall.period_ns : now_ns + wall.period_ns;
-    uint64_t floor = done + (done - now_ns) * (WALL_MAX_CPU_SHARE - 1);
+    uint64_t start = wall.frame_start_ns;
+    uint64_t next = wall.next_ns + wall.period_ns > start ? wall.next_ns + wall.period_ns : start + wall.period_ns;
+    uint64_t floor = done + wall.frame_ns * (WALL_MAX_CPU_SHARE - 1);
     wall.next_ns = next > floor ? next : floor;
 }
 
