@@ -110,6 +110,7 @@ $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done
 	@install -m 0755 $(I915_OUT)/i915-colorblt $(I915_STAGE)/usr/bin/i915-colorblt
 	@install -m 0755 $(I915_OUT)/i915-plane $(I915_STAGE)/usr/bin/i915-plane
 	@install -m 0755 guests/linux/i915/display-kiosk $(I915_STAGE)/usr/bin/display-kiosk
+	@mkdir -p $(I915_STAGE)/usr/share/X11/xkb   # libxkbcommon refuses a context without its data folder (no keymap is compiled: no keyboard)
 	@tools/tree-manifest $(I915_STAGE) >$(I915_OUT)/i915-part.list
 	@tools/gen-initramfs -z -o $@ $(I915_OUT)/i915-part.list >$(I915_OUT)/i915-part.txt
 	@sed 's/^/  LINUX   /' $(I915_OUT)/i915-part.txt

@@ -23,9 +23,9 @@ MODE = (512, 384)               # the monitor's preferred mode: the tile's size
 TILES = {"linux": (0, 0, 512, 384), "signage": (512, 0, 512, 384), "dashboard": (0, 384, 512, 384),
          "idle": (512, 384, 512, 384)}
 # What the guest's log must not say after any display step (drm, i915 and the kernel).
-BAD_LOG = re.compile(r"WARNING|flip_done timed out|vblank wait timed out|pipe state doesn't match|"
-                     r"mismatch in|not locked|timeout waiting|Timed out|Failed to disable SAGV|"
-                     r"is not zero|GPU HANG|Call Trace|\[drm\] \*ERROR\*|not done \(status", re.I)
+BAD_LOG = re.compile(r"WARNING|(?i:flip_done timed out|vblank wait timed out|pipe state doesn't match|"
+                     r"mismatch in|not locked|timeout waiting|timed out waiting|Failed to disable SAGV|"
+                     r"is not zero|GPU HANG|Call Trace|\*ERROR\*|not done \(status)")
 
 
 def splash_crc():
@@ -128,10 +128,35 @@ def run(r, s, banner, timing):
     r.check("i915 display: fbcon's /dev/fb0, drawn by the guest (fbpicture), is on the tile pixel for pixel",
             fbcon_exact)
 
+    def hostile():
+        out = sh("i915-plane")
+        m = re.search(r"PLANE_SURF (0x[0-9a-f]+) SURFLIVE 0x[0-9a-f]+ PLANE_CTL (0x[0-9a-f]+)", out)
+        assert m and int(m.group(2), 16) & (1 << 31), f"plane 1 is not on: {out}"
+        good = m.group(1)
+        # Far outside its graphics memory (another guest's window, the host area: wherever).
+        out = sh("i915-plane fffff000; sleep 3")
+        detach()
+        shot = wall(s)
+        screenshot.write_png(shot, os.path.join(ROOT, "build", "e2e", "bochs-i915", "hostile.png"))
+        assert shot.is_nosignal(TILES["linux"]), "the Linux tile does not show no signal"
+        others = [k for k in ("signage", "dashboard") if shot.is_nosignal(TILES[k])]
+        assert not others, f"{others} show no signal too"
+        lines, counts, out = vgpu_display(s)
+        print("     " + " / ".join(lines[1:3]))
+        assert "refused: surface outside its graphics memory" in out, out
+        log = s.command("log", keep_log=True)
+        assert "no signal (bad surface: surface outside its graphics memory)" in log, log[-2000:]
+        sh(f"i915-plane {good[2:]}; sleep 3")
+        detach()
+        got = guest_crc(s)
+        assert got == (size[0], size[1], crc), f"after the hostile plane: {got}"
+    r.check("i915 display: a hostile plane (PLANE_SURF outside its memory) shows \"no signal\" on its tile only, "
+            "and the picture comes back", hostile)
+
     def vbltest():
-        out = sh("timeout 8 vbltest -M i915 2>&1 | tail -n 3", 300)
+        out = sh("timeout 12 vbltest -M i915 2>&1 | grep freq", 300)
         rates = [float(x) for x in re.findall(r"freq:\s*([\d.]+)\s*Hz", out)]
-        print(f"     vbltest: {out.strip().splitlines()[-1] if out.strip() else out!r}")
+        print(f"     vbltest: {', '.join(f'{x:.2f} Hz' for x in rates)}")
         assert rates, out
         assert abs(rates[-1] - HZ) <= HZ / 10, f"{rates[-1]} Hz, configured {HZ}"
     r.check(f"i915 display: vbltest reports {HZ} Hz within 10 % of guest time", vbltest)
@@ -166,6 +191,7 @@ def run(r, s, banner, timing):
     r.check("i915 display: modetest -s sets 512x384 and its test pattern is on the tile", test_pattern)
 
     def flips():
+        detach()
         e0, l0 = exits(s), vgpu_display(s)[1]
         sh(f"sleep 25 | modetest -M i915 -s {conn['id']}:512x384 -v >/tmp/mtv.log 2>&1 &")
         sh("sleep 22")
@@ -199,86 +225,75 @@ def run(r, s, banner, timing):
             "512x384 and the splash pixel-exact again", mode_change)
 
     def animates(kind):
+        log = "/tmp/weston.log" if kind == "weston" else "/tmp/cage.log"
+
         def check():
-            out = sh(f"display-kiosk {kind}", 600)
-            assert f"display-kiosk: {kind}" in out and "running" in out, out
-            sh("sleep 20", 300)
-            detach()
-            e0, n0, l0 = exits(s), cpu_ns(s), vgpu_display(s)[1]
-            a = guest_crc(s)
-            s.idle(10)
-            b = guest_crc(s)
-            e1, n1, l1 = exits(s), cpu_ns(s), vgpu_display(s)[1]
-            secs = (n1[0] - n0[0]) / 1e9
-            hv = 1 - (n1[1] - n0[1]) / (n1[0] - n0[0])
-            assert a and b and a[:2] == MODE and b[:2] == MODE, (a, b)
-            assert a[2] != b[2], f"two screenshots 10 s apart are the same: {a}"
-            print(f"     {kind}: tile crc {a[2]:08x} then {b[2]:08x}; over {secs:.1f} s of hypervisor time: "
-                  f"{(l1['flips'] - l0['flips']) / secs:.1f} flips/s, {(l1['frames'] - l0['frames']) / secs:.1f} "
-                  f"frames/s, {(e1 - e0) / secs:.0f} exits/s of the Linux guest, hypervisor (not guests) "
-                  f"{hv:.1%} of the CPU, composing {(n1[4] - n0[4]) / (n1[0] - n0[0]):.1%}")
-            log = "/tmp/weston.log" if kind == "weston" else "/tmp/cage.log"
-            out = sh(f"grep -iE 'DP-1|connector' {log} | head -n 4", 300)
-            print("\n".join("     " + l for l in out.strip().splitlines()[:4]))
-            if kind == "weston":
-                assert re.search(r"DP-1", out) and re.search(r"connected", out), out
-            out = sh("display-kiosk stop", 300)
-            assert "stopped" in out, out
-            sh("fbpicture /etc/splash.ppm /dev/fb0", 300)
+            try:
+                out = sh(f"display-kiosk {kind}", 600)
+                assert f"display-kiosk: {kind}" in out and "running" in out, out
+                sh("sleep 20", 300)
+                detach()
+                e0, n0, l0 = exits(s), cpu_ns(s), vgpu_display(s)[1]
+                a = guest_crc(s)
+                s.idle(10)
+                b = guest_crc(s)
+                e1, n1, l1 = exits(s), cpu_ns(s), vgpu_display(s)[1]
+                secs = (n1[0] - n0[0]) / 1e9
+                hv = 1 - (n1[1] - n0[1]) / (n1[0] - n0[0])
+                assert a and b and a[:2] == MODE and b[:2] == MODE, (a, b)
+                assert a[2] != b[2], f"two screenshots 10 s apart are the same: {a}"
+                print(f"     {kind}: tile crc {a[2]:08x} then {b[2]:08x}; over {secs:.1f} s of hypervisor time: "
+                      f"{(l1['flips'] - l0['flips']) / secs:.1f} flips/s, {(l1['frames'] - l0['frames']) / secs:.1f} "
+                      f"frames/s, {(e1 - e0) / secs:.0f} exits/s of the Linux guest, hypervisor (not guests) "
+                      f"{hv:.1%} of the CPU, composing {(n1[4] - n0[4]) / (n1[0] - n0[0]):.1%}")
+                if kind == "weston":
+                    out = sh(f"grep -E 'DP-1' {log} | head -n 3", 300)
+                    print("\n".join("     " + l for l in out.strip().splitlines()[:3]))
+                    assert re.search(r"DP-1", out) and re.search(r"connected", out), out
+            finally:
+                try:
+                    out = sh(f"tail -n 4 {log}; display-kiosk stop", 300)
+                    print("\n".join("     " + l for l in out.strip().splitlines()[-5:]))
+                    sh("fbpicture /etc/splash.ppm /dev/fb0", 300)
+                except StepFailed as e:
+                    print(f"     ({kind} could not be stopped: {e})")
             clean_log(kind)
         return check
     r.check("i915 display: Weston (DRM backend, pixman, kiosk shell) with weston-simple-shm animates on the "
             "tile and its log names DP-1 connected", animates("weston"))
     r.check("i915 display: cage (wlroots, pixman) with weston-simple-shm animates on the tile", animates("cage"))
 
+    def connector():
+        """modetest -c's view (a fresh probe): DP-1's status and its first mode."""
+        out = sh("modetest -M i915 -c | grep -E 'DP-1|^  #0'")
+        m = re.search(r"\b(connected|disconnected)\s+DP-1", out)
+        mode = re.search(r"^\s+#0 (\d+x\d+) ", out, re.M)
+        return (m.group(1) if m else None), (mode.group(1) if mode else None)
+
     def hotplug():
         detach()
-        out = s.command("monitor linux 640x480", timeout=60)
-        assert "monitor linux: DP-1 connected, 640x480 at 30 Hz preferred; hotplug sent" in out, out
-        s.idle(20)
-        out = sh("cat /sys/class/drm/card0-DP-1/status /sys/class/drm/card0-DP-1/modes")
-        assert out.split()[:2] == ["connected", "640x480"], out
-        detach()
-        s.command("monitor linux off", timeout=60)
-        s.idle(20)
+        out = s.command("monitor linux off", timeout=60)
+        assert "monitor linux: DP-1 disconnected; hotplug sent" in out, out
+        s.idle(15)
+        # The status i915's hotplug handler set, without any probe from user space.
         out = sh("cat /sys/class/drm/card0-DP-1/status")
         assert out.strip() == "disconnected", out
         detach()
+        out = s.command("monitor linux 640x480", timeout=60)
+        assert "monitor linux: DP-1 connected, 640x480 at 30 Hz preferred; hotplug sent" in out, out
+        s.idle(15)
+        assert sh("cat /sys/class/drm/card0-DP-1/status").strip() == "connected"
+        assert connector() == ("connected", "640x480")
+        detach()
         s.command("monitor linux on", timeout=60)
-        s.idle(20)
-        out = sh("cat /sys/class/drm/card0-DP-1/status /sys/class/drm/card0-DP-1/modes")
-        assert out.split()[:2] == ["connected", "512x384"], out
-        sh("sleep 10; fbpicture /etc/splash.ppm /dev/fb0", 300)
+        s.idle(15)
+        assert connector() == ("connected", "512x384")
         detach()
         lines, counts, _ = vgpu_display(s)
         assert counts["hotplugs"] == 3, counts
-    r.check("i915 display: the monitor hot-plugged (640x480, unplugged, back): i915 follows each time",
+        print(f"     hotplugs: off -> disconnected, 640x480 -> connected with 640x480 first, on -> 512x384")
+    r.check("i915 display: the monitor hot-plugged (unplugged, 640x480, back): i915 follows each time",
             hotplug)
-
-    def hostile():
-        out = sh("i915-plane")
-        m = re.search(r"PLANE_SURF (0x[0-9a-f]+)", out)
-        assert m, out
-        good = m.group(1)
-        # Far outside its graphics memory (another guest's window, the host area: wherever).
-        out = sh("i915-plane fffff000; sleep 3")
-        detach()
-        shot = wall(s)
-        screenshot.write_png(shot, os.path.join(ROOT, "build", "e2e", "bochs-i915", "hostile.png"))
-        assert shot.is_nosignal(TILES["linux"]), "the Linux tile does not show no signal"
-        others = [k for k in ("signage", "dashboard") if shot.is_nosignal(TILES[k])]
-        assert not others, f"{others} show no signal too"
-        lines, counts, out = vgpu_display(s)
-        print("     " + " / ".join(lines[1:3]))
-        assert "refused: surface outside its graphics memory" in out, out
-        log = s.command("log", keep_log=True)
-        assert "no signal (bad surface: surface outside its graphics memory)" in log, log[-2000:]
-        sh(f"i915-plane {good[2:]}; sleep 3")
-        detach()
-        got = guest_crc(s)
-        assert got == (size[0], size[1], crc), f"after the hostile plane: {got}"
-    r.check("i915 display: a hostile plane (PLANE_SURF outside its memory) shows \"no signal\" on its tile only, "
-            "and the picture comes back", hostile)
 
     r.check("i915 display: the guest's log has no display warning, timeout or state mismatch",
             lambda: clean_log("the display checks"))
