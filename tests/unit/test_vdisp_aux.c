@@ -127,6 +127,24 @@ static void test_no_sink(void **state)
     assert_true(vdisp_read(&d, GEN9_DP_AUX_CH_CTL(AUXD), 0) & GEN9_DP_AUX_CH_CTL_RECEIVE_ERROR);
 }
 
+/* A monitor replaced by another (operator hotplug): the next EDID read is the new one. */
+static void test_replug_new_edid(void **state)
+{
+    (void)state;
+    const char *why;
+    uint8_t got[VDISP_EDID_BYTES], want[VDISP_EDID_BYTES];
+    struct vdisp_monitor a = { true, 640, 480, 30 }, b = { true, 512, 384, 30 };
+    assert_true(fx_read_edid(&d, got, sizeof got) > 0);
+    assert_true(vdisp_plug(&d, &a, 0, &why));
+    assert_true(fx_read_edid(&d, got, sizeof got) > 0);
+    assert_true(vdisp_edid_build(640, 480, 30, want));
+    assert_memory_equal(got, want, sizeof got);
+    assert_true(vdisp_plug(&d, &b, 0, &why));
+    assert_true(fx_read_edid(&d, got, sizeof got) > 0);
+    assert_true(vdisp_edid_build(512, 384, 30, want));
+    assert_memory_equal(got, want, sizeof got);
+}
+
 static void test_malformed(void **state)
 {
     (void)state;
@@ -149,6 +167,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_edid_over_aux, setup, teardown),
         cmocka_unit_test_setup_teardown(test_link_training, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_sink, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replug_new_edid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,7 +69,8 @@ struct vgpu_i915 {
     /* the display (vgpu_i915_display.c): NULL without one (every pipe fused off) */
     struct vdisp *disp;
     struct vgpu_i915_display_stats disp_st;
-    const char *disp_refused;           /* the refusal last logged, while it lasts */
+    const char *disp_refused;           /* the refusal last logged for the live set, while it lasts */
+    const char *armed_refused;          /* ... for the set PLANE_SURF armed */
     unsigned overlays_logged;           /* planes logged as not composed (1 << VDISP_*) */
 };
 

@@ -56,16 +56,18 @@ static const char *surface_refusal(const struct vgpu *v, enum vdisp_scan_result 
     return NULL;
 }
 
-/* A refusal is counted every time it is found, logged when the reason changes. */
-static void note_refusal(const struct vgpu *v, const char *why, const struct vdisp_scanout *s)
+/* A refusal is counted every time it is found, logged when its reason changes: *last is the
+ * reason last logged for the live set (composition) or for the armed one (PLANE_SURF writes). */
+static void note_refusal(const struct vgpu *v, const char *why, const struct vdisp_scanout *s, const char **last,
+                         const char *which)
 {
     struct vgpu_i915 *g = i915_of(v);
     g->disp_st.refused++;
-    if (why == g->disp_refused)
+    if (why == *last)
         return;
-    g->disp_refused = why;
-    vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: display: plane 1 refused for scan-out: %s (surface "
-              "%#llx, %ux%u at %u,%u, stride %u, reads %#llx..%#llx): no signal (bad surface)", v->id, why,
+    *last = why;
+    vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: display: plane 1 %s refused for scan-out: %s (surface "
+              "%#llx, %ux%u at %u,%u, stride %u, reads %#llx..%#llx): no signal (bad surface)", v->id, which, why,
               (unsigned long long)s->surf, s->w, s->h, s->x, s->y, s->stride,
               (unsigned long long)s->first, (unsigned long long)s->end);
 }
@@ -78,7 +80,9 @@ static void check_armed(struct vgpu *v)
     enum vdisp_scan_result r = vdisp_scanout_regs(g->disp, &g->disp->armed[VDISP_PRIMARY], &s);
     const char *why = surface_refusal(v, r, &s);
     if (why)
-        note_refusal(v, why, &s);
+        note_refusal(v, why, &s, &g->armed_refused, "as armed");
+    else
+        g->armed_refused = NULL;
 }
 
 uint32_t vgpu_i915_display_read(struct vgpu *v, uint32_t off)
@@ -147,7 +151,7 @@ void vgpu_i915_display_reset(struct vgpu *v)
         return;
     vdisp_reset(g->disp);
     vgt_regs_set_fuse(&g->regs, GEN9_SKL_DFSM, VDISP_DFSM);
-    g->disp_refused = NULL;
+    g->disp_refused = g->armed_refused = NULL;
     g->overlays_logged = 0;
 }
 
@@ -188,7 +192,7 @@ bool vgpu_i915_plane_get(const struct vgpu *v, struct vgpu_plane *out)
     out->owned = g->disp->ever_on;
     const char *why = surface_refusal(v, r, &s);
     if (why) {
-        note_refusal(v, why, &s);
+        note_refusal(v, why, &s, &g->disp_refused, "as scanned out");
         out->refused = why;
         return false;
     }
