@@ -41,9 +41,9 @@ I915_IGT_PROGRAMS ?= $(addprefix $(I915_IGT_DIR)/,gem_exec_nop gem_blt intel_upl
 # Weston loads with dlopen() are named here; elf-closure takes what each of them links.  No Mesa
 # DRI driver is taken (none is linked, only dlopen()ed by EGL, which these programs do not use):
 # the guest has no 3D, and the build refuses an image that would carry one.
-I915_DISPLAY_PACKAGES ?= libdrm-tests weston cage
+I915_DISPLAY_PACKAGES ?= libdrm-tests weston cage seatd
 I915_DISPLAY_PROGRAMS ?= /usr/bin/modetest /usr/bin/vbltest /usr/bin/weston /usr/bin/weston-simple-shm \
-                         /usr/bin/cage /usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so \
+                         /usr/bin/cage /usr/sbin/seatd /usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so \
                          /usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so
 
 # --- Debian's kernel modules: only the i915 closure is taken out of the package (two passes
@@ -87,6 +87,14 @@ $(I915_OUT)/i915-colorblt: guests/linux/i915/i915-colorblt.c guests/linux/i915/c
 	@echo "  LINUXCC $<"
 	@gcc -std=gnu11 -O2 $(WARN) -I. -isystem $(I915_UAPI_INCLUDE) -static -s -o $@ $<
 
+# cage refuses to run as root: display-kiosk starts it as a user through run-as (busybox-static
+# has no su), a static program without a C library like fbpicture.
+$(I915_OUT)/run-as: guests/linux/i915/run-as.c
+	@mkdir -p $(dir $@)
+	@echo "  LINUXCC $<"
+	@gcc -std=gnu11 -Os $(WARN) -ffreestanding -fno-stack-protector -fno-pie -no-pie \
+	     -fno-asynchronous-unwind-tables -nostdlib -static -s -Wl,--build-id=none -o $@ $<
+
 # The display's isolation check (a plane aimed outside the guest's memory, behind i915's back):
 # static, like i915-colorblt.
 $(I915_OUT)/i915-plane: guests/linux/i915/i915-plane.c drivers/igpu/gen9_display.h
@@ -96,7 +104,8 @@ $(I915_OUT)/i915-plane: guests/linux/i915/i915-plane.c drivers/igpu/gen9_display
 
 # --- The second archive, staged as a tree and listed by tools/tree-manifest.
 $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done \
-                               $(I915_OUT)/i915-colorblt $(I915_OUT)/i915-plane guests/linux/i915/i915-init \
+                               $(I915_OUT)/i915-colorblt $(I915_OUT)/i915-plane $(I915_OUT)/run-as \
+                               guests/linux/i915/i915-init \
                                guests/linux/i915/display-kiosk \
                                tools/elf-closure tools/tree-manifest tools/gen-initramfs
 	@rm -rf $(I915_STAGE) && mkdir -p $(I915_STAGE)/sbin $(I915_STAGE)/usr/bin
@@ -109,6 +118,7 @@ $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done
 	@install -m 0755 guests/linux/i915/i915-init $(I915_STAGE)/sbin/i915-init
 	@install -m 0755 $(I915_OUT)/i915-colorblt $(I915_STAGE)/usr/bin/i915-colorblt
 	@install -m 0755 $(I915_OUT)/i915-plane $(I915_STAGE)/usr/bin/i915-plane
+	@install -m 0755 $(I915_OUT)/run-as $(I915_STAGE)/usr/bin/run-as
 	@install -m 0755 guests/linux/i915/display-kiosk $(I915_STAGE)/usr/bin/display-kiosk
 	@mkdir -p $(I915_STAGE)/usr/share/X11/xkb   # libxkbcommon refuses a context without its data folder (no keymap is compiled: no keyboard)
 	@tools/tree-manifest $(I915_STAGE) >$(I915_OUT)/i915-part.list
