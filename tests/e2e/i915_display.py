@@ -263,36 +263,45 @@ def run(r, s, banner, timing):
             "tile and its log names DP-1 connected", animates("weston"))
     r.check("i915 display: cage (wlroots, pixman) with weston-simple-shm animates on the tile", animates("cage"))
 
-    def connector():
-        """modetest -c's view (a fresh probe): DP-1's status and its first mode."""
-        out = sh("modetest -M i915 -c | grep -E 'DP-1|^  #0'")
-        m = re.search(r"\b(connected|disconnected)\s+DP-1", out)
-        mode = re.search(r"^\s+#0 (\d+x\d+) ", out, re.M)
-        return (m.group(1) if m else None), (mode.group(1) if mode else None)
+    def preferred():
+        """DP-1's status and the preferred mode of the EDID i915 last read (sysfs `edid`: the
+        first detailed timing's active size), as i915's hotplug handling left them."""
+        status = sh("cat /sys/class/drm/card0-DP-1/status").strip()
+        out = sh("od -An -tu1 -j54 -N8 /sys/class/drm/card0-DP-1/edid")
+        b = [int(x) for x in out.split()]
+        mode = f"{b[2] | (b[4] >> 4) << 8}x{b[5] | (b[7] >> 4) << 8}" if len(b) == 8 else None
+        return status, mode
 
     def hotplug():
         detach()
         out = s.command("monitor linux off", timeout=60)
         assert "monitor linux: DP-1 disconnected; hotplug sent" in out, out
         s.idle(15)
-        # The status i915's hotplug handler set, without any probe from user space.
-        out = sh("cat /sys/class/drm/card0-DP-1/status")
-        assert out.strip() == "disconnected", out
+        # What i915's hotplug handler found, without any probe from user space.
+        got = preferred()
+        assert got[0] == "disconnected", got
         detach()
         out = s.command("monitor linux 640x480", timeout=60)
         assert "monitor linux: DP-1 connected, 640x480 at 30 Hz preferred; hotplug sent" in out, out
         s.idle(15)
-        assert sh("cat /sys/class/drm/card0-DP-1/status").strip() == "connected"
-        assert connector() == ("connected", "640x480")
+        got = preferred()
+        assert got == ("connected", "640x480"), got
         detach()
         s.command("monitor linux on", timeout=60)
         s.idle(15)
-        assert connector() == ("connected", "512x384")
+        got = preferred()
+        assert got == ("connected", "512x384"), got
+        # fbcon lights the display again at its own 512x384.
+        sh("sleep 5; fbpicture /etc/splash.ppm /dev/fb0", 300)
         detach()
         lines, counts, _ = vgpu_display(s)
         assert counts["hotplugs"] == 3, counts
-        print(f"     hotplugs: off -> disconnected, 640x480 -> connected with 640x480 first, on -> 512x384")
-    r.check("i915 display: the monitor hot-plugged (unplugged, 640x480, back): i915 follows each time",
+        back = guest_crc(s)
+        assert back == (size[0], size[1], crc), f"after the hotplugs: {back}"
+        print("     hotplugs: off -> disconnected; 640x480 -> connected, its EDID preferring 640x480; "
+              "on -> 512x384, fbcon's splash on the tile again")
+    r.check("i915 display: the monitor hot-plugged (unplugged, 640x480, back): i915's hotplug handling "
+            "follows each time",
             hotplug)
 
     r.check("i915 display: the guest's log has no display warning, timeout or state mismatch",
