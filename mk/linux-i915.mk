@@ -106,7 +106,7 @@ $(I915_OUT)/i915-plane: guests/linux/i915/i915-plane.c drivers/igpu/gen9_display
 $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done \
                                $(I915_OUT)/i915-colorblt $(I915_OUT)/i915-plane $(I915_OUT)/run-as \
                                guests/linux/i915/i915-init \
-                               guests/linux/i915/display-kiosk \
+                               guests/linux/i915/display-kiosk guests/linux/i915/Xwayland \
                                tools/elf-closure tools/tree-manifest tools/gen-initramfs
 	@rm -rf $(I915_STAGE) && mkdir -p $(I915_STAGE)/sbin $(I915_STAGE)/usr/bin
 	@cp -a $(I915_OUT)/modules/lib $(I915_STAGE)/
@@ -120,6 +120,7 @@ $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done
 	@install -m 0755 $(I915_OUT)/i915-plane $(I915_STAGE)/usr/bin/i915-plane
 	@install -m 0755 $(I915_OUT)/run-as $(I915_STAGE)/usr/bin/run-as
 	@install -m 0755 guests/linux/i915/display-kiosk $(I915_STAGE)/usr/bin/display-kiosk
+	@install -m 0755 guests/linux/i915/Xwayland $(I915_STAGE)/usr/bin/Xwayland
 	@mkdir -p $(I915_STAGE)/usr/share/X11/xkb   # libxkbcommon refuses a context without its data folder (no keymap is compiled: no keyboard)
 	@tools/tree-manifest $(I915_STAGE) >$(I915_OUT)/i915-part.list
 	@tools/gen-initramfs -z -o $@ $(I915_OUT)/i915-part.list >$(I915_OUT)/i915-part.txt
