@@ -52,7 +52,9 @@ struct vgpu_env {
     /* Let the GPU work on the blitter for up to budget_ns; returns the GPU time used (the
      * model executes here; real hardware runs by itself and returns the time that passed). */
     uint64_t (*gpu_run)(void *ctx, uint64_t budget_ns);
-    /* Wall-clock ns for measuring the CPU time GGTT copying costs (R_copy); may be NULL. */
+    /* Wall-clock ns for measuring the CPU time GGTT copying costs (R_copy), and the clock of
+     * i915 guests' displays (their vblanks are real time, as the guest's own clock is); may be
+     * NULL (then no display advances). */
     uint64_t (*cpu_ns)(void *ctx);
     /* Why the blitter stopped, or NULL if it has not faulted (reset clears it). */
     const char *(*gpu_fault)(void *ctx);
