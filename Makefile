@@ -29,8 +29,10 @@ include mk/image.mk
 include mk/fuzz.mk
 -include mk/config.mk
 include mk/linux.mk
+include mk/check.mk
 
-.PHONY: all image run test unit e2e bench bench-isolation bench-system fuzz clean distclean deps
+.PHONY: all image run test unit e2e bench bench-isolation bench-system fuzz clean distclean deps \
+        check check-tests check-headers check-includes check-format check-analyze format
 
 all: image
 
@@ -42,25 +44,50 @@ deps:
 run: image
 	tools/run-emu --emu auto $(RUN_FLAGS)
 
-# Unit and host tests first (seconds), the build-time configuration tests, the Linux guest's
-# kernel and initramfs (downloaded once, booted in plain QEMU), a short fuzz pass, then the
-# emulator end-to-end tests.  Each runner ends with its own `N passed, N failed` line.
-test: unit
+# The fast checks first (`make check`, a few minutes: they end with the unit and host tests),
+# the build-time configuration tests, the Linux guest's kernel and initramfs (downloaded once,
+# booted in plain QEMU), a short fuzz pass, then the emulator end-to-end tests.  Each runner
+# ends with its own `N passed, N failed` line.
+test: check
 	$(MAKE) --no-print-directory config-test
 	$(MAKE) --no-print-directory linux-test
 	$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_SHORT)
 	$(MAKE) --no-print-directory e2e
 
+# The checks that need no emulator, in order, stopping at the first that fails: the checkers'
+# own tests, headers that compile on their own, the include rules of docs/architecture.md,
+# the format of .clang-format, cppcheck, then the unit and host tests.  Each step is a target
+# of its own (mk/check.mk); docs/architecture.md ("Checks") says what each enforces.
+define check_step
+	@echo "== make check $(1)/6: $(3) (make $(2))"
+	@s=$$(date +%s); $(MAKE) --no-print-directory $(2) || { echo "make check: FAILED at step \
+	 $(1)/6, $(3); the lines above say where (make $(2) runs this step alone)"; exit 1; }; \
+	 echo "   step $(1)/6 passed in $$(( $$(date +%s) - s )) s"
+endef
+check:
+	$(call check_step,1,check-tests,the checkers' own tests)
+	$(call check_step,2,check-headers,header self-containment)
+	$(call check_step,3,check-includes,include rules)
+	$(call check_step,4,check-format,format)
+	$(call check_step,5,check-analyze,static analysis)
+	$(call check_step,6,unit,unit and host tests)
+	@echo "make check: all 6 steps passed"
+
+# Applies .clang-format to every C file in place (tools/format FILE... to some).
+format:
+	@tools/format
+
 # Keeps the cached newlib build and the Debian downloads ($(BUILD)/debian, mk/linux.mk).
 clean:
-	rm -rf $(BUILD)/host $(BUILD)/image $(BUILD)/fuzz $(BUILD)/iso $(BUILD)/tessera.iso
+	rm -rf $(BUILD)/host $(BUILD)/image $(BUILD)/fuzz $(BUILD)/iso $(BUILD)/tessera.iso $(BUILD)/check
 
 # Also forgets the cached newlib build (about 40 s to rebuild) and the Debian downloads.
 distclean:
 	rm -rf $(BUILD)
 
-# Performance isolation under Bochs: the victim beside each attack of issue 17 (about 20 minutes;
-# docs/benchmarks.md).  A benchmark: it prints the table, it asserts nothing.
+# Performance isolation under Bochs: a victim guest beside each guest that tries to take more than
+# its share (about 20 minutes; docs/benchmarks.md).  A benchmark: it prints the table, it asserts
+# nothing.
 bench-isolation: image
 	tools/bench-isolation --iso $(BUILD)/tessera.iso
 

@@ -1,4 +1,5 @@
-/* Graphics-memory policies side by side on the same busy/idle traces (issue 6).
+/* Graphics-memory policies side by side on the same busy/idle traces, to show what
+ * each of Tessera's graphics-memory choices buys over the published ones.
  *
  *   static      GVT-g style static partition: private ranges, nothing copied; how many fit?
  *   gs-basic    gScale-basic: private shadow GTT, the incoming vGPU's whole allotment written on
@@ -8,7 +9,7 @@
  *               if anyone else's value is in it), idle vGPUs skipped.
  *   tessera-fix 64 MiB slots and low windows spread at creation and never moved, per-entry
  *               owner tracking, predictive copying ahead of each switch (Tessera before
- *               issue 14).
+ *               re-placement).
  *   tessera-nb  + re-placement: every 0.5 s the vGPUs that ran in the last period are planned
  *               apart (gtt_plan) and moved (gtt_vgpu_relocate); no balloon controller.
  *   tessera     + the gBalloon controller resizing slot ranges every 0.5 s.
@@ -230,7 +231,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
         gtt_switch_to(&r->g, v);
     }
     struct gtt_stats base = r->g.st;
-    uint64_t period_entries = 0, seen = 0;
+    uint64_t seen = 0;
     struct gtt_ctl_params ctl;
     gtt_ctl_defaults(&ctl);
 
@@ -264,7 +265,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
             /* R_copy: CPU share of one core spent copying in this period. */
             uint64_t now = r->g.st.entries_switch + r->g.st.entries_predict +
                            r->g.st.entries_balloon + r->g.st.entries_move;
-            period_entries = now - seen;
+            uint64_t period_entries = now - seen;
             seen = now;
             uint64_t period_ps = (uint64_t)PERIOD * SLICE_US * 1000000u;
             uint32_t rcopy_ppm = (uint32_t)(period_entries * COST_PS * 1000000u / period_ps);
@@ -470,10 +471,12 @@ int main(int argc, char **argv)
            "x floor", "gpu%6ms", "gpu%16ms", "cpu%6ms", "slots/busy", "balloon", "moves");
     for (unsigned ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
         unsigned n = ns[ni];
-        unsigned bs[4] = {1, 3, n / 2, n}, nb = 0, uniq[4];
+        const unsigned bs[4] = {1, 3, n / 2, n};
+        unsigned nb = 0, uniq[4];
         for (unsigned k = 0; k < 4; k++) {
             bool dup = bs[k] == 0 || bs[k] > n;
             for (unsigned j = 0; j < nb; j++)
+                /* cppcheck-suppress uninitvar ; j < nb: only entries already written are read */
                 dup |= uniq[j] == bs[k];
             if (!dup)
                 uniq[nb++] = bs[k];

@@ -1,7 +1,7 @@
 /* Cost of a context switch on the Gen9 model: two contexts take turns on the blitter, each
  * workload one MI_NOOP pair, so the host time per workload is dominated by the context restore
- * and save (since issue 15 the complete Gen9 register-state page: 68 registers, 680 bytes read
- * and 684 written per switch) plus ELSP, CSB and the submission helper.  Also a workload of
+ * and save (the complete Gen9 register-state page, so that no register survives into another
+ * guest's context: 68 registers, 680 bytes read and 684 written per switch) plus ELSP, CSB and the submission helper.  Also a workload of
  * one 256x256 fill per switch, to show the switch against real work.  Host wall clock; the
  * modelled GPU time of a switch is the cost model's ctx_switch_ns (2000 ns by default) either
  * way.  Not a test: it prints numbers. */

@@ -44,20 +44,20 @@ _start:
 1:  mov     %ebx, %eax
     or      $(PTE_P | PTE_W), %eax
     mov     %eax, boot_pdpt(,%ecx,8)
-    add     $4096, %ebx
+    add     $PAGE_SIZE, %ebx
     inc     %ecx
     cmp     $4, %ecx
     jb      1b
     xor     %ecx, %ecx                  /* 2048 entries, entry i maps i * 2 MiB */
 2:  mov     %ecx, %eax
-    shl     $21, %eax
+    shl     $PAGE_2M_SHIFT, %eax
     or      $(PTE_P | PTE_W | PTE_PS), %eax
     mov     %eax, boot_pd(,%ecx,8)
     mov     %ecx, %eax
-    shr     $11, %eax                   /* high dword: address bits 63:32 */
+    shr     $(32 - PAGE_2M_SHIFT), %eax  /* high dword: address bits 63:32 */
     mov     %eax, boot_pd+4(,%ecx,8)
     inc     %ecx
-    cmp     $2048, %ecx
+    cmp     $(4 * PT_ENTRIES), %ecx
     jb      2b
 
     mov     %cr4, %eax
@@ -130,11 +130,11 @@ boot_gdt_ptr:
     .long   boot_gdt
 
     .section .bss
-    .balign 4096
+    .balign PAGE_SIZE
     .global boot_pml4, boot_pdpt, boot_pd
-boot_pml4:  .skip 4096
-boot_pdpt:  .skip 4096
-boot_pd:    .skip 4096 * 4
+boot_pml4:  .skip PAGE_SIZE
+boot_pdpt:  .skip PAGE_SIZE
+boot_pd:    .skip PAGE_SIZE * 4
     .global boot_stack_top
 boot_stack: .skip BOOT_STACK_SIZE
 boot_stack_top:

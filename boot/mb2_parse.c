@@ -6,11 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-struct mb2_reader {
-    const uint8_t *base;
-    uint64_t len;
-};
-
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 

@@ -72,8 +72,8 @@ int cfg_blob_wrap(const void *dtb, size_t dtb_len, void *out, size_t out_len, ch
     put16(h + OFF_VERSION, CFG_BLOB_VERSION);
     put16(h + OFF_HEADER_BYTES, CFG_BLOB_HEADER_BYTES);
     put32(h + OFF_DTB_BYTES, (uint32_t)dtb_len);
-    put32(h + OFF_DTB_CRC, cfg_crc32(dtb, dtb_len));
-    put32(h + OFF_HEADER_CRC, cfg_crc32(h, OFF_HEADER_CRC));
+    put32(h + OFF_DTB_CRC, crc32_ieee(dtb, dtb_len));
+    put32(h + OFF_HEADER_CRC, crc32_ieee(h, OFF_HEADER_CRC));
     memcpy(h + CFG_BLOB_HEADER_BYTES, dtb, dtb_len);
     return (int)cfg_blob_size(dtb_len);
 }
@@ -96,7 +96,7 @@ int cfg_blob_load(const void *blob, size_t len, struct cfg *out, char *err, size
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     /* The header CRC first: a damaged header must not be read as a new version or size. */
-    uint32_t hcrc = get32(h + OFF_HEADER_CRC), hcalc = cfg_crc32(h, OFF_HEADER_CRC);
+    uint32_t hcrc = get32(h + OFF_HEADER_CRC), hcalc = crc32_ieee(h, OFF_HEADER_CRC);
     if (hcrc != hcalc) {
         snprintf(msg, sizeof msg, "config blob: header CRC 0x%08x, computed 0x%08x (corrupt "
                  "header)", hcrc, hcalc);
@@ -129,7 +129,7 @@ int cfg_blob_load(const void *blob, size_t len, struct cfg *out, char *err, size
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     const uint8_t *dtb = h + CFG_BLOB_HEADER_BYTES;
-    uint32_t crc = get32(h + OFF_DTB_CRC), calc = cfg_crc32(dtb, dtb_len);
+    uint32_t crc = get32(h + OFF_DTB_CRC), calc = crc32_ieee(dtb, dtb_len);
     if (crc != calc) {
         snprintf(msg, sizeof msg, "config blob: DTB CRC 0x%08x, computed 0x%08x (corrupt)",
                  crc, calc);

@@ -9,7 +9,7 @@
  *   4      2     version      CFG_BLOB_VERSION (1)
  *   6      2     header size  CFG_BLOB_HEADER_BYTES (32); the DTB starts here, 8-byte aligned
  *   8      4     DTB size     bytes, equal to the DTB header's totalsize
- *   12     4     DTB CRC-32   IEEE 802.3 CRC-32 (as zlib's crc32) over the DTB bytes
+ *   12     4     DTB CRC-32   IEEE 802.3 CRC-32 (lib/crc32.h, as zlib's crc32) over the DTB
  *   16     12    reserved     zero
  *   28     4     header CRC   CRC-32 over bytes 0..27
  *   32     n     the DTB
@@ -22,14 +22,12 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "lib/crc32.h"
 
 #define CFG_BLOB_MAGIC          "TSCF"
 #define CFG_BLOB_VERSION        1u
 #define CFG_BLOB_HEADER_BYTES   32u
 #define CFG_BLOB_MAX_DTB        (1u << 20)      /* far above any real configuration */
-
-/* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial and final value 0xFFFFFFFF). */
-uint32_t cfg_crc32(const void *data, size_t len);
 
 /* Bytes a blob wrapping a dtb_len-byte DTB takes. */
 size_t cfg_blob_size(size_t dtb_len);

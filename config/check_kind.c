@@ -7,7 +7,7 @@
 
 #include "config/internal.h"
 #include "tessera/abi/guest.h"
-#include "vmm/vgpu/i915/display/vdisp_edid.h"
+#include "lib/edid.h"
 
 /* The framebuffer is memory the hypervisor holds outside the guest's RAM (the wall reads it like
  * a vGPU plane), so its size is bounded: 32 MiB is 4096x2048 at 32 bits per pixel. */
@@ -33,7 +33,7 @@ static int check_tessera(struct cfg_ctx *x, unsigned i, const char *path)
     size_t n = strlen(g->cmdline);
     if (n > TESSERA_GUEST_CMDLINE_MAX - 1) {
         snprintf(what, sizeof what, "%zu characters; a Tessera guest's boot information holds "
-                 "at most %u (docs/guest-abi.md)", n, TESSERA_GUEST_CMDLINE_MAX - 1);
+                 "at most %u (docs/guest-abi.md)", n, (unsigned)TESSERA_GUEST_CMDLINE_MAX - 1u);
         return cfg_fail(x, path, "cmdline", what);
     }
     return CFG_OK;
@@ -67,12 +67,12 @@ static int check_linux(struct cfg_ctx *x, unsigned i, const char *path)
 }
 
 /* The i915 vGPU's virtual monitor: its properties only with vgpu-display = "dp"; a mode i915
- * accepts at the refresh asked for (the same generator the vGPU uses, vdisp_edid.h). */
+ * accepts at the refresh asked for (the same generator the vGPU uses, lib/edid.h). */
 static int check_display(struct cfg_ctx *x, unsigned i, const char *path)
 {
     struct cfg_guest *g = &x->out->guest[i];
     char what[200];
-    struct vdisp_mode m;
+    struct edid_mode m;
     if (g->vgpu_display == CFG_DISPLAY_NONE) {
         if (x->display_given & (1ull << i))
             return cfg_fail(x, path, "display-px", "display-px and display-hz describe the virtual "
@@ -88,11 +88,11 @@ static int check_display(struct cfg_ctx *x, unsigned i, const char *path)
     }
     if (!g->display_hz)
         g->display_hz = CFG_DISPLAY_DEFAULT_HZ;
-    if (!vdisp_mode_make(g->display_width_px, g->display_height_px, g->display_hz, &m) ||
-        !vdisp_mode_make(VDISP_ALT_WIDTH, VDISP_ALT_HEIGHT, g->display_hz, &m)) {
+    if (!edid_mode_make(g->display_width_px, g->display_height_px, g->display_hz, &m) ||
+        !edid_mode_make(EDID_ALT_WIDTH, EDID_ALT_HEIGHT, g->display_hz, &m)) {
         snprintf(what, sizeof what, "%ux%u at %u Hz: no mode i915 accepts (each side %u..%u pixels, "
                  "a pixel clock of at most %u MHz)%s", g->display_width_px, g->display_height_px,
-                 g->display_hz, VDISP_MIN_SIDE, VDISP_MAX_WIDTH, VDISP_MAX_CLOCK_KHZ / 1000,
+                 g->display_hz, EDID_MIN_SIDE, EDID_MAX_WIDTH, EDID_MAX_CLOCK_KHZ / 1000,
                  x->display_given & (1ull << i) ? "" : "; it defaults to the tile's size");
         return cfg_fail(x, path, "display-px", what);
     }

@@ -16,15 +16,13 @@
 #include <stdint.h>
 
 #include "gtt/layout.h"
-
-/* The most guests the hypervisor runs at once. */
-#define TESSERA_MAX_GUESTS        64u
+#include "tessera/limits.h"     /* TESSERA_MAX_GUESTS */
 
 /* The root node's `compatible`: bump the number when a change is not backwards compatible. */
 #define CFG_COMPATIBLE            "tessera,config-1"
 
 /* A guest whose `image` is this tag would be handed the configuration blob itself: GRUB's
- * module2 tag for the configuration override (DESIGN.md section 3). */
+ * module2 tag for the configuration override (docs/config.md). */
 #define CFG_RESERVED_IMAGE_TAG    "tessera-config"
 
 /* String sizes, including the terminating NUL. */

@@ -144,7 +144,7 @@ int cfg_linux_fit_summary(const struct cfg *c, unsigned id, const struct cfg_lin
                  mib(f->initrd_bytes, a), mib_rounded(f->place.initrd_gpa, false, b),
                  mib(f->place.initrd_gpa + f->initrd_bytes, d));
     return snprintf(buf, len, "%s: kernel %s (boot protocol %u.%02u) at %s..%s MiB%s, RAM %u MiB",
-                    g->name, g->image, f->kernel.version >> 8, f->kernel.version & 0xff,
+                    g->name, g->image, (unsigned)f->kernel.version >> 8, f->kernel.version & 0xffu,
                     mib_rounded(f->place.load_gpa, false, e), mib(f->place.kernel_end_gpa, a), initrd,
                     g->ram_mib);
 }

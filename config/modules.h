@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "config/config.h"
-#include "vmm/loader/bzimage.h"
-#include "vmm/loader/linux_place.h"
+#include "boot/linux/bzimage.h"
+#include "boot/linux/linux_place.h"
 
 /* A boot module: GRUB's module2 (its command line is the tag) or a file at build time. */
 struct cfg_module {
@@ -25,7 +25,7 @@ struct cfg_module {
 };
 
 /* What the module check found for a Linux guest: the kernel's header and where the kernel and
- * initrd go, decided by the hypervisor's own loader (vmm/loader/bzimage.h, linux_place.h), so
+ * initrd go, decided by the hypervisor's own loader (boot/linux/bzimage.h, linux_place.h), so
  * the build and the boot agree on every kernel, initrd and command line. */
 struct cfg_linux_fit {
     struct bzimage_info kernel;

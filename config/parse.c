@@ -9,7 +9,7 @@
 
 #include "config/blob.h"
 #include "config/internal.h"
-#include "vmm/vgpu/i915/display/vdisp_edid.h"
+#include "lib/edid.h"
 
 #define U32(nm, req, lo, hi, mult, desc, type, field) \
     { .name = nm, .kind = CFG_K_U32, .required = req, .min = lo, .max = hi, \
@@ -139,7 +139,7 @@ static const struct cfg_prop guest_props[] = {
     [GUEST_DISPLAY_PX] = { .name = "display-px", .kind = CFG_K_SIZE,
       .what = "the virtual monitor's preferred mode in pixels",
       .offset = offsetof(struct cfg_guest, display_width_px) },
-    [GUEST_DISPLAY_HZ] = U32("display-hz", false, VDISP_MIN_HZ, VDISP_MAX_HZ, 0,
+    [GUEST_DISPLAY_HZ] = U32("display-hz", false, EDID_MIN_HZ, EDID_MAX_HZ, 0,
                              "the virtual monitor's refresh rate in Hz", struct cfg_guest, display_hz),
 };
 
@@ -426,7 +426,7 @@ int cfg_check_dtb(const void *dtb, size_t len, struct cfg *out, char *err, size_
         rc = cfg_check_semantics(&x);
     if (rc == CFG_OK) {
         out->dtb_bytes = fdt_totalsize(dtb);
-        out->dtb_crc32 = cfg_crc32(dtb, out->dtb_bytes);
+        out->dtb_crc32 = crc32_ieee(dtb, out->dtb_bytes);
     }
 out:
     free(copy);

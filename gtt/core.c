@@ -44,6 +44,48 @@ void gtt_phys_write(struct gtt *g, uint32_t index, uint64_t pte)
     g->ggtt_dirty = true;
 }
 
+void gtt_phys_write_run(struct gtt *g, uint32_t first, uint32_t n, const uint64_t *ptes)
+{
+    if (!n)
+        return;
+    if (g->ops.ggtt_write_run)
+        g->ops.ggtt_write_run(g->ops.ctx, first, n, ptes);
+    else
+        for (uint32_t k = 0; k < n; k++)
+            g->ops.ggtt_write(g->ops.ctx, first + k, ptes[k]);
+    g->ggtt_dirty = true;
+}
+
+#define SCRUB_CHUNK 64u     /* scratch PTEs written per run call */
+
+uint64_t gtt_scrub_owned(struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
+{
+    uint64_t scratch[SCRUB_CHUNK], w = 0;
+    for (unsigned k = 0; k < SCRUB_CHUNK; k++)
+        scratch[k] = g->scratch_pte;
+    for (uint32_t i = first, end = first + n; i < end;) {
+        if (g->owner[i] != id) {
+            i++;
+            continue;
+        }
+        uint32_t run = 0;
+        while (i + run < end && run < SCRUB_CHUNK && g->owner[i + run] == id)
+            run++;
+        gtt_phys_write_run(g, i, run, scratch);
+        for (uint32_t k = i; k < i + run; k++) {
+            g->owner[k] = GTT_NO_VGPU;
+            uint32_t s = gtt_slot_of(g, k);
+            if (s != UINT32_MAX && g->slot_owner[s] != GTT_NO_VGPU)
+                g->slot_owner[s] = GTT_OWNER_MIXED;     /* as gtt_phys_set */
+            if (k < g->first_slot_entry && g->low_owner[k / GTT_LOW_BLOCK_ENTRIES] != GTT_NO_VGPU)
+                g->low_owner[k / GTT_LOW_BLOCK_ENTRIES] = GTT_OWNER_MIXED;
+        }
+        i += run;
+        w += run;
+    }
+    return w;
+}
+
 long gtt_done(struct gtt *g, long rc)
 {
     for (unsigned w = 0; w < GTT_MAX_VGPUS / 64; w++)
@@ -158,6 +200,7 @@ static void vgpu_free(struct gtt *g, struct gtt_vgpu *v)
         }
     free(v->slot_host);
     free(v->slot_guest);
+    free(v->slot_mapped);
     free(v->slot_set);
     free(v->low_host);
     free(v->low_guest);
@@ -213,18 +256,15 @@ void gtt_slot_release(struct gtt *g, struct gtt_vgpu *v, unsigned s)
      * never in use by the running vGPU. */
     uint16_t was = g->slot_owner[s];
     if (was == v->id || was == GTT_OWNER_MIXED) {
-        uint32_t base = g->first_slot_entry + s * g->slot_entries;
-        for (uint32_t k = 0; k < g->slot_entries; k++)
-            if (g->owner[base + k] == v->id) {
-                gtt_phys_set(g, base + k, g->scratch_pte, GTT_NO_VGPU);
-                g->st.entries_scrub++;
-            }
+        g->st.entries_scrub += gtt_scrub_owned(g, (uint16_t)v->id, g->first_slot_entry + s * g->slot_entries,
+                                               g->slot_entries);
         if (was == v->id)
             g->slot_owner[s] = GTT_NO_VGPU;     /* wholly scrubbed: uniform again */
     }
     free(v->slot_host[s]);
     free(v->slot_guest[s]);
     v->slot_host[s] = v->slot_guest[s] = NULL;
+    v->slot_mapped[s] = 0;
     v->slot_set[s / 64] &= ~(UINT64_C(1) << (s % 64));
     v->n_slots--;
     g->slot_sharers[s]--;
@@ -300,12 +340,13 @@ int gtt_vgpu_create(struct gtt *g, unsigned id, const struct gtt_vgpu_spec *sp)
     v->slot_set = calloc(ns / 64 + 1, sizeof *v->slot_set);
     v->slot_host = calloc(ns ? ns : 1, sizeof *v->slot_host);
     v->slot_guest = calloc(ns ? ns : 1, sizeof *v->slot_guest);
+    v->slot_mapped = calloc(ns ? ns : 1, sizeof *v->slot_mapped);
     uint32_t nlow = gtt_page_of(sp->low.size);
     if (nlow) {
         v->low_host = alloc_entries(nlow, v->scratch_pte);
         v->low_guest = calloc(nlow, sizeof *v->low_guest);
     }
-    if (!v->slot_set || !v->slot_host || !v->slot_guest ||
+    if (!v->slot_set || !v->slot_host || !v->slot_guest || !v->slot_mapped ||
         (nlow && (!v->low_host || !v->low_guest))) {
         vgpu_free(g, v);
         return GTT_ENOMEM;
@@ -494,6 +535,12 @@ int gtt_guest_write(struct gtt *g, unsigned vgpu, uint32_t index, uint64_t pte)
     uint64_t old_guest = *guestp, old_host = *hostp;
     *hostp = host;
     *guestp = pte;
+    bool was_present = old_guest & GEN9_GGTT_PTE_PRESENT;
+    if (present != was_present) {
+        uint32_t s = gtt_slot_of(g, index);
+        uint32_t *mapped = s == UINT32_MAX ? &v->low_mapped : &v->slot_mapped[s];
+        *mapped = present ? *mapped + 1 : *mapped - 1;
+    }
     v->st.writes_ok++;
     if (g->owner[index] == vgpu) {
         gtt_phys_write(g, index, host);

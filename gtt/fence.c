@@ -7,7 +7,7 @@
  * that range at the pool's aperture pages, and program a physical fence register with the pool
  * range and the guest's own pitch and tiling.  A rewrite (or reset) undoes all of it.
  *
- * Two things keep one guest's fences from costing the others (issue 17):
+ * Two things keep one guest's fences from costing the others:
  *  - each vGPU's fences come from its own share of the pool (gtt_vgpu_spec.fence_pool_bytes,
  *    default the fair split), so no guest can take the pool from another;
  *  - the work is done in bounded steps (gtt_fence_work), page by page: a 32 MiB fence is 8192

@@ -67,6 +67,12 @@ bool gtt_lookup(const struct gtt *g, const struct gtt_vgpu *v, uint32_t index, u
 void gtt_phys_set(struct gtt *g, uint32_t index, uint64_t pte, uint16_t owner);
 /* Writes one physical entry (no bookkeeping) and notes that an invalidate is due. */
 void gtt_phys_write(struct gtt *g, uint32_t index, uint64_t pte);
+/* Writes ptes[0..n) into the physical entries [first, first + n) (no bookkeeping). */
+void gtt_phys_write_run(struct gtt *g, uint32_t first, uint32_t n, const uint64_t *ptes);
+/* Points the physical entries of [first, first + n) that vGPU `id` owns at the scratch page
+ * (owner: nobody), keeping the slot and block summaries right as gtt_phys_set does; returns
+ * how many. */
+uint64_t gtt_scrub_owned(struct gtt *g, uint16_t id, uint32_t first, uint32_t n);
 /* Ends a public call: if it wrote physical entries, asks for the GGTT invalidate.  Returns rc
  * so callers can `return gtt_done(g, rc);`. */
 long gtt_done(struct gtt *g, long rc);

@@ -83,7 +83,7 @@ static uint64_t place_interval(const struct ivl *iv, unsigned n, uint64_t lo, ui
     cand[nc++] = lo;
     cand[nc++] = hi - size;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t pts[2] = {iv[i].lo, iv[i].hi};
+        const uint64_t pts[2] = {iv[i].lo, iv[i].hi};
         for (unsigned k = 0; k < 2; k++) {
             if (pts[k] >= lo && pts[k] + size <= hi)
                 cand[nc++] = pts[k];
@@ -285,6 +285,7 @@ static void place_all(const struct gtt_layout_params *p, struct gtt_layout *l, b
         ord[i].id = i;
         ord[i].size = low ? p->req[i].low_gm_bytes : p->req[i].high_gm_bytes;
     }
+    /* cppcheck-suppress uninitvar ; qsort reads the n_guests entries the loop above set */
     qsort(ord, p->n_guests, sizeof ord[0], cmp_order);
     /* Low windows are placed in pages, slots in slot units. */
     uint64_t lo = low ? l->low_guest.start / PAGE : 0;

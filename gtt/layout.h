@@ -28,6 +28,7 @@
 
 #include "gtt/err.h"
 #include "gtt/hw.h"
+#include "tessera/limits.h"
 
 #define GTT_MIB                   (UINT64_C(1) << 20)
 #define GTT_DEFAULT_GGTT_BYTES    GEN9_GGTT_MAX_BYTES           /* Gen9: 4 GiB */
@@ -41,6 +42,7 @@
 #define GTT_DEFAULT_SLOT_BYTES    (UINT64_C(64) * GTT_MIB)             /* gBalloon's slot size */
 
 #define GTT_MAX_VGPUS             128u    /* vGPU ids 0..127; the config may ask for fewer */
+_Static_assert(GTT_MAX_VGPUS >= TESSERA_MAX_GUESTS, "every guest has a vGPU id");
 
 /* Error codes: GTT_EINVAL, GTT_ENOSPC, GTT_ETOOMANY (see gtt/err.h). */
 

@@ -1,4 +1,4 @@
-/* Placement planning (issue 14): where busy vGPUs' low windows and slot ranges should be so
+/* Placement planning: where busy vGPUs' low windows and slot ranges should be so
  * that switching between them copies as little as possible.  Pure policy: it reads a struct
  * gtt and returns moves; gtt_vgpu_relocate() applies them, once the guest agrees
  * (vmm/vgpu/core/vgpu_move.c).

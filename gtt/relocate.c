@@ -1,5 +1,5 @@
 /* Re-placement: moving a vGPU's low window and slot range to another place of the GGTT with
- * what its guest mapped in them (issue 14).  Placement decides how much is copied at every
+ * what its guest mapped in them.  Placement decides how much is copied at every
  * switch (gtt/place.c plans it); the initial placement is made before anyone knows which
  * guests will be busy, so busy ones are moved apart later, with their guest's cooperation
  * (vmm/vgpu/core/vgpu_move.c: the guest stops submitting, the move happens, the guest adds the
@@ -18,18 +18,6 @@
 #include "gtt/internal.h"
 
 #define PAGE GTT_PAGE_BYTES
-
-/* Scrubs the physical entries [first, first + n) that v owns; returns how many. */
-static uint64_t scrub_owned(struct gtt *g, const struct gtt_vgpu *v, uint32_t first, uint32_t n)
-{
-    uint64_t w = 0;
-    for (uint32_t i = first; i < first + n; i++)
-        if (g->owner[i] == v->id) {
-            gtt_phys_set(g, i, g->scratch_pte, GTT_NO_VGPU);
-            w++;
-        }
-    return w;
-}
 
 uint64_t gtt_vgpu_low_extent(const struct gtt *g, unsigned vgpu)
 {
@@ -83,7 +71,7 @@ static int move_low(struct gtt *g, struct gtt_vgpu *v, struct gtt_range low)
         host[k] = k < n_old ? v->low_host[k] : v->scratch_pte;
         guest[k] = k < n_old ? v->low_guest[k] : 0;
     }
-    uint64_t w = scrub_owned(g, v, gtt_page_of(v->low.start), n_old);
+    uint64_t w = gtt_scrub_owned(g, (uint16_t)v->id, gtt_page_of(v->low.start), n_old);
     g->st.entries_move += w;
     g->st.entries_scrub += w;
     for (uint32_t k = 0; k < n_old; k++)
@@ -101,10 +89,10 @@ static int move_low(struct gtt *g, struct gtt_vgpu *v, struct gtt_range low)
     return 0;
 }
 
-/* The slot range moves by whole slots: shadows re-keyed (through h[] and q[], room for
- * v->n_slots each), sharer counts and the bitmap follow. */
+/* The slot range moves by whole slots: shadows and their mapped counts re-keyed (through h[],
+ * q[] and c[], room for v->n_slots each), sharer counts and the bitmap follow. */
 static void move_slots(struct gtt *g, struct gtt_vgpu *v, unsigned first_slot, uint64_t **h,
-                       uint64_t **q)
+                       uint64_t **q, uint32_t *c)
 {
     unsigned n = 0;
     for (unsigned s = 0; s < g->layout.n_slots; s++) {
@@ -112,8 +100,8 @@ static void move_slots(struct gtt *g, struct gtt_vgpu *v, unsigned first_slot, u
             continue;
         uint16_t was = g->slot_owner[s];
         if (was == v->id || was == GTT_OWNER_MIXED) {
-            uint64_t w = scrub_owned(g, v, g->first_slot_entry + s * g->slot_entries,
-                                     g->slot_entries);
+            uint64_t w = gtt_scrub_owned(g, (uint16_t)v->id, g->first_slot_entry + s * g->slot_entries,
+                                         g->slot_entries);
             g->st.entries_move += w;
             g->st.entries_scrub += w;
             if (was == v->id)
@@ -121,8 +109,10 @@ static void move_slots(struct gtt *g, struct gtt_vgpu *v, unsigned first_slot, u
         }
         h[n] = v->slot_host[s];
         q[n] = v->slot_guest[s];
+        c[n] = v->slot_mapped[s];
         n++;
         v->slot_host[s] = v->slot_guest[s] = NULL;
+        v->slot_mapped[s] = 0;
         v->slot_set[s / 64] &= ~(UINT64_C(1) << (s % 64));
         g->slot_sharers[s]--;
     }
@@ -130,6 +120,7 @@ static void move_slots(struct gtt *g, struct gtt_vgpu *v, unsigned first_slot, u
         unsigned s = first_slot + k;
         v->slot_host[s] = h[k];
         v->slot_guest[s] = q[k];
+        v->slot_mapped[s] = c[k];
         v->slot_set[s / 64] |= UINT64_C(1) << (s % 64);
         g->slot_sharers[s]++;
     }
@@ -149,21 +140,25 @@ int gtt_vgpu_relocate(struct gtt *g, unsigned vgpu, struct gtt_range low, unsign
     if (rc)
         return rc;
     uint64_t **h = NULL, **q = NULL;
+    uint32_t *c = NULL;
     if (mv_slots) {
         h = malloc(v->n_slots * sizeof *h);
         q = malloc(v->n_slots * sizeof *q);
-        if (!h || !q) {
+        c = malloc(v->n_slots * sizeof *c);
+        if (!h || !q || !c) {
             free(h);
             free(q);
+            free(c);
             return GTT_ENOMEM;
         }
     }
     if (mv_low)
         rc = move_low(g, v, low);
     if (rc == 0 && mv_slots)
-        move_slots(g, v, first_slot, h, q);
+        move_slots(g, v, first_slot, h, q, c);
     free(h);
     free(q);
+    free(c);
     if (rc)
         return rc;
     /* Its view is no longer what the physical GGTT holds: the next switch writes it. */

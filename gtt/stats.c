@@ -5,6 +5,20 @@
 #include "gtt/gtt.h"
 #include "gtt/internal.h"
 
+uint32_t gtt_vgpu_use_permille(const struct gtt *g, unsigned vgpu)
+{
+    const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
+    if (!v)
+        return 0;
+    uint64_t mapped = v->low_mapped, total = gtt_page_of(v->low.size);
+    for (unsigned s = 0; s < g->layout.n_slots; s++)
+        if (v->slot_host[s]) {
+            mapped += v->slot_mapped[s];
+            total += g->slot_entries;
+        }
+    return total ? (uint32_t)(mapped * 1000u / total) : 0;
+}
+
 int gtt_vgpu_summarize(const struct gtt *g, unsigned vgpu, struct gtt_vgpu_summary *s)
 {
     const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);

@@ -10,7 +10,9 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := gtt sched igpu config core vmx vpci display vgpu vdev loader vgt vdisp
+PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io vdisp
+# Small pure helpers any room may use (the CRC-32); lib/ includes nothing of the project's.
+pure_dirs_lib    := lib
 pure_dirs_gtt    := gtt
 pure_dirs_sched  := sched
 pure_dirs_igpu   := drivers/igpu
@@ -34,11 +36,15 @@ pure_dirs_vgpu   := vmm/vgpu
 pure_skip_vgpu   := $(shell find vmm/vgpu/host vmm/vgpu/i915/vgt vmm/vgpu/i915/display -name '*.c' 2>/dev/null)
 # Virtual devices a guest's CPU talks to: the 16550, the local APIC, the 8259 pair, arbitration.
 pure_dirs_vdev   := vmm/vdev
-# Booting Linux guests: the bzImage header, boot_params and e820, the MP table, where kernel and
-# initrd go, and the CPUID a Linux guest sees.  (vmm/loader/ also holds the impure loaders.)
-pure_srcs_loader := vmm/loader/loader_error.c vmm/loader/bzimage.c vmm/loader/acpi_tables.c vmm/loader/zero_page.c vmm/loader/mptable.c \
-                    vmm/loader/linux_place.c vmm/vcpu/cpuid_policy.c
-# The vGPU as an i915 guest needs it (issue 16): the PPGTT shadow, the execlist/CSB sequencer,
+# A guest's I/O bus: its port ranges and MMIO regions, where they may be placed, and the EPT
+# translations of a window that moves (vmm/io/ept_window.c, over vmx's EPT code).
+pure_dirs_io     := vmm/io
+# Booting Linux guests: the Linux boot protocol (boot/linux/: the bzImage header, boot_params
+# and e820, where kernel and initrd go), the ACPI and MP tables, and the CPUID a Linux guest
+# sees.  (vmm/loader/ also holds the impure loaders.)
+pure_srcs_loader := boot/linux/loader_error.c boot/linux/bzimage.c vmm/loader/acpi_tables.c boot/linux/zero_page.c vmm/loader/mptable.c \
+                    boot/linux/linux_place.c vmm/vcpu/cpuid_policy.c
+# What an unmodified i915 guest needs of its vGPU: the PPGTT shadow, the execlist/CSB sequencer,
 # the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
 pure_dirs_vgt    := vmm/vgpu/i915/vgt
 # The i915 guest's virtual DP monitor: the display registers i915 drives, the monitor's EDID,
@@ -49,13 +55,16 @@ pure_srcs = $(filter-out $(pure_skip_$(1)),$(sort $(wildcard $(pure_srcs_$(1))) 
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null))))
 PURE_SRCS := $(foreach m,$(PURE_MODULES),$(call pure_srcs,$(m)))
 
-# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  Files
-# whose second word is not a module (tests/host/test_render_loop.c) link every module.
+# The module a test, benchmark or fuzzer file belongs to: test_gtt_layout.c -> gtt.  A file
+# whose second word is not a module would link every module (none does today).
 module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(1))))))
 # A module may use another (config checks graphics memory with gtt's layout, Linux kernels
-# with the loader's bzImage parser and placement): list it here.
-pure_deps_config := gtt loader vdisp
+# with the Linux boot protocol's bzImage parser and placement): list it here.
+pure_deps_config := gtt loader lib
+pure_deps_display := lib
 pure_deps_igpu   :=
-pure_deps_vgpu   := gtt sched igpu vgt vdisp
+pure_deps_vgpu   := gtt sched igpu vgt vdisp lib
 pure_deps_vgt    := igpu
+pure_deps_vdisp  := lib
+pure_deps_io     := vmx
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))

@@ -7,12 +7,12 @@
 G := $(BUILD)/guests
 # guests/linux/ is not one: it holds the Linux guest's initramfs files (mk/linux.mk).
 GUEST_ELFS := $(patsubst guests/%/,$(BUILD)/guests/%.elf,$(filter-out guests/lib/ guests/linux/,$(wildcard guests/*/)))
-# The vGPU driver (guests/lib/vgpu*.c) shares two pure files with the hypervisor's iGPU
-# module rather than keeping copies: the execlist context image (igpu_lrc_init_state, with its
-# layout) and PCI discovery of a Gen9 device (igpu_discover).
+# The vGPU driver (guests/lib/vgpu*.c) shares pure files with the hypervisor rather than
+# keeping copies: the execlist context image (igpu_lrc_init_state, with its layout), PCI
+# discovery of a Gen9 device (igpu_discover) and the CRC-32 of what it drew (lib/crc32.c).
 GUEST_LIB_SRCS := $(sort $(wildcard guests/lib/*.c guests/lib/*.S)) \
                   drivers/igpu/gen9_lrc.c drivers/igpu/hw/igpu_common.c \
-                  drivers/igpu/hw/igpu_discovery.c
+                  drivers/igpu/hw/igpu_discovery.c lib/crc32.c
 GUEST_LIB_OBJS := $(patsubst %,$(G)/obj/%.o,$(GUEST_LIB_SRCS))
 GUEST_LDSCRIPT := guests/lib/guest.ld
 GUEST_LIBS := $(NEWLIB_LIBC) $(shell gcc -print-libgcc-file-name)

@@ -27,8 +27,8 @@ LINUX_INITRD_initramfs-i915 ?= $(LINUX_I915_INITRD)
 
 # The modules the guest loads; their dependencies come with them.
 I915_MODULES      ?= i915
-# The intel-gpu-tools programs the guest carries (guest paths).  The benchmarks the issue's
-# e2e test runs, the MI-only and blitter ones that need nothing else, and lsgpu; all of them
+# The intel-gpu-tools programs the guest carries (guest paths).  The benchmarks the
+# e2e test (tests/e2e/test_i915.py) runs, the MI-only and blitter ones that need nothing else, and lsgpu; all of them
 # load the same libraries (libigt's), so each more costs only its own ~15 KB.
 I915_IGT_DIR      := /usr/libexec/igt-gpu-tools/benchmarks
 I915_IGT_PROGRAMS ?= $(addprefix $(I915_IGT_DIR)/,gem_exec_nop gem_blt intel_upload_blit_small \

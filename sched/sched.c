@@ -29,7 +29,7 @@ void sched_config_default(struct sched_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
     cfg->policy = SCHED_POLICY_FAIR;
-    cfg->max_vgpus = 64;
+    cfg->max_vgpus = TESSERA_MAX_GUESTS;
     cfg->queue_depth = 256;
     cfg->slice_ns = SCHED_MS(6);            /* FairGV's slice for non-preemptive GPUs */
     cfg->sample_count = 5;                  /* FairGV samples the first 5 requests */
@@ -391,18 +391,18 @@ int sched_pick(struct sched *s, struct sched_decision *d)
 
 /* ---- vGPU management ---- */
 
-int sched_vgpu_add(struct sched *s, uint32_t id, uint32_t weight)
+int sched_vgpu_add(struct sched *s, uint32_t vgpu, uint32_t weight)
 {
-    if (!s || id >= s->cfg.max_vgpus || weight == 0 || weight > SCHED_WEIGHT_MAX)
+    if (!s || vgpu >= s->cfg.max_vgpus || weight == 0 || weight > SCHED_WEIGHT_MAX)
         return SCHED_EINVAL;
-    struct sched_vgpu *v = &s->vgpus[id];
+    struct sched_vgpu *v = &s->vgpus[vgpu];
     if (v->present)
         return SCHED_EEXIST;
     memset(v, 0, sizeof(*v));
     v->present = true;
-    v->id = id;
+    v->id = vgpu;
     v->weight = weight;
-    v->ring = &s->rings[(size_t)id * s->cfg.queue_depth];
+    v->ring = &s->rings[(size_t)vgpu * s->cfg.queue_depth];
     /* A newcomer starts at the current virtual time: no credit for the time before it came. */
     v->start_tag = sched_virtual_time(s);
     v->backlog_since = sched_now(s);
@@ -410,9 +410,9 @@ int sched_vgpu_add(struct sched *s, uint32_t id, uint32_t weight)
     return SCHED_OK;
 }
 
-int sched_vgpu_remove(struct sched *s, uint32_t id)
+int sched_vgpu_remove(struct sched *s, uint32_t vgpu)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     if (v->inflight > 0)
@@ -422,16 +422,16 @@ int sched_vgpu_remove(struct sched *s, uint32_t id)
     if (v->running)
         end_turn(s, v);
     make_unrunnable(s, v);
-    if (s->last_owner == id)
+    if (s->last_owner == vgpu)
         s->last_owner = SCHED_NO_VGPU;
     v->present = false;
     s->nvgpus--;
     return SCHED_OK;
 }
 
-int sched_vgpu_set_weight(struct sched *s, uint32_t id, uint32_t weight)
+int sched_vgpu_set_weight(struct sched *s, uint32_t vgpu, uint32_t weight)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     if (weight == 0 || weight > SCHED_WEIGHT_MAX)
@@ -441,9 +441,9 @@ int sched_vgpu_set_weight(struct sched *s, uint32_t id, uint32_t weight)
     return SCHED_OK;
 }
 
-int sched_vgpu_idle(struct sched *s, uint32_t id)
+int sched_vgpu_idle(struct sched *s, uint32_t vgpu)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     sched_backlog_account(s, v, sched_now(s));
@@ -452,9 +452,9 @@ int sched_vgpu_idle(struct sched *s, uint32_t id)
     return SCHED_OK;
 }
 
-int sched_vgpu_wake(struct sched *s, uint32_t id)
+int sched_vgpu_wake(struct sched *s, uint32_t vgpu)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     sched_backlog_account(s, v, sched_now(s));
@@ -466,9 +466,9 @@ int sched_vgpu_wake(struct sched *s, uint32_t id)
 
 /* ---- workloads ---- */
 
-int sched_submit(struct sched *s, uint32_t id, const struct sched_workload *w)
+int sched_submit(struct sched *s, uint32_t vgpu, const struct sched_workload *w)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     if (!w)
@@ -490,9 +490,9 @@ int sched_submit(struct sched *s, uint32_t id, const struct sched_workload *w)
     return SCHED_OK;
 }
 
-int sched_complete(struct sched *s, uint32_t id, uint64_t wid, uint64_t gpu_ns)
+int sched_complete(struct sched *s, uint32_t vgpu, uint64_t wid, uint64_t gpu_ns)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     if (!v->running || v->inflight == 0)
@@ -522,9 +522,9 @@ int sched_complete(struct sched *s, uint32_t id, uint64_t wid, uint64_t gpu_ns)
     return SCHED_OK;
 }
 
-int sched_sync_wait(struct sched *s, uint32_t id)
+int sched_sync_wait(struct sched *s, uint32_t vgpu)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     win_roll(s, v, sched_now(s));
@@ -548,9 +548,9 @@ bool sched_watchdog(struct sched *s, uint32_t *id)
     return true;
 }
 
-int sched_vgpu_reset(struct sched *s, uint32_t id)
+int sched_vgpu_reset(struct sched *s, uint32_t vgpu)
 {
-    struct sched_vgpu *v = lookup(s, id);
+    struct sched_vgpu *v = lookup(s, vgpu);
     if (!v)
         return SCHED_ENOENT;
     uint32_t dropped = v->count;
@@ -597,15 +597,15 @@ bool sched_vgpu_interactive(const struct sched *s, uint32_t id)
     return v ? sched_interactive_at(s, v, sched_now(s)) : false;
 }
 
-uint32_t sched_vgpu_queued(const struct sched *s, uint32_t id)
+uint32_t sched_vgpu_queued(const struct sched *s, uint32_t vgpu)
 {
-    const struct sched_vgpu *v = lookup(s, id);
+    const struct sched_vgpu *v = lookup(s, vgpu);
     return v ? v->count : 0;
 }
 
-uint32_t sched_vgpu_inflight(const struct sched *s, uint32_t id)
+uint32_t sched_vgpu_inflight(const struct sched *s, uint32_t vgpu)
 {
-    const struct sched_vgpu *v = lookup(s, id);
+    const struct sched_vgpu *v = lookup(s, vgpu);
     return v ? v->inflight : 0;
 }
 
@@ -614,8 +614,8 @@ uint32_t sched_current(const struct sched *s)
     return s && s->cur ? s->cur->id : SCHED_NO_VGPU;
 }
 
-int64_t sched_vgpu_key(const struct sched *s, uint32_t id)
+int64_t sched_vgpu_key(const struct sched *s, uint32_t vgpu)
 {
-    const struct sched_vgpu *v = lookup(s, id);
+    const struct sched_vgpu *v = lookup(s, vgpu);
     return v ? s->ops->key(s, v) : 0;
 }

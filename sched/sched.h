@@ -1,5 +1,5 @@
 /*
- * sched.h — the Tessera render scheduler (DESIGN.md §7).
+ * sched.h — the Tessera render scheduler (docs/sched.md).
  *
  * Decides which vGPU's workloads go to the (non-preemptive) render engine and how many at a
  * time.  Pure C: no hardware, no globals; time comes from a clock callback the caller passes
@@ -43,8 +43,10 @@
 #include <stdint.h>
 
 #include "sched/sched_metrics.h"
+#include "tessera/limits.h"
 
 #define SCHED_MAX_VGPUS     1024u      /* hard upper bound for cfg.max_vgpus */
+_Static_assert(SCHED_MAX_VGPUS >= TESSERA_MAX_GUESTS, "every guest has a vGPU id");
 #define SCHED_WEIGHT_MAX    65535u     /* weights are 1..SCHED_WEIGHT_MAX */
 #define SCHED_QUEUE_MAX     65536u     /* upper bound for cfg.queue_depth */
 #define SCHED_NO_VGPU       UINT32_MAX
@@ -81,7 +83,7 @@ const char *sched_policy_name(enum sched_policy p);   /* NULL when out of range 
 
 struct sched_config {
     enum sched_policy policy;
-    uint32_t max_vgpus;             /* ids are 0..max_vgpus-1; default 64 */
+    uint32_t max_vgpus;             /* ids are 0..max_vgpus-1; default TESSERA_MAX_GUESTS */
     uint32_t queue_depth;           /* workloads per vGPU, queued + in flight; default 256 */
     uint64_t slice_ns;              /* fair/las turn length; default 6 ms */
     uint32_t sample_count;          /* workloads timed one by one per turn; default 5 */
@@ -144,9 +146,10 @@ struct sched_workload {
     uint64_t est_ns;
 };
 int sched_submit(struct sched *s, uint32_t vgpu, const struct sched_workload *w);
-/* gpu_ns: GPU time the workload used (backend timestamps).  A backend that can only time a
- * whole batch may report the batch's total on its last workload and 0 on the others. */
-int sched_complete(struct sched *s, uint32_t vgpu, uint64_t id, uint64_t gpu_ns);
+/* wid: the workload's sched_workload.id.  gpu_ns: GPU time it used (backend timestamps).  A
+ * backend that can only time a whole batch may report the batch's total on its last workload
+ * and 0 on the others. */
+int sched_complete(struct sched *s, uint32_t vgpu, uint64_t wid, uint64_t gpu_ns);
 /* The guest waited synchronously for the GPU (fence wait, sync copy). */
 int sched_sync_wait(struct sched *s, uint32_t vgpu);
 
@@ -191,10 +194,23 @@ int sched_vgpu_reset(struct sched *s, uint32_t vgpu);
  *        and those workloads go back to the head of its queue.  Its next dispatch takes at
  *        least all of them (they continue where they stopped), and the watchdog counts the
  *        time the oldest had already run.
+ *   sched_paused(s, vgpu, used_ns)  the engine left vgpu's context for the caller's own work
+ *        (graphics memory changing hands, docs/vgpu.md "Performance isolation"), not for
+ *        another vGPU: used_ns is charged as by sched_preempted, the workloads resume the same
+ *        way, but the turn goes on: the next pick continues it while it has quota and work.
+ *        A pause is not a scheduling decision, so it does not send the owner behind the vGPUs
+ *        that arrived meanwhile.
+ *   sched_vgpu_switch_cost(s, vgpu, ns)  what bringing vgpu back onto the engine costs (the
+ *        caller measures it: the GGTT copying its switch-ins needed, while the engine idles).
+ *        A preemption on arrival brings the owner back later, so it is made only when the
+ *        arrival is behind by more than cfg.preempt_lag_ns plus the owner's cost: a turn is
+ *        not cut for less than cutting it costs.  0 (the default) adds nothing.
  * A long workload therefore costs its owner its share, not the other vGPUs their turns: with
  * a preemptive engine the turn is the unit of sharing even inside one workload. */
 bool sched_preempt_due(struct sched *s, uint64_t running_ns);
 int sched_preempted(struct sched *s, uint32_t vgpu, uint64_t used_ns);
+int sched_paused(struct sched *s, uint32_t vgpu, uint64_t used_ns);
+int sched_vgpu_switch_cost(struct sched *s, uint32_t vgpu, uint64_t ns);
 
 /* Introspection. */
 bool sched_vgpu_interactive(const struct sched *s, uint32_t vgpu);

@@ -40,6 +40,9 @@ struct sched_vgpu {
     /* Of the oldest in-flight workload's run since head_start_ns, the part sched_preempted()
      * already charged: a watchdog reset charges only the rest. */
     uint64_t head_charged_ns;
+    /* What bringing it back onto the engine costs (sched_vgpu_switch_cost): a preemption on
+     * arrival must gain more than that. */
+    uint64_t switch_ns;
 
     /* The current turn. */
     uint64_t quota_ns;

@@ -156,13 +156,13 @@ static uint64_t ideal_ns(const struct backlog_set *b, const struct sched_vgpu *v
     return b->weight ? sched_muldiv(b->gpu_ns, v->weight, b->weight) : 0;
 }
 
-int sched_vgpu_stats_get(const struct sched *s, uint32_t id, struct sched_vgpu_stats *out)
+int sched_vgpu_stats_get(const struct sched *s, uint32_t vgpu, struct sched_vgpu_stats *out)
 {
     if (!s || !out)
         return SCHED_EINVAL;
-    if (id >= s->cfg.max_vgpus || !s->vgpus[id].present)
+    if (vgpu >= s->cfg.max_vgpus || !s->vgpus[vgpu].present)
         return SCHED_ENOENT;
-    const struct sched_vgpu *v = &s->vgpus[id];
+    const struct sched_vgpu *v = &s->vgpus[vgpu];
     struct backlog_set b;
     backlog_set(s, &b);
     uint64_t total = busy(s);
@@ -177,23 +177,23 @@ int sched_vgpu_stats_get(const struct sched *s, uint32_t id, struct sched_vgpu_s
     return SCHED_OK;
 }
 
-int sched_metrics_get(const struct sched *s, struct sched_metrics *m)
+int sched_metrics_get(const struct sched *s, struct sched_metrics *out)
 {
-    if (!s || !m)
+    if (!s || !out)
         return SCHED_EINVAL;
-    memset(m, 0, sizeof(*m));
+    memset(out, 0, sizeof(*out));
     struct backlog_set b;
     backlog_set(s, &b);
-    m->vgpus = s->nvgpus;
-    m->elapsed_ns = b.elapsed;
-    m->busy_ns = busy(s);
-    m->utilisation_ppm = m->elapsed_ns ? sched_ratio_ppm(m->busy_ns, m->elapsed_ns) : 0;
-    m->picks = s->picks;
-    m->turns = s->turns;
-    m->switches = s->switches;
-    m->idle_picks = s->idle_picks;
-    m->hints = s->hints;
-    m->runaways = s->runaways;
+    out->vgpus = s->nvgpus;
+    out->elapsed_ns = b.elapsed;
+    out->busy_ns = busy(s);
+    out->utilisation_ppm = out->elapsed_ns ? sched_ratio_ppm(out->busy_ns, out->elapsed_ns) : 0;
+    out->picks = s->picks;
+    out->turns = s->turns;
+    out->switches = s->switches;
+    out->idle_picks = s->idle_picks;
+    out->hints = s->hints;
+    out->runaways = s->runaways;
 
     uint32_t n = s->cfg.max_vgpus;
     uint64_t *ach = calloc(n, sizeof(*ach));
@@ -207,7 +207,7 @@ int sched_metrics_get(const struct sched *s, struct sched_metrics *m)
         const struct sched_vgpu *v = &s->vgpus[i];
         if (!v->present)
             continue;
-        m->active += v->active;
+        out->active += v->active;
         if (!counted(s, v, b.now, b.elapsed))
             continue;
         ach[i] = v->st.gpu_ns;
@@ -215,8 +215,8 @@ int sched_metrics_get(const struct sched *s, struct sched_metrics *m)
         if (ideal[i] == 0)
             ideal[i] = 1;
     }
-    m->backlogged = b.n;
-    sched_fairness(ach, ideal, n, &m->mmr_ppm, &m->jain_ppm);
+    out->backlogged = b.n;
+    sched_fairness(ach, ideal, n, &out->mmr_ppm, &out->jain_ppm);
     free(ach);
     free(ideal);
     return SCHED_OK;

@@ -1,5 +1,5 @@
 /*
- * sched_policy_fair.c — weighted fair queuing in virtual time (DESIGN.md §7, FairGV §3.2.1).
+ * sched_policy_fair.c — weighted fair queuing in virtual time (docs/sched.md, FairGV §3.2.1).
  *
  * Each vGPU has a start tag in virtual nanoseconds.  The runnable vGPU with the smallest start
  * tag runs next (a heap: O(log n) to take it out and to put it back).  After a turn that used

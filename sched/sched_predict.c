@@ -1,7 +1,7 @@
 /*
  * sched_predict.c — which vGPU will own the engine after the current turn, in the policy's
  * own order, so that its graphics memory can be written ahead while the current one runs
- * (gtt_predict, DESIGN.md §6 "Predictive copying").
+ * (gtt_predict; docs/vgpu.md, predictive copying).
  *
  * The runnable vGPUs are in the policy's run queue: the one select() would take next is the
  * first candidate.  Guests that submit one frame at a time are rarely runnable when a turn

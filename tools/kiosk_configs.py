@@ -1,9 +1,10 @@
 """Kiosk-wall configurations made from a short description: the guests of `make bench-system`
-(bench/system/run) and of the 16-guest re-placement scenario (tests/e2e/test_move.py).
+(bench/system/run), of the 16-guest re-placement scenario (tests/e2e/test_move.py) and of the
+32-guest start-up scenario (tests/e2e/test_wall32.py).
 
 A wall is a list of (kind, weight) pairs; the tiles are laid out row by row on a 1024x768
 display.  Every guest gets the same RAM and graphics memory (by default the 16 MiB and
-32 + 128 MiB of issue 14's 32-guest experiment), so runs of different sizes are comparable.
+32 + 128 MiB of the 32-guest re-placement experiment), so runs of different sizes are comparable.
 The output is a device-tree source that tools/tessera-config checks like any vendor's
 (docs/config.md)."""
 
@@ -36,6 +37,13 @@ def mix(n, kinds=("signage", "dashboard", "heavy", "idle"), weights=(100, 150, 2
     """n guests: the kinds in turn, the weights in turn (offset so kind and weight vary
     independently)."""
     return [(kinds[i % len(kinds)], weights[(i // len(kinds) + i) % len(weights)]) for i in range(n)]
+
+
+def render32():
+    """The 32-guest wall of rendering guests: signage, dashboard and idle in turn, weights
+    100, 150 and 200 (make bench-system's 32-guest run and
+    tests/e2e/test_wall32.py)."""
+    return mix(32, ("signage", "dashboard", "idle"), (100, 150, 200))
 
 
 def dts(wall, title, ram_mib=16, low_mib=32, high_mib=128, appliance_mib=1024):

@@ -22,7 +22,8 @@ bool config_boot(const struct boot_info *bi)
 {
     struct active_config *a = &active_config;
     const void *blob = builtin_config_blob;
-    size_t len = (size_t)(builtin_config_blob_end - builtin_config_blob);
+    /* Two linker symbols are two objects to C: their distance is taken as addresses. */
+    size_t len = (size_t)((uintptr_t)builtin_config_blob_end - (uintptr_t)builtin_config_blob);
     const struct boot_module *m = config_module(bi);
     if (m) {
         blob = (const void *)(uintptr_t)m->start;

@@ -1,7 +1,7 @@
 #include "vmm/log.h"
 
 #include "arch/x86/timer.h"
-#include "config/config.h"            /* TESSERA_MAX_GUESTS */
+#include "tessera/limits.h"
 #include "vmm/console.h"
 #include "vmm/log_limit.h"
 

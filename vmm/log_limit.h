@@ -1,4 +1,4 @@
-/* Rate limits for the hypervisor log, one per guest (issue 17): a guest that provokes a refusal
+/* Rate limits for the hypervisor log, one per guest: a guest that provokes a refusal
  * a thousand times a second must not fill the console, push the shell's answers back behind
  * minutes of queued lines, or flush the log ring of everything else.  A token bucket per
  * source: LOG_LIMIT_BURST lines at once, then one every LOG_LIMIT_EVERY_NS; what is dropped is

@@ -1,5 +1,5 @@
-/* Boot, in the order DESIGN.md §3 gives: console first so every later step can speak, then the
- * boot information, CPU tables, memory, time, devices, VT-x, and finally the shell. */
+/* Boot, in this order: console first so every later step can speak, then the boot information,
+ * CPU tables, memory, time, devices, VT-x, and finally the shell. */
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/page_alloc.h"
@@ -9,13 +9,16 @@
 #include "arch/x86/trap.h"
 #include "arch/x86/vmx_caps.h"
 #include "boot/multiboot2.h"
+#include "vmm/board/board.h"
 #include "vmm/config_boot.h"
 #include "vmm/console.h"
 #include "vmm/vgpu/host/gpu.h"
 #include "vmm/libc_glue.h"
+#include "vmm/loader/loaders.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
 #include "vmm/shell/shell.h"
+#include "vmm/vcpu/vcpu.h"
 #include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
@@ -116,6 +119,7 @@ void kmain(uint32_t magic, uint64_t info)
     console_puts("\nTessera " TESSERA_VERSION " - GPU-partitioning hypervisor\n");
     gdt_init();
     idt_init();
+    trap_set_output(console_puts, console_flush);
 
     if (magic != MB2_BOOTLOADER_MAGIC)
         stop("not started by a Multiboot2 loader (wrong magic in EAX); boot Tessera from GRUB");
@@ -146,10 +150,20 @@ void kmain(uint32_t magic, uint64_t info)
     log_info("%s", platform.vmx_line);
     if (platform.vmx.available && !vmx_setup_cpu(&platform.vmx, &platform.pages))
         log_error("VT-x: cannot enter VMX operation (%s): guests not started", vmx.error);
-    if (config_ok && vmx.on)
+    /* The guests: each with its board and its vGPU on its bus, then those marked autostart. */
+    bool guests = config_ok && vmx.on;
+    if (guests) {
+        vm_set_cpu(&vcpu_ops);
+        vm_add_loader(&tessera_loader);
+        vm_add_loader(&linux_loader);
         vm_init_all(&active_config.cfg);
-    if (config_ok && !(vmx.on && vgpu_host_init(&active_config.cfg)))
+        for (unsigned i = 0; i < vm_count(); i++)
+            board_attach(vm_get(i));
+    }
+    if (config_ok && !(guests && vgpu_host_init(&active_config.cfg)))
         wall_init(&active_config.cfg, NULL);    /* the wall shows "no signal" tiles */
+    if (guests)
+        vm_autostart_all();
 
     platform.boot_done_us = timer_uptime_us();
     log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",

@@ -1,20 +1,11 @@
-/* The guests' lifecycle: memory and EPT when a guest first starts, a fresh image and VMCS on
- * every start, and a clear record of why a guest is not running. */
+/* The guests' lifecycle: memory and EPT when a guest first starts, its devices back to
+ * power-on state, a fresh image from its kind's loader and a fresh vCPU on every start, and a
+ * clear record of why a guest is not running. */
 #include "vmm/vm.h"
-#include "vmm/vgpu/host/vgpu_host.h"
 
-#include "arch/x86/regs.h"
 #include "arch/x86/timer.h"
-#include "arch/x86/vmx_controls.h"
-#include "tessera/abi/guest.h"
-#include "vmm/loader/guest_load.h"
-#include "vmm/loader/linux_guest.h"
 #include "vmm/log.h"
-#include "vmm/vcpu/inject.h"
-#include "vmm/vcpu/msr_bitmap.h"
 #include "vmm/platform.h"
-#include "vmm/vcpu/vmcs_setup.h"
-#include "vmm/vcpu/vmx_setup.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,13 +14,14 @@
 
 #define PAGE_2M_BYTES (2ULL << 20)
 #define PAGES_2M (PAGE_2M_BYTES / PAGE_SIZE)    /* guest RAM is 2 MiB aligned for large EPT pages */
-#define FXSAVE_FCW_OFFSET     0
-#define FXSAVE_MXCSR_OFFSET   24
-#define FXSAVE_FCW_DEFAULT    0x037F            /* all x87 exceptions masked, extended precision */
-#define FXSAVE_MXCSR_DEFAULT  0x1F80            /* all SSE exceptions masked */
 
 static struct vm *vms;
 static unsigned n_vms;
+static const struct guest_loader *loaders[VM_MAX_LOADERS];
+static unsigned n_loaders;
+static const struct vm_cpu_ops *cpu;
+
+void vm_set_cpu(const struct vm_cpu_ops *ops) { cpu = ops; }
 
 unsigned vm_count(void) { return n_vms; }
 struct vm *vm_get(unsigned id) { return id < n_vms ? &vms[id] : NULL; }
@@ -65,29 +57,118 @@ void *vm_gpa_ptr(const struct vm *vm, uint64_t gpa, uint64_t len)
     return (void *)(uintptr_t)(vm->ram_hpa + gpa);
 }
 
+bool vm_add_loader(const struct guest_loader *l)
+{
+    if (n_loaders == VM_MAX_LOADERS)
+        return false;
+    loaders[n_loaders++] = l;
+    return true;
+}
+
+static const struct guest_loader *loader_of(const struct vm *vm)
+{
+    for (unsigned i = 0; i < n_loaders; i++)
+        if (loaders[i]->kind == vm->cfg->kind)
+            return loaders[i];
+    return NULL;
+}
+
+/* The guest fails with the reason a hook left in vm->reason. */
+static void failed_by_hook(struct vm *vm)
+{
+    char why[sizeof vm->reason];
+    snprintf(why, sizeof why, "%s", vm->reason);
+    vm_stop(vm, VM_FAILED, "%s", why);
+}
+
+/* ---- devices ---- */
+
+bool vm_add_device(struct vm *vm, const struct vm_device *d)
+{
+    if (vm->n_devices == VM_MAX_DEVICES) {
+        vm->board_failed = true;
+        vm_stop(vm, VM_FAILED, "no room for its device '%s' (at most %u)", d->name, VM_MAX_DEVICES);
+        return false;
+    }
+    if (d->init && !d->init(vm, d->ctx)) {
+        vm->board_failed = true;
+        failed_by_hook(vm);
+        return false;
+    }
+    vm->devices[vm->n_devices++] = *d;
+    return true;
+}
+
+static bool devices_start(struct vm *vm)
+{
+    for (unsigned i = 0; i < vm->n_devices; i++) {
+        const struct vm_device *d = &vm->devices[i];
+        if (d->start && !d->start(vm, d->ctx))
+            return false;
+    }
+    return true;
+}
+
+static bool devices_loaded(struct vm *vm)
+{
+    for (unsigned i = 0; i < vm->n_devices; i++) {
+        const struct vm_device *d = &vm->devices[i];
+        if (d->loaded && !d->loaded(vm, d->ctx))
+            return false;
+    }
+    return true;
+}
+
+/* ---- a guest's life: what the hypervisor had free when it began and when it ended ---- */
+
+static void life_begin(struct vm *vm)
+{
+    vm->life.count++;
+    vm->life.free_at_start = platform.pages.free_pages;
+    vm->life.ended = false;
+}
+
+static void life_end(struct vm *vm)
+{
+    for (unsigned i = 0; i < vm->n_devices; i++)
+        if (vm->devices[i].stop)
+            vm->devices[i].stop(vm, vm->devices[i].ctx);
+    vm->life.free_at_end = platform.pages.free_pages;
+    vm->life.ended = true;
+}
+
 void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(vm->reason, sizeof vm->reason, fmt, ap);
     va_end(ap);
+    bool was_running = vm->state == VM_RUNNING;
     vm->state = state;
+    if (was_running)
+        life_end(vm);
     if (state == VM_STOPPED)
         log_info("guest %u (%s): stopped: %s", vm->id, vm->cfg->name, vm->reason);
     else
         log_warn("guest %u (%s): %s: %s", vm->id, vm->cfg->name, vm_state_name(state), vm->reason);
 }
 
-/* EPT tables come from the page allocator; the hypervisor's memory is identity mapped. */
-static uint64_t ept_alloc(void *ctx) { return vmx_zeroed_page(); }
+/* EPT tables come from the page allocator, zeroed; the hypervisor's memory is identity mapped. */
+static uint64_t ept_alloc(void *ctx)
+{
+    uint64_t pa = page_alloc(&platform.pages, 1, 1);
+    if (pa)
+        memset((void *)(uintptr_t)pa, 0, PAGE_SIZE);
+    return pa;
+}
 static void ept_free(void *ctx, uint64_t phys) { page_free(&platform.pages, phys, 1); }
 static void *ept_virt(void *ctx, uint64_t phys) { return (void *)(uintptr_t)phys; }
 
-/* RAM, EPT, VMCS and MSR bitmap: taken once, kept across stop and start. */
+/* RAM and EPT: taken once, kept across stop and start. */
 static bool vm_allocate(struct vm *vm)
 {
     if (vm->ram_hpa)
-        return vm->ept_ready && (!vm_is_linux(vm) || linux_guest_allocate(vm));
+        return vm->ept_ready;
     vm->ram_bytes = (uint64_t)vm->cfg->ram_mib << 20;
     vm->ram_hpa = page_alloc(&platform.pages, vm->ram_bytes / PAGE_SIZE, PAGES_2M);
     if (!vm->ram_hpa) {
@@ -95,19 +176,12 @@ static bool vm_allocate(struct vm *vm)
         return false;
     }
     const struct ept_ops ops = { ept_alloc, ept_free, ept_virt, NULL };
-    vm->vmcs_phys = vmx_zeroed_page();
-    vm->msr_bitmap_phys = vmx_zeroed_page();
-    if (!vm->vmcs_phys || !vm->msr_bitmap_phys || ept_init(&vm->ept, &ops) != 0 ||
-        ept_map(&vm->ept, 0, vm->ram_hpa, vm->ram_bytes, EPT_PERM_RWX, EPT_MT_WB) != 0) {
-        snprintf(vm->reason, sizeof vm->reason, "no memory for its EPT tables or VMCS");
+    if (ept_init(&vm->ept, &ops) != 0 || ept_map(&vm->ept, 0, vm->ram_hpa, vm->ram_bytes, EPT_PERM_RWX, EPT_MT_WB) != 0) {
+        snprintf(vm->reason, sizeof vm->reason, "no memory for its EPT tables");
         return false;
     }
     vm->ept_ready = true;
-    /* MSRs: every access exits except those that live in the CPU (guest_msr.h). */
-    uint8_t *bm = (uint8_t *)(uintptr_t)vm->msr_bitmap_phys;
-    msr_bitmap_init(bm);
-    guest_msr_allow(bm, vm_is_linux(vm));
-    return !vm_is_linux(vm) || linux_guest_allocate(vm);
+    return true;
 }
 
 static const struct boot_module *find_image(const char *tag)
@@ -121,11 +195,13 @@ static const struct boot_module *find_image(const char *tag)
 
 bool vm_start(struct vm *vm)
 {
-    if (!vmx.on) {
+    if (!cpu || !vm->vcpu) {
         snprintf(vm->reason, sizeof vm->reason, "VT-x not available");
         vm->state = VM_FAILED;
         return false;
     }
+    if (vm->board_failed)
+        return false;               /* failed, with the reason its board gave */
     const struct boot_module *m = find_image(vm->cfg->image);
     const struct boot_module *rd = vm->cfg->initrd[0] ? find_image(vm->cfg->initrd) : NULL;
     if (!m) {
@@ -136,37 +212,30 @@ bool vm_start(struct vm *vm)
         vm_stop(vm, VM_FAILED, "no GRUB module tagged '%s' (its initrd)", vm->cfg->initrd);
         return false;
     }
+    const struct guest_loader *loader = loader_of(vm);
+    if (!loader) {
+        vm_stop(vm, VM_FAILED, "no loader for %s guests", cfg_guest_kind_name(vm->cfg->kind));
+        return false;
+    }
+    if (vm->state == VM_RUNNING)
+        life_end(vm);               /* a restart: the running life ends here */
     vm->boot_count++;
-    guest_msr_reset(vm);
-    const void *image = (const void *)(uintptr_t)m->start;
-    bool loaded = vm_allocate(vm) &&
-                  (vm_is_linux(vm) ? linux_guest_load(vm, image, m->end - m->start,
-                                                      rd ? (const void *)(uintptr_t)rd->start : NULL,
-                                                      rd ? rd->end - rd->start : 0)
-                                   : guest_load(vm, image, m->end - m->start));
-    if (!loaded || !vmcs_setup(vm)) {
+    const struct guest_image img = {
+        (const void *)(uintptr_t)m->start, m->end - m->start,
+        rd ? (const void *)(uintptr_t)rd->start : NULL, rd ? rd->end - rd->start : 0,
+    };
+    /* The board first, as a reset machine's devices are before its firmware loads anything: a
+     * device may give the guest something the loader describes (a framebuffer). */
+    if (!vm_allocate(vm) || !devices_start(vm) || !loader->load(vm, &img) || !devices_loaded(vm) ||
+        !cpu->start(vm)) {
         vm->state = VM_FAILED;
         log_warn("guest %u (%s): failed: %s", vm->id, vm->cfg->name, vm->reason);
         return false;
     }
-    invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
-    vgpu_host_guest_started(vm->id);
-    if (vm->vpid)
-        invvpid(INVVPID_SINGLE_CONTEXT, vm->vpid, 0);
-    memset(&vm->gprs, 0, sizeof vm->gprs);
-    vm->gprs.gpr[GPR_RSI] = vm->boot.rsi;
-    /* A clean x87/SSE state in FXSAVE layout (SDM Vol. 1 §10.5.1, Table 10-2): the FCW and
-     * MXCSR values FNINIT and reset give, everything else zero. */
-    memset(vm->fpu, 0, sizeof vm->fpu);
-    const uint16_t fcw = FXSAVE_FCW_DEFAULT;
-    const uint32_t mxcsr = FXSAVE_MXCSR_DEFAULT;
-    memcpy(vm->fpu + FXSAVE_FCW_OFFSET, &fcw, sizeof fcw);
-    memcpy(vm->fpu + FXSAVE_MXCSR_OFFSET, &mxcsr, sizeof mxcsr);
-    vuart_reset(&vm->uart);
-    vcpu_irq_reset(vm);
     vm->reason[0] = 0;
     vm->started_ns = timer_now_ns();
     vm->state = VM_RUNNING;
+    life_begin(vm);
     log_info("guest %u (%s): started from '%s' (%llu KiB), %u MiB RAM at %#llx, entry %#llx",
              vm->id, vm->cfg->name, vm->cfg->image, (unsigned long long)((m->end - m->start) / 1024),
              vm->cfg->ram_mib, (unsigned long long)vm->ram_hpa, (unsigned long long)vm->boot.rip);
@@ -186,18 +255,20 @@ void vm_init_all(const struct cfg *cfg)
         struct vm *vm = &vms[i];
         vm->id = i;
         vm->cfg = &cfg->guest[i];
-        vm->vpid = vmx.proc2 & PROC2_ENABLE_VPID ? (uint16_t)(i + 1) : 0;
         /* A time slice in proportion to the render weight (100 = the configured slice). */
         vm->slice_ns = (uint64_t)cfg->scheduler.slice_us * 1000 * vm->cfg->weight / 100;
-        if (!vuart_init(&vm->uart)) {
-            vm_stop(vm, VM_FAILED, "no memory for its console");
-            continue;
-        }
-        vcpu_irq_init(vm);
+        io_bus_init(&vm->io);
         snprintf(vm->reason, sizeof vm->reason, "not started (autostart off)");
-        if (!vmx.on)
-            vm_stop(vm, VM_FAILED, "VT-x not available: %s", vmx.error);
-        else if (vm->cfg->autostart)
-            vm_start(vm);
+        if (!cpu)
+            vm_stop(vm, VM_FAILED, "VT-x not available");
+        else if (!cpu->create(vm))
+            failed_by_hook(vm);
     }
+}
+
+void vm_autostart_all(void)
+{
+    for (unsigned i = 0; i < n_vms; i++)
+        if (vms[i].state == VM_STOPPED && vms[i].cfg->autostart)
+            vm_start(&vms[i]);
 }

@@ -8,8 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PAGE_SIZE  4096ULL
-#define PAGE_SHIFT 12
+#include "arch/x86/regs.h"     /* PAGE_SIZE, PAGE_SHIFT */
 
 struct phys_range {
     uint64_t base, end;                 /* [base, end), bytes */

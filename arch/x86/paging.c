@@ -8,13 +8,13 @@
 
 #include <string.h>
 
-extern uint64_t boot_pml4[512], boot_pdpt[512], boot_pd[4 * 512];
+#define BOOT_PDS  4                                         /* boot/entry.S's: 4 GiB */
+#define PDPT_SPAN ((uint64_t)PT_ENTRIES * PT_ENTRIES * PAGE_2M)  /* one PDPT maps 512 GiB */
+
+extern uint64_t boot_pml4[PT_ENTRIES], boot_pdpt[PT_ENTRIES], boot_pd[BOOT_PDS * PT_ENTRIES];
 
 static struct page_alloc *alloc;
-static uint64_t mapped_top = 4ULL << 30;
-
-static const uint64_t PDE_ADDR_MASK = 0x000FFFFFFFE00000ULL;   /* bits 51:21 of a 2 MiB PDE */
-static const uint64_t TABLE_ADDR_MASK = 0x000FFFFFFFFFF000ULL;
+static uint64_t mapped_top = BOOT_PDS * PT_ENTRIES * PAGE_2M;
 
 static bool is_ram(const struct boot_info *bi, uint64_t b, uint64_t e)
 {
@@ -30,7 +30,7 @@ static bool is_ram(const struct boot_info *bi, uint64_t b, uint64_t e)
 
 static uint64_t *pd_for(uint64_t addr)
 {
-    unsigned pdpt_i = (addr >> 30) & 511;
+    unsigned pdpt_i = PT_INDEX(addr, 2);
     if (!(boot_pdpt[pdpt_i] & PTE_P)) {
         uint64_t page = page_alloc(alloc, 1, 1);
         if (!page)
@@ -38,13 +38,13 @@ static uint64_t *pd_for(uint64_t addr)
         memset((void *)(uintptr_t)page, 0, PAGE_SIZE);
         boot_pdpt[pdpt_i] = page | PTE_P | PTE_W;
     }
-    return (uint64_t *)(uintptr_t)(boot_pdpt[pdpt_i] & TABLE_ADDR_MASK);
+    return (uint64_t *)(uintptr_t)(boot_pdpt[pdpt_i] & PTE_ADDR_MASK);
 }
 
 uint64_t paging_init(const struct boot_info *bi, struct page_alloc *pa)
 {
     alloc = pa;
-    for (unsigned i = 0; i < 4 * 512; i++) {
+    for (unsigned i = 0; i < BOOT_PDS * PT_ENTRIES; i++) {
         uint64_t a = (uint64_t)i * PAGE_2M;
         if (a && !is_ram(bi, a, a + PAGE_2M))
             boot_pd[i] |= PTE_PCD | PTE_PWT;
@@ -54,13 +54,13 @@ uint64_t paging_init(const struct boot_info *bi, struct page_alloc *pa)
         if (bi->mem[i].type == BOOT_MEM_USABLE && bi->mem[i].base + bi->mem[i].length > top)
             top = bi->mem[i].base + bi->mem[i].length;
     /* One PDPT covers 512 GiB, far beyond any appliance. */
-    if (top > 512ULL << 30)
-        top = 512ULL << 30;
+    if (top > PDPT_SPAN)
+        top = PDPT_SPAN;
     for (uint64_t a = mapped_top; a < top; a += PAGE_2M) {
         uint64_t *pd = pd_for(a);
         if (!pd)
             break;
-        pd[(a >> 21) & 511] = (a & PDE_ADDR_MASK) | PTE_P | PTE_W | PTE_PS;
+        pd[PT_INDEX(a, 1)] = (a & PTE_2M_ADDR_MASK) | PTE_P | PTE_W | PTE_PS;
         mapped_top = a + PAGE_2M;
     }
     write_cr3(read_cr3());
@@ -70,14 +70,14 @@ uint64_t paging_init(const struct boot_info *bi, struct page_alloc *pa)
 int paging_map_mmio(uint64_t phys, uint64_t size)
 {
     for (uint64_t a = phys & ~(PAGE_2M - 1); a < phys + size; a += PAGE_2M) {
-        if (a >= 512ULL << 30)
+        if (a >= PDPT_SPAN)
             return -1;
         uint64_t *pd = pd_for(a);
         if (!pd)
             return -1;
-        uint64_t *pde = &pd[(a >> 21) & 511];
+        uint64_t *pde = &pd[PT_INDEX(a, 1)];
         if (!(*pde & PTE_P))
-            *pde = (a & PDE_ADDR_MASK) | PTE_P | PTE_W | PTE_PS | PTE_PCD | PTE_PWT;
+            *pde = (a & PTE_2M_ADDR_MASK) | PTE_P | PTE_W | PTE_PS | PTE_PCD | PTE_PWT;
     }
     write_cr3(read_cr3());
     return 0;

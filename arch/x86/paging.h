@@ -8,8 +8,6 @@
 #include "arch/x86/page_alloc.h"
 #include "boot/boot_info.h"
 
-#define PAGE_2M (2ULL << 20)
-
 /* Marks the non-RAM parts of the boot mapping uncached and maps RAM above 4 GiB, with page
  * tables from `pa`.  Returns the highest mapped address. */
 uint64_t paging_init(const struct boot_info *bi, struct page_alloc *pa);

@@ -8,8 +8,10 @@ static bool scanned;
 
 static uint32_t address(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off)
 {
-    return PCI_CONFIG_ENABLE | (uint32_t)bus << 16 | (uint32_t)(dev & 31) << 11 |
-           (uint32_t)(fn & 7) << 8 | (off & 0xFC);
+    return PCI_CONFIG_ENABLE | (uint32_t)bus << PCI_CONFIG_ADDR_BUS_SHIFT |
+           (uint32_t)(dev & PCI_CONFIG_ADDR_DEV_MASK) << PCI_CONFIG_ADDR_DEV_SHIFT |
+           (uint32_t)(fn & PCI_CONFIG_ADDR_FN_MASK) << PCI_CONFIG_ADDR_FN_SHIFT |
+           (off & PCI_CONFIG_ADDR_REG_MASK);
 }
 
 uint32_t pci_read32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off)
@@ -38,12 +40,13 @@ void pci_write32(uint8_t bus, uint8_t dev, uint8_t fn, uint8_t off, uint32_t v)
  * meanwhile so the device never answers at the probe address. */
 static unsigned size_bars(struct pci_device *d)
 {
-    unsigned n_bars = (d->header_type & PCI_HEADER_TYPE_MASK) == PCI_HEADER_TYPE_BRIDGE ? 2 : 6;
+    bool bridge = (d->header_type & PCI_HEADER_TYPE_MASK) == PCI_HEADER_TYPE_BRIDGE;
+    unsigned n_bars = bridge ? PCI_BRIDGE_BARS : PCI_MAX_BARS;
     uint16_t cmd = pci_read16(d->bus, d->dev, d->fn, PCI_COMMAND);
     uint32_t cmd_dword = pci_read32(d->bus, d->dev, d->fn, PCI_COMMAND);
     pci_write32(d->bus, d->dev, d->fn, PCI_COMMAND, cmd_dword & ~(uint32_t)(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
     for (unsigned i = 0; i < n_bars; i++) {
-        uint8_t off = PCI_BAR0 + 4 * i;
+        uint8_t off = (uint8_t)PCI_BAR_OFFSET(i);
         uint32_t orig = pci_read32(d->bus, d->dev, d->fn, off);
         pci_write32(d->bus, d->dev, d->fn, off, 0xFFFFFFFFu);
         uint32_t mask = pci_read32(d->bus, d->dev, d->fn, off);
@@ -53,14 +56,14 @@ static unsigned size_bars(struct pci_device *d)
             continue;
         if (orig & PCI_BAR_IO) {
             b->io = true;
-            b->base = orig & ~3u;
-            b->size = (uint16_t)(~(mask & ~3u) + 1);
+            b->base = orig & ~PCI_BAR_IO_FLAGS;
+            b->size = (uint16_t)(~(mask & ~PCI_BAR_IO_FLAGS) + 1);
             continue;
         }
-        b->prefetchable = orig & 0x8;
-        uint64_t base = orig & ~0xFu, m = mask & ~0xFu;
+        b->prefetchable = orig & PCI_BAR_MEM_PREFETCH;
+        uint64_t base = orig & ~PCI_BAR_MEM_FLAGS, m = mask & ~PCI_BAR_MEM_FLAGS;
         if ((orig & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64 && i + 1 < n_bars) {
-            uint8_t hi_off = off + 4;
+            uint8_t hi_off = off + PCI_BAR_STRIDE;
             uint32_t orig_hi = pci_read32(d->bus, d->dev, d->fn, hi_off);
             pci_write32(d->bus, d->dev, d->fn, hi_off, 0xFFFFFFFFu);
             uint32_t mask_hi = pci_read32(d->bus, d->dev, d->fn, hi_off);
@@ -102,11 +105,12 @@ unsigned pci_scan(void)
         return n_devices;
     scanned = true;
     /* Brute force over all buses: simple, and it finds devices behind any bridge layout. */
-    for (unsigned bus = 0; bus < 256; bus++) {
-        for (uint8_t dev = 0; dev < 32; dev++) {
+    for (unsigned bus = 0; bus < PCI_BUSES; bus++) {
+        for (uint8_t dev = 0; dev < PCI_DEVICES_PER_BUS; dev++) {
             if (pci_read16(bus, dev, 0, PCI_VENDOR_ID) == PCI_VENDOR_NONE)
                 continue;
-            uint8_t fns = pci_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION ? 8 : 1;
+            bool multi = pci_read8(bus, dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION;
+            uint8_t fns = multi ? PCI_FUNCTIONS_PER_DEVICE : 1;
             for (uint8_t fn = 0; fn < fns; fn++)
                 if (pci_read16(bus, dev, fn, PCI_VENDOR_ID) != PCI_VENDOR_NONE)
                     add_function(bus, dev, fn);
@@ -143,5 +147,5 @@ const char *pci_class_name(uint8_t class_code, uint8_t subclass)
     case 0x0C03: return "USB";
     case 0x0C05: return "SMBus";
     }
-    return class_code == 0x06 ? "bridge" : "device";
+    return class_code == PCI_BASE_CLASS_BRIDGE ? "bridge" : "device";
 }

@@ -1,36 +1,15 @@
 /* PCI configuration space through the legacy I/O mechanism (PCI Local Bus Spec 3.0 §3.2.2.3.2:
- * address at 0xCF8, data at 0xCFC) and a one-time enumeration of every function. */
+ * address at 0xCF8, data at 0xCFC) and a one-time enumeration of every function.  The
+ * configuration-space names are in arch/x86/pci_regs.h. */
 #ifndef TESSERA_ARCH_X86_PCI_H
 #define TESSERA_ARCH_X86_PCI_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PCI_CONFIG_ADDRESS  0xCF8
-#define PCI_CONFIG_DATA     0xCFC
-#define PCI_CONFIG_ENABLE   0x80000000u
+#include "arch/x86/pci_regs.h"
 
-/* Type 0 header offsets (PCI spec §6.1). */
-#define PCI_VENDOR_ID       0x00
-#define PCI_DEVICE_ID       0x02
-#define PCI_COMMAND         0x04
-#define PCI_CLASS_REVISION  0x08
-#define PCI_HEADER_TYPE     0x0E
-#define PCI_BAR0            0x10
-#define PCI_SECONDARY_BUS   0x19
-
-#define PCI_COMMAND_IO      0x1
-#define PCI_COMMAND_MEMORY  0x2
-#define PCI_HEADER_MULTIFUNCTION 0x80
-#define PCI_HEADER_TYPE_MASK     0x7F
-#define PCI_HEADER_TYPE_BRIDGE   0x01
-#define PCI_BAR_IO          0x1
-#define PCI_BAR_MEM_TYPE_64 0x4
-#define PCI_BAR_MEM_TYPE_MASK 0x6
-#define PCI_VENDOR_NONE     0xFFFF
-
-#define PCI_MAX_DEVICES     64
-#define PCI_MAX_BARS        6
+#define PCI_MAX_DEVICES     64         /* functions the enumeration keeps */
 
 struct pci_bar {
     uint64_t base, size;

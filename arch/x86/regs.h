@@ -28,8 +28,27 @@
 #define CR4_OSXMMEXCPT  X86_BIT(10)
 #define CR4_VMXE        X86_BIT(13)
 
+/* 64-bit IDT gate type and attributes: present, DPL 0, interrupt gate (SDM Vol. 3A §6.14.1,
+ * Figure 6-8; type 0xE in Table 3-2). */
+#define IDT_INTERRUPT_GATE 0x8E
+
 /* RFLAGS (SDM Vol. 1 §3.4.3) */
 #define RFLAGS_IF       X86_BIT(9)
+
+/* 4-level (IA-32e) paging (SDM Vol. 3A §4.5): the hypervisor's own tables, the guests' identity
+ * tables the loader builds, the walk through a guest's tables, and the guests' own.  (EPT
+ * entries are another format: arch/x86/vmx/pure/ept.h.) */
+#define PAGE_SHIFT      12
+#define PAGE_SIZE       X86_BIT(PAGE_SHIFT)     /* 4 KiB: a page, and every paging structure */
+#define PAGE_2M_SHIFT   21
+#define PAGE_2M         X86_BIT(PAGE_2M_SHIFT)  /* what a PDE with PS maps */
+#define PT_INDEX_BITS   9                       /* linear-address bits per level (§4.5.4) */
+#define PT_ENTRIES      512                     /* 8-byte entries in a 4 KiB structure */
+#define PT_LEVELS       4
+#define PAGING_VA_BITS  (PAGE_SHIFT + PT_LEVELS * PT_INDEX_BITS)   /* 48: canonical below 2^47 */
+/* The index into the level-`level` structure for `va`: 0 = PT, 1 = PD, 2 = PDPT, 3 = PML4. */
+#define PT_INDEX(va, level) \
+    (((va) >> (PAGE_SHIFT + PT_INDEX_BITS * (level))) & (PT_ENTRIES - 1))
 
 /* Paging-structure entry bits (SDM Vol. 3A §4.5, Tables 4-15..4-20) */
 #define PTE_P           X86_BIT(0)
@@ -39,6 +58,11 @@
 #define PTE_PCD         X86_BIT(4)
 #define PTE_PS          X86_BIT(7)    /* 2 MiB page in a PDE, 1 GiB in a PDPTE */
 #define PTE_NX          X86_BIT(63)
+/* Physical-address bits of an entry, up to the architectural MAXPHYADDR of 52 (Tables 4-14 to
+ * 4-20; bits above the CPU's MAXPHYADDR are reserved and must be 0).  CR3 holds the PML4's
+ * address in the same bits (Table 4-12). */
+#define PTE_ADDR_MASK    0x000FFFFFFFFFF000ULL  /* bits 51:12: the next structure or a 4 KiB page */
+#define PTE_2M_ADDR_MASK 0x000FFFFFFFE00000ULL  /* bits 51:21 of a PDE with PS: the 2 MiB page */
 
 /* MSRs (SDM Vol. 4, Table 2-2) */
 #define MSR_IA32_FEATURE_CONTROL    0x3A
@@ -122,5 +146,12 @@ struct cpuid_regs { uint32_t eax, ebx, ecx, edx; };
 #define CPUID_1_EBX_APIC_ID_SHIFT   24            /* initial APIC ID in EBX 31:24 */
 #define CPUID_1_ECX_HYPERVISOR      X86_BIT(31)
 #define CPUID_1_EDX_APIC            X86_BIT(9)
+/* The extended leaves start at 0x80000000 (EAX: the highest one).  Address sizes, leaf
+ * 80000008H: EAX[7:0] is MAXPHYADDR, the physical-address width; without the leaf it is 36
+ * (Vol. 3A §4.1.4, for a CPU with PAE). */
+#define CPUID_EXT_FIRST             0x80000000u
+#define CPUID_ADDR_SIZES            0x80000008u
+#define CPUID_ADDR_SIZES_PHYS_MASK  0xFFu
+#define CPUID_PHYS_BITS_DEFAULT     36u
 
 #endif

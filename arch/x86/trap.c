@@ -7,7 +7,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/regs.h"
-#include "vmm/console.h"
+#include "arch/x86/uart.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +20,6 @@ struct idt_gate {
     uint32_t offset_hi, reserved;
 } __attribute__((packed));
 
-#define IDT_INTERRUPT_GATE 0x8E     /* present, DPL 0, 64-bit interrupt gate (SDM Table 3-2) */
 
 struct isr_entry { uint64_t vector, entry; };
 struct ex_entry { uint64_t insn, fixup; };
@@ -72,8 +71,29 @@ static const char *const exception_names[VEC_EXCEPTIONS] = {
     "#SX security exception", "reserved 31",
 };
 
-/* Printing goes straight to the console with snprintf: the exception may have hit in the middle of
- * a stdio call, so stdio's own state is not trusted. */
+/* Until the hypervisor's console says where reports go, they are written to COM1 a byte at a
+ * time, waiting for the UART ("\n" as "\r\n", as the console does). */
+static void uart_report(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\n')
+            uart_putc(COM1_PORT, '\r');
+        uart_putc(COM1_PORT, *s);
+    }
+}
+static void uart_flush(void) {}
+
+static void (*report_write)(const char *s) = uart_report;
+static void (*report_flush)(void) = uart_flush;
+
+void trap_set_output(void (*write)(const char *s), void (*flush)(void))
+{
+    report_write = write ? write : uart_report;
+    report_flush = flush ? flush : uart_flush;
+}
+
+/* Printing goes straight to the output with snprintf: the exception may have hit in the middle
+ * of a stdio call, so stdio's own state is not trusted. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
@@ -82,7 +102,7 @@ static void say(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    console_puts(buf);
+    report_write(buf);
 }
 
 static bool plausible_frame(uint64_t rbp)
@@ -108,9 +128,12 @@ static void stack_trace(uint64_t rip, uint64_t rbp)
 
 static bool try_fixup(struct trap_frame *f)
 {
-    for (const struct ex_entry *e = __ex_table_start; e < __ex_table_end; e++) {
-        if (e->insn == f->rip) {
-            f->rip = e->fixup;
+    /* The table's bounds are two linker symbols, two objects to C: their distance is taken
+     * as addresses, since comparing pointers into different objects is undefined. */
+    size_t n = ((uintptr_t)__ex_table_end - (uintptr_t)__ex_table_start) / sizeof(struct ex_entry);
+    for (size_t i = 0; i < n; i++) {
+        if (__ex_table_start[i].insn == f->rip) {
+            f->rip = __ex_table_start[i].fixup;
             return true;
         }
     }
@@ -121,8 +144,8 @@ static __attribute__((noreturn)) void fatal_exception(struct trap_frame *f)
 {
     static int nesting;
     if (nesting++) {
-        console_puts("\nnested exception while reporting one; stopping\n");
-        console_flush();
+        report_write("\nnested exception while reporting one; stopping\n");
+        report_flush();
         cpu_halt_forever();
     }
     say("\n*** hypervisor exception: %s (vector %llu), error code %#llx\n",
@@ -141,7 +164,7 @@ static __attribute__((noreturn)) void fatal_exception(struct trap_frame *f)
         (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
     stack_trace(f->rip, f->rbp);
     say("hypervisor stopped.\n");
-    console_flush();
+    report_flush();
     cpu_halt_forever();
 }
 

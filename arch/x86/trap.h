@@ -33,6 +33,11 @@ void idt_init(void);
 uint64_t idt_base(void);
 void irq_register(uint8_t vector, irq_handler handler);
 
+/* Where the report of an unexpected exception goes: `write` takes a NUL-terminated string
+ * ("\n" as a line end), `flush` waits until it has all left.  Until this is called (and with
+ * NULL) reports are written to COM1 directly. */
+void trap_set_output(void (*write)(const char *s), void (*flush)(void));
+
 /* Called from isr.S for every vector. */
 void trap_dispatch(struct trap_frame *frame);
 

@@ -50,6 +50,7 @@ uint64_t vmread(uint32_t field)
     uint8_t cf, zf;
     __asm__ volatile("vmread %3, %2; setc %0; setz %1"
                      : "=r"(cf), "=r"(zf), "=rm"(value) : "r"((uint64_t)field) : "cc");
+    /* cppcheck-suppress duplicateExpressionTernary ; cppcheck does not see the asm write value */
     return VMX_STATUS(cf, zf) == VMX_OK ? value : 0;
 }
 
@@ -112,7 +113,7 @@ const char *vmx_instruction_error_name(uint32_t e)
 }
 
 /* Short names of the basic exit reasons (SDM Appendix C), for logs and the shell. */
-const char *vmx_exit_reason_name(uint32_t r)
+const char *vmx_exit_reason_name(uint32_t basic_reason)
 {
     static const char *const names[EXIT_REASON_COUNT] = {
         [EXIT_REASON_EXCEPTION_NMI] = "exception/NMI",
@@ -146,8 +147,8 @@ const char *vmx_exit_reason_name(uint32_t r)
         [EXIT_REASON_RDSEED] = "RDSEED", [EXIT_REASON_PML_FULL] = "PML full",
         [EXIT_REASON_XSAVES] = "XSAVES", [EXIT_REASON_XRSTORS] = "XRSTORS",
     };
-    if (r < EXIT_REASON_COUNT && names[r])
-        return names[r];
+    if (basic_reason < EXIT_REASON_COUNT && names[basic_reason])
+        return names[basic_reason];
     return "unknown exit reason";
 }
 

@@ -9,7 +9,7 @@ import statistics
 
 BEGIN = "<!-- bench-system: begin (written by make bench-system) -->"
 END = "<!-- bench-system: end -->"
-REF_SWITCH = 9400       # issue 14: entries per switch on the switch path at 32 guests, before
+REF_SWITCH = 9400       # entries per switch on the switch path at 32 guests before re-placement
 
 
 def delta(w, *path):
@@ -64,6 +64,23 @@ def guest_rows(w):
     return rows
 
 
+def first_frames(w):
+    """The guests' first frames (ms from each one's start to its first workload retired), in
+    guest order; None for a guest that had none when the pictures were all up."""
+    return [w.get("first_ms", {}).get(g["name"]) for g in w["guests"]]
+
+
+def first_frames_line(w):
+    ff = first_frames(w)
+    got = sorted(x for x in ff if x is not None)
+    if not got:
+        return "first frames: none measured"
+    missing = len(ff) - len(got)
+    return (f"first frames (ms after each guest's start): min {got[0]}, median {statistics.median(got):.0f}, "
+            f"max {got[-1]}" + (f"; {missing} guests had none" if missing else "") + "; per guest: " +
+            " ".join(f"{g['name']} {x if x is not None else '-'}" for g, x in zip(w["guests"], ff)))
+
+
 def pct(x):
     return f"{100 * x:.1f}%"
 
@@ -97,24 +114,28 @@ def table(res):
     row("CPU: guests / rendering / copying / composing / other",
         lambda f: " / ".join(pct(f["cpu"][k]) for k in ("guests", "rendering", "copying", "composing", "other")))
     row("shell answer time (median / max)", lambda f: f"{f['answer_median']:.2f} s / {f['answer_max']:.2f} s")
+    out.append("| first frame, ms after the guest's start (min / median / max) | " + " | ".join(
+        (lambda got: f"{got[0]} / {statistics.median(got):.0f} / {got[-1]}" if got else "-")(
+            sorted(x for x in first_frames(w) if x is not None)) for w in ok) + " |")
     row("boot to prompt / all pictures", lambda f: "")
     out[-1] = "| boot to prompt / all pictures | " + " | ".join(f"{w['boot_s']:.0f} s / {w['pictures_s']:.0f} s"
                                                            for w in ok) + " |"
     for w in ok:
         out += ["", f"{w['n']} guests, per guest (fps: frames completed per second; share of GPU time, ideal "
                     f"over the backlogged, '-' if not backlogged; VM exits per second, total and by reason):", "",
-                "| guest | kind | weight | fps | share | ideal | backlog | exits/s | main exit reasons /s |",
-                "|---|---|---|---|---|---|---|---|---|"]
-        for r in guest_rows(w):
+                "| guest | kind | weight | first frame ms | fps | share | ideal | backlog | exits/s | main exit reasons /s |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        for r, ff in zip(guest_rows(w), first_frames(w)):
             total = r["exits"].get("total", 0.0)
             top = sorted(((v, k) for k, v in r["exits"].items() if k != "total"), reverse=True)[:3]
-            out.append(f"| {r['name']} | {r['kind']} | {r['weight']} | {r['fps']:.1f} | {r['share']:.3f} | "
+            out.append(f"| {r['name']} | {r['kind']} | {r['weight']} | {ff if ff is not None else '-'} | "
+                       f"{r['fps']:.1f} | {r['share']:.3f} | "
                        + (f"{r['ideal']:.3f}" if r["ideal"] is not None else "-")
                        + f" | {pct(r['backlog'])} | {total:.0f} | "
                        + ", ".join(f"{k} {v:.0f}" for v, k in top) + " |")
     if 32 in F:
         f = F[32]
-        out += ["", f"Issue 14's target at 32 guests: switch-path entries per switch {f['path']:.0f} against "
+        out += ["", f"Re-placement's target at 32 guests: switch-path entries per switch {f['path']:.0f} against "
                     f"{REF_SWITCH} before ({REF_SWITCH / max(f['path'], 1):.1f}x fewer; the target is 4x, or the "
                     f"floor: {f['floor']:.0f} per switch with the configured sizes)."]
     return "\n".join(out)

@@ -231,7 +231,7 @@ struct gen9_fence {
 };
 
 /* Encode a fence; returns 0 for an invalid (disabled) fence if size is 0. Callers check
- * alignment and pitch limits with gen9_fence_check() first. */
+ * alignment and pitch limits with gen9_fence_shape_ok() first. */
 static inline uint64_t gen9_fence_encode(uint32_t start, uint32_t size, uint32_t pitch,
                                          bool y_tiled)
 {
@@ -444,6 +444,9 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
  * (masked; GVT-g CSFE_CHICKEN1_REG). */
 #define GEN9_RING_FORCE_TO_NONPRIV(base, i) ((base) + 0x4D0u + 4u * (uint32_t)(i))
 #define GEN9_RING_NONPRIV_SLOTS           12u
+/* A slot names the register by its offset in bits 25:2 (i915 RING_FORCE_TO_NONPRIV_ADDRESS_MASK;
+ * the access and range bits of later generations are zero on Gen9). */
+#define GEN9_RING_FORCE_TO_NONPRIV_ADDR_MASK 0x03FFFFFCu
 #define GEN9_RING_CSFE_CHICKEN1(base)     ((base) + 0xD4u)
 /* Global masked registers (bits 31:16 select which of 15:0 a write changes): every register
  * GVT-g marks F_MODE_MASK for Skylake (gvt/handlers.c) besides the per-engine ones above and in
@@ -484,16 +487,27 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
  * gen9_display.h (Tessera's own guests use the primary plane: GEN9_PLANE_*_1_A). ---------- */
 
 /* ---- PCI configuration space of the iGPU (00:02.0) --------------------------------------- */
-#define GEN9_PCI_VENDOR_INTEL             0x8086u
-#define GEN9_PCI_BAR0                     0x10u     /* GTTMMADR, 64-bit memory BAR */
-#define GEN9_PCI_BAR2                     0x18u     /* GMADR (aperture), 64-bit prefetchable */
-/* GMCH graphics control, 16 bits (i915 intel_gtt/i915_drm.h SNB_GMCH_CTRL, BDW_GMCH_*). */
-#define GEN9_PCI_GMCH_CTRL                0x50u
-#define   GEN9_GMCH_GGMS_SHIFT            6u        /* GGTT size: 1 << GGMS MiB, 0 = none */
-#define   GEN9_GMCH_GGMS_MASK             0x3u
-#define   GEN9_GMCH_GMS_SHIFT             8u        /* stolen size code */
-#define   GEN9_GMCH_GMS_MASK              0xFFu
-/* Base of data stolen memory (i915 INTEL_BSM; bits 31:20 hold the base). */
+/* What is Intel's in the iGPU's configuration space.  The standard header (ids, command,
+ * BAR bits, capabilities) is PCI's: arch/x86/pci_regs.h. */
+#define GEN9_PCI_DEV                      2u        /* bus 0, device 2, function 0 (ACPI _ADR
+                                                     * 0x00020000), where i915 finds the iGPU */
+/* BAR indices (a BAR's offset is PCI_BAR0 + index * PCI_BAR_STRIDE; i915_drm.h
+ * GEN4_GTTMMADR_BAR, GEN4_GMADR_BAR). */
+#define GEN9_PCI_BAR_GTTMMADR             0u        /* registers + GGTT, 64-bit memory */
+#define GEN9_PCI_BAR_GMADR                2u        /* the aperture, 64-bit prefetchable */
+#define GEN9_PCI_BAR_IOBAR                4u        /* 64 I/O ports (MMIO_INDEX/MMIO_DATA) */
+/* GMCH Graphics Control, 16 bits, Gen8+ layout (i915_drm.h SNB_GMCH_CTRL, BDW_GMCH_*; read by
+ * gt/intel_ggtt.c gen8_get_total_gtt_size() and gen9_get_stolen_size()): GGMS, the GGTT
+ * size, in bits 7:6 as a power of two in MiB (0 = none, 1 = 2 MiB, 2 = 4 MiB, 3 = 8 MiB);
+ * GMS, the stolen memory size code, in bits 15:8. */
+#define GEN9_PCI_GMCH_CTRL                0x50u     /* SNB_GMCH_CTRL */
+#define   GEN9_GMCH_GGMS_SHIFT            6u        /* BDW_GMCH_GGMS_SHIFT */
+#define   GEN9_GMCH_GGMS_MASK             0x3u      /* BDW_GMCH_GGMS_MASK */
+#define   GEN9_GMCH_GGMS_8M               3u        /* 1 << 3 MiB of GGTT: 1 Mi 8-byte entries */
+#define   GEN9_GMCH_GMS_SHIFT             8u        /* BDW_GMCH_GMS_SHIFT */
+#define   GEN9_GMCH_GMS_MASK              0xFFu     /* BDW_GMCH_GMS_MASK */
+/* Base of Data Stolen Memory, 32 bits, the base in bits 31:20 (i915_drm.h INTEL_BSM,
+ * INTEL_BSM_MASK; i915_gem_stolen.c). */
 #define GEN9_PCI_BDSM                     0x5Cu
 #define   GEN9_BDSM_MASK                  0xFFF00000u
 

@@ -89,6 +89,9 @@ struct igpu_irq_status {
  *  reg_read/reg_write  32-bit MMIO register access (offset into the register half of BAR0).
  *  ggtt_write/read     one 64-bit GGTT entry by index; ggtt_flush makes prior writes visible
  *                      to the GPU (GFX_FLSH_CNTL).
+ *  ggtt_write_run      n consecutive entries from index (i915 gen8_ggtt_insert_entries()
+ *                      writes them in one loop); may be NULL: igpu_ggtt_write_run() then
+ *                      writes them one by one.
  *  fence_write         program fence i with a 64-bit Gen9 fence value (gen9_fence_encode()).
  *  engine_init         put an engine in execlist mode with its status page at hws_gaddr.
  *  elsp_submit         submit (desc0, desc1) to the engine's ELSP; desc1 may be 0 (invalid).
@@ -102,6 +105,7 @@ struct igpu_ops {
     int (*reg_read)(void *be, uint32_t reg, uint32_t *val);
     int (*reg_write)(void *be, uint32_t reg, uint32_t val);
     int (*ggtt_write)(void *be, uint32_t index, uint64_t pte);
+    int (*ggtt_write_run)(void *be, uint32_t index, uint32_t n, const uint64_t *ptes);
     int (*ggtt_read)(void *be, uint32_t index, uint64_t *pte);
     int (*ggtt_flush)(void *be);
     int (*fence_write)(void *be, uint32_t index, uint64_t value);
@@ -125,6 +129,17 @@ static inline int igpu_reg_write(struct igpu *g, uint32_t reg, uint32_t val)
 { return g->ops->reg_write(g->be, reg, val); }
 static inline int igpu_ggtt_write(struct igpu *g, uint32_t index, uint64_t pte)
 { return g->ops->ggtt_write(g->be, index, pte); }
+static inline int igpu_ggtt_write_run(struct igpu *g, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    if (g->ops->ggtt_write_run)
+        return g->ops->ggtt_write_run(g->be, index, n, ptes);
+    for (uint32_t k = 0; k < n; k++) {
+        int rc = g->ops->ggtt_write(g->be, index + k, ptes[k]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
 static inline int igpu_ggtt_read(struct igpu *g, uint32_t index, uint64_t *pte)
 { return g->ops->ggtt_read(g->be, index, pte); }
 static inline int igpu_ggtt_flush(struct igpu *g)

@@ -1,4 +1,4 @@
-/* hog: the performance-isolation attacks of issue 17 (main.c, attacks.c) and the victim they
+/* hog: the performance-isolation attacks (main.c, attacks.c) and the victim they
  * are measured against (victim.c).  The attacks break no memory boundary: each takes more than
  * its share of something the guests share (GPU time, hypervisor CPU time, the fence pool, the
  * console).  tools/bench-isolation boots one attack at a time beside the victim and prints the

@@ -1,5 +1,5 @@
 /* hog: a guest that takes more than its share of what the guests share, without breaking any
- * memory boundary (issue 17).  One attack per boot, chosen on the command line:
+ * memory boundary.  One attack per boot, chosen on the command line:
  *
  *   attack=idle            nothing: the "idle neighbour" the victim's own frame rate is
  *                          measured beside

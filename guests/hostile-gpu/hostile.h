@@ -1,5 +1,5 @@
-/* hostile-gpu's parts: the attacks of main.c, the cross-guest attacks of iso_attacks.c (issue
- * 15) and the victim role (victim.c) they are aimed at. */
+/* hostile-gpu's parts: the attacks of main.c, the cross-guest attacks of iso_attacks.c
+ * (each a way across the guest boundary) and the victim role (victim.c) they are aimed at. */
 #ifndef TESSERA_GUESTS_HOSTILE_GPU_HOSTILE_H
 #define TESSERA_GUESTS_HOSTILE_GPU_HOSTILE_H
 

@@ -1,4 +1,4 @@
-/* The four ways across the guest boundary an outside attack suite found (issue 15), as a guest
+/* The four ways across the guest boundary an outside attack suite found, as a guest
  * makes them, each judged from what this guest observes (a victim guest, victim.c, runs beside
  * it and judges the other direction):
  *

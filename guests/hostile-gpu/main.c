@@ -57,10 +57,10 @@ static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 static bool outside_addr(uint64_t size, uint64_t *out)
 {
     struct vgpu *v = &k.v;
-    uint64_t cand[5] = { v->low_base + v->low_size, v->high_base + v->high_size,
-                         v->low_base >= size ? v->low_base - size : GM_LIMIT,
-                         v->high_base >= size ? v->high_base - size : GM_LIMIT,
-                         GEN9_GTT_PAGE_SIZE };
+    const uint64_t cand[5] = { v->low_base + v->low_size, v->high_base + v->high_size,
+                               v->low_base >= size ? v->low_base - size : GM_LIMIT,
+                               v->high_base >= size ? v->high_base - size : GM_LIMIT,
+                               GEN9_GTT_PAGE_SIZE };
     for (unsigned i = 0; i < 5; i++) {
         uint64_t c = cand[i] & ~(uint64_t)GEN9_GTT_PAGE_MASK;
         if (c + size <= GM_LIMIT && !overlaps(c, size, v->low_base, v->low_size) &&

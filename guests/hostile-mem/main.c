@@ -27,9 +27,7 @@
 
 #define MIB                     (1024ULL * 1024)
 #define READ_BEYOND_RAM         (64 * MIB)
-#define LAPIC_PAGE              0xFEE00000ULL   /* the local APIC's default base (SDM 3A §11.4.1) */
 #define WRITE_HIGH_GPA          0xC0000000ULL   /* 3 GiB */
-#define MSR_IA32_SYSENTER_CS    0x174           /* SDM Vol. 4, Table 2-2 */
 #define MSR_VALUE               0x10
 #define VMX_REGION_SIZE         4096
 
@@ -63,7 +61,7 @@ static bool write_u32(uint64_t gpa)
 
 static void attack_write(void *arg)
 {
-    if (write_u32(LAPIC_PAGE))
+    if (write_u32(APIC_BASE_DEFAULT))
         write_u32(WRITE_HIGH_GPA);
 }
 
@@ -96,7 +94,7 @@ static void check_cpuid(void *arg)
             *c = '?';
     struct x86_cpuid basic = x86_cpuid(1, 0);
     printf("hostile-mem: cpuid signature %s vmx=%d\n", sig[0] ? sig : "(none)",
-           (basic.ecx & X86_CPUID1_ECX_VMX) != 0);
+           (basic.ecx & CPUID_1_ECX_VMX) != 0);
 
     /* Every CPUID exits, so timing a batch gives the cost of one round trip through the
      * hypervisor's exit dispatcher, in TSC ticks (in Bochs one tick is one emulated cycle).  The

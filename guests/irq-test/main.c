@@ -31,7 +31,7 @@
 #define NAME             "irq-test"
 #define VEC_PIC_BASE     0x30
 #define VEC_UART         (VEC_PIC_BASE + 4)
-#define UART_IRQ         4
+#define UART_IRQ         4u
 #define VEC_ONE_SHOT     0x40
 #define VEC_PERIODIC     0x41
 #define VEC_SELF_IPI     0x50

@@ -12,47 +12,44 @@
 
 /* Enough for mappings in a few distinct GiB regions (each needs at most a new PDPT and PD). */
 #define SPARE_TABLES 8
-#define PT_ENTRIES   512
 
-static uint64_t spare[SPARE_TABLES][PT_ENTRIES] __attribute__((aligned(4096)));
+static uint64_t spare[SPARE_TABLES][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static unsigned spare_used;
-
-static unsigned index_at(uint64_t va, unsigned shift) { return (unsigned)(va >> shift) & 511; }
 
 /* The table an entry points to, creating an empty one if the entry is not present. */
 static uint64_t *next_table(uint64_t *entry)
 {
-    if (*entry & X86_PTE_P)
-        return (uint64_t *)(uintptr_t)(*entry & X86_PTE_ADDR);
+    if (*entry & PTE_P)
+        return (uint64_t *)(uintptr_t)(*entry & PTE_ADDR_MASK);
     if (spare_used == SPARE_TABLES)
         return NULL;
     uint64_t *t = spare[spare_used++];
-    memset(t, 0, X86_PAGE_SIZE);
-    *entry = (uint64_t)(uintptr_t)t | X86_PTE_P | X86_PTE_RW;
+    memset(t, 0, PAGE_SIZE);
+    *entry = (uint64_t)(uintptr_t)t | PTE_P | PTE_W;
     return t;
 }
 
 bool guest_map_uncached(uint64_t gpa, uint64_t len)
 {
-    uint64_t first = gpa & ~(X86_LARGE_PAGE - 1);
-    if (len == 0 || gpa + len < gpa || gpa + len > (1ULL << (X86_VA_BITS - 1)))
+    uint64_t first = gpa & ~(PAGE_2M - 1);
+    if (len == 0 || gpa + len < gpa || gpa + len > (1ULL << (PAGING_VA_BITS - 1)))
         return false;       /* the lower canonical half: identity addresses stay canonical */
-    uint64_t *pml4 = (uint64_t *)(uintptr_t)(x86_read_cr3() & X86_PTE_ADDR);
+    uint64_t *pml4 = (uint64_t *)(uintptr_t)(x86_read_cr3() & PTE_ADDR_MASK);
 
-    for (uint64_t page = first; page < gpa + len; page += X86_LARGE_PAGE) {
-        uint64_t *pdpt = next_table(&pml4[index_at(page, 39)]);
+    for (uint64_t page = first; page < gpa + len; page += PAGE_2M) {
+        uint64_t *pdpt = next_table(&pml4[PT_INDEX(page, 3)]);
         if (!pdpt)
             return false;
-        uint64_t *pdpte = &pdpt[index_at(page, 30)];
-        if ((*pdpte & X86_PTE_P) && (*pdpte & X86_PTE_PS))
+        uint64_t *pdpte = &pdpt[PT_INDEX(page, 2)];
+        if ((*pdpte & PTE_P) && (*pdpte & PTE_PS))
             continue;       /* already inside a 1 GiB page */
         uint64_t *pd = next_table(pdpte);
         if (!pd)
             return false;
-        uint64_t *pde = &pd[index_at(page, 21)];
-        if (*pde & X86_PTE_P)
+        uint64_t *pde = &pd[PT_INDEX(page, 1)];
+        if (*pde & PTE_P)
             continue;       /* guest RAM or an earlier mapping: keep its caching */
-        *pde = page | X86_PTE_P | X86_PTE_RW | X86_PTE_PS | X86_PTE_PCD | X86_PTE_PWT;
+        *pde = page | PTE_P | PTE_W | PTE_PS | PTE_PCD | PTE_PWT;
         x86_invlpg(page);
     }
     return true;

@@ -5,11 +5,8 @@
  * hypervisor's loader should have zeroed it, but a reset may re-enter a used image), and SSE,
  * which newlib and gcc's -O2 code use for copies and doubles. */
 
-#define CR0_MP          (1 << 1)    /* SDM Vol. 3A §2.5: WAIT/FWAIT honour TS */
-#define CR0_EM          (1 << 2)    /* x87 emulation: must be 0 for SSE */
-#define CR0_TS          (1 << 3)    /* task switched: must be 0 or the first SSE op faults */
-#define CR4_OSFXSR      (1 << 9)    /* the OS saves SSE state with FXSAVE: enables SSE */
-#define CR4_OSXMMEXCPT  (1 << 10)   /* unmasked SSE exceptions raise #XM, not #UD */
+#include "arch/x86/regs.h"     /* CR0_*, CR4_* (SDM Vol. 3A §2.5) */
+
 #define MXCSR_DEFAULT   0x1f80      /* all SSE exceptions masked, round to nearest */
 #define GUEST_STACK_SIZE 0x10000    /* 64 KiB */
 
@@ -31,6 +28,9 @@ _start:
     xor     %eax, %eax
     rep stosq
 
+    /* SSE on: no x87 emulation (EM) and no task-switch fault (TS) on the first SSE op, WAIT
+     * honours TS (MP); the OS saves SSE state with FXSAVE (OSFXSR) and unmasked SSE exceptions
+     * raise #XM, not #UD (OSXMMEXCPT). */
     mov     %cr0, %rax
     and     $~(CR0_EM | CR0_TS), %rax
     or      $CR0_MP, %rax

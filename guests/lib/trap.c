@@ -68,7 +68,7 @@ void guest_trap_init(void)
             .offset_lo = (uint16_t)handler,
             .selector = cs,
             .ist = 0,
-            .type = X86_IDT_INTERRUPT_GATE,
+            .type = IDT_INTERRUPT_GATE,
             .offset_mid = (uint16_t)(handler >> 16),
             .offset_hi = (uint32_t)(handler >> 32),
         };

@@ -45,6 +45,9 @@
 #define VGPU_ALLOC_MAX          48u             /* allocations per range allocator */
 #define VGPU_BO_MAX             48u             /* buffers the library keeps track of */
 #define VGPU_WAIT_DEFAULT_US    (5u * 1000u * 1000u)
+/* A wait whose GPU is busy (its work waits behind other guests', or ran meanwhile) goes on past
+ * its timeout up to this long in all (vgpu_wait). */
+#define VGPU_WAIT_BUSY_MAX_US   (60u * 1000u * 1000u)
 
 /* ---- Range allocator: first fit over [base, base + size), page granular ---- */
 
@@ -108,6 +111,7 @@ struct vgpu_request {
 struct vgpu_stats {
     uint64_t submitted, completed, rejected, resets, timeouts;
     uint64_t waits;             /* polls that found the GPU still busy (each one yields) */
+    uint64_t busy_waits;        /* timeouts passed while the GPU was busy: the wait went on */
 };
 
 struct vgpu {
@@ -214,8 +218,15 @@ bool vgpu_gm_owned(const struct vgpu *v, uint64_t gm, uint64_t size);
  * Returns the workload's seqno (never 0), or 0 if it could not be submitted (too big for the
  * ring, or the GPU stopped answering). */
 uint32_t vgpu_submit(struct vgpu *v, const uint32_t *cmds, uint32_t n);
-/* Waits until workload `seqno` has retired or `timeout_us` passed, and returns how it ended
- * (the outcome is also in *out if out is not NULL). */
+/* Waits until workload `seqno` has retired and returns how it ended (the outcome is also in
+ * *out if out is not NULL).  A GPU that is merely busy is waited for: when `timeout_us` has
+ * passed, the vGPU's work extension (struct tessera_work_if) is asked; if the guest's work is
+ * queued behind other guests' (`waiting`) or has run since the wait began or the last check
+ * (`gpu_us` moved), the wait goes on for another `timeout_us`, up to VGPU_WAIT_BUSY_MAX_US in
+ * all.  VGPU_TIMEOUT only when the work sat on the GPU a whole `timeout_us` without running
+ * (the hypervisor's watchdog resets a workload after 200 ms of GPU time, so that is a fault),
+ * or the GPU stayed busy with others' work past the maximum.  A refusal or a reset ends the
+ * wait at once with its reason. */
 enum vgpu_result vgpu_wait(struct vgpu *v, uint32_t seqno, uint64_t timeout_us,
                            struct vgpu_outcome *out);
 /* Waits for everything in flight; returns VGPU_OK if all of it ran. */

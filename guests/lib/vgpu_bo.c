@@ -104,7 +104,7 @@ static void track(struct vgpu *v, struct vgpu_bo *bo)
         v->bos_lost = true;
 }
 
-static void untrack(struct vgpu *v, struct vgpu_bo *bo)
+static void untrack(struct vgpu *v, const struct vgpu_bo *bo)
 {
     for (unsigned i = 0; i < v->n_bos; i++)
         if (v->bos[i] == bo) {

@@ -8,11 +8,10 @@
 
 #include "drivers/igpu/gen9_regs.h"
 #include "drivers/igpu/igpu.h"
-#include "vmm/vpci/pci_regs.h"
+#include "arch/x86/pci_regs.h"
 
 #include <inttypes.h>
 
-#define VGPU_DEV 2      /* the integrated GPU is always device 2 of bus 0 (i915: 00:02.0) */
 #define VGPU_FN  0
 
 static void select_reg(unsigned dev, unsigned fn, unsigned off)
@@ -36,18 +35,18 @@ void vgpu_pci_write32(unsigned dev, unsigned fn, unsigned off, uint32_t val)
 static uint32_t cfg_read(void *ctx, uint16_t off)
 {
     (void)ctx;
-    return vgpu_pci_read32(VGPU_DEV, VGPU_FN, off);
+    return vgpu_pci_read32(GEN9_PCI_DEV, VGPU_FN, off);
 }
 
 static void cfg_write(void *ctx, uint16_t off, uint32_t val)
 {
     (void)ctx;
-    vgpu_pci_write32(VGPU_DEV, VGPU_FN, off, val);
+    vgpu_pci_write32(GEN9_PCI_DEV, VGPU_FN, off, val);
 }
 
 bool vgpu_pci_probe(struct vgpu *v)
 {
-    uint32_t id = vgpu_pci_read32(VGPU_DEV, VGPU_FN, PCI_VENDOR_ID);
+    uint32_t id = vgpu_pci_read32(GEN9_PCI_DEV, VGPU_FN, PCI_VENDOR_ID);
     if ((id & 0xFFFFu) == PCI_VENDOR_NONE) {
         vgpu_complain(v, "no device at 00:02.0");
         return false;
@@ -69,10 +68,10 @@ bool vgpu_pci_probe(struct vgpu *v)
         return false;
     }
     /* Memory decoding on (and bus mastering, as a driver of a DMA device sets it). */
-    uint32_t cmd = vgpu_pci_read32(VGPU_DEV, VGPU_FN, PCI_COMMAND);
-    vgpu_pci_write32(VGPU_DEV, VGPU_FN, PCI_COMMAND,
+    uint32_t cmd = vgpu_pci_read32(GEN9_PCI_DEV, VGPU_FN, PCI_COMMAND);
+    vgpu_pci_write32(GEN9_PCI_DEV, VGPU_FN, PCI_COMMAND,
                      (cmd & 0xFFFFu) | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
-    if (!(vgpu_pci_read32(VGPU_DEV, VGPU_FN, PCI_COMMAND) & PCI_COMMAND_MEMORY)) {
+    if (!(vgpu_pci_read32(GEN9_PCI_DEV, VGPU_FN, PCI_COMMAND) & PCI_COMMAND_MEMORY)) {
         vgpu_complain(v, "00:02.0 does not keep memory decoding enabled");
         return false;
     }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #define EXT_FIELD(f)     ((uint32_t)offsetof(struct tessera_balloon_if, f))
+#define WORK_FIELD(f)    ((uint32_t)(TESSERA_WORK_OFFSET + offsetof(struct tessera_work_if, f)))
 #define STATE_DW         (VGPU_PAGE / 4u)
 /* MI_FLUSH_DW post-sync addresses are qword aligned and must have bit 5 clear (i915
  * gen8_emit_ggtt_write(): "w/a: bit 5 needs to be zero"): one slot per 64 bytes. */
@@ -153,11 +154,37 @@ static bool in_flight(const struct vgpu *v, uint32_t seqno)
     return false;
 }
 
+static uint32_t work_read(const struct vgpu *v, uint32_t field)
+{
+    return vgpu_read32(v, VGT_PVINFO_PAGE + field);
+}
+
+/* The GPU time the vGPU says the guest's work has used, in us (0 without the extension). */
+static uint32_t work_gpu_us(const struct vgpu *v)
+{
+    return work_read(v, WORK_FIELD(magic)) == TESSERA_WORK_MAGIC ? work_read(v, WORK_FIELD(gpu_us)) : 0;
+}
+
+/* A wait's timeout passed: is the GPU only busy?  Yes if the guest's work is queued behind
+ * other guests' work, or ran since *gpu_us was read (which is updated).  Two MMIO reads, once
+ * per timeout, not per poll. */
+static bool gpu_busy(const struct vgpu *v, uint32_t *gpu_us)
+{
+    if (work_read(v, WORK_FIELD(magic)) != TESSERA_WORK_MAGIC)
+        return false;
+    uint32_t waiting = work_read(v, WORK_FIELD(waiting)), now = work_read(v, WORK_FIELD(gpu_us));
+    bool ran = now != *gpu_us;
+    *gpu_us = now;
+    return waiting || ran;
+}
+
 enum vgpu_result vgpu_wait(struct vgpu *v, uint32_t seqno, uint64_t timeout_us,
                            struct vgpu_outcome *out)
 {
     struct vgpu_outcome o = { seqno, VGPU_ERROR, 0 };
-    uint64_t deadline = guest_now_us() + timeout_us;
+    uint64_t start = guest_now_us(), deadline = start + timeout_us;
+    uint32_t gpu_us = 0;
+    bool gpu_us_read = false;
     for (;;) {
         vgpu_poll(v);
         if (find_outcome(v, seqno, &o))
@@ -166,7 +193,19 @@ enum vgpu_result vgpu_wait(struct vgpu *v, uint32_t seqno, uint64_t timeout_us,
             o.result = VGPU_ERROR;          /* never submitted, or retired too long ago */
             break;
         }
-        if (guest_now_us() >= deadline) {
+        if (!gpu_us_read) {
+            /* Where the GPU time of its work stood when the wait began to sleep, to tell at
+             * the timeout whether it ran meanwhile (one MMIO read per wait that sleeps). */
+            gpu_us = work_gpu_us(v);
+            gpu_us_read = true;
+        }
+        uint64_t now = guest_now_us();
+        if (now >= deadline) {
+            if (now - start < VGPU_WAIT_BUSY_MAX_US && gpu_busy(v, &gpu_us)) {
+                v->stats.busy_waits++;
+                deadline = now + timeout_us;
+                continue;
+            }
             o.result = VGPU_TIMEOUT;
             v->stats.timeouts++;
             break;

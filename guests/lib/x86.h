@@ -1,28 +1,12 @@
-/* Single x86 instructions a guest needs, as inline functions, and the architectural bits they
- * use (Intel SDM Vol. 3A §2.5 for CR0/CR4, §4.5 for 4-level paging entries, §6.14.1 for 64-bit
- * IDT gates).  The one place guest code holds inline assembly for these. */
+/* Single x86 instructions a guest needs, as inline functions.  The one place guest code holds
+ * inline assembly for these.  The architectural bits they use (paging entries, CPUID bits, the
+ * IDT gate type) are the hypervisor's names, arch/x86/regs.h. */
 #ifndef TESSERA_GUESTS_LIB_X86_H
 #define TESSERA_GUESTS_LIB_X86_H
 
 #include <stdint.h>
 
-/* Page-table entry bits (SDM Vol. 3A, Tables 4-15 to 4-20). */
-#define X86_PTE_P       (1ULL << 0)     /* present */
-#define X86_PTE_RW      (1ULL << 1)     /* writable */
-#define X86_PTE_PWT     (1ULL << 3)     /* write-through */
-#define X86_PTE_PCD     (1ULL << 4)     /* cache disable */
-#define X86_PTE_PS      (1ULL << 7)     /* in a PDE: maps a 2 MiB page */
-#define X86_PTE_ADDR    0x000ffffffffff000ULL   /* bits 51:12, the next table or the page */
-#define X86_PAGE_SIZE   0x1000ULL
-#define X86_LARGE_PAGE  0x200000ULL     /* 2 MiB */
-#define X86_VA_BITS     48
-
-/* 64-bit IDT gate type: present, DPL 0, interrupt gate (SDM Vol. 3A, Figure 6-8). */
-#define X86_IDT_INTERRUPT_GATE 0x8e
-
-/* CPUID.1:ECX (SDM Vol. 2A, Table 3-10). */
-#define X86_CPUID1_ECX_VMX        (1u << 5)
-#define X86_CPUID1_ECX_HYPERVISOR (1u << 31)   /* set by hypervisors, reserved on hardware */
+#include "arch/x86/regs.h"
 
 struct x86_cpuid { uint32_t eax, ebx, ecx, edx; };
 

@@ -141,6 +141,7 @@ static void load_picture(const char *path, struct picture *pic)
     if (map < 0 && map > -4096)
         fail(path, errno_text(map));
     sys3(__NR_close, fd, 0, 0);
+    /* cppcheck-suppress nullPointerArithmeticRedundantCheck ; mmap never gives 0 here */
     const u8 *p = (const u8 *)map, *end = p + size;
     if (size < 2 || p[0] != 'P' || p[1] != '6')
         fail(path, "not a binary PPM (P6)");
@@ -191,6 +192,7 @@ static void draw(const char *dev, const struct picture *pic)
     long map = sys6(__NR_mmap, 0, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map < 0 && map > -4096)
         fail(dev, errno_text(map));
+    /* cppcheck-suppress nullPointerArithmeticRedundantCheck ; mmap never gives 0 here */
     u8 *fb = (u8 *)map + (unsigned long)fix.line_length * var.yoffset + var.xoffset * bytes_pp;
 
     /* Centre the picture; a picture larger than the screen shows its middle. */

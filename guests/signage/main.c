@@ -47,8 +47,8 @@ int guest_main(const struct tessera_boot_info *boot)
 
     /* The banner: a band a third of the tile high, centred; the text scaled to fit it. */
     uint32_t w = k.fb.width, h = k.fb.height;
-    uint32_t band_h = h / 3 ? h / 3 : h, band_y = (h - band_h) / 2;
-    uint32_t scale = band_h / (VGPU_FONT_H + 2u) ? band_h / (VGPU_FONT_H + 2u) : 1u;
+    uint32_t band_h = (h / 3) ? h / 3 : h, band_y = (h - band_h) / 2;
+    uint32_t scale = (band_h / (VGPU_FONT_H + 2u)) ? band_h / (VGPU_FONT_H + 2u) : 1u;
     uint32_t tw = vgpu_font_width(text, scale);
     while (tw + 2 * w > MAX_STAGE_W && scale > 1)
         tw = vgpu_font_width(text, --scale);

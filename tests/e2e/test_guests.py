@@ -1,4 +1,4 @@
-"""VT-x guests under Bochs (issue 4): the default four hello guests start and print on their
+"""VT-x guests under Bochs: the default four hello guests start and print on their
 consoles; stop/start/reset act on one guest only; hostile guests are stopped with the reason
 while the others keep their 100 ms cadence and a spinning guest cannot starve them."""
 import os

@@ -1,4 +1,4 @@
-"""Debian's own i915 driving the Linux guest's vGPU (issue 16), under Bochs with the shipped
+"""Debian's own i915 driving the Linux guest's vGPU, under Bochs with the shipped
 configs/kiosk-i915.dts (`vgpu = "i915"`): the guest's /sbin/i915-init loads Debian's i915.ko,
 which finds the GVT-g vGPU, binds 00:02.0 and is not wedged (its banner, dmesg, debugfs
 i915_wedged, /dev/dri/renderD128); `vgpu linux` shows the engines' work and says "RCS/VCS/VECS:

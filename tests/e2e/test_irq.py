@@ -1,4 +1,4 @@
-"""The interrupt path under Bochs (issue 13, part A): the irq-test guest takes the x2APIC's
+"""The interrupt path under Bochs: the irq-test guest takes the x2APIC's
 TSC-deadline, one-shot and periodic timer interrupts, self-IPIs in priority order, and the
 UART's THR-empty and receive interrupts through the 8259 pair and LINT0 (ExtINT); its sleeps
 last what they ask by the TSC, the hypervisor's clock; keys typed on its console arrive by

@@ -1,4 +1,4 @@
-"""Performance isolation end to end under Bochs (issue 17): a hog of back-to-back legal 110 ms
+"""Performance isolation end to end under Bochs: a hog of back-to-back legal 110 ms
 workloads beside a guest that always has GPU work (heavy) and a victim drawing small frames, all
 of equal weight.  The GPU is shared by weight although the hog's workloads are each many turns
 long (it is preempted, not reset), the victim keeps drawing, and the shell keeps answering.

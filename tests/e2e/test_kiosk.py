@@ -1,4 +1,4 @@
-"""The mediated vGPU end to end under Bochs (issue 8): the default kiosk wall renders and a
+"""The mediated vGPU end to end under Bochs: the default kiosk wall renders and a
 screenshot shows every guest's picture on its tile; GPU shares follow the render weights (and a
 change of them); a hostile guest's attacks are rejected or contained while its neighbours' frames
 stay untouched; a runaway batch is reset by the watchdog; ballooning grows and shrinks a guest
@@ -166,8 +166,8 @@ def hostile(r, _iso):
         r.check("hostile-gpu: every attack is rejected, refused or reset, and the guest still renders", attacks_contained)
 
         def cross_guest_contained():
-            # Issue 15's four ways across: judged by the attacker (what it read) and by the victim
-            # beside it (what reached it).
+            # The four ways across the guest boundary (guests/hostile-gpu/iso_attacks.c): judged
+            # by the attacker (what it read) and by the victim beside it (what reached it).
             for a in ("fence-detile", "gpr-leak", "gpr-plant", "scratch-share"):
                 assert a in results, f"no result for {a}:\n{text}"
                 assert not results[a].startswith("NOT"), f"{a}: {results[a]}"

@@ -1,4 +1,4 @@
-"""Debian's own Linux kernel as a kiosk guest (issue 13), under Bochs with the shipped
+"""Debian's own Linux kernel as a kiosk guest, under Bochs with the shipped
 configs/kiosk-linux.dts: the unmodified bzImage boots beside signage, dashboard and idle to its
 busybox shell on `console linux`; /proc/version names the Debian kernel; the LAPIC timer and
 the serial port's IRQ 4 count in /proc/interrupts; `sleep 2` takes 2 s of the hypervisor's own

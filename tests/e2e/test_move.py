@@ -1,4 +1,4 @@
-"""Re-placement end to end under Bochs (issue 14): a wall of 16 kiosk guests (signage,
+"""Re-placement end to end under Bochs: a wall of 16 kiosk guests (signage,
 dashboard, heavy, and idle guests that redraw their fixed frame every 200 ms), 32 + 128 MiB of
 graphics memory each, so their low windows overlap.  The hypervisor moves the busy ones apart
 and sizes their low windows to what they use; a moved guest must keep drawing the right

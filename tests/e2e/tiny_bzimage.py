@@ -1,5 +1,5 @@
 """Tiny bzImages for the Linux-platform scenario: a valid boot-protocol 2.15 setup header
-(Linux Documentation/x86/boot.rst, the offsets vmm/loader/bzimage.h names) around a few bytes of
+(Linux Documentation/x86/boot.rst, the offsets boot/linux/bzimage.h names) around a few bytes of
 64-bit code at the 64-bit entry (protected-mode code + 0x200), so the loader, reset, power-off
 and empty-bus paths can be driven in seconds instead of booting a real kernel."""
 import struct

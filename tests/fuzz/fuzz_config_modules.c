@@ -11,7 +11,7 @@
 
 #include "config/config.h"
 #include "config/modules.h"
-#include "vmm/loader/linux_layout.h"
+#include "boot/linux/linux_layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

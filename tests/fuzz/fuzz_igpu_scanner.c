@@ -643,6 +643,7 @@ static void model_run(const struct work *w)
              st.busy_ns != w->res.est_cost_ns + pad * mc.cost.cmd_ns + mc.cost.ctx_switch_ns))
             fail("model: executed work or cost differs from the scan", st.commands, st.busy_ns);
     }
+    /* cppcheck-suppress redundantAssignment ; the model reads t through trap_check()'s ctx */
     t.armed = false;
     igpu_model_destroy(m);
 }

@@ -1,5 +1,5 @@
 /* libFuzzer target for the bzImage header parser and what the loader builds from an accepted
- * header (vmm/loader/bzimage.c, linux_place.c, zero_page.c).  The image is copied into a heap
+ * header (boot/linux/bzimage.c, linux_place.c, zero_page.c).  The image is copied into a heap
  * buffer of exactly its size, so ASan catches any read past the file.  Checked: only the
  * documented results, an error line for every refusal, an accepted header's sizes inside the
  * file, a placement inside RAM with the initrd above the kernel and below initrd_addr_max, and
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vmm/loader/bzimage.h"
-#include "vmm/loader/linux_layout.h"
-#include "vmm/loader/linux_place.h"
-#include "vmm/loader/zero_page.h"
+#include "boot/linux/bzimage.h"
+#include "boot/linux/linux_layout.h"
+#include "boot/linux/linux_place.h"
+#include "boot/linux/zero_page.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

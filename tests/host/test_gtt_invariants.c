@@ -174,6 +174,17 @@ static void check_slots(const struct sim *s)
             }
         assert_int_equal(cnt, v->n_slots);
         assert_true(v->n_slots >= v->min_slots && v->n_slots <= v->max_slots);
+        /* The mapped counts the balloon controller reads agree with the entries. */
+        uint32_t low = 0;
+        for (uint32_t k = 0; k < gtt_page_of(v->low.size); k++)
+            low += (v->low_guest[k] & GEN9_GGTT_PTE_PRESENT) != 0;
+        assert_int_equal(v->low_mapped, low);
+        for (unsigned sl = 0; sl < s->lay.n_slots; sl++) {
+            uint32_t n = 0;
+            for (uint32_t k = 0; v->slot_guest[sl] && k < s->g.slot_entries; k++)
+                n += (v->slot_guest[sl][k] & GEN9_GGTT_PTE_PRESENT) != 0;
+            assert_int_equal(v->slot_mapped[sl], n);
+        }
         assert_true(v->max_slots <= s->lay.n_slots);
         if (s->g.slot_mode == GTT_SLOTS_CONTIGUOUS && cnt)
             assert_int_equal(last - first + 1, cnt);

@@ -77,9 +77,10 @@ struct run_ctx {
 };
 
 static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len,
-                  bool write)
+                  enum igpu_cs_access how)
 {
     struct run_ctx *rc = ctx;
+    bool write = how == IGPU_CS_WRITE;
     uint64_t gpa = ga, hpa;
     if (s == IGPU_CS_PPGTT) {
         if (vgt_ppgtt_translate(vg.px->p, rc->pml4, ga, write, &hpa, NULL, NULL) != VGT_PPGTT_OK)

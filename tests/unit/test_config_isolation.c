@@ -1,4 +1,4 @@
-/* The configuration of performance isolation (issue 17): the per-workload limit of
+/* The configuration of performance isolation: the per-workload limit of
  * /scheduler workload-limit-us and each guest's share of the fence pool (fence-pool-kib), their
  * defaults, and each rejection naming node and property. */
 #include <stdarg.h>

@@ -282,7 +282,7 @@ static void test_unknown_tags_skipped(void **state)
     b_string(&b, MB2_TAG_CMDLINE, "a");
     t = b_tag(&b, 21 /* image load base */, 1);
     t[8] = 0xFF;
-    t = b_tag(&b, 0x12345678, 0);
+    b_tag(&b, 0x12345678, 0);
     b_module(&b, 0x1000, 0x2000, "m");
     t = b_tag(&b, 10 /* APM */, 27);
     memset(t + 8, 0, 27);
@@ -729,7 +729,7 @@ static void test_framebuffer_unusable_or_short(void **state)
     assert_false(bi.has_framebuffer);
 
     b_init(&b);
-    t = b_tag(&b, MB2_TAG_FRAMEBUFFER, 16);
+    b_tag(&b, MB2_TAG_FRAMEBUFFER, 16);
     b_end(&b);
     expect_error(&b, b.len, "framebuffer");
 }

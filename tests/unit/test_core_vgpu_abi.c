@@ -53,6 +53,11 @@ static void test_extension_in_reserved_area(void **state)
     assert_true(OFF(tessera_move) >= 0x860);
     assert_int_equal(OFF(tessera_move), TESSERA_MOVE_OFFSET);
     assert_int_equal(OFF(tessera_move) + sizeof(struct tessera_move_if), OFF(tessera_balloon));
+    /* The work extension is right before re-placement's; neither of those moved. */
+    assert_int_equal(TESSERA_MOVE_OFFSET, 0xFA8);
+    assert_int_equal(OFF(tessera_work), TESSERA_WORK_OFFSET);
+    assert_int_equal(TESSERA_WORK_OFFSET, 0xF98);
+    assert_int_equal(OFF(tessera_work) + sizeof(struct tessera_work_if), OFF(tessera_move));
     assert_true(TESSERA_G2V_BALLOON > VGT_G2V_EXECLIST_CONTEXT_DESTROY);
     assert_true(TESSERA_G2V_MOVE_READY > TESSERA_G2V_BALLOON);
     assert_int_equal(VGT_MAGIC, 0x4776544776544776ULL);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vmm/display/crc32.h"
+#include "vmm/display/pixel_crc.h"
 #include "vmm/display/screenshot.h"
 
 /* The writer's output, kept as one text with '\n' after each line. */
@@ -133,7 +133,7 @@ static bool decode(const char *text, struct decoded *d)
     if (y != d->h || sscanf(p, "TSHOT END %8x%n", &d->crc, &used) != 1 || used != 18 || p[used] != '\n' ||
         p[used + 1] != 0)
         return false;
-    uint32_t st = display_crc32_pixels(DISPLAY_CRC32_INIT, d->px, (size_t)d->w * d->h) ^ DISPLAY_CRC32_XOROUT;
+    uint32_t st = display_crc32_pixels(CRC32_IEEE_INIT, d->px, (size_t)d->w * d->h) ^ CRC32_IEEE_XOROUT;
     return st == d->crc;
 }
 
@@ -240,7 +240,7 @@ static void single_pixel_runs_and_one_row(void **state)
     const uint8_t rgb[9] = { 0xAB, 0xCD, 0xEF, 0, 0, 1, 0, 0, 1 };
     char expect[128];
     snprintf(expect, sizeof expect, "TSHOT 1 3 1 x\nabcdef 2*000001\nTSHOT END %08x\n",
-             display_crc32(rgb, sizeof rgb));
+             crc32_ieee(rgb, sizeof rgb));
     assert_string_equal(t.s, expect);
     free(t.s);
     free(p.px);

@@ -1,4 +1,4 @@
-/* The low-GM owner summary (issue 17): switches and write-aheads skip a block that is already
+/* The low-GM owner summary: switches and write-aheads skip a block that is already
  * the incoming vGPU's without reading its entries, and the summary is never wrong, whatever
  * mix of switches, write-aheads, guest writes, re-placements and destroys came before. */
 #include <stdarg.h>

@@ -1,7 +1,8 @@
-/* gtt/'s part in keeping guests apart (issue 15): every vGPU's unmapped entries point at its
+/* gtt/'s part in keeping guests apart: every vGPU's unmapped entries point at its
  * own scratch page; fences whose de-tiling would leave their range are refused for every
  * pitch, tiling and size the register can hold; every update of the physical GGTT is
- * followed by one invalidate (audit M14). */
+ * followed by one invalidate, as i915's
+ * gen8_ggtt_insert_page() does, or the GPU may still use a stale translation. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Re-placement (issue 14): the floor, the cost model, the planner and gtt_vgpu_relocate. */
+/* Re-placement: the floor, the cost model, the planner and gtt_vgpu_relocate. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -35,7 +35,7 @@ static void test_floor_equal_sizes(void **state)
     for (unsigned i = 0; i < 64; i++)
         w[i] = 16384;                   /* a 64 MiB window in entries */
     const uint64_t low = 53248;         /* 208 MiB of guest low GM */
-    /* Issue 14's case: 3 busy of 15 fit side by side: nothing to copy in steady state. */
+    /* The 15-guest wall with 3 busy: they fit side by side: nothing to copy in steady state. */
     assert_int_equal(gtt_floor_cycle(low, w, 3), 0);
     /* One too many: it lies over the 16 MiB left and 48 MiB of a neighbour, both written. */
     assert_int_equal(gtt_floor_cycle(low, w, 4), 2 * (16384 - 4096));

@@ -28,7 +28,7 @@ static void test_known_headers(void **state)
     assert_int_equal(GEN9_MI_FLUSH_DW, 0x13000002u);
     /* GFX_OP_PIPE_CONTROL(6) */
     assert_int_equal(GEN9_PIPE_CONTROL, 0x7A000004u);
-    /* DESIGN.md section 9 / i915 XY_COLOR_BLT_CMD | BLT_WRITE_RGBA | (7 - 2) */
+    /* i915 XY_COLOR_BLT_CMD | BLT_WRITE_RGBA | (7 - 2) */
     assert_int_equal(GEN9_XY_COLOR_BLT, 0x54300005u);
     assert_int_equal(GEN9_XY_SRC_COPY_BLT, 0x54F00008u);
 }

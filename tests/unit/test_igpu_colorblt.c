@@ -74,7 +74,7 @@ static void test_check_catches_wrong_results(void **state)
 {
     struct fx f;
     const struct colorblt_rect r = colorblt_rect_for(W, H);
-    const unsigned long inside = (r.x2 - r.x1) * (r.y2 - r.y1);
+    const unsigned long inside = (unsigned long)(r.x2 - r.x1) * (r.y2 - r.y1);
     (void)state;
     fx_init(&f);
 

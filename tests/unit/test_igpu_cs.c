@@ -281,10 +281,10 @@ static void test_store_faults(void **state)
     expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);       /* index beyond the status page */
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_LRI_POST_SYNC, 0x2000, 0, 0, 0);
-    expect_fault(f, IGPU_CS_F_UNSUPPORTED_CMD, "PIPE_CONTROL: post-sync register write");
+    expect_fault(f, IGPU_CS_F_UNSUPPORTED_FIELD, "PIPE_CONTROL: post-sync register write");
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_DEPTH_COUNT, 0x2000, 0, 0, 0);
-    expect_fault(f, IGPU_CS_F_UNSUPPORTED_CMD, NULL);
+    expect_fault(f, IGPU_CS_F_UNSUPPORTED_FIELD, NULL);
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
             GEN9_PIPE_CONTROL_STORE_DATA_INDEX, 0xD0, 1, 0, 0);
@@ -324,38 +324,45 @@ static void test_registers(void **state)
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT, GEN9_FUSE2, FX_BATCH, 0);
     expect_fault(f, IGPU_CS_F_REGISTER, "MI_STORE_REGISTER_MEM: register not readable by commands");
+    /* Byte write disables keep their bytes (bits 8 and 9: bytes 0 and 1). */
     f = fresh(state, IGPU_RCS);
-    FX_EMIT(f, GEN9_MI_LOAD_REGISTER_IMM(1) | GEN9_MI_LRI_BYTE_DISABLE_MASK,
-            GEN9_CACHE_MODE_1, 0);
-    expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);
+    fx_reg_write(f, GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0), 0x11223344);
+    FX_EMIT(f, GEN9_MI_LOAD_REGISTER_IMM(1) | (0x3u << 8), GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0),
+            0xAABBCCDD);
+    assert_int_equal(fx_run(f), IGPU_CS_OK);
+    assert_int_equal(fx_reg(f, GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0)), 0xAABB3344);
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_MI_LOAD_REGISTER_IMM(1), GEN9_CACHE_MODE_1 | 0x01000000u, 0);
     expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT | GEN9_MI_SRM_PREDICATE,
             GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0), FX_BATCH, 0);
-    expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);
+    expect_fault(f, IGPU_CS_F_UNSUPPORTED_FIELD, NULL);
 }
 
 /* Batches: a PPGTT user batch started the way i915 starts one (gen8_emit_bb_start_noarb() with
- * bit 8), calling a second-level GGTT batch and chaining; the return lands after the call. */
+ * bit 8), calling a second-level batch and chaining, all through the PPGTT; the return lands
+ * after the call.  (What a PPGTT batch may not do is test_igpu_privilege_cs.c's.)  A GGTT batch
+ * from the ring is privileged and calls a second-level GGTT batch. */
 static void test_batches(void **state)
 {
     struct fx_cs *f = fresh(state, IGPU_RCS);
-    uint64_t b1 = FX_PP_BASE + 0x1000, b2 = FX_BATCH + 0x100, b3 = FX_PP_BASE + 0x3000;
+    uint64_t b1 = FX_PP_BASE + 0x1000, b2 = FX_PP_BASE + 0x2100, b3 = FX_PP_BASE + 0x3000;
+    uint64_t d = FX_PP_BASE + 0x4000;
+#define PP_SDI(a, v) GEN9_MI_STORE_DATA_IMM, (uint32_t)(a), (uint32_t)((a) >> 32), (v)
     uint32_t d1[] = {
-        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH, 0, 1,
-        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL, (uint32_t)b2, 0,
-        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 8, 0, 3,
+        PP_SDI(d, 1),
+        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL | GEN9_MI_BB_START_PPGTT,
+        (uint32_t)b2, (uint32_t)(b2 >> 32),
+        PP_SDI(d + 8, 3),
         GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)b3, (uint32_t)(b3 >> 32),
-        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 12, 0, 0xBAD,  /* chained away */
+        PP_SDI(d + 12, 0xBAD),                  /* chained away */
     };
-    uint32_t d2[] = { GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 4, 0, 2,
-                      GEN9_MI_BATCH_BUFFER_END };
-    uint32_t d3[] = { GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 16, 0, 4,
-                      GEN9_MI_BATCH_BUFFER_END };
+    uint32_t d2[] = { PP_SDI(d + 4, 2), GEN9_MI_BATCH_BUFFER_END };
+    uint32_t d3[] = { PP_SDI(d + 16, 4), GEN9_MI_BATCH_BUFFER_END };
+#undef PP_SDI
     fx_put(f, IGPU_CS_PPGTT, b1, d1, sizeof d1 / 4);
-    fx_put(f, IGPU_CS_GGTT, b2, d2, sizeof d2 / 4);
+    fx_put(f, IGPU_CS_PPGTT, b2, d2, sizeof d2 / 4);
     fx_put(f, IGPU_CS_PPGTT, b3, d3, sizeof d3 / 4);
     FX_EMIT(f, GEN9_MI_ARB_ON_OFF,
             GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)b1,
@@ -363,11 +370,29 @@ static void test_batches(void **state)
             GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 20, 0, 5);
     assert_int_equal(fx_run(f), IGPU_CS_OK);
     {
-        const uint32_t want[6] = { 1, 2, 3, 0, 4, 5 };  /* dword 3 was chained away */
-        for (unsigned i = 0; i < 6; i++)
-            assert_int_equal(fx_rd32(f, IGPU_CS_GGTT, FX_BATCH + 4u * i), want[i]);
+        const uint32_t want[5] = { 1, 2, 3, 0, 4 };     /* dword 3 was chained away */
+        for (unsigned i = 0; i < 5; i++)
+            assert_int_equal(fx_rd32(f, IGPU_CS_PPGTT, d + 4u * i), want[i]);
     }
+    assert_int_equal(fx_rd32(f, IGPU_CS_GGTT, FX_BATCH + 20), 5);
     assert_int_equal(f->res.batches, 3);
+    assert_int_equal(f->res.priv_dropped, 0);
+
+    /* A GGTT batch calls a second-level GGTT batch; both store through the GGTT. */
+    f = fresh(state, IGPU_RCS);
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH + 0x100, (uint32_t[]){
+        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x804, 0, 2,
+        GEN9_MI_BATCH_BUFFER_END }, 5);
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH, (uint32_t[]){
+        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x800, 0, 1,
+        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL, FX_BATCH + 0x100, 0,
+        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x808, 0, 3,
+        GEN9_MI_BATCH_BUFFER_END }, 12);
+    FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0);
+    assert_int_equal(fx_run(f), IGPU_CS_OK);
+    for (unsigned i = 0; i < 3; i++)
+        assert_int_equal(fx_rd32(f, IGPU_CS_GGTT, FX_BATCH + 0x800 + 4u * i), i + 1u);
+    assert_int_equal(f->res.batches, 2);
 
     /* Batch faults report where in which space. */
     f = fresh(state, IGPU_RCS);
@@ -395,11 +420,46 @@ static void test_batches(void **state)
     expect_fault(f, IGPU_CS_F_BB_END_IN_RING, NULL);
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PREDICATION, FX_BATCH, 0);
-    expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);
+    expect_fault(f, IGPU_CS_F_UNSUPPORTED_FIELD, NULL);
     f = fresh(state, IGPU_RCS);
     f->cfg.ppgtt = false;
     FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)b1, 1);
     expect_fault(f, IGPU_CS_F_PPGTT, NULL);
+}
+
+/* Step-wise: at most n commands a call, resuming where the last call stopped, inside batches
+ * too; the same work as one run. */
+static void test_steps(void **state)
+{
+    struct fx_cs *f = fresh(state, IGPU_VCS);
+    struct igpu_cs cs;
+    struct igpu_cs_result res;
+    unsigned calls = 0;
+
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH, (uint32_t[]){ GEN9_MI_NOOP,
+           GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x800, 0, 2,
+           GEN9_MI_BATCH_BUFFER_END }, 6);
+    fx_init_breadcrumb(f, HWSP_SEQNO, 2);               /* 3 commands */
+    FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0); /* 1 + 3 in the batch */
+    fx_fini_xcs(f, HWSP_SEQNO, 3);                      /* 5 */
+    memset(&res, 0, sizeof res);
+    igpu_cs_init(&cs, IGPU_VCS, f->cfg.regs, f->cfg.n_regs, true, "MI-only streamer");
+    igpu_cs_load(&cs, &f->ring, FX_LRCA, true);
+    while (!igpu_cs_idle(&cs)) {
+        uint32_t before = res.commands;
+        assert_int_equal(igpu_cs_step(&cs, &f->ops, 2, &res), IGPU_CS_OK);
+        assert_true(res.commands - before <= 2u);
+        if (++calls == 3) {                             /* stopped inside the batch */
+            assert_int_equal(cs.level, 1);
+            assert_int_equal(cs.bb[1].pos, FX_BATCH + 5u * 4u);
+        }
+    }
+    assert_int_equal(res.commands, 12);
+    assert_int_equal(calls, 6);
+    assert_int_equal(res.head, f->ring.tail);
+    assert_int_equal(fx_rd32(f, IGPU_CS_GGTT, FX_BATCH + 0x800), 2);
+    assert_int_equal(fx_rd32(f, IGPU_CS_GGTT, HWSP_SEQNO), 3);
+    assert_int_equal(res.user_interrupts, 1);
 }
 
 /* An endless batch (IGT's spinner shape: a batch that starts itself) stops at the budget. */
@@ -469,6 +529,7 @@ int main(void)
         cmocka_unit_test_teardown(test_store_faults, teardown),
         cmocka_unit_test_teardown(test_registers, teardown),
         cmocka_unit_test_teardown(test_batches, teardown),
+        cmocka_unit_test_teardown(test_steps, teardown),
         cmocka_unit_test_teardown(test_budget, teardown),
         cmocka_unit_test_teardown(test_ring, teardown),
     };

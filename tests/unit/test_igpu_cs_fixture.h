@@ -57,9 +57,10 @@ static inline bool fx_locate(enum igpu_cs_space s, uint64_t ga, uint32_t len, ui
 }
 
 static int fx_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len,
-                  bool write)
+                  enum igpu_cs_access how)
 {
     struct fx_cs *f = ctx;
+    bool write = how == IGPU_CS_WRITE;
     uint64_t off;
     /* The engine promises never to cross a page in one call. */
     assert_true((ga & 4095u) + len <= 4096u);

@@ -81,7 +81,8 @@ static void test_encodings(void **state)
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, dw, 16);
     vgpu_emit_color_blt(&cb, 0x123456000ull, PITCH, 1, 2, 3, 4, 0xABCDEFu);
-    assert_int_equal(dw[0], 0x54300005u);           /* DESIGN.md §9 */
+    /* i915 XY_COLOR_BLT_CMD | BLT_WRITE_RGBA | (7 - 2) */
+    assert_int_equal(dw[0], 0x54300005u);
     assert_int_equal(dw[1], GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | PITCH);
     assert_int_equal(dw[2], (2u << 16) | 1u);
     assert_int_equal(dw[3], (4u << 16) | 3u);

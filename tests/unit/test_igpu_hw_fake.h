@@ -175,14 +175,15 @@ static inline struct igpu_info info(void)
 }
 
 /* The fake with CTC_MODE as a typical Skylake has it (crystal, shift 2: 12 MHz), then the
- * backend initialised on it; the log is left with init's accesses (see expect_init()). */
+ * backend initialised on it; the log is left with init's accesses (test_igpu_hw.c's
+ * test_engine_init_sequence checks them). */
 static inline void setup_ctc(struct fake *f, struct igpu_hw *hw, bool with_write64, uint32_t ctc,
                              uint32_t ts_override)
 {
+    memset(f, 0, sizeof(*f));
     struct igpu_mmio mmio = { f_read32, f_write32, f_read64, with_write64 ? f_write64 : NULL,
                               f_delay, f, f_log };
     struct igpu_info in = info();
-    memset(f, 0, sizeof(*f));
     *reg(f, GEN9_CTC_MODE) = ctc;
     *reg(f, GEN9_TIMESTAMP_OVERRIDE) = ts_override;
     assert_int_equal(igpu_hw_init(hw, &mmio, &in), 0);

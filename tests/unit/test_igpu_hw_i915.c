@@ -1,6 +1,6 @@
 /*
  * The hardware backend's i915 sequences for hardware that misbehaves, against the recording
- * fake BAR0 (issue 15, audit M5-M7, M10):
+ * fake BAR0, each as i915 does it:
  *  - forcewake: a lost ack is recovered with the FORCEWAKE_KERNEL_FALLBACK toggle
  *    (WaRsForcewakeAddDelayForAck, intel_uncore.c fw_domain_wait_ack_with_fallback()); an
  *    ack that never comes is logged and the access goes ahead;

@@ -1,5 +1,5 @@
 /*
- * The Gen9 logical ring context image (issue 15, audit M4/M15): the complete register-state
+ * The Gen9 logical ring context image: the complete register-state
  * layout of i915's gen9_xcs_offsets / gen9_rcs_offsets, and the image igpu_lrc_init_state()
  * builds from it as i915's lrc_init_state() does (from a default image with restore allowed,
  * or from zeros with restore inhibited), with CONTEXT_CONTROL as init_common_regs() writes it.

@@ -1,5 +1,5 @@
 /*
- * The Gen9 model's context save and restore (issue 15, audit M4): the whole register-state
+ * The Gen9 model's context save and restore: the whole register-state
  * layout is saved; a restore loads the ring context always and the engine context (GPRs,
  * BCS_SWCTRL, MI_MODE, ...) unless CONTEXT_CONTROL inhibits it, as i915 relies on when it
  * records an engine's default image; SAVE_INHIBIT is honoured; an image whose headers or

@@ -152,6 +152,22 @@ static inline uint32_t fx_reg(struct fx *f, uint32_t reg)
     return v;
 }
 
+/* Physical memory itself, for what no GGTT entry maps: PPGTT tables and the pages they map. */
+static inline void fx_phys_wr64(struct fx *f, uint64_t pa, uint64_t v)
+{
+    memcpy(f->mem + pa, &v, 8);
+}
+
+static inline uint32_t fx_phys_rd32(struct fx *f, uint64_t pa)
+{
+    uint32_t v;
+    memcpy(&v, f->mem + pa, 4);
+    return v;
+}
+
+/* A PPGTT entry pointing at physical page pa, present and writable. */
+#define FX_PDE(pa) ((pa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
+
 /* Set up context A on engine e, submit cmds, run until idle; returns the busy ns. */
 static inline uint64_t fx_run_cmds(struct fx *f, enum igpu_engine e, const uint32_t *cmds,
                                    size_t n)

@@ -41,6 +41,29 @@ static void test_translation_and_non_present(void **state)
     fx_fini(&f);
 }
 
+/* A run of entries (more than one chunk of the model's writer) lands exactly as the same
+ * entries written one by one; a run past the GGTT's end is refused whole. */
+static void test_write_run(void **state)
+{
+    struct fx f;
+    uint64_t ptes[300], pte;
+    (void)state;
+    fx_init(&f);
+    for (unsigned i = 0; i < 300; i++)
+        ptes[i] = gen9_ggtt_pte_encode(0x100000ull + 4096ull * i);
+    assert_int_equal(igpu_ggtt_write_run(f.g, 10, 300, ptes), IGPU_OK);
+    for (unsigned i = 0; i < 300; i++) {
+        assert_int_equal(igpu_ggtt_read(f.g, 10 + i, &pte), 0);
+        assert_int_equal(pte, ptes[i]);
+    }
+    assert_int_equal(igpu_ggtt_read(f.g, 310, &pte), 0);
+    assert_int_not_equal(pte, gen9_ggtt_pte_encode(0x100000ull + 4096ull * 300));
+    assert_int_equal(igpu_ggtt_write_run(f.g, FX_ENTRIES - 2, 3, ptes), IGPU_ERANGE);
+    assert_int_equal(igpu_ggtt_read(f.g, FX_ENTRIES - 2, &pte), 0);
+    assert_int_not_equal(pte, ptes[0]);
+    fx_fini(&f);
+}
+
 static void test_translations_cached_until_flush(void **state)
 {
     struct fx f;
@@ -338,6 +361,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_translation_and_non_present),
+        cmocka_unit_test(test_write_run),
         cmocka_unit_test(test_translations_cached_until_flush),
         cmocka_unit_test(test_flush_dw_invalidates_tlb),
         cmocka_unit_test(test_ggtt_window_in_bar0),

@@ -70,6 +70,7 @@ static void ring(struct fx *f, uint32_t ctx, uint32_t ring_gm, const uint32_t *c
     uint32_t st = ctx + GEN9_LRC_STATE_OFFSET, tail = ((n + 1u) & ~1u) * 4u;
     uint32_t pad[64] = { 0 };
     assert_true(n <= 64);
+    /* cppcheck-suppress uninitvar ; a caller fills cmds in its argument list, before the call */
     memcpy(pad, cmds, n * 4u);
     assert_int_equal(igpu_model_ctx_init(f->m, IGPU_BCS, ctx, ring_gm, FX_RING_SIZE), 0);
     assert_int_equal(igpu_model_gm_write(f->m, ring_gm, pad, tail), 0);

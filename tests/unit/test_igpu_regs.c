@@ -1,5 +1,5 @@
 /*
- * Gen9 definitions against the facts DESIGN.md section 9 lists (from i915 and the PRM), the
+ * Gen9 definitions against the values i915 and the PRM give, the
  * fence and descriptor encoders, PCI discovery (ids, BAR sizing, GMCH/BDSM decoding) against
  * a fake configuration space and timestamp conversion (the context image: test_igpu_lrc.c).
  */
@@ -163,7 +163,7 @@ static void cfg_init(struct cfgspace *c)
     c->r[5] = 0;
     c->r[6] = 0xE000000Cu;                       /* BAR2 at 0x1_E0000000 */
     c->r[7] = 0x1;
-    c->r[0x50 / 4] = 0x0000 | (0x02u << 8) | (3u << 6);
+    c->r[0x50 / 4] = (0x02u << 8) | (3u << 6);
     c->r[0x5C / 4] = 0x7B000001u;
 }
 

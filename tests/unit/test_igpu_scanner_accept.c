@@ -78,7 +78,8 @@ static void test_lri_several_pairs(void **state)
 }
 
 /* BCS_SWCTRL is blitter context state (i915 gen9_xcs_offsets): the default blitter list lets a
- * guest load and read it (audit M9); the render engine has no such register. */
+ * guest load and read it, since it is saved with each guest's context; the render engine has
+ * no such register. */
 static void test_bcs_swctrl_is_allowed_on_the_blitter(void **state)
 {
     struct fx *f = *state;

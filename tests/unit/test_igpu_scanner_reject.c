@@ -112,7 +112,7 @@ static void test_flush_dw_outside(void **state)
     expect_reject(f, IGPU_SCAN_E_ADDR_RANGE, 0, 1);
 }
 
-/* Audit M13: "w/a: bit 5 needs to be zero for MI_FLUSH_DW address" (i915
+/* "w/a: bit 5 needs to be zero for MI_FLUSH_DW address" (i915
  * gen8_emit_ggtt_write()): with it set the scanner cannot know the bytes the GPU writes. */
 static void test_flush_dw_address_bit5(void **state)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "vmm/loader/acpi_tables.h"
-#include "vmm/loader/linux_layout.h"
+#include "boot/linux/linux_layout.h"
 
 static uint64_t get(const uint8_t *p, size_t off, unsigned bytes)
 {

@@ -1,4 +1,4 @@
-/* bzImage header checks (vmm/loader/bzimage.c): a good header is read field by field, and each
+/* bzImage header checks (boot/linux/bzimage.c): a good header is read field by field, and each
  * way a file can be truncated, corrupt or unsupported is refused with its own code and a line
  * that names the cause. */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "test_loader_fixture.h"
-#include "vmm/loader/bzimage.h"
+#include "boot/linux/bzimage.h"
 
 static char err[200];
 static struct bzimage_info bi;

@@ -1,5 +1,5 @@
 /* A synthetic bzImage for the loader's tests: a setup header with the values of the Debian 12
- * kernel (research/linux-guest.md §1: protocol 2.15, 39 setup sectors, relocatable, 2 MiB
+ * kernel (its vmlinuz 6.1.0 as measured: protocol 2.15, 39 setup sectors, relocatable, 2 MiB
  * alignment, pref_address 16 MiB, init_size 0x3f98000, initrd_addr_max 0x7fffffff,
  * cmdline_size 2047, xloadflags 0x7f) around a small protected-mode part. */
 #ifndef TEST_LOADER_FIXTURE_H
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vmm/loader/bzimage.h"
+#include "boot/linux/bzimage.h"
 
 #define FIX_SETUP_SECTS   39u
 #define FIX_SETUP_BYTES   ((FIX_SETUP_SECTS + 1) * 512u)

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "vmm/loader/linux_layout.h"
+#include "boot/linux/linux_layout.h"
 #include "vmm/loader/mptable.h"
 
 static uint64_t get(const uint8_t *p, size_t off, unsigned bytes)

@@ -1,4 +1,4 @@
-/* Where the kernel and initrd go (vmm/loader/linux_place.c), and each refusal with its numbers:
+/* Where the kernel and initrd go (boot/linux/linux_place.c), and each refusal with its numbers:
  * RAM too small for init_size, an initrd that does not fit below the end of RAM or
  * initrd_addr_max, a command line longer than the kernel takes, RAM reaching the framebuffer. */
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "test_loader_fixture.h"
-#include "vmm/loader/linux_layout.h"
-#include "vmm/loader/linux_place.h"
+#include "boot/linux/linux_layout.h"
+#include "boot/linux/linux_place.h"
 
 #define MIB (1ULL << 20)
 

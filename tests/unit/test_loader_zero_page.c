@@ -1,4 +1,4 @@
-/* boot_params, e820 and screen_info (vmm/loader/zero_page.c), checked at the byte offsets of
+/* boot_params, e820 and screen_info (boot/linux/zero_page.c), checked at the byte offsets of
  * Linux's zero-page.rst and screen_info.h rather than through the builder's own structs. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "test_loader_fixture.h"
-#include "vmm/loader/linux_layout.h"
-#include "vmm/loader/zero_page.h"
+#include "boot/linux/linux_layout.h"
+#include "boot/linux/zero_page.h"
 
 static uint64_t get(const uint8_t *p, size_t off, unsigned bytes)
 {

@@ -46,6 +46,28 @@ static void test_arrival_cuts_the_turn_after_the_lag(void **state)
     sched_destroy(s);
 }
 
+/* Cutting a turn brings its owner back later, and bringing it back costs the engine what its
+ * switch-ins cost (sched_vgpu_switch_cost): an arrival cuts the turn only once the owner is the
+ * lag plus that cost ahead of it.  A cost of 0 is the plain lag. */
+static void test_arrival_lag_counts_the_owners_switch_cost(void **state)
+{
+    (void)state;
+    struct sched *s = mk_pair(US(500), 100);
+    assert_int_equal(sched_vgpu_switch_cost(s, 0, MS(3)), SCHED_OK);
+    assert_int_equal(sched_vgpu_switch_cost(s, 7, MS(3)), SCHED_ENOENT);
+    submit(s, 0, 1);
+    assert_int_equal(pick(s).vgpu, 0);
+    submit(s, 1, 1);
+    assert_false(sched_preempt_due(s, US(501)));
+    assert_false(sched_preempt_due(s, MS(3) + US(500)));
+    assert_true(sched_preempt_due(s, MS(3) + US(501)));
+    /* A cost beyond the slice leaves the slice rule: due at the quota, not before. */
+    assert_int_equal(sched_vgpu_switch_cost(s, 0, MS(40)), SCHED_OK);
+    assert_false(sched_preempt_due(s, MS(5)));
+    assert_true(sched_preempt_due(s, MS(6)));
+    sched_destroy(s);
+}
+
 /* An arrival that is ahead of the owner (it used more lately) is not owed the GPU: it waits
  * until the owner has caught up with it and is the lag past it.  The rule serves who is owed
  * the GPU, not whoever asks. */
@@ -183,6 +205,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_lag_is_on),
         cmocka_unit_test(test_arrival_cuts_the_turn_after_the_lag),
+        cmocka_unit_test(test_arrival_lag_counts_the_owners_switch_cost),
         cmocka_unit_test(test_arrival_ahead_of_the_owner_waits),
         cmocka_unit_test(test_frames_wait_the_lag_not_a_slice),
         cmocka_unit_test(test_backlogged_vgpus_keep_whole_slices),

@@ -1,5 +1,6 @@
 /*
- * test_sched_backlog.c — fairness figures over the vGPUs that were backlogged (issue 14), and
+ * test_sched_backlog.c — fairness figures over the vGPUs that were backlogged (a guest
+ * with nothing to do is not starved), and
  * the prediction of the next owner that predictive copying writes ahead for.
  *
  * A fake clock the test moves by hand; the "engine" is the test itself: it picks, advances the

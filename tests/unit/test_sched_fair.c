@@ -1,5 +1,5 @@
 /*
- * test_sched_fair.c — the fair policy's rules (DESIGN.md §7, FairGV §3.2.1): tag arithmetic,
+ * test_sched_fair.c — the fair policy's rules (docs/sched.md, FairGV §3.2.1): tag arithmetic,
  * order by start tag, the wake-up rule, overrun payback, weight change at run time.
  */
 #include <stdarg.h>

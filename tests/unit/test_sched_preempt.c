@@ -1,8 +1,9 @@
 /*
  * test_sched_preempt.c — cutting a turn short inside a long workload: when preemption is due,
  * what a preempted vGPU is charged, that its unfinished workloads resume first and together,
- * that the watchdog keeps counting across the preemption, and that with equal weights a vGPU
- * of short workloads gets its turn within a slice of a hog of 110 ms workloads.
+ * that the watchdog keeps counting across the preemption, that a pause for the caller's own
+ * work keeps the owner's turn, and that with equal weights a vGPU of short workloads gets its
+ * turn within a slice of a hog of 110 ms workloads.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,18 @@
 static struct sched *mk(void)
 {
     return mk_pair(0, 100);
+}
+
+/* vGPU 0's turn with one workload, vGPU 1 arriving, and vGPU 0 preempted after `ran_ns`: the
+ * next pick is vGPU 1's. */
+static void cut_for_an_arrival(struct sched *s, uint64_t ran_ns)
+{
+    submit(s, 0, 1);
+    pick(s);
+    submit(s, 1, 1);
+    now_ns += ran_ns;
+    assert_int_equal(sched_preempted(s, 0, ran_ns), SCHED_OK);
+    assert_int_equal(pick(s).vgpu, 1);
 }
 
 static void test_due_only_past_quota_with_someone_waiting(void **state)
@@ -69,6 +82,41 @@ static void test_preempted_work_resumes_first_and_is_charged(void **state)
     sched_destroy(s);
 }
 
+/* A pause (the engine left for the caller's own work, e.g. graphics memory changing hands) is
+ * charged like a preemption, but the owner's turn goes on: its unfinished workload resumes at
+ * the next pick although another vGPU arrived meanwhile and is owed the GPU by virtual time,
+ * and the turn still ends at its quota. */
+static void test_pause_keeps_the_turn(void **state)
+{
+    (void)state;
+    struct sched *s = mk();
+    submit(s, 0, 1);
+    submit(s, 0, 2);
+    assert_int_equal(pick(s).vgpu, 0);
+    submit(s, 1, 1);                                /* arrives while vGPU 0 runs */
+    now_ns += MS(2);
+    assert_int_equal(sched_paused(s, 1, MS(2)), SCHED_ESTATE);     /* not the owner */
+    assert_int_equal(sched_paused(s, 0, MS(2)), SCHED_OK);
+    assert_int_equal(sched_current(s), 0);
+    assert_int_equal(sched_vgpu_inflight(s, 0), 0);
+    struct sched_vgpu_stats st;
+    sched_vgpu_stats_get(s, 0, &st);
+    assert_int_equal(st.gpu_ns, MS(2));
+    struct sched_decision d = pick(s);
+    assert_int_equal(d.vgpu, 0);
+    assert_false(d.new_turn);
+    assert_int_equal(d.first_id, 1);                /* resumed, not restarted */
+    now_ns += MS(4);
+    assert_int_equal(sched_complete(s, 0, 1, MS(4)), SCHED_OK);     /* 6 ms: the quota */
+    assert_int_equal(pick(s).vgpu, 1);
+    sched_destroy(s);
+
+    /* The same cut as a preemption ends the turn: vGPU 1, behind in virtual time, goes first. */
+    s = mk();
+    cut_for_an_arrival(s, MS(2));
+    sched_destroy(s);
+}
+
 /* 150 ms of a workload in two pieces with another vGPU's turn between: the watchdog (200 ms)
  * fires after 200 ms of its own running, not of wall time, and not after 200 ms more. */
 static void test_watchdog_counts_across_preemption(void **state)
@@ -76,12 +124,7 @@ static void test_watchdog_counts_across_preemption(void **state)
     (void)state;
     struct sched *s = mk();
     uint32_t v;
-    submit(s, 0, 1);
-    pick(s);
-    submit(s, 1, 1);
-    now_ns += MS(150);
-    assert_int_equal(sched_preempted(s, 0, MS(150)), SCHED_OK);
-    assert_int_equal(pick(s).vgpu, 1);
+    cut_for_an_arrival(s, MS(150));
     now_ns += MS(190);                              /* another vGPU's long workload */
     assert_false(sched_watchdog(s, &v));
     assert_int_equal(sched_complete(s, 1, 1, MS(190)), SCHED_OK);
@@ -166,6 +209,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_due_only_past_quota_with_someone_waiting),
         cmocka_unit_test(test_preempted_work_resumes_first_and_is_charged),
+        cmocka_unit_test(test_pause_keeps_the_turn),
         cmocka_unit_test(test_watchdog_counts_across_preemption),
         cmocka_unit_test(test_short_frames_wait_a_slice_not_a_workload),
     };

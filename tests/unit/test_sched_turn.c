@@ -14,7 +14,7 @@
 
 #include "tests/unit/test_sched_fixture.h"
 
-static struct sched *mk(struct sched_config *cfg_in)
+static struct sched *mk(const struct sched_config *cfg_in)
 {
     struct sched_config cfg;
     if (cfg_in)

@@ -62,8 +62,8 @@ static void test_dpcd_caps(void **state)
 static void test_edid_over_aux(void **state)
 {
     (void)state;
-    uint8_t want[VDISP_EDID_BYTES], got[VDISP_EDID_BYTES];
-    assert_true(vdisp_edid_build(512, 384, 30, want));
+    uint8_t want[EDID_BYTES], got[EDID_BYTES];
+    assert_true(edid_build(512, 384, 30, want));
     int xfers = fx_read_edid(&d, got, sizeof got);
     assert_int_equal(xfers, 3 + 8 + 1);                         /* GVT-g's one byte a read: 132 */
     assert_memory_equal(got, want, sizeof want);
@@ -132,16 +132,16 @@ static void test_replug_new_edid(void **state)
 {
     (void)state;
     const char *why;
-    uint8_t got[VDISP_EDID_BYTES], want[VDISP_EDID_BYTES];
+    uint8_t got[EDID_BYTES], want[EDID_BYTES];
     struct vdisp_monitor a = { true, 640, 480, 30 }, b = { true, 512, 384, 30 };
     assert_true(fx_read_edid(&d, got, sizeof got) > 0);
     assert_true(vdisp_plug(&d, &a, 0, &why));
     assert_true(fx_read_edid(&d, got, sizeof got) > 0);
-    assert_true(vdisp_edid_build(640, 480, 30, want));
+    assert_true(edid_build(640, 480, 30, want));
     assert_memory_equal(got, want, sizeof got);
     assert_true(vdisp_plug(&d, &b, 0, &why));
     assert_true(fx_read_edid(&d, got, sizeof got) > 0);
-    assert_true(vdisp_edid_build(512, 384, 30, want));
+    assert_true(edid_build(512, 384, 30, want));
     assert_memory_equal(got, want, sizeof got);
 }
 

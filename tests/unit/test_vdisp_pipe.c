@@ -20,7 +20,7 @@
 #define CDCLK_CTL 0x46000u               /* plain storage: i915 reads back what it wrote */
 static struct vdisp d;
 static const struct vdisp_monitor mon = { true, 512, 384, 30 };
-static struct vdisp_mode mode;
+static struct edid_mode mode;
 
 static uint32_t rd(uint32_t off) { return vdisp_read(&d, off, fx_now); }
 static void wr(uint32_t off, uint32_t v) { vdisp_write(&d, off, v, fx_now); }
@@ -30,7 +30,7 @@ static int setup(void **state)
     (void)state;
     fx_now = 1000 * MS;
     vdisp_init(&d, &mon);
-    assert_true(vdisp_mode_make(512, 384, 30, &mode));
+    assert_true(edid_mode_make(512, 384, 30, &mode));
     return 0;
 }
 
@@ -91,7 +91,7 @@ static void program_mode(void)
     assert_true(rd(GEN9_DPLL_STATUS) & GEN9_DPLL_LOCK(1));
     wr(GEN9_DPLL_CTRL2, (1u << 9) | (1u << 10));                          /* override, DPLL1 */
     /* Link training: DDI buffer on, idle pattern then normal. */
-    wr(GEN9_DP_TP_CTL(3), (1u << 31) | (0u << 8));
+    wr(GEN9_DP_TP_CTL(3), 1u << 31);                          /* enabled, training pattern 1 */
     wr(GEN9_DDI_BUF_CTL(3), GEN9_DDI_BUF_CTL_ENABLE);
     assert_false(rd(GEN9_DDI_BUF_CTL(3)) & GEN9_DDI_BUF_IS_IDLE);
     wr(GEN9_DP_TP_CTL(3), (1u << 31) | GEN9_DP_TP_CTL_PATTERN_IDLE);
@@ -291,9 +291,9 @@ static void test_hotplug_and_reset(void **state)
     assert_false(vdisp_plug(&d, &bad, fx_now, &why));
     assert_true(vdisp_plug(&d, &big, fx_now, &why));
     assert_int_equal(rd(GEN9_SDE_ISR), GEN9_SDE_PORTD_HOTPLUG_SPT);
-    uint8_t e[VDISP_EDID_BYTES], want[VDISP_EDID_BYTES];
+    uint8_t e[EDID_BYTES], want[EDID_BYTES];
     assert_true(fx_read_edid(&d, e, sizeof e) > 0);
-    assert_true(vdisp_edid_build(1024, 768, 60, want));
+    assert_true(edid_build(1024, 768, 60, want));
     assert_memory_equal(e, want, sizeof e);
     /* A restart: all off again, the configured monitor back, the clock stopped. */
     program_mode();
@@ -308,7 +308,7 @@ static void test_hotplug_and_reset(void **state)
     assert_int_equal(rd(GEN9_DPLL_STATUS), 0);
     assert_int_equal(d.mon.width, 512);
     assert_true(fx_read_edid(&d, e, sizeof e) > 0);
-    assert_true(vdisp_edid_build(512, 384, 30, want));
+    assert_true(edid_build(512, 384, 30, want));
     assert_memory_equal(e, want, sizeof e);
     assert_int_equal(d.store.pages, 3);                 /* the straps' pages only */
     assert_int_equal(d.st.hotplugs, 2);                 /* counters keep counting */

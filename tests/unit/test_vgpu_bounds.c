@@ -1,4 +1,4 @@
-/* Bounds on the GPU work of one guest (issue 17): the balloon period's drain runs a runaway
+/* Bounds on the GPU work of one guest: the balloon period's drain runs a runaway
  * under the watchdog and for a bounded time (preempting it where the GPU can, skipping the
  * period where it cannot), a giant blit is stopped midway by the watchdog, and with preemption
  * a guest of small frames waits a slice, not a hog's whole workload. */

@@ -1,4 +1,4 @@
-/* Fence writes through BAR0 (issue 17): each guest MMIO exit does a bounded amount of the
+/* Fence writes through BAR0: each guest MMIO exit does a bounded amount of the
  * fence's work and the rest is done between time slices, charged to the guest that asked; a
  * storm of rewrites costs its guest, not the other; each guest has its own share of the fence
  * pool, refusals reach its PV page. */

@@ -22,10 +22,28 @@
 #include "vmm/vgpu/vgpu.h"
 
 #define FX_PA_BASE     0x1000000ull          /* arena's first "physical" address */
+/* A test may define these before including the fixture (a wall of many guests). */
+#ifndef FX_ARENA
 #define FX_ARENA       (96ull << 20)
+#endif
+#ifndef FX_GUESTS
 #define FX_GUESTS      2u
+#endif
+#ifndef FX_GUEST_RAM
 #define FX_GUEST_RAM   (4ull << 20)
+#endif
+#ifndef FX_HOST_BYTES
 #define FX_HOST_BYTES  (2ull << 20)
+#endif
+#ifndef FX_LOW_MIB
+#define FX_LOW_MIB     16u                  /* each guest's low window ... */
+#endif
+#ifndef FX_HIGH_MIB
+#define FX_HIGH_MIB    128u                 /* ... and high graphics memory it asks for */
+#endif
+#ifndef FX_SLICE_NS
+#define FX_SLICE_NS    SCHED_US(500)        /* the render scheduler's slice */
+#endif
 /* A field of the PV info page (struct vgt_if) as a BAR0 offset, for fx_r/vgpu_mmio_write. */
 #define FX_PV(field)    (VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, field))
 #define FX_FB_W        64u
@@ -54,6 +72,7 @@ struct fx {
     struct fx_guest g[FX_GUESTS];
     char last_log[256];
     uint64_t cpu_ns;            /* the host clock: advances 1 us per reading (no real timing) */
+    uint64_t copy_ns;           /* ... and by fx_entry_ns per physical GGTT entry written */
     unsigned warnings;
 };
 
@@ -85,10 +104,22 @@ static int fx_mem_write(void *ctx, uint64_t pa, const void *buf, size_t len)
     return 0;
 }
 
+/* The host CPU's time per physical GGTT entry written (0: writing costs no time), for tests
+ * of what copying costs: the model renders on the CPU that copies. */
+static uint64_t fx_entry_ns;
+
 static void fx_ggtt_write(void *ctx, uint32_t index, uint64_t pte)
 {
     struct fx *f = ctx;
     igpu_ggtt_write(f->igpu, index, pte);
+    f->copy_ns += fx_entry_ns;
+}
+
+static void fx_ggtt_write_run(void *ctx, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    struct fx *f = ctx;
+    assert_int_equal(igpu_ggtt_write_run(f->igpu, index, n, ptes), IGPU_OK);
+    f->copy_ns += fx_entry_ns * n;
 }
 
 static int fx_translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
@@ -142,7 +173,8 @@ static uint64_t fx_run(void *ctx, uint64_t budget)
 
 static uint64_t fx_cpu(void *ctx)
 {
-    return ((struct fx *)ctx)->cpu_ns += 1000;
+    struct fx *f = ctx;
+    return (f->cpu_ns += 1000) + f->copy_ns;
 }
 
 static const char *fx_fault(void *ctx)
@@ -173,7 +205,9 @@ static enum igpu_model_preempt fx_preempt = IGPU_MODEL_PREEMPT_RING;
 /* Each guest's share of the fence pool (0: the fair split). */
 static uint64_t fx_fence_share[FX_GUESTS];
 
-/* Builds the stack: two guests with 16 MiB low windows and 2..4 slots of 64 MiB each. */
+/* Builds the stack: FX_GUESTS guests (two unless the test says) with FX_LOW_MIB low windows
+ * and FX_HIGH_MIB of high graphics memory in 64 MiB slots, all sharing as the layout places
+ * them. */
 static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
 {
     struct fx *f = calloc(1, sizeof *f);
@@ -203,7 +237,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
 
     struct gtt_guest_request req[FX_GUESTS];
     for (unsigned i = 0; i < FX_GUESTS; i++)
-        req[i] = (struct gtt_guest_request){ 16ull << 20, 128ull << 20 };
+        req[i] = (struct gtt_guest_request){ (uint64_t)FX_LOW_MIB << 20, (uint64_t)FX_HIGH_MIB << 20 };
     struct gtt_layout_params p;
     gtt_layout_defaults(&p, FX_GUESTS, req);
     p.aperture_bytes = mc.aperture_size;
@@ -211,7 +245,9 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     assert_int_equal(gtt_layout_compute(&p, &f->layout, err, sizeof err), 0);
     struct gtt_config gc = {
         .layout = &f->layout,
-        .ops = { f, fx_ggtt_write, fx_translate, NULL, fx_vgpu_scratch, fx_ggtt_invalidate },
+        .ops = { .ctx = f, .ggtt_write = fx_ggtt_write, .translate = fx_translate,
+                 .vgpu_scratch = fx_vgpu_scratch, .ggtt_invalidate = fx_ggtt_invalidate,
+                 .ggtt_write_run = fx_ggtt_write_run },
         .scratch_pte = gen9_ggtt_pte_encode(f->scratch_pa),
     };
     assert_int_equal(gtt_init(&f->gtt, &gc), 0);
@@ -234,7 +270,7 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     sched_config_default(&sc);
     sc.max_vgpus = FX_GUESTS;
     sc.max_batch = 8;
-    sc.slice_ns = SCHED_US(500);
+    sc.slice_ns = FX_SLICE_NS;
     sc.watchdog_ns = SCHED_MS(20);
     struct sched_clock clk = { fx_now, f };
     assert_int_equal(sched_create(&sc, &clk, &f->sched), SCHED_OK);

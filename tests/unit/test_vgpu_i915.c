@@ -1,5 +1,5 @@
-/* The vGPU and the GPU it drives, checked against what i915 and GVT-g do (issue 15, audit M3,
- * M4, M8, M9, M11, M14, M15), on the host with the software model:
+/* The vGPU and the GPU it drives, checked against what i915 and GVT-g do, on the host with the
+ * software model:
  *  - every shadow context starts from the blitter's default image, recorded from the engine;
  *  - what the vGPU submits: the descriptor (PRIVILEGE) and the breadcrumb (MI_FLUSH_DW);
  *  - a guest GGTT write that reaches the live GGTT is followed by the GGTT invalidate;
@@ -109,7 +109,7 @@ static void descriptor_and_breadcrumb_are_i915s(void **state)
     fx_destroy(f);
 }
 
-/* ---- GGTT invalidation (M14) ---- */
+/* ---- GGTT invalidation ---- */
 
 /* The running vGPU remaps one of its pages: its next blit must go to the new page, not to the
  * translation the GPU still had cached (i915 gen8_ggtt_insert_page() -> ggtt->invalidate()). */
@@ -141,7 +141,7 @@ static void forwarded_ggtt_write_is_invalidated(void **state)
     fx_destroy(f);
 }
 
-/* ---- the guest's context status pointer (M11) ---- */
+/* ---- the guest's context status pointer ---- */
 
 static void csb_pointer_is_gvts(void **state)
 {
@@ -171,7 +171,7 @@ static void csb_pointer_is_gvts(void **state)
     fx_destroy(f);
 }
 
-/* ---- the timestamp rate the guest is told (M10) ---- */
+/* ---- the timestamp rate the guest is told ---- */
 
 static void ctc_mode_says_the_timestamp_rate(void **state)
 {

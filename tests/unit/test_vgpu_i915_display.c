@@ -22,7 +22,7 @@
 
 static struct fx *f;
 static unsigned msis;
-static struct vdisp_mode mode;
+static struct edid_mode mode;
 
 static int hv_page_alloc(void *ctx, uint64_t *hpa, void **va)
 {
@@ -64,7 +64,7 @@ static int setup(void **state)
     const char *why;
     struct vgpu_monitor m = { true, PIPE_W, PIPE_H, HZ };
     assert_true(vgpu_set_monitor(fx_v(f, G), &m, true, &why));
-    assert_true(vdisp_mode_make(PIPE_W, PIPE_H, HZ, &mode));
+    assert_true(edid_mode_make(PIPE_W, PIPE_H, HZ, &mode));
     f->cpu_ns = 1000000000ull;
     return 0;
 }

@@ -1,4 +1,4 @@
-/* Cross-guest isolation of the mediated vGPU on the host (issue 15): the four ways across the
+/* Cross-guest isolation of the mediated vGPU on the host: the four ways across the
  * guest boundary an outside attack suite found, each driven through the vGPU stack on the
  * software model exactly as a guest would (BAR0 fence and GGTT writes, execlist submissions of
  * scanned command buffers, CPU reads through the aperture).
@@ -152,7 +152,7 @@ static void gprs_cannot_be_planted_in_another_vgpu(void **state)
     fx_destroy(f);
 }
 
-/* Beyond the four: BCS_SWCTRL, the other register a guest may load (audit M9), is context
+/* Beyond the four: BCS_SWCTRL, the other register a guest may load, is context
  * state too: guest 0 selects Y tiling for its blits; guest 1's first workload sees the reset
  * value, and guest 0 keeps its own. */
 static void bcs_swctrl_stays_with_its_vgpu(void **state)

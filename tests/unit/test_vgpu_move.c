@@ -1,4 +1,4 @@
-/* Re-placement and writing ahead on the whole stack (issue 14): a guest that follows
+/* Re-placement and writing ahead on the whole stack: a guest that follows
  * re-placements is moved away from a busy neighbour while it keeps drawing the right picture,
  * nothing of it moves while its work is queued, guests that do not follow are left alone, and
  * the next owner in the scheduler's order is written ahead. */

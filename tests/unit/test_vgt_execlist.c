@@ -295,7 +295,8 @@ static void test_invalid_and_reset(void **state)
     assert_int_equal(t.el.st.events, 0);
     assert_int_equal(t.irqs, 0);
 
-    /* Reset values (GVT-g init_vgpu_execlist(), audit M11): write 7 ("nothing yet"), read 0. */
+    /* Reset values, as GVT-g's init_vgpu_execlist() sets them and i915 expects after reset:
+     * write 7 ("nothing yet"), read 0. */
     vgt_el_init(&t.el, IGPU_BCS);
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_CSB_PTR(b)), 0x0007);
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_EXECLIST_STATUS_LO(b)),

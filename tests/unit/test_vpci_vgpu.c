@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "vmm/vpci/pch_pci.h"
 #include "vmm/vpci/vgpu_pci.h"
 
 #define MIB (1ULL << 20)
@@ -49,7 +50,7 @@ static uint64_t bar_size(unsigned bar, bool is64)
         mask |= 0xFFFFFFFF00000000ULL;
     }
     gpu_write(off, 4, lo);
-    uint64_t flags = lo & PCI_BAR_IO ? PCI_BAR_IO_FLAGS : PCI_BAR_MEM_FLAGS;
+    uint64_t flags = (lo & PCI_BAR_IO) ? PCI_BAR_IO_FLAGS : PCI_BAR_MEM_FLAGS;
     return ~(mask & ~flags) + 1;
 }
 
@@ -98,7 +99,7 @@ static void test_vgpu_identity_read_only(void **state)
 {
     (void)state;
     const unsigned ro[] = { PCI_VENDOR_ID, PCI_CLASS_REVISION,
-                            PCI_SUBSYSTEM_VENDOR_ID, PCI_ROM_ADDRESS, INTEL_GMCH_CTRL, INTEL_BDSM };
+                            PCI_SUBSYSTEM_VENDOR_ID, PCI_ROM_ADDRESS, GEN9_PCI_GMCH_CTRL, GEN9_PCI_BDSM };
     for (size_t i = 0; i < sizeof ro / sizeof ro[0]; i++) {
         uint32_t before = gpu(ro[i], 4);
         gpu_write(ro[i], 4, ~before);
@@ -189,16 +190,16 @@ static void test_vgpu_bar_move_reported(void **state)
 static void test_gmch_and_bdsm(void **state)
 {
     (void)state;
-    uint16_t gmch = (uint16_t)gpu(INTEL_GMCH_CTRL, 2);
+    uint16_t gmch = (uint16_t)gpu(GEN9_PCI_GMCH_CTRL, 2);
     assert_int_equal(gmch, 0x00C0);
     /* decoded as i915's gen8_get_total_gtt_size does: 1 << GGMS MiB of GGTT */
-    unsigned ggms = (gmch >> INTEL_GMCH_GGMS_SHIFT) & INTEL_GMCH_GGMS_MASK;
+    unsigned ggms = (gmch >> GEN9_GMCH_GGMS_SHIFT) & GEN9_GMCH_GGMS_MASK;
     assert_int_equal(1u << ggms, 8);
     assert_int_equal(8 * MIB / 8, 1u << 20);          /* 8-byte entries: 4 GiB of GM */
-    assert_int_equal((gmch >> INTEL_GMCH_GMS_SHIFT) & INTEL_GMCH_GMS_MASK, 0);
-    assert_int_equal(gpu(INTEL_BDSM, 4) & INTEL_BDSM_MASK, 0);
-    assert_int_equal(gpu(INTEL_GMCH_CTRL + 1, 1), 0);  /* byte reads of the GMS half */
-    assert_int_equal(gpu(INTEL_GMCH_CTRL, 1), 0xC0);
+    assert_int_equal((gmch >> GEN9_GMCH_GMS_SHIFT) & GEN9_GMCH_GMS_MASK, 0);
+    assert_int_equal(gpu(GEN9_PCI_BDSM, 4) & GEN9_BDSM_MASK, 0);
+    assert_int_equal(gpu(GEN9_PCI_GMCH_CTRL + 1, 1), 0);  /* byte reads of the GMS half */
+    assert_int_equal(gpu(GEN9_PCI_GMCH_CTRL, 1), 0xC0);
 }
 
 static void test_aperture_rounding(void **state)

@@ -74,7 +74,7 @@ static inline int fx_i2c(struct vdisp *d, uint8_t cmd, uint8_t addr, const uint8
     unsigned n = 3;
     if (len) {
         n = 4;
-        for (unsigned i = 0; !read && i < len; i++)
+        for (unsigned i = 0; !read && data && i < len; i++)
             tx[n++] = data[i];
     }
     return fx_aux(d, tx, n, rx);

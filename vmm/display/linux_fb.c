@@ -3,9 +3,8 @@
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/vmx.h"
+#include "boot/linux/linux_layout.h"
 #include "vmm/display/wall.h"
-#include "vmm/loader/linux_guest.h"
-#include "vmm/loader/linux_layout.h"
 #include "vmm/platform.h"
 #include "vmm/vm.h"
 
@@ -54,10 +53,10 @@ static bool lfb_read(void *ctx, uint64_t off, void *buf, size_t len)
 
 bool lfb_wall_source(unsigned vm_id, struct wall_source *out)
 {
-    struct vm *vm = vm_get(vm_id);
-    if (!vm || vm->state != VM_RUNNING || !vm->linux_guest || !vm->linux_guest->fb.hpa)
+    const struct vm *vm = vm_get(vm_id);
+    struct lfb *l = vm ? vm->lfb : NULL;
+    if (!l || vm->state != VM_RUNNING || !l->hpa)
         return false;
-    struct lfb *l = &vm->linux_guest->fb;
     *out = (struct wall_source){ .enabled = true, .width = l->fb.width, .height = l->fb.height,
                                  .stride_bytes = l->fb.stride, .read = lfb_read, .ctx = l };
     return true;

@@ -1,5 +1,5 @@
 /* A linear framebuffer for a Linux guest: host pages EPT-mapped at LINUX_FB_GPA, described to
- * the kernel by a VLFB screen_info (vmm/loader/zero_page.h) so its built-in vesafb and fbcon use
+ * the kernel by a VLFB screen_info (boot/linux/zero_page.h) so its built-in vesafb and fbcon use
  * it, and shown by the kiosk wall on the guest's tile like a vGPU plane (vmm/display/wall.c).
  * XRGB8888, the wall's own format; e820 marks it reserved, outside RAM. */
 #ifndef TESSERA_VMM_GPU_LINUX_FB_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vmm/loader/zero_page.h"
+#include "boot/linux/zero_page.h"
 
 struct vm;
 struct wall_source;

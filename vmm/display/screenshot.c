@@ -1,6 +1,6 @@
 #include "vmm/display/screenshot.h"
 
-#include "vmm/display/crc32.h"
+#include "vmm/display/pixel_crc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,7 +128,7 @@ int display_screenshot_write(const struct display_image *img, const char *subjec
     emit(&w, buf, (size_t)n);
 
     int rc = DISPLAY_SHOT_OK;
-    uint32_t state = DISPLAY_CRC32_INIT, repeats = 0;
+    uint32_t state = CRC32_IEEE_INIT, repeats = 0;
     size_t row_bytes = (size_t)img->width * sizeof *cur;
     for (uint32_t y = 0; y < img->height && !w.stopped; y++) {
         if (!read_row(img, y, cur)) {
@@ -152,7 +152,7 @@ int display_screenshot_write(const struct display_image *img, const char *subjec
     if (rc == DISPLAY_SHOT_OK) {
         if (repeats)
             emit_repeat(&w, repeats);
-        w.res.crc = state ^ DISPLAY_CRC32_XOROUT;
+        w.res.crc = state ^ CRC32_IEEE_XOROUT;
         n = snprintf(buf, 32, "TSHOT END %08x", (unsigned)w.res.crc);
         emit(&w, buf, (size_t)n);
     } else {
@@ -175,7 +175,7 @@ int display_screenshot_crc(const struct display_image *img, uint32_t *crc)
     uint32_t *row = malloc((size_t)img->width * sizeof *row);
     if (!row)
         return DISPLAY_SHOT_ENOMEM;
-    uint32_t state = DISPLAY_CRC32_INIT;
+    uint32_t state = CRC32_IEEE_INIT;
     int rc = DISPLAY_SHOT_OK;
     for (uint32_t y = 0; y < img->height; y++) {
         if (!read_row(img, y, row)) {
@@ -186,7 +186,7 @@ int display_screenshot_crc(const struct display_image *img, uint32_t *crc)
     }
     free(row);
     if (rc == DISPLAY_SHOT_OK)
-        *crc = state ^ DISPLAY_CRC32_XOROUT;
+        *crc = state ^ CRC32_IEEE_XOROUT;
     return rc;
 }
 

@@ -16,7 +16,7 @@
  *   crc-line   := "TSHOT CRC" SP width SP height SP subject SP crc     (alone, no rows)
  *   subject    := "wall" or a guest's name: 1..63 printable ASCII characters, no space
  *
- * The rows (counting repeats) add up to height.  `crc` is the CRC-32 of display/crc32.h over
+ * The rows (counting repeats) add up to height.  `crc` is the CRC-32 of lib/crc32.h over
  * every pixel as the bytes R, G, B in row-major order (the X byte and row padding are not part
  * of the picture).  Lines end however the transport ends them; the writer hands out lines
  * without a line end. */

@@ -1,4 +1,4 @@
-/* The kiosk wall (DESIGN.md §10): every guest's framebuffer, scaled onto its tile, composed at
+/* The kiosk wall (docs/display.md): every guest's framebuffer, scaled onto its tile, composed at
  * a steady rate onto the boot framebuffer GRUB handed over.  The pixel work is the pure
  * vmm/display/ module; this file owns the buffers, the timing and the screen.
  *

@@ -1,4 +1,6 @@
+/* The Tessera guest's loader (loaders.h) and the identity map both loaders build. */
 #include "vmm/loader/guest_load.h"
+#include "vmm/loader/loaders.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
@@ -12,7 +14,7 @@
 #include <stdarg.h>
 
 #define GUEST_IDENTITY_MAP (4ULL << 30)    /* the low 4 GiB (RAM and MMIO windows) at least */
-#define PD_BYTES (1ULL << 30)              /* one page directory of 2 MiB pages maps 1 GiB */
+#define PD_BYTES ((uint64_t)PT_ENTRIES * PAGE_2M)  /* one page directory of 2 MiB pages: 1 GiB */
 
 /* Records why the image cannot be loaded ("image 'hello': ...") and returns false. */
 __attribute__((format(printf, 2, 3)))
@@ -72,7 +74,7 @@ bool guest_identity_map(struct vm *vm)
     uint64_t span = vm->ram_bytes > GUEST_IDENTITY_MAP ? vm->ram_bytes : GUEST_IDENTITY_MAP;
     uint64_t n_pd = (span + PD_BYTES - 1) / PD_BYTES;
     uint64_t pml4 = TESSERA_GUEST_PT_BASE, pdpt = pml4 + PAGE_SIZE, pd = pdpt + PAGE_SIZE;
-    if (n_pd > 512 || pd + n_pd * PAGE_SIZE > TESSERA_GUEST_IMAGE_MIN) {
+    if (n_pd > PT_ENTRIES || pd + n_pd * PAGE_SIZE > TESSERA_GUEST_IMAGE_MIN) {
         snprintf(vm->reason, sizeof vm->reason, "guest RAM of %llu MiB needs more page tables than fit below 1 MiB",
                  (unsigned long long)(vm->ram_bytes >> 20));
         return false;
@@ -82,17 +84,17 @@ bool guest_identity_map(struct vm *vm)
     for (uint64_t i = 0; i < n_pd; i++) {
         t3[i] = (pd + i * PAGE_SIZE) | PTE_P | PTE_W;
         uint64_t *t2 = vm_gpa_ptr(vm, pd + i * PAGE_SIZE, PAGE_SIZE);
-        for (uint64_t j = 0; j < 512; j++)
-            t2[j] = ((i * 512 + j) << 21) | PTE_P | PTE_W | PTE_PS;
+        for (uint64_t j = 0; j < PT_ENTRIES; j++)
+            t2[j] = (i * PT_ENTRIES + j) * PAGE_2M | PTE_P | PTE_W | PTE_PS;
     }
     return true;
 }
 
-bool guest_load(struct vm *vm, const void *image, uint64_t image_len)
+static bool tessera_load(struct vm *vm, const struct guest_image *img)
 {
     uint64_t entry = 0;
     memset(vm_gpa_ptr(vm, 0, vm->ram_bytes), 0, vm->ram_bytes);
-    if (!load_elf(vm, image, image_len, &entry) || !guest_identity_map(vm))
+    if (!load_elf(vm, img->data, img->len, &entry) || !guest_identity_map(vm))
         return false;
 
     uint64_t *gdt = vm_gpa_ptr(vm, TESSERA_GUEST_GDT, 3 * sizeof(uint64_t));
@@ -113,3 +115,5 @@ bool guest_load(struct vm *vm, const void *image, uint64_t image_len)
     snprintf(bi->cmdline, sizeof bi->cmdline, "%s", vm->cfg->cmdline);
     return true;
 }
+
+const struct guest_loader tessera_loader = { CFG_GUEST_TESSERA, tessera_load };

@@ -1,5 +1,5 @@
-/* Puts a guest into its RAM: the ELF image from its GRUB module, the boot information, the GDT
- * and the identity page tables of the guest ABI (include/tessera/abi/guest.h). */
+/* What both loaders (loaders.h) put into a guest's RAM: the boot GDT's descriptors and the
+ * identity page tables of the guest ABI (include/tessera/abi/guest.h). */
 #ifndef TESSERA_VMM_GUEST_LOAD_H
 #define TESSERA_VMM_GUEST_LOAD_H
 
@@ -10,10 +10,6 @@
 /* Flat segment descriptors of the boot GDTs (SDM Vol. 3A §3.4.5): 64-bit code and data, DPL 0. */
 #define GUEST_GDT_CODE64 0x00AF9A000000FFFFULL
 #define GUEST_GDT_DATA   0x00CF92000000FFFFULL
-
-/* Clears the guest's RAM and loads everything; on failure returns false with the reason in
- * vm->reason.  Fills vm->boot: the ELF entry point, RSI = the boot information. */
-bool guest_load(struct vm *vm, const void *image, uint64_t image_len);
 
 /* Identity page tables at TESSERA_GUEST_PT_BASE over the low 4 GiB, or all RAM if more, with
  * 2 MiB pages, so that an access outside the guest's RAM reaches EPT (and is stopped or

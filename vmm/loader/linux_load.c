@@ -1,24 +1,23 @@
-/* Loading a Linux guest (linux_guest.h); the decisions are the pure loader module's. */
-#include "vmm/loader/linux_guest.h"
+/* The Linux guest's loader (loaders.h); the decisions are the pure Linux boot protocol's
+ * (boot/linux/) and the ACPI and MP tables' (acpi_tables.c, mptable.c). */
+#include "vmm/loader/loaders.h"
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/reset_regs.h"
+#include "boot/linux/bzimage.h"
+#include "boot/linux/linux_layout.h"
+#include "boot/linux/linux_place.h"
+#include "boot/linux/zero_page.h"
+#include "vmm/display/linux_fb.h"
 #include "vmm/loader/acpi_tables.h"
-#include "vmm/loader/bzimage.h"
 #include "vmm/loader/guest_load.h"
-#include "vmm/loader/linux_layout.h"
-#include "vmm/loader/linux_place.h"
 #include "vmm/loader/mptable.h"
-#include "vmm/loader/zero_page.h"
-#include "arch/x86/timer.h"
 #include "vmm/vcpu/exit.h"
-#include "vmm/vcpu/exit_linux.h"
 #include "vmm/vcpu/vmx_setup.h"
 #include "vmm/vdev/vacpi_pm.h"
-#include "vmm/vm.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* "image 'linux': <why>" in vm->reason; returns false. */
@@ -34,33 +33,10 @@ static bool fail(struct vm *vm, const char *what, const char *fmt, ...)
     return false;
 }
 
-bool linux_guest_allocate(struct vm *vm)
+static bool linux_load(struct vm *vm, const struct guest_image *img)
 {
-    if (vm->linux_guest)
-        return true;
-    if (vm->ram_bytes > LINUX_FB_GPA) {
-        snprintf(vm->reason, sizeof vm->reason, "%u MiB of RAM: a Linux guest's RAM must end below its "
-                 "framebuffer at %#llx (%llu MiB)", vm->cfg->ram_mib, (unsigned long long)LINUX_FB_GPA,
-                 (unsigned long long)(LINUX_FB_GPA >> 20));
-        return false;
-    }
-    struct linux_guest *lg = calloc(1, sizeof *lg);
-    if (!lg) {
-        snprintf(vm->reason, sizeof vm->reason, "no memory for its Linux guest state");
-        return false;
-    }
-    uint32_t w = vm->cfg->fb_width_px ? vm->cfg->fb_width_px : vm->cfg->tile.width;
-    uint32_t h = vm->cfg->fb_height_px ? vm->cfg->fb_height_px : vm->cfg->tile.height;
-    if (!lfb_create(vm, &lg->fb, w, h)) {
-        free(lg);
-        return false;
-    }
-    vm->linux_guest = lg;
-    return true;
-}
-
-bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const void *initrd, uint64_t initrd_len)
-{
+    const void *kernel = img->data, *initrd = img->initrd;
+    uint64_t len = img->len, initrd_len = img->initrd_len;
     if (!vmx.linux_ok) {
         snprintf(vm->reason, sizeof vm->reason, "a Linux guest needs VT-x's unrestricted guest without CR3 exits "
                  "(its decompressor turns paging off), which this CPU does not offer");
@@ -77,8 +53,8 @@ bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const voi
         return fail(vm, rc == LINUX_PLACE_EINITRD ? "initrd" : "image", "%s", err);
 
     memset(vm_gpa_ptr(vm, 0, vm->ram_bytes), 0, vm->ram_bytes);
-    const uint8_t *img = kernel;
-    memcpy(vm_gpa_ptr(vm, p.load_gpa, bi.kernel_bytes), img + bi.setup_bytes, bi.kernel_bytes);
+    const uint8_t *bytes = kernel;
+    memcpy(vm_gpa_ptr(vm, p.load_gpa, bi.kernel_bytes), bytes + bi.setup_bytes, bi.kernel_bytes);
     if (initrd_len)
         memcpy(vm_gpa_ptr(vm, p.initrd_gpa, initrd_len), initrd, initrd_len);
     memcpy(vm_gpa_ptr(vm, LINUX_CMDLINE_GPA, strlen(cmdline) + 1), cmdline, strlen(cmdline) + 1);
@@ -93,8 +69,10 @@ bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const voi
     if (!acpi_tables_build(vm_gpa_ptr(vm, LINUX_ACPI_GPA, LINUX_ACPI_ROOM), LINUX_ACPI_ROOM, LINUX_ACPI_GPA, &acpi))
         return fail(vm, "image", "the ACPI tables do not fit");
     struct zp_config zc = { .ram_bytes = vm->ram_bytes, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = p.initrd_gpa,
-                            .initrd_bytes = initrd_len, .acpi_rsdp_gpa = LINUX_ACPI_GPA, .fb = vm->linux_guest->fb.fb };
-    if (zp_build(vm_gpa_ptr(vm, LINUX_ZERO_PAGE_GPA, ZP_BYTES), img, &bi, &zc) != 0)
+                            .initrd_bytes = initrd_len, .acpi_rsdp_gpa = LINUX_ACPI_GPA };
+    if (vm->lfb)
+        zc.fb = vm->lfb->fb;
+    if (zp_build(vm_gpa_ptr(vm, LINUX_ZERO_PAGE_GPA, ZP_BYTES), bytes, &bi, &zc) != 0)
         return fail(vm, "image", "its e820 map does not fit the zero page");
 
     /* The processor entry tells what CPUID tells this guest. */
@@ -109,12 +87,9 @@ bool linux_guest_load(struct vm *vm, const void *kernel, uint64_t len, const voi
     gdt[LINUX_BOOT_DS / 8] = GUEST_GDT_DATA;
     if (!guest_identity_map(vm))
         return false;
-    lfb_clear(&vm->linux_guest->fb);
-    vm->linux_guest->reset_control = 0;
-    vacpi_pm_reset(&vm->linux_guest->pm, timer_tsc_hz());
-    vm->linux_guest->n_unclaimed = 0;
-    vm->linux_guest->unclaimed_accesses = 0;
     vm->boot = (struct vm_boot_state){ p.entry_gpa, LINUX_BOOT_STACK_TOP, LINUX_ZERO_PAGE_GPA, LINUX_BOOT_CS,
                                        LINUX_BOOT_DS, LINUX_GDT_GPA, LINUX_GDT_ENTRIES * 8 - 1 };
     return true;
 }
+
+const struct guest_loader linux_loader = { CFG_GUEST_LINUX, linux_load };

@@ -2,7 +2,7 @@
  * Table"): the floating pointer (§4.1) and a configuration table (§4.2) with one processor entry
  * (§4.3.1), one ISA bus (§4.3.2) and the local-interrupt wiring of a PC in virtual-wire mode
  * (§4.3.5, §3.6.2.2: ExtINT on LINT0, NMI on LINT1).  No I/O APIC entry: Linux then runs the
- * 8259 through LINT0, and with `noapic` keeps x2APIC (research/linux-guest.md §2.5).  Pure.
+ * 8259 through LINT0, and with `noapic` keeps x2APIC (docs/vdev.md).  Pure.
  *
  * Linux finds the floating pointer by scanning the last KiB below 640 KiB
  * (arch/x86/kernel/mpparse.c smp_scan_config) and checks both checksums (mpf_checksum,

@@ -1,4 +1,4 @@
-/* Shell command `gtt`: the graphics-memory map (DESIGN.md §6) from gtt/'s live state. */
+/* Shell command `gtt`: the graphics-memory map (docs/gtt.md) from gtt/'s live state. */
 #include "vmm/shell/commands.h"
 
 #include "vmm/config_boot.h"

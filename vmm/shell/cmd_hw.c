@@ -6,6 +6,7 @@
 #include "vmm/libc_glue.h"
 #include "vmm/platform.h"
 #include "vmm/shell/args.h"
+#include "vmm/vm.h"
 
 #include <stdio.h>
 
@@ -32,6 +33,26 @@ enum shell_status cmd_mem(int argc, char **argv)
            (unsigned long long)(pa->free_pages * PAGE_SIZE / MIB), (unsigned long long)(used * PAGE_SIZE / MIB));
     printf("heap: %zu KiB used of %zu KiB\n", libc_heap_used() / 1024, libc_heap_size() / 1024);
     printf("identity mapped: 0-%llx\n", (unsigned long long)(platform.mapped_top - 1));
+    /* What the hypervisor had free when each guest's last life began and ended: a guest that
+     * makes the hypervisor leak shows a life that ends lower than it began, and a restart that
+     * does not give everything back a start lower than the one before. */
+    if (vm_count())
+        printf("free pages around each guest's last life (after its start; at its end):\n");
+    for (unsigned i = 0; i < vm_count(); i++) {
+        const struct vm *vm = vm_get(i);
+        const struct vm_life *l = &vm->life;
+        if (!l->count) {
+            printf("  %3u %-15s no life yet\n", vm->id, vm->cfg->name);
+            continue;
+        }
+        printf("  %3u %-15s life %llu: %llu after its start, ", vm->id, vm->cfg->name, (unsigned long long)l->count,
+               (unsigned long long)l->free_at_start);
+        if (l->ended)
+            printf("%llu at its end (%+lld)\n", (unsigned long long)l->free_at_end,
+                   (long long)(l->free_at_end - l->free_at_start));
+        else
+            printf("running (%+lld now)\n", (long long)(pa->free_pages - l->free_at_start));
+    }
     return SHELL_OK;
 }
 

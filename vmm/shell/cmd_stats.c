@@ -8,6 +8,7 @@
 #include "arch/x86/timer.h"
 #include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/display/wall.h"
+#include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
 
 #include <stdio.h>
@@ -22,7 +23,7 @@ enum shell_status cmd_stats(int argc, char **argv)
 {
     uint64_t wall_ns = timer_uptime_us() * 1000, guests = 0;
     for (unsigned i = 0; i < vm_count(); i++)
-        guests += vm_get(i)->run_ns;
+        guests += vm_get(i)->vcpu ? vm_get(i)->vcpu->run_ns : 0;
     struct vgpu_render_stats rs = { 0 };
     uint64_t render = 0;
     if (vgpu_host.ready) {

@@ -2,6 +2,7 @@
  * docs/operator-guide.md (tests read them). */
 #include "vmm/shell/commands.h"
 
+#include "arch/x86/timer.h"
 #include "vmm/config_boot.h"
 #include "vmm/vgpu/host/gpu.h"
 #include "vmm/vgpu/host/vgpu_host.h"
@@ -31,6 +32,30 @@ static struct vm *lookup(const char *arg)
 
 static unsigned long long ms(uint64_t ns) { return (unsigned long long)(ns / 1000000); }
 
+/* ms from the guest's start to t (its vGPU's times are timer_now_ns(): vgpu_host.c env). */
+static unsigned long long since_start(const struct vgpu_first_frame *f, uint64_t t)
+{
+    return ms(t > f->start_ns ? t - f->start_ns : 0);
+}
+
+/* The first frame of the guest's current run (docs/operator-guide.md). */
+static void first_frame_line(const struct vgpu_first_frame *f)
+{
+    printf("  first frame: ");
+    if (f->done)
+        printf("%llu ms after start", since_start(f, f->done_ns));
+    else
+        printf("none yet, %llu ms after start", since_start(f, timer_now_ns()));
+    if (f->submitted)
+        printf(" (submitted at %llu ms", since_start(f, f->submit_ns));
+    else
+        printf(" (nothing submitted");
+    if (f->dispatched)
+        printf(", on the GPU at %llu ms)\n", since_start(f, f->dispatch_ns));
+    else
+        printf("%s)\n", f->submitted ? ", not on the GPU yet" : "");
+}
+
 static void vgpu_detail(unsigned id)
 {
     const struct vgpu *v = vgpu_get(vgpu_host.dev, id);
@@ -55,6 +80,7 @@ static void vgpu_detail(unsigned id)
            (unsigned long long)s->timed, (unsigned long long)(s->timed ? s->wait_ns / s->timed / 1000 : 0),
            (unsigned long long)(s->timed ? s->turnaround_ns / s->timed / 1000 : 0), ms(s->render_cpu_ns),
            (unsigned long long)(s->copy_cpu_ns / 1000));
+    first_frame_line(&s->first);
     printf("  balloon requests %llu granted %llu refused %llu\n", (unsigned long long)s->balloon_requests,
            (unsigned long long)s->balloon_granted, (unsigned long long)s->balloon_refused);
     if (in.display_enabled)
@@ -80,17 +106,21 @@ enum shell_status cmd_vgpu(int argc, char **argv)
         vgpu_detail(vm->id);
         return SHELL_OK;
     }
-    printf("%3s %-15s %8s %6s %9s %9s %8s %6s %9s %8s\n", "id", "name", "low MiB", "slots", "submitted",
-           "completed", "rejected", "resets", "ggtt-ref", "gpu ms");
+    printf("%3s %-15s %8s %6s %9s %9s %8s %6s %9s %8s %8s\n", "id", "name", "low MiB", "slots", "submitted",
+           "completed", "rejected", "resets", "ggtt-ref", "gpu ms", "first ms");
     for (unsigned i = 0; i < vm_count(); i++) {
         struct vgpu_info in;
         vgpu_get_info(vgpu_get(vgpu_host.dev, i), &in);
         if (!in.exists)
             continue;
-        printf("%3u %-15s %8llu %6u %9llu %9llu %8llu %6llu %9llu %8llu\n", i, vm_get(i)->cfg->name,
+        printf("%3u %-15s %8llu %6u %9llu %9llu %8llu %6llu %9llu %8llu ", i, vm_get(i)->cfg->name,
                MIB(in.low.size), in.slots, (unsigned long long)in.st.submitted,
                (unsigned long long)in.st.completed, (unsigned long long)in.st.rejected,
                (unsigned long long)in.st.resets, (unsigned long long)in.st.ggtt_refused, ms(in.st.gpu_ns));
+        if (in.st.first.done)
+            printf("%8llu\n", since_start(&in.st.first, in.st.first.done_ns));
+        else
+            printf("%8s\n", "-");
     }
     return SHELL_OK;
 }

@@ -1,8 +1,9 @@
-/* Shell commands for guests: vms, vm start|stop|reset, console, vcpu, exits. */
+/* Shell commands for guests: vms, vm start|stop|reset, console, vcpu, exits, devices. */
 #include "vmm/shell/commands.h"
 
 #include "arch/x86/timer.h"
 #include "vmm/console.h"
+#include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
 #include "vmm/vcpu/vmx_setup.h"
 
@@ -10,6 +11,13 @@
 #include <string.h>
 
 #define CONSOLE_ESCAPE 0x1D     /* Ctrl-] */
+
+/* A guest whose vCPU could not be created reads as one that never ran. */
+static const struct vcpu *cpu_of(const struct vm *vm)
+{
+    static const struct vcpu none;
+    return vm->vcpu ? vm->vcpu : &none;
+}
 
 static struct vm *lookup(const char *arg)
 {
@@ -38,8 +46,8 @@ enum shell_status cmd_vms(int argc, char **argv)
         else
             snprintf(runs, sizeof runs, "tessera %s", vm->cfg->image);
         printf("%3u %-15s %-8s %5uM %10llu %-20s %5llu.%01llus  %s\n", vm->id, vm->cfg->name,
-               vm_state_name(vm->state), vm->cfg->ram_mib, (unsigned long long)vm->exits,
-               vm->exits ? vmx_exit_reason_name(vm->last_exit) : "-",
+               vm_state_name(vm->state), vm->cfg->ram_mib, (unsigned long long)cpu_of(vm)->exits,
+               cpu_of(vm)->exits ? vmx_exit_reason_name(cpu_of(vm)->last_exit) : "-",
                (unsigned long long)(up / 1000), (unsigned long long)(up / 100 % 10), runs);
         if (vm->state != VM_RUNNING && vm->reason[0])
             printf("    %s\n", vm->reason);
@@ -132,15 +140,15 @@ enum shell_status cmd_vcpu(int argc, char **argv)
     struct vm *vm = lookup(argv[1]);
     if (!vm)
         return SHELL_FAILED;
-    if (!vm->vmcs_phys || vmptrld(vm->vmcs_phys) != VMX_OK) {
+    if (!cpu_of(vm)->vmcs_phys || vmptrld(cpu_of(vm)->vmcs_phys) != VMX_OK) {
         shell_error("guest %u (%s) has no VMCS yet", vm->id, vm->cfg->name);
         return SHELL_FAILED;
     }
-    const uint64_t *g = vm->gprs.gpr;
+    const uint64_t *g = cpu_of(vm)->gprs.gpr;
     static const char *const names[GPR_COUNT] = { "RAX", "RCX", "RDX", "RBX", "RSP", "RBP", "RSI",
         "RDI", "R8 ", "R9 ", "R10", "R11", "R12", "R13", "R14", "R15" };
     printf("guest %u (%s): %s, %llu exits, last %s\n", vm->id, vm->cfg->name, vm_state_name(vm->state),
-           (unsigned long long)vm->exits, vm->exits ? vmx_exit_reason_name(vm->last_exit) : "-");
+           (unsigned long long)cpu_of(vm)->exits, cpu_of(vm)->exits ? vmx_exit_reason_name(cpu_of(vm)->last_exit) : "-");
     printf("RIP=%016llx RSP=%016llx RFLAGS=%016llx\n", (unsigned long long)vmread(VMCS_GUEST_RIP),
            (unsigned long long)vmread(VMCS_GUEST_RSP), (unsigned long long)vmread(VMCS_GUEST_RFLAGS));
     for (unsigned i = 0; i < GPR_COUNT; i++) {
@@ -153,7 +161,7 @@ enum shell_status cmd_vcpu(int argc, char **argv)
            (unsigned long long)vmread(VMCS_GUEST_IA32_EFER));
     printf("exit reason %#llx qualification %#llx; EPTP %#llx VPID %u; run time %llu ms\n",
            (unsigned long long)vmread(VMCS_EXIT_REASON), (unsigned long long)vmread(VMCS_EXIT_QUALIFICATION),
-           (unsigned long long)vmread(VMCS_EPT_POINTER), vm->vpid, (unsigned long long)(vm->run_ns / 1000000));
+           (unsigned long long)vmread(VMCS_EPT_POINTER), cpu_of(vm)->vpid, (unsigned long long)(cpu_of(vm)->run_ns / 1000000));
     return SHELL_OK;
 }
 
@@ -162,11 +170,11 @@ static enum shell_status exits_all(void)
 {
     for (unsigned i = 0; i < vm_count(); i++) {
         const struct vm *vm = vm_get(i);
-        printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, "total", (unsigned long long)vm->exits);
+        printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, "total", (unsigned long long)cpu_of(vm)->exits);
         for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
-            if (vm->exit_count[r])
+            if (cpu_of(vm)->exit_count[r])
                 printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, vmx_exit_reason_name(r),
-                       (unsigned long long)vm->exit_count[r]);
+                       (unsigned long long)cpu_of(vm)->exit_count[r]);
     }
     return SHELL_OK;
 }
@@ -178,19 +186,67 @@ enum shell_status cmd_exits(int argc, char **argv)
     struct vm *vm = lookup(argv[1]);
     if (!vm)
         return SHELL_FAILED;
-    printf("guest %u (%s): %llu exits\n", vm->id, vm->cfg->name, (unsigned long long)vm->exits);
+    printf("guest %u (%s): %llu exits\n", vm->id, vm->cfg->name, (unsigned long long)cpu_of(vm)->exits);
     for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
-        if (vm->exit_count[r])
-            printf("  %-24s %llu\n", vmx_exit_reason_name(r), (unsigned long long)vm->exit_count[r]);
+        if (cpu_of(vm)->exit_count[r])
+            printf("  %-24s %llu\n", vmx_exit_reason_name(r), (unsigned long long)cpu_of(vm)->exit_count[r]);
     printf("interrupts: %llu injected, %llu re-injected, %llu APIC timer; vCPU %s\n",
-           (unsigned long long)vm->irqs_injected, (unsigned long long)vm->events_reinjected,
-           (unsigned long long)vm->lapic.timer_irqs, vm->halted ? "halted (waits for an interrupt)" : "runnable");
+           (unsigned long long)cpu_of(vm)->irqs_injected, (unsigned long long)cpu_of(vm)->events_reinjected,
+           (unsigned long long)cpu_of(vm)->lapic.timer_irqs, cpu_of(vm)->halted ? "halted (waits for an interrupt)" : "runnable");
     /* The interrupt controllers' state, for an operator asking why a guest waits. */
     const struct i8259 *m = &vm->pic.chip[0], *sl = &vm->pic.chip[1];
     printf("pic: master irr %02x isr %02x imr %02x base %#x, slave irr %02x isr %02x imr %02x base %#x, "
            "%llu acks; lapic: lvt0 %#x svr %#x tpr %#x; uart: ier %02x mcr %02x line %s\n",
            m->irr, m->isr, m->imr, m->vector_base, sl->irr, sl->isr, sl->imr, sl->vector_base,
-           (unsigned long long)vm->pic.acks, vm->lapic.lvt[VLAPIC_LVT_LINT0], vm->lapic.svr, vm->lapic.tpr,
+           (unsigned long long)vm->pic.acks, cpu_of(vm)->lapic.lvt[VLAPIC_LVT_LINT0], cpu_of(vm)->lapic.svr, cpu_of(vm)->lapic.tpr,
            vm->uart.ier, vm->uart.mcr, vm->uart.line ? "high" : "low");
+    return SHELL_OK;
+}
+
+/* `devices [vm]`: a guest's I/O bus (ports, MMIO regions and where they are) and what each of
+ * its devices did. */
+static void devices_of(const struct vm *vm)
+{
+    const struct io_bus *b = &vm->io;
+    printf("guest %u (%s): %s\n", vm->id, vm->cfg->name, vm_state_name(vm->state));
+    for (unsigned i = 0; i < b->n_ports; i++)
+        printf("  ports %#06x-%#06x  %s\n", b->ports[i].first, b->ports[i].first + b->ports[i].count - 1,
+               b->ports[i].name);
+    for (unsigned i = 0; i < b->n_mmio; i++) {
+        const struct io_mmio *r = &b->mmio[i];
+        char where[24] = "nowhere";
+        if (r->base != IO_UNPLACED)
+            snprintf(where, sizeof where, "%#llx", (unsigned long long)r->base);
+        printf("  mmio  %-18s +%#-11llx %s", where, (unsigned long long)r->size, r->name);
+        if (r->pci.on)
+            printf(" (PCI 00:%02x.%u BAR%u)", r->pci.dev, r->pci.fn, r->pci.bar);
+        printf("%s\n", r->read || r->write ? "" : " (kept free)");
+    }
+    if (io_bus_unclaimed(b))
+        printf("  mmio  elsewhere: %s\n", b->unclaimed.name);
+    printf("  window %#llx-%#llx: %llu placements, %llu refused\n", (unsigned long long)b->window_lo,
+           (unsigned long long)(b->window_hi - 1), (unsigned long long)b->moves, (unsigned long long)b->refused);
+    for (unsigned i = 0; i < vm->n_devices; i++) {
+        const struct vm_device *d = &vm->devices[i];
+        char line[160] = "";
+        if (d->stats)
+            d->stats(vm, d->ctx, line, sizeof line);
+        printf("  %-15s %s\n", d->name, line);
+    }
+}
+
+enum shell_status cmd_devices(int argc, char **argv)
+{
+    if (argc > 1) {
+        struct vm *vm = lookup(argv[1]);
+        if (!vm)
+            return SHELL_FAILED;
+        devices_of(vm);
+        return SHELL_OK;
+    }
+    if (!vm_count())
+        printf("no guests\n");
+    for (unsigned i = 0; i < vm_count(); i++)
+        devices_of(vm_get(i));
     return SHELL_OK;
 }

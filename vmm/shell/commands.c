@@ -16,6 +16,7 @@ const struct shell_command shell_commands[] = {
     { "console", "<vm> [time]",     "attach to a guest's console (Ctrl-] returns); time: stamp its lines", 1, 2, cmd_console },
     { "vcpu",    "<vm>",            "a guest's registers and key VMCS fields",     1, 1, cmd_vcpu },
     { "exits",   "[vm]",            "VM exits by reason: one guest's, or every guest's one line per reason", 0, 1, cmd_exits },
+    { "devices", "[vm]",            "a guest's I/O bus: ports, MMIO regions and where they are, each device's counters", 0, 1, cmd_devices },
     { "gtt",     "",                "the graphics-memory map: host area, fence pool, guest windows, slots", 0, 0, cmd_gtt },
     { "vgpu",    "[vm]",            "vGPUs: ranges, workloads, rejections with reasons, resets", 0, 1, cmd_vgpu },
     { "sched",   "[reset]",         "render scheduler: policy, weights, GPU shares vs ideal, MMR, switches, copying", 0, 1, cmd_sched },

@@ -20,6 +20,7 @@ enum shell_status cmd_vm(int argc, char **argv);
 enum shell_status cmd_console(int argc, char **argv);
 enum shell_status cmd_vcpu(int argc, char **argv);
 enum shell_status cmd_exits(int argc, char **argv);
+enum shell_status cmd_devices(int argc, char **argv);
 enum shell_status cmd_gtt(int argc, char **argv);
 enum shell_status cmd_screenshot(int argc, char **argv);
 enum shell_status cmd_vgpu(int argc, char **argv);

@@ -154,34 +154,34 @@ static void escape_final(struct line_editor *ed, unsigned char c)
     }
 }
 
-enum line_result line_feed(struct line_editor *ed, unsigned char c)
+enum line_result line_feed(struct line_editor *ed, unsigned char byte)
 {
     char last = ed->last;
-    ed->last = (char)c;
+    ed->last = (char)byte;
     switch (ed->esc_state) {
     case ESC_GOT_ESC:
-        ed->esc_state = (c == '[' || c == 'O') ? ESC_GOT_CSI : ESC_NONE;
+        ed->esc_state = (byte == '[' || byte == 'O') ? ESC_GOT_CSI : ESC_NONE;
         ed->esc_num = 0;
         ed->esc_extra = 0;
         return LINE_PENDING;
     case ESC_GOT_CSI:
     case ESC_GOT_PARAM:
         /* ECMA-48 §5.4: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, final 0x40-0x7E. */
-        if (c >= '0' && c <= '9' && !ed->esc_extra) {
-            ed->esc_num = ed->esc_num < 1000 ? ed->esc_num * 10 + (c - '0') : ed->esc_num;
+        if (byte >= '0' && byte <= '9' && !ed->esc_extra) {
+            ed->esc_num = ed->esc_num < 1000 ? ed->esc_num * 10 + (byte - '0') : ed->esc_num;
             ed->esc_state = ESC_GOT_PARAM;
-        } else if (c >= 0x20 && c <= 0x3F) {
+        } else if (byte >= 0x20 && byte <= 0x3F) {
             ed->esc_extra = 1;
             ed->esc_state = ESC_GOT_PARAM;
-        } else if (c >= 0x40 && c <= 0x7E) {
-            escape_final(ed, c);
+        } else if (byte >= 0x40 && byte <= 0x7E) {
+            escape_final(ed, byte);
         } else {
             ed->esc_state = ESC_NONE;   /* a control byte ends a broken sequence */
         }
         return LINE_PENDING;
     }
 
-    switch (c) {
+    switch (byte) {
     case '\n':
         if (last == '\r')
             return LINE_PENDING;
@@ -213,8 +213,8 @@ enum line_result line_feed(struct line_editor *ed, unsigned char c)
         ed->buf[0] = 0;
         return LINE_CANCELLED;
     default:
-        if (c >= 0x20 && c < 0x7F)
-            insert(ed, (char)c);
+        if (byte >= 0x20 && byte < 0x7F)
+            insert(ed, (char)byte);
         return LINE_PENDING;    /* other control bytes are ignored */
     }
 }

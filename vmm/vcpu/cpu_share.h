@@ -1,4 +1,4 @@
-/* Which guest is owed the CPU (issue 17).  On the software GPU model a guest's rendering runs
+/* Which guest is owed the CPU.  On the software GPU model a guest's rendering runs
  * on the CPU that runs the vCPUs, so a guest whose GPU work eats CPU must pay for it out of its
  * own CPU share, not its neighbour's.  A guest's load is the CPU it used recently — its vCPU's
  * time plus the rendering done for it — over its weight, halved every period so that old use
@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CPU_SHARE_MAX        64u
+#include "tessera/limits.h"     /* TESSERA_MAX_GUESTS */
+
+#define CPU_SHARE_MAX        TESSERA_MAX_GUESTS
 #define CPU_SHARE_PERIOD_NS  100000000ull   /* recent use halves every 100 ms */
 
 struct cpu_share {

@@ -46,7 +46,7 @@
 #define EXT1_ECX_ALLOWED        (BIT(0) | BIT(5) | BIT(8))
 /* 80000007H EDX bit 8: invariant TSC (Linux: CONSTANT_TSC and NONSTOP_TSC). */
 #define EXT7_EDX_INVARIANT_TSC  BIT(8)
-#define CPUID_LINUX_MAX_EXT     0x80000008u
+#define CPUID_LINUX_MAX_EXT     CPUID_ADDR_SIZES
 #define HZ_PER_MHZ              1000000u
 
 static uint32_t max_ext(const struct cpuid_policy *p)
@@ -95,7 +95,7 @@ static void extended(const struct cpuid_policy *p, uint32_t leaf, struct cpuid_r
     case 0x80000007:
         *r = (struct cpuid_regs){ 0, 0, 0, r->edx & EXT7_EDX_INVARIANT_TSC };
         break;
-    case 0x80000008:                                         /* address sizes in EAX only */
+    case CPUID_ADDR_SIZES:                                   /* address sizes in EAX only */
         *r = (struct cpuid_regs){ r->eax, 0, 0, 0 };
         break;
     default:

@@ -1,5 +1,5 @@
 /* What CPUID tells a Linux guest: a pure filter over what the real CPU answered
- * (research/linux-guest.md §2.3; leaves and bits from Intel SDM Vol. 2A "CPUID", Table 3-8 and
+ * (docs/linux-guest.md; leaves and bits from Intel SDM Vol. 2A "CPUID", Table 3-8 and
  * the leaf descriptions; Linux 6.1 users named beside each rule in cpuid_policy.c).
  *
  * The guest gets one processor with one core and one thread, x2APIC with the TSC-deadline timer
@@ -21,7 +21,6 @@
 /* The hypervisor leaves 0x40000000-0x4FFFFFFF (SDM: "reserved for hypervisor use"). */
 #define CPUID_HV_FIRST          0x40000000u
 #define CPUID_HV_LAST           0x4FFFFFFFu
-#define CPUID_EXT_FIRST         0x80000000u
 
 struct cpuid_policy {
     uint64_t tsc_hz;            /* the TSC rate the guest is told */

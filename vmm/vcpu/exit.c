@@ -48,7 +48,7 @@ static enum exit_action on_triple_fault(struct vm *vm, const struct exit_info *x
  * else is the interrupt path's (inject.c). */
 static enum exit_action on_hlt(struct vm *vm, const struct exit_info *x)
 {
-    if (vm->linux_guest && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
+    if (vm_is_linux(vm) && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
         return exit_linux_halted(vm, x);
     return exit_hlt(vm, x);
 }
@@ -61,7 +61,7 @@ static enum exit_action on_preemption_timer(struct vm *vm, const struct exit_inf
 
 static enum exit_action on_vmcall(struct vm *vm, const struct exit_info *x)
 {
-    uint64_t *g = vm->gprs.gpr;
+    uint64_t *g = vm->vcpu->gprs.gpr;
     exit_skip_instruction(x);
     switch (g[GPR_RAX]) {
     case TESSERA_HC_EXIT:
@@ -133,10 +133,10 @@ enum exit_action exit_dispatch(struct vm *vm)
         .insn_len = (uint32_t)vmread(VMCS_EXIT_INSTRUCTION_LENGTH),
     };
     x.reason = x.full_reason & EXIT_REASON_BASIC_MASK;
-    vm->exits++;
-    vm->last_exit = x.reason;
+    vm->vcpu->exits++;
+    vm->vcpu->last_exit = x.reason;
     if (x.reason < EXIT_REASON_COUNT)
-        vm->exit_count[x.reason]++;
+        vm->vcpu->exit_count[x.reason]++;
     if (x.full_reason & EXIT_REASON_ENTRY_FAILED) {
         vm_stop(vm, VM_CRASHED, "VM entry failed: %s (qualification %#llx)",
                 vmx_exit_reason_name(x.reason), (unsigned long long)x.qualification);

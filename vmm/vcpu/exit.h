@@ -3,6 +3,7 @@
 #ifndef TESSERA_VMM_EXIT_H
 #define TESSERA_VMM_EXIT_H
 
+#include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
 
 enum exit_action {
@@ -30,6 +31,8 @@ enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x);
 
 /* What CPUID (leaf, subleaf) tells this guest. */
 struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub);
+/* The physical-address width (MAXPHYADDR) that CPUID tells this guest. */
+unsigned guest_phys_addr_bits(const struct vm *vm);
 
 /* Moves RIP past the instruction that exited. */
 void exit_skip_instruction(const struct exit_info *x);

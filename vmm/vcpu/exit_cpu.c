@@ -61,9 +61,16 @@ struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub)
     return r;
 }
 
+unsigned guest_phys_addr_bits(const struct vm *vm)
+{
+    if (guest_cpuid(vm, CPUID_EXT_FIRST, 0).eax < CPUID_ADDR_SIZES)
+        return CPUID_PHYS_BITS_DEFAULT;
+    return guest_cpuid(vm, CPUID_ADDR_SIZES, 0).eax & CPUID_ADDR_SIZES_PHYS_MASK;
+}
+
 enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
 {
-    uint64_t *g = vm->gprs.gpr;
+    uint64_t *g = vm->vcpu->gprs.gpr;
     struct cpuid_regs r = guest_cpuid(vm, (uint32_t)g[GPR_RAX], (uint32_t)g[GPR_RCX]);
     g[GPR_RAX] = r.eax;
     g[GPR_RBX] = r.ebx;
@@ -104,7 +111,7 @@ static bool msr_write(struct vm *vm, uint32_t msr, uint64_t v)
 
 enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
 {
-    uint64_t *g = vm->gprs.gpr, v;
+    uint64_t *g = vm->vcpu->gprs.gpr, v;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     enum exit_action a;
     if (exit_apic_msr(vm, x, msr, false, 0, &a))
@@ -123,7 +130,7 @@ enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
 
 enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x)
 {
-    uint64_t *g = vm->gprs.gpr;
+    uint64_t *g = vm->vcpu->gprs.gpr;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     uint64_t v = (g[GPR_RDX] << 32) | (uint32_t)g[GPR_RAX];
     enum exit_action a;

@@ -1,58 +1,22 @@
-/* EPT violations: an access to a registered MMIO region is decoded and emulated; any other
- * access outside the guest's RAM stops the guest, naming the address, the access and the
- * instruction. */
+/* EPT violations: an access to an MMIO region on the guest's I/O bus (vmm/io/io_bus.h) is
+ * decoded and emulated; a write to a RAM page a device write-protected goes to that device; any
+ * other access outside the guest's RAM goes to the bus's unclaimed-MMIO handler if its board has
+ * one, and otherwise stops the guest, naming the address, the access and the instruction. */
 #include "vmm/vcpu/exit.h"
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
-#include "vmm/vgpu/host/vgpu_host.h"
-#include "vmm/vcpu/exit_linux.h"
+#include "vmm/io/io_bus.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
 
 #include <string.h>
 
-struct vm_mmio {
-    struct mmio_region r[MMIO_MAX_REGIONS];
-    unsigned n;
-};
-static struct vm_mmio regions[64];      /* by guest id: TESSERA_MAX_GUESTS */
-
-bool mmio_register(struct vm *vm, const struct mmio_region *r)
-{
-    struct vm_mmio *m = &regions[vm->id];
-    if (m->n == MMIO_MAX_REGIONS)
-        return false;
-    m->r[m->n++] = *r;
-    return true;
-}
-
-bool mmio_set_base(struct vm *vm, const char *name, uint64_t base)
-{
-    struct vm_mmio *m = &regions[vm->id];
-    for (unsigned i = 0; i < m->n; i++) {
-        if (!strcmp(m->r[i].name, name)) {
-            m->r[i].base = base;
-            return true;
-        }
-    }
-    return false;
-}
-
-const struct mmio_region *mmio_find(const struct vm *vm, uint64_t gpa)
-{
-    const struct vm_mmio *m = &regions[vm->id];
-    for (unsigned i = 0; i < m->n; i++)
-        if (gpa >= m->r[i].base && gpa - m->r[i].base < m->r[i].size)
-            return &m->r[i];
-    return NULL;
-}
-
 /* 4-level walk (SDM Vol. 3A §4.5) through tables that must lie in guest RAM. */
 bool guest_virt_to_phys(const struct vm *vm, uint64_t cr3, uint64_t gva, uint64_t *gpa)
 {
-    const uint64_t addr_mask = 0x000FFFFFFFFFF000ULL;
+    const uint64_t addr_mask = PTE_ADDR_MASK;
     uint64_t table = cr3 & addr_mask;
     for (int level = 3; level >= 0; level--) {
         const uint64_t *t = vm_gpa_ptr(vm, table, PAGE_SIZE);
@@ -93,7 +57,7 @@ static unsigned fetch_insn(const struct vm *vm, uint64_t rip, uint8_t *buf)
     return n;
 }
 
-static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const struct mmio_region *r,
+static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const struct io_mmio *r,
                                 uint64_t gpa)
 {
     /* The decoder and the page walk know 64-bit mode only; a Linux guest's decompressor runs
@@ -113,7 +77,7 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
                 (unsigned long long)x->rip);
         return EXIT_STOPPED;
     }
-    uint64_t *g = vm->gprs.gpr, off = gpa - r->base;
+    uint64_t *g = vm->vcpu->gprs.gpr, off = gpa - r->base;
     bool ok;
     if (in.is_write) {
         uint64_t src = in.src == MMIO_SRC_REG ? g[in.reg] : 0;
@@ -137,14 +101,16 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
 enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
 {
     uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
-    /* A write to a page of its RAM the vGPU write-protected (a PPGTT table page): the vGPU
-     * takes the page back and the guest executes the write again (vgpu_i915.h).  Before the
-     * Linux guest's unclaimed-MMIO rule, which would drop the write. */
-    if ((x->qualification & EPT_QUAL_WRITE) && gpa < vm->ram_bytes && vgpu_host_table_write(vm->id, gpa))
+    /* A write to a page of its RAM a device write-protected (the i915 vGPU's PPGTT table pages):
+     * the device takes the page back and the guest executes the write again (vgpu_i915.h).
+     * Before the unclaimed-MMIO handler, which would drop the write. */
+    const struct io_bus *bus = &vm->io;
+    if ((x->qualification & EPT_QUAL_WRITE) && gpa < vm->ram_bytes && bus->ram_write &&
+        bus->ram_write(bus->ram_write_ctx, gpa))
         return EXIT_RESUME;
-    const struct mmio_region *r = mmio_find(vm, gpa);
-    if (!r && vm->linux_guest && !(x->qualification & EPT_QUAL_FETCH))
-        r = exit_linux_unclaimed(vm);           /* an empty bus: all ones, writes ignored */
+    const struct io_mmio *r = io_bus_mmio_at(&vm->io, gpa);
+    if (!r && !(x->qualification & EPT_QUAL_FETCH))
+        r = io_bus_unclaimed(&vm->io);          /* a Linux guest's empty bus: all ones, writes ignored */
     if (r)
         return emulate(vm, x, r, gpa);
     const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"

@@ -5,6 +5,7 @@
 #include "arch/x86/regs.h"
 #include "vmm/vcpu/msr_bitmap.h"
 #include "vmm/vcpu/vmx_setup.h"
+#include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
 
 #define MTRR_DEF_TYPE_RESERVED  (~(MTRR_DEF_TYPE_TYPE_MASK | MTRR_DEF_TYPE_FE | MTRR_DEF_TYPE_E))
@@ -15,6 +16,7 @@ static const uint32_t cpu_held[] = { MSR_KERNEL_GS_BASE, MSR_STAR, MSR_LSTAR, MS
 
 static uint64_t *held_value(struct guest_msrs *m, unsigned i)
 {
+    /* cppcheck-suppress constVariable ; callers write through the pointer returned */
     uint64_t *v[] = { &m->kernel_gs_base, &m->star, &m->lstar, &m->cstar, &m->sfmask };
     return v[i];
 }
@@ -23,7 +25,7 @@ static uint64_t *held_value(struct guest_msrs *m, unsigned i)
 
 void guest_msr_reset(struct vm *vm)
 {
-    struct guest_msrs *m = &vm->msrs;
+    struct guest_msrs *m = &vm->vcpu->msrs;
     if (m->live)
         guest_msr_leave(vm);
     for (unsigned i = 0; i < N_HELD; i++)
@@ -48,7 +50,7 @@ void guest_msr_allow(uint8_t *bm, bool linux_set)
 
 void guest_msr_enter(struct vm *vm)
 {
-    struct guest_msrs *m = &vm->msrs;
+    struct guest_msrs *m = &vm->vcpu->msrs;
     for (unsigned i = 0; i < N_HELD; i++)
         wrmsr(cpu_held[i], *held_value(m, i));
     m->live = true;
@@ -56,7 +58,7 @@ void guest_msr_enter(struct vm *vm)
 
 void guest_msr_leave(struct vm *vm)
 {
-    struct guest_msrs *m = &vm->msrs;
+    struct guest_msrs *m = &vm->vcpu->msrs;
     if (!m->live)
         return;
     for (unsigned i = 0; i < N_HELD; i++) {
@@ -81,7 +83,7 @@ bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
         return false;
     switch (msr) {
     case MSR_IA32_MTRRCAP:          *v = 0; return true;
-    case MSR_IA32_MTRR_DEF_TYPE:    *v = vm->msrs.mtrr_def_type; return true;
+    case MSR_IA32_MTRR_DEF_TYPE:    *v = vm->vcpu->msrs.mtrr_def_type; return true;
     case MSR_IA32_UCODE_REV:        *v = GUEST_UCODE_REVISION << UCODE_REV_SHIFT; return true;
     case MSR_IA32_PLATFORM_ID:      *v = 0; return true;
     case MSR_IA32_FEATURE_CONTROL:  *v = FEATURE_CONTROL_LOCK; return true;
@@ -98,7 +100,7 @@ bool guest_msr_write(struct vm *vm, uint32_t msr, uint64_t v)
         /* #GP for reserved bits or an undefined type (SDM Vol. 3A §12.11.2.1) */
         if ((v & MTRR_DEF_TYPE_RESERVED) || !valid_memory_type(v & MTRR_DEF_TYPE_TYPE_MASK))
             return false;
-        vm->msrs.mtrr_def_type = v;
+        vm->vcpu->msrs.mtrr_def_type = v;
         return true;
     case MSR_IA32_UCODE_REV:        /* Linux writes 0 before it reads the revision */
         return true;

@@ -1,4 +1,4 @@
-/* The MSRs a guest may use beyond EFER and the TSC (research/linux-guest.md §2.4), and where
+/* The MSRs a guest may use beyond EFER and the TSC (docs/linux-guest.md), and where
  * each lives while the guest runs.  Every guest:
  *   - in the CPU, through the MSR bitmap (no exit):
  *       FS_BASE, GS_BASE                        the VMCS guest-state area switches them

@@ -11,38 +11,25 @@
  * the APIC timer rate when it does not use TSC-deadline mode. */
 #define VLAPIC_TSC_PER_TICK 1
 
-static void uart_line(void *ctx, bool level)
-{
-    struct vm *vm = ctx;
-    vpic_set_irq(&vm->pic, VM_UART_IRQ, level);
-}
-
-void vcpu_irq_init(struct vm *vm)
-{
-    vm->uart.set_irq = uart_line;
-    vm->uart.irq_ctx = vm;
-    vcpu_irq_reset(vm);
-}
-
 void vcpu_irq_reset(struct vm *vm)
 {
-    vlapic_reset(&vm->lapic, VLAPIC_TSC_PER_TICK);
+    vlapic_reset(&vm->vcpu->lapic, VLAPIC_TSC_PER_TICK);
     vpic_reset(&vm->pic);
-    vm->halted = false;
-    vm->irq_window = false;         /* vmcs_setup left interrupt-window exiting off */
-    vm->msi_refused_said = false;
+    vm->vcpu->halted = false;
+    vm->vcpu->irq_window = false;         /* vmcs_setup left interrupt-window exiting off */
+    vm->vcpu->msi_refused_said = false;
 }
 
 /* ---- Event injection ---- */
 
 static void set_interrupt_window(struct vm *vm, bool on)
 {
-    if (vm->irq_window == on)
+    if (vm->vcpu->irq_window == on)
         return;
     uint64_t proc = vmread(VMCS_PROC_BASED_CONTROLS);
     vmwrite(VMCS_PROC_BASED_CONTROLS, on ? proc | PROC_INTERRUPT_WINDOW_EXITING
                                          : proc & ~(uint64_t)PROC_INTERRUPT_WINDOW_EXITING);
-    vm->irq_window = on;
+    vm->vcpu->irq_window = on;
 }
 
 /* §27.3.1.5 and §27.6.1: an external interrupt may be injected only with RFLAGS.IF = 1 and no
@@ -58,8 +45,8 @@ static bool can_inject_now(void)
 
 void vcpu_irq_before_entry(struct vm *vm, uint64_t now)
 {
-    vlapic_advance(&vm->lapic, now);
-    if (virq_next(&vm->lapic, &vm->pic) == VIRQ_NONE) {
+    vlapic_advance(&vm->vcpu->lapic, now);
+    if (virq_next(&vm->vcpu->lapic, &vm->pic) == VIRQ_NONE) {
         set_interrupt_window(vm, false);
         return;
     }
@@ -67,12 +54,12 @@ void vcpu_irq_before_entry(struct vm *vm, uint64_t now)
         set_interrupt_window(vm, true);     /* exit as soon as the guest can take it */
         return;
     }
-    int vector = virq_ack(&vm->lapic, &vm->pic);
+    int vector = virq_ack(&vm->vcpu->lapic, &vm->pic);
     vmwrite(VMCS_ENTRY_INTERRUPTION_INFO, INTR_INFO_VALID | INTR_TYPE_EXT_INTERRUPT |
             ((uint32_t)vector & INTR_INFO_VECTOR_MASK));
-    vm->irqs_injected++;
+    vm->vcpu->irqs_injected++;
     /* Another one already deliverable: take it when the handler re-enables interrupts. */
-    set_interrupt_window(vm, virq_next(&vm->lapic, &vm->pic) != VIRQ_NONE);
+    set_interrupt_window(vm, virq_next(&vm->vcpu->lapic, &vm->pic) != VIRQ_NONE);
 }
 
 /* §28.2.4: the IDT-vectoring information field describes an event whose delivery the exit
@@ -97,21 +84,21 @@ bool vcpu_irq_after_exit(struct vm *vm, const struct exit_info *x)
         vmwrite(VMCS_ENTRY_EXCEPTION_ERROR_CODE, vmread(VMCS_IDT_VECTORING_ERROR_CODE));
     if (type == INTR_TYPE_SW_INTERRUPT || type == INTR_TYPE_PRIV_SW_EXCEPTION || type == INTR_TYPE_SW_EXCEPTION)
         vmwrite(VMCS_ENTRY_INSTRUCTION_LENGTH, x->insn_len);
-    vm->events_reinjected++;
+    vm->vcpu->events_reinjected++;
     return true;
 }
 
 uint64_t vcpu_irq_next_timer(const struct vm *vm)
 {
-    return vlapic_next_timer(&vm->lapic);
+    return vlapic_next_timer(&vm->vcpu->lapic);
 }
 
 bool vcpu_irq_wake(struct vm *vm, uint64_t now)
 {
-    vlapic_advance(&vm->lapic, now);
-    if (virq_next(&vm->lapic, &vm->pic) == VIRQ_NONE)
+    vlapic_advance(&vm->vcpu->lapic, now);
+    if (virq_next(&vm->vcpu->lapic, &vm->pic) == VIRQ_NONE)
         return false;
-    vm->halted = false;
+    vm->vcpu->halted = false;
     return true;
 }
 
@@ -127,7 +114,7 @@ enum exit_action exit_hlt(struct vm *vm, const struct exit_info *x)
         return EXIT_YIELD;
     if (vcpu_irq_wake(vm, rdtsc()))
         return EXIT_RESUME;         /* one is ready already: injected at the entry */
-    vm->halted = true;
+    vm->vcpu->halted = true;
     return EXIT_YIELD;
 }
 
@@ -141,17 +128,17 @@ bool exit_apic_msr(struct vm *vm, const struct exit_info *x, uint32_t msr, bool 
 {
     if (!vlapic_owns_msr(msr))
         return false;
-    uint64_t v = 0, ignored = vm->lapic.ignored_ipis;
-    enum vlapic_result r = write ? vlapic_wrmsr(&vm->lapic, msr, value, rdtsc())
-                                 : vlapic_rdmsr(&vm->lapic, msr, rdtsc(), &v);
+    uint64_t v = 0, ignored = vm->vcpu->lapic.ignored_ipis;
+    enum vlapic_result r = write ? vlapic_wrmsr(&vm->vcpu->lapic, msr, value, rdtsc())
+                                 : vlapic_rdmsr(&vm->vcpu->lapic, msr, rdtsc(), &v);
     *action = EXIT_RESUME;
     switch (r) {
     case VLAPIC_OK:
         if (!write) {
-            vm->gprs.gpr[GPR_RAX] = (uint32_t)v;
-            vm->gprs.gpr[GPR_RDX] = v >> 32;
+            vm->vcpu->gprs.gpr[GPR_RAX] = (uint32_t)v;
+            vm->vcpu->gprs.gpr[GPR_RDX] = v >> 32;
         }
-        if (!ignored && vm->lapic.ignored_ipis)
+        if (!ignored && vm->vcpu->lapic.ignored_ipis)
             log_warn("guest %u (%s): an IPI with delivery mode %llu (NMI/SMI/INIT/SIPI) is not emulated: "
                      "ignored (said once)", vm->id, vm->cfg->name,
                      (unsigned long long)((value & LAPIC_ICR_DELIVERY_MASK) >> 8));
@@ -202,11 +189,11 @@ bool vm_deliver_msi(struct vm *vm, uint64_t addr, uint32_t data)
 {
     if (vm->state != VM_RUNNING)
         return false;
-    enum vlapic_msi_result r = vlapic_deliver_msi(&vm->lapic, addr, data);
+    enum vlapic_msi_result r = vlapic_deliver_msi(&vm->vcpu->lapic, addr, data);
     if (r == VLAPIC_MSI_DELIVERED)
         return true;
-    if (!vm->msi_refused_said) {
-        vm->msi_refused_said = true;
+    if (!vm->vcpu->msi_refused_said) {
+        vm->vcpu->msi_refused_said = true;
         log_warn("guest %u (%s): MSI address %#llx data %#x not delivered: %s (said once per start)",
                  vm->id, vm->cfg->name, (unsigned long long)addr, data, msi_refusal(r));
     }

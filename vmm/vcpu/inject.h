@@ -8,10 +8,11 @@
  * that halts with interrupts on until its next timer or interrupt, and turns the guest's APIC
  * timer into a deadline for the VMX preemption timer.
  *
- * Hooks, each one call: vm.c (vcpu_irq_init once, vcpu_irq_reset on every start), exit.c
+ * Hooks, each one call: vm.c (vcpu_irq_reset when the guest is created and on every start), exit.c
  * (vcpu_irq_after_exit before the handler; exit_hlt, exit_interrupt_window in the table),
  * vcpu_run.c (vcpu_irq_wake, vcpu_irq_before_entry, vcpu_irq_next_timer), exit_cpu.c
- * (exit_apic_msr, vcpu_irq_cpuid), exit_io.c (the PIC ports). */
+ * (exit_apic_msr, vcpu_irq_cpuid).  The PIC's ports and the UART's interrupt line are wired on
+ * the guest's board (vmm/board/board.c). */
 #ifndef TESSERA_VMM_VCPU_INJECT_H
 #define TESSERA_VMM_VCPU_INJECT_H
 
@@ -21,11 +22,6 @@
 #include "arch/x86/cpu.h"
 #include "vmm/vcpu/exit.h"
 
-/* The PC's ISA wiring: COM1 on IRQ 4 of the 8259 pair. */
-#define VM_UART_IRQ 4
-
-/* Wires the guest's UART interrupt line to its PIC (once, when the guest is created). */
-void vcpu_irq_init(struct vm *vm);
 /* Interrupt controllers to their reset state, vCPU running (every guest start; after the VMCS
  * is set up). */
 void vcpu_irq_reset(struct vm *vm);

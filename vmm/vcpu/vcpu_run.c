@@ -45,7 +45,7 @@ void vcpu_set_render_cpu(uint64_t (*fn)(unsigned id)) { render_cpu = fn; }
 /* Guest id's CPU so far: its vCPU's time (with the slice under way) and its rendering. */
 static uint64_t cpu_total(const struct vm *vm, uint64_t now)
 {
-    uint64_t t = vm->run_ns + (render_cpu ? render_cpu(vm->id) : 0);
+    uint64_t t = (vm->vcpu ? vm->vcpu->run_ns : 0) + (render_cpu ? render_cpu(vm->id) : 0);
     return vm == on_cpu && now > on_cpu_since ? t + now - on_cpu_since : t;
 }
 
@@ -81,7 +81,7 @@ static uint64_t owed_at(unsigned runner, uint64_t tsc)
         if (i == runner || vm->state != VM_RUNNING ||
             !cpu_share_owed(&share, i, cpu_total(vm, now), runner, r_total))
             continue;
-        uint64_t when = !vm->halted || vcpu_irq_wake(vm, tsc) ? tsc : vcpu_irq_next_timer(vm);
+        uint64_t when = !vm->vcpu->halted || vcpu_irq_wake(vm, tsc) ? tsc : vcpu_irq_next_timer(vm);
         if (when < at)
             at = when;
     }
@@ -98,7 +98,8 @@ bool vcpu_owed_cpu(unsigned runner)
 static bool run_slice(struct vm *vm)
 {
     uint8_t host_fpu[512] __attribute__((aligned(16)));
-    if (vmptrld(vm->vmcs_phys) != VMX_OK) {
+    struct vcpu *c = vm->vcpu;
+    if (vmptrld(c->vmcs_phys) != VMX_OK) {
         vm_stop(vm, VM_CRASHED, "VMPTRLD of its VMCS failed");
         return false;
     }
@@ -116,7 +117,7 @@ static bool run_slice(struct vm *vm)
         uint64_t tsc = rdtsc();
         /* A guest that used less CPU than this one and wants it now (or when its timer fires)
          * ends this slice, after MIN_RUN_NS: what waits for a timer or a poll's turn is the
-         * guest that asks for little (issue 17). */
+         * guest that asks for little, so it must not wait behind one that asks for all. */
         uint64_t owed = owed_at(vm->id, tsc), tsc_per_ms = timer_tsc_hz() / 1000;
         uint64_t min_end = start + MIN_RUN_NS > now ? (start + MIN_RUN_NS - now) * tsc_per_ms / 1000000 : 0;
         if (owed <= tsc && !min_end) {
@@ -136,27 +137,27 @@ static bool run_slice(struct vm *vm)
          * Bochs 2.7 misses that exit for a guest entered with IF = 0: docs/vmx-pure.md). */
         irq_disable();
         fxsave(host_fpu);
-        fxrstor(vm->fpu);
-        int rc = vmx_run(&vm->gprs, vm->launched);
-        fxsave(vm->fpu);
+        fxrstor(c->fpu);
+        int rc = vmx_run(&c->gprs, c->launched);
+        fxsave(c->fpu);
         fxrstor(host_fpu);
         irq_enable();
         if (rc != VMX_OK) {
-            vm_stop(vm, VM_CRASHED, "%s failed: %s", vm->launched ? "VMRESUME" : "VMLAUNCH",
+            vm_stop(vm, VM_CRASHED, "%s failed: %s", c->launched ? "VMRESUME" : "VMLAUNCH",
                     rc == VMX_FAIL_VALID ? vmx_instruction_error_name(vmx_instruction_error())
                                          : "no valid VMCS");
             break;
         }
-        vm->launched = true;
+        c->launched = true;
         enum exit_action a = exit_dispatch(vm);
         if (a == EXIT_RESUME)
             continue;
-        used_all = a == EXIT_YIELD && vm->last_exit == EXIT_REASON_PREEMPTION_TIMER;
+        used_all = a == EXIT_YIELD && c->last_exit == EXIT_REASON_PREEMPTION_TIMER;
         break;
     }
     guest_msr_leave(vm);
     on_cpu = NULL;
-    vm->run_ns += timer_now_ns() - start;
+    c->run_ns += timer_now_ns() - start;
     return used_all;
 }
 
@@ -164,17 +165,18 @@ static uint64_t wait_ns, demand_ns;
 static bool (*between_slices)(void);
 
 void vcpu_set_between_slices(bool (*fn)(void)) { between_slices = fn; }
-static bool wanted[64];             /* by guest id: used its whole slice last round */
-static bool woke[64];               /* by guest id: found ready by vcpu_wake_pending, not run yet */
 
 bool vcpu_wake_pending(void)
 {
     bool any = false;
-    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
+    for (unsigned i = 0; i < vm_count(); i++) {
         struct vm *vm = vm_get(i);
-        if (vm->state == VM_RUNNING && vm->halted && vcpu_irq_wake(vm, rdtsc()))
-            woke[i] = true;
-        any |= woke[i];
+        struct vcpu *c = vm->vcpu;      /* none when its creation failed: it never runs */
+        if (!c)
+            continue;
+        if (vm->state == VM_RUNNING && c->halted && vcpu_irq_wake(vm, rdtsc()))
+            c->woke = true;
+        any |= c->woke;
     }
     return any;
 }
@@ -182,28 +184,33 @@ bool vcpu_wake_pending(void)
 bool vcpu_run_round(void)
 {
     bool busy = false;
-    uint64_t start = timer_now_ns(), ran[64] = { 0 };
-    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
+    uint64_t start = timer_now_ns();
+    for (unsigned i = 0; i < vm_count(); i++) {
         struct vm *vm = vm_get(i);
+        struct vcpu *c = vm->vcpu;
+        if (!c)
+            continue;
+        c->round_ns = 0;
         /* A halted vCPU stays off the CPU until an interrupt is ready for it. */
-        if (vm->state != VM_RUNNING || (vm->halted && !vcpu_irq_wake(vm, rdtsc()))) {
-            wanted[i] = false;
+        if (vm->state != VM_RUNNING || (c->halted && !vcpu_irq_wake(vm, rdtsc()))) {
+            c->wanted_cpu = false;
             continue;
         }
-        uint64_t t0 = vm->run_ns;
-        woke[i] = false;
+        uint64_t t0 = c->run_ns;
+        c->woke = false;
         bool all = run_slice(vm);
-        ran[i] = vm->run_ns - t0;
+        c->round_ns = c->run_ns - t0;
         if (all)
             busy = true;
-        wanted[i] = all;
+        c->wanted_cpu = all;
         if (between_slices && between_slices())
             busy = true;
     }
     uint64_t round = timer_now_ns() - start;
-    for (unsigned i = 0; i < vm_count() && i < 64; i++) {
-        if (wanted[i]) {
-            wait_ns += round - ran[i];
+    for (unsigned i = 0; i < vm_count(); i++) {
+        const struct vcpu *c = vm_get(i)->vcpu;
+        if (c && c->wanted_cpu) {
+            wait_ns += round - c->round_ns;
             demand_ns += round;
         }
     }

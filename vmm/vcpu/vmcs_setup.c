@@ -1,6 +1,7 @@
 /* The VMCS of a guest, field by field (SDM Vol. 3C §25 "Virtual-Machine Control Structures"
  * and the entry checks of §27.2/§27.3, which every value here satisfies). */
 #include "vmm/vcpu/vmcs_setup.h"
+#include "vmm/vcpu/vcpu.h"
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
@@ -52,9 +53,9 @@ static bool controls(struct vm *vm)
         { VMCS_EXIT_MSR_LOAD_COUNT, 0 },
         { VMCS_ENTRY_MSR_LOAD_COUNT, 0 },
         { VMCS_ENTRY_INTERRUPTION_INFO, 0 },
-        { VMCS_MSR_BITMAP, vm->msr_bitmap_phys },
+        { VMCS_MSR_BITMAP, vm->vcpu->msr_bitmap_phys },
         { VMCS_EPT_POINTER, ept_eptp(&vm->ept) },
-        { VMCS_VPID, vm->vpid },
+        { VMCS_VPID, vm->vcpu->vpid },
         { VMCS_VMCS_LINK_POINTER, ~0ULL },
         /* CR0.NE and CR4.VMXE must stay set in VMX operation; the guest reads them as it set
          * them (the read shadows) and a write that would clear them exits. */
@@ -140,12 +141,12 @@ static bool guest_state(struct vm *vm)
 
 bool vmcs_setup(struct vm *vm)
 {
-    *(uint32_t *)(uintptr_t)vm->vmcs_phys = vmx.revision;
-    if (vmclear(vm->vmcs_phys) != VMX_OK || vmptrld(vm->vmcs_phys) != VMX_OK) {
+    *(uint32_t *)(uintptr_t)vm->vcpu->vmcs_phys = vmx.revision;
+    if (vmclear(vm->vcpu->vmcs_phys) != VMX_OK || vmptrld(vm->vcpu->vmcs_phys) != VMX_OK) {
         snprintf(vm->reason, sizeof vm->reason, "VMCLEAR/VMPTRLD of the guest's VMCS failed");
         return false;
     }
-    vm->launched = false;
+    vm->vcpu->launched = false;
     if (!pat_state(vm)) {
         snprintf(vm->reason, sizeof vm->reason, "VMWRITE of the PAT fields failed: %s",
                  vmx_instruction_error_name(vmx_instruction_error()));

@@ -22,9 +22,10 @@
 #include "gtt/gtt.h"
 #include "sched/sched.h"
 #include "tessera/abi/vgpu.h"
+#include "tessera/limits.h"
 #include "vmm/vpci/vgpu_pci.h"          /* VGPU_BAR0_SIZE and the BARs' defaults */
 
-#define VGPU_MAX                64u
+#define VGPU_MAX                TESSERA_MAX_GUESTS  /* one vGPU per guest; also "none" */
 #define VGPU_MMIO_SIZE          (2u << 20)      /* the register half */
 #define VGPU_GGTT_OFFSET        (8u << 20)      /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
 #define VGPU_QUEUE_MAX          16u             /* workloads queued + in flight per vGPU */
@@ -100,6 +101,15 @@ struct vgpu_dev_config {
     uint64_t render_budget_ns;      /* GPU time per render-loop step (0: 1 ms) */
 };
 
+/* The guest's first frame since it started (vgpu_create, vgpu_guest_reset): host wall times
+ * (env.cpu_ns) of the start, its first submission, the first dispatch of its work and the
+ * first workload retired having run.  What a guest waits for before anything of it is on the
+ * wall; `vgpu` shows it.  The flags say which have happened (a host without a clock reads 0). */
+struct vgpu_first_frame {
+    uint64_t start_ns, submit_ns, dispatch_ns, done_ns;
+    bool submitted, dispatched, done;
+};
+
 /* Why the last workloads were refused, for `vgpu`. */
 struct vgpu_reject {
     uint32_t code;                  /* TESSERA_REJECT_* */
@@ -125,6 +135,7 @@ struct vgpu_stats {
      * rendering (vgpu_render_cpu_ns). */
     uint64_t copy_cpu_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
+    struct vgpu_first_frame first;  /* of its current run */
 };
 
 /* One vGPU as the shell shows it. */

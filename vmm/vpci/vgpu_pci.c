@@ -2,6 +2,8 @@
  * change.  Everything not set here reads as 0 and is read-only. */
 #include "vmm/vpci/vgpu_pci.h"
 
+#include "vmm/vpci/pch_pci.h"
+
 #define MIB (1ULL << 20)
 
 uint64_t vgpu_pci_aperture_bytes(uint32_t low_gm_mib)
@@ -61,8 +63,8 @@ static int build_vgpu(struct vpci *v, uint64_t aperture)
     s |= vpci_func_set(f, PCI_CACHE_LINE_SIZE, 1, 0, 0xFF); /* scratch for the OS */
     s |= vpci_func_set(f, PCI_INTERRUPT_LINE, 1, PCI_INTERRUPT_LINE_UNKNOWN, 0xFF);
     s |= vpci_func_set(f, PCI_INTERRUPT_PIN, 1, PCI_INTERRUPT_PIN_INTA, 0);
-    s |= vpci_func_set(f, INTEL_GMCH_CTRL, 2, VGPU_GMCH_CTRL_VALUE, 0);
-    s |= vpci_func_set(f, INTEL_BDSM, 4, VGPU_BDSM_VALUE, 0);
+    s |= vpci_func_set(f, GEN9_PCI_GMCH_CTRL, 2, VGPU_GMCH_CTRL_VALUE, 0);
+    s |= vpci_func_set(f, GEN9_PCI_BDSM, 4, VGPU_BDSM_VALUE, 0);
     if (s)
         return VPCI_E_ARG;
     if ((e = vpci_func_set_bar(f, VGPU_BAR_MMIO, VPCI_BAR_MEM64, false, VGPU_BAR0_SIZE,

@@ -1,4 +1,4 @@
-/* The PCI functions every Tessera guest sees (DESIGN.md §4, §5): a host bridge at 00:00.0 and
+/* The PCI functions every Tessera guest sees (docs/vpci.md): a host bridge at 00:00.0 and
  * the vGPU at 00:02.0, dressed as a Skylake GT2 (HD Graphics 530) as i915 would find it.
  *
  * Guest-physical placement chosen by the hypervisor (the guest may move the BARs; the vpci
@@ -17,18 +17,18 @@
 
 #include <stdint.h>
 
-#include "vmm/vpci/pch_pci.h"
+#include "drivers/igpu/gen9_regs.h"
 #include "vmm/vpci/vpci.h"
 
-#define VGPU_PCI_DEV              2     /* 00:02.0, where i915 looks for the iGPU */
+#define VGPU_PCI_DEV              GEN9_PCI_DEV  /* 00:02.0, where the iGPU always is */
 #define VGPU_PCI_FN               0
 #define HOSTBRIDGE_PCI_DEV        0
 #define HOSTBRIDGE_PCI_FN         0
 
-/* BAR slots (PCI header BAR index). */
-#define VGPU_BAR_MMIO             0     /* GTTMMADR: registers + GGTT */
-#define VGPU_BAR_APERTURE         2     /* GMADR */
-#define VGPU_BAR_IO               4     /* IOBAR */
+/* BAR slots (PCI header BAR index), the iGPU's. */
+#define VGPU_BAR_MMIO             GEN9_PCI_BAR_GTTMMADR
+#define VGPU_BAR_APERTURE         GEN9_PCI_BAR_GMADR
+#define VGPU_BAR_IO               GEN9_PCI_BAR_IOBAR
 
 #define VGPU_BAR0_DEFAULT         0xF0000000ULL
 #define VGPU_BAR0_SIZE            (16ULL << 20)
@@ -51,7 +51,7 @@
 
 /* GMCH control as i915 reads it: an 8 MiB GGTT (BAR0 + 8 MiB .. + 16 MiB) and no stolen
  * memory, which the hypervisor does not give guests.  BDSM is 0 accordingly. */
-#define VGPU_GMCH_CTRL_VALUE      ((uint16_t)(INTEL_GMCH_GGMS_8M << INTEL_GMCH_GGMS_SHIFT))
+#define VGPU_GMCH_CTRL_VALUE      ((uint16_t)(GEN9_GMCH_GGMS_8M << GEN9_GMCH_GGMS_SHIFT))
 #define VGPU_BDSM_VALUE           0u
 
 /* The aperture BAR's size for an aperture of `low_gm_mib` MiB: rounded up to a power of

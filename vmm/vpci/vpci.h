@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vmm/vpci/pci_regs.h"
+#include "arch/x86/pci_regs.h"
 
 #define VPCI_MAX_FUNCS 8
 

@@ -1,5 +1,5 @@
 /* All VMCS field encodings, one header per table of the Intel SDM Vol. 3C Appendix B, and the
- * name table the VMCS dump uses (vmcs_names.c). */
+ * name table the VMCS dump uses (names.c). */
 #ifndef TESSERA_ARCH_X86_VMCS_FIELDS_H
 #define TESSERA_ARCH_X86_VMCS_FIELDS_H
 

@@ -1,28 +1,36 @@
 /*
- * The MI-only command streamer: a software engine that really executes what an i915 guest sends
- * to the render, video and video-enhancement engines, for a vGPU that has no such engine to give
- * it.  "RCS/VCS/VECS: MI only, no 3D or media."
+ * The Gen9 command streamer in software: it fetches commands from a context's ring and batch
+ * buffers and executes the MI commands and PIPE_CONTROL's post-sync, once for every software
+ * engine Tessera has:
+ *  - the software GPU model's render and blitter engines (drivers/igpu/model/ adds execlists,
+ *    context images, the blits and the cost model around it: model_cmd.c);
+ *  - the MI-only command streamer that runs an i915 guest's render, video and
+ *    video-enhancement engines for a vGPU that has no such engines to give it ("RCS/VCS/VECS:
+ *    MI only, no 3D or media": igpu_cs_run()).
  *
- * What it does, command by command (docs/vgpu-i915.md has the table):
- *  - executes the MI commands i915 6.1 emits and IGT's MI-only tests use: MI_NOOP (NOPID),
- *    MI_ARB_CHECK, MI_ARB_ON_OFF, MI_USER_INTERRUPT, MI_STORE_DATA_IMM (dword and qword, GGTT
- *    or PPGTT), MI_LOAD_REGISTER_IMM / _MEM and MI_STORE_REGISTER_MEM (registers of an
- *    allow-list), MI_FLUSH_DW post-sync writes (immediate, timestamp, status-page index; video
- *    engines), PIPE_CONTROL post-sync writes (qword immediate, timestamp, status-page index;
- *    render), notify interrupts, MI_BATCH_BUFFER_START/END (GGTT or PPGTT, first and second
- *    level, chaining);
- *  - on the render engine, decodes and skips 3D and media STATE commands (PIPELINE_SELECT,
- *    STATE_BASE_ADDRESS, 3DSTATE_*, MEDIA_*_STATE: drivers/igpu/gen9_gfxpipe.c), which change
- *    nothing visible without a draw, and skips a 3DPRIMITIVE that provably draws nothing (the
- *    one ending i915's golden render state);
- *  - refuses, with a named fault, everything else: a draw that could draw, GPGPU_WALKER and
- *    MEDIA_OBJECT*, any MFX/VEBOX command on the video engines, predication, semaphores, MI_MATH
- *    and the other MI commands it does not execute.  The engine stops at the faulting command,
- *    as a hung engine would; the caller makes the guest see a failed request.
+ * What it executes (docs/vgpu-i915.md and docs/igpu-model.md have the tables): MI_NOOP
+ * (NOPID), MI_ARB_CHECK, MI_ARB_ON_OFF, MI_USER_INTERRUPT, MI_STORE_DATA_IMM (dword, qword),
+ * MI_LOAD_REGISTER_IMM (byte write disables) / _MEM, MI_STORE_REGISTER_MEM, MI_FLUSH_DW (not
+ * on the render engine) and PIPE_CONTROL (render engine) post-sync writes (immediate,
+ * timestamp, status-page index), notify interrupts and TLB invalidations,
+ * MI_BATCH_BUFFER_START/END (GGTT or PPGTT, first and second level, chaining).  Memory
+ * operands are GGTT or PPGTT addresses as each command says.  Anything else stops the engine
+ * at the command with a named fault (enum igpu_cs_fault), as a hung engine would.
+ *
+ * Privilege: a batch started through the PPGTT is non-privileged and what it may not do is
+ * dropped, as the GPU drops it (cs_priv.c: the rule and its sources, one definition for every
+ * engine).
+ *
+ * What differs between engines is data or a callback, never a copy: the engine (MI_FLUSH_DW is
+ * not the render engine's, PIPE_CONTROL is only its, type-3 commands on the video engines are
+ * media), the register allow-list or the caller's register callbacks, `gfxpipe` (the render
+ * engine decodes and skips 3D/media state and refuses draws: the MI-only streamer), ops.blit
+ * (the blitter's own commands: the model), the cost (the caller charges what igpu_cs_result
+ * counts).
  *
  * Pure: memory, registers, time and interrupts through the caller's callbacks; no allocation.
  * Every memory access is one callback call that never crosses a 4 KiB page, so the caller
- * translates (GGTT or PPGTT shadow) and checks each page.
+ * translates (GGTT or PPGTT) and checks each page.
  */
 #ifndef TESSERA_DRIVERS_IGPU_CS_CS_H
 #define TESSERA_DRIVERS_IGPU_CS_CS_H
@@ -34,7 +42,7 @@
 #include "drivers/igpu/igpu.h"
 #include "drivers/igpu/scanner/scanner.h"   /* struct igpu_scan_reg: the register allow-list */
 
-/* The label the vGPU prints for these engines (docs, the shell's `vgpu`). */
+/* The label the vGPU prints for the i915 guest's MI-only engines (docs, the shell's `vgpu`). */
 #define IGPU_CS_LABEL "RCS/VCS/VECS: MI only, no 3D or media"
 
 enum igpu_cs_space {
@@ -42,21 +50,163 @@ enum igpu_cs_space {
     IGPU_CS_PPGTT = 1,
 };
 
+/* What an engine's memory access is for (the model's access check tells them apart). */
+enum igpu_cs_access {
+    IGPU_CS_FETCH_RING,             /* command dwords from the ring */
+    IGPU_CS_FETCH_BATCH,            /* command dwords from a batch buffer */
+    IGPU_CS_READ,                   /* a command reading its memory operand (LRM) */
+    IGPU_CS_WRITE,                  /* a store, SRM or post-sync write */
+};
+
+enum igpu_cs_fault {
+    IGPU_CS_OK = 0,
+    IGPU_CS_F_CONFIG,               /* unusable configuration or ring */
+    IGPU_CS_F_UNKNOWN_CMD,          /* not a command this engine has (reserved type, ...) */
+    IGPU_CS_F_UNSUPPORTED_CMD,      /* a real command this engine does not execute */
+    IGPU_CS_F_UNSUPPORTED_FIELD,    /* an option of an executed command that is not
+                                     * implemented (predication, depth-count post-sync, ...) */
+    IGPU_CS_F_DRAW,                 /* 3DPRIMITIVE that may draw: no 3D */
+    IGPU_CS_F_GPGPU,                /* GPGPU_WALKER or MEDIA_OBJECT*: no kernels */
+    IGPU_CS_F_MEDIA,                /* MFX or VEBOX command on a video engine: no media */
+    IGPU_CS_F_WRONG_ENGINE,         /* a command of another engine (blits, PIPE_CONTROL on xCS) */
+    IGPU_CS_F_BAD_LENGTH,
+    IGPU_CS_F_BAD_FIELD,            /* reserved bits or values: a malformed command */
+    IGPU_CS_F_REGISTER,             /* register not allowed, or the callback refused it */
+    IGPU_CS_F_MEMORY,               /* the memory callback refused an access */
+    IGPU_CS_F_PPGTT,                /* PPGTT operand in a context without a PPGTT */
+    IGPU_CS_F_BATCH_DEPTH,          /* a third batch level */
+    IGPU_CS_F_BB_END_IN_RING,       /* MI_BATCH_BUFFER_END outside a batch */
+    IGPU_CS_F_RING_OVERRUN,         /* a command runs past the tail */
+    IGPU_CS_F_BUDGET,               /* command budget used up */
+    IGPU_CS_F_BLIT,                 /* ops.blit refused the blitter command (it says why) */
+    IGPU_CS_F_COUNT
+};
+
+const char *igpu_cs_fault_name(enum igpu_cs_fault f);
+
 struct igpu_cs_ops {
     void *ctx;
     /* len bytes of graphics memory at gaddr in `space`; [gaddr, gaddr + len) never crosses a
      * 4 KiB page.  0 on success; non-zero refuses the access and faults the engine. */
     int (*mem)(void *ctx, enum igpu_cs_space space, uint64_t gaddr, void *buf, uint32_t len,
-               bool write);
-    /* A register the allow-list lets commands write (LRI, LRM) or read (SRM).  Non-zero
-     * faults the engine.  Masked registers are the callee's business, as on hardware. */
+               enum igpu_cs_access how);
+    /* The engine's registers: what LRI/LRM write (after the allow-list, if there is one),
+     * what SRM stores, the bytes an LRI's byte disables keep, and the engine's
+     * RING_FORCE_TO_NONPRIV slots (cs_priv.c).  Non-zero refuses: a refused write or SRM read
+     * faults the engine, a refused slot read names no register.  Masked registers are the
+     * callee's business, as on hardware. */
     int (*reg_write)(void *ctx, uint32_t reg, uint32_t val);
     int (*reg_read)(void *ctx, uint32_t reg, uint32_t *val);
     /* The engine's timestamp (RING_TIMESTAMP ticks) for post-sync timestamp writes. */
     uint64_t (*timestamp)(void *ctx);
     /* Interrupt events, GEN9_GT_* bits unshifted (GEN9_GT_USER_INTERRUPT, _PIPECTL_NOTIFY). */
     void (*event)(void *ctx, uint32_t gt_bits);
+    /* Optional: MI_FLUSH_DW / PIPE_CONTROL "TLB invalidate" (a caller that caches
+     * translations empties the cache). */
+    void (*tlb_invalidate)(void *ctx);
+    /* Optional: the blitter engine's own (type-2) commands.  dw holds the first
+     * min(len, IGPU_CS_CMD_DW) dwords of the len-dword command.  IGPU_CS_OK when it was
+     * executed (or started: the caller may finish it in steps of its own); anything else
+     * faults the engine with that reason. */
+    enum igpu_cs_fault (*blit)(void *ctx, const uint32_t *dw, uint32_t len);
 };
+
+/* The context's ring as its image says: commands from head to tail (byte offsets, wrapping). */
+struct igpu_cs_ring {
+    uint64_t start;                 /* GGTT address, 4 KiB aligned */
+    uint32_t size;                  /* bytes, a multiple of 4 KiB */
+    uint32_t head, tail;
+};
+
+/* Batch levels: 0 is the ring, 1 a first-level batch, 2 a second-level one (Gen9 has two). */
+#define IGPU_CS_MAX_LEVEL   2u
+/* Dwords of a command fetched whole (the longest blit is 10); longer commands (LRI, skipped
+ * state) are read piece by piece. */
+#define IGPU_CS_CMD_DW      16u
+
+struct igpu_cs_batch {
+    enum igpu_cs_space space;       /* PPGTT: a non-privileged batch */
+    uint64_t pos;                   /* graphics address of the next command */
+};
+
+/*
+ * One engine's command streamer.  The engine part is set once (igpu_cs_init()); the context
+ * part when a context is loaded (igpu_cs_load(), or field by field by a caller that restores
+ * context images: the model); the rest is where the engine is, kept across igpu_cs_step()
+ * calls so execution resumes where it stopped.
+ */
+struct igpu_cs {
+    /* The engine. */
+    enum igpu_engine engine;
+    const struct igpu_scan_reg *regs;   /* what LRI/LRM may write and SRM read; NULL: every
+                                         * register the callbacks accept */
+    size_t n_regs;
+    bool gfxpipe;                   /* render: 3D/media state skipped, draws refused */
+    const char *who;                /* names the engine in faults ("MI-only streamer") */
+    /* The running context. */
+    struct igpu_cs_ring ring;       /* head: the ring command being executed or next */
+    uint32_t ring_wraps;            /* times head wrapped (RING_HEAD's wrap count) */
+    uint64_t pphwsp_gaddr;          /* GGTT address of its status page (its LRCA): the target
+                                     * of store-data-index post-syncs */
+    bool ppgtt;                     /* it has a PPGTT: PPGTT operands are allowed */
+    /* Where the engine is. */
+    unsigned level;
+    struct igpu_cs_batch bb[IGPU_CS_MAX_LEVEL + 1u];   /* [1], [2]: the batches */
+    uint32_t topology;              /* last 3DSTATE_VF_TOPOLOGY, or GEN9_TOPOLOGY_UNKNOWN */
+    uint32_t nopid;                 /* last MI_NOOP identification value (RING_NOPID) */
+    bool arb_off;                   /* MI_ARB_ON_OFF turned arbitration off */
+    bool arb_check;                 /* the last command was MI_ARB_CHECK */
+    /* The command being executed (or the last one). */
+    uint32_t hdr;
+    uint32_t len;                   /* total dwords */
+    uint64_t cmd_gaddr;
+    enum igpu_cs_space cmd_space;
+    uint32_t dw[IGPU_CS_CMD_DW];    /* its first min(len, IGPU_CS_CMD_DW) dwords */
+};
+
+struct igpu_cs_result {
+    enum igpu_cs_fault fault;
+    uint32_t header;                /* header of the faulting command (0 if none) */
+    uint64_t cmd_gaddr;             /* where it is */
+    enum igpu_cs_space cmd_space;
+    uint64_t detail;                /* address, register or value at fault */
+    char what[96];                  /* one line: "3DPRIMITIVE: RCS/VCS/VECS: MI only, ..." */
+    uint32_t head;                  /* ring offset reached: the tail, or the ring command
+                                     * being executed when the engine faulted */
+    /* What was done (added to by every igpu_cs_step()). */
+    uint32_t commands;              /* commands executed or skipped, MI_NOOP included */
+    uint32_t state_skipped;         /* 3D/media state commands (and empty draws) skipped */
+    uint32_t mem_writes;            /* stores, SRMs and post-sync writes */
+    uint32_t reg_writes;            /* registers loaded */
+    uint32_t user_interrupts;
+    uint32_t notifies;
+    uint32_t batches;               /* batch buffers started */
+    uint32_t priv_dropped;          /* commands or post-syncs a non-privileged batch may not
+                                     * do, dropped as the GPU drops them (cs_priv.c) */
+    uint32_t nopid;                 /* last MI_NOOP identification value written */
+};
+
+/* Sets the engine part of *cs and clears the rest (no context: igpu_cs_load() next). */
+void igpu_cs_init(struct igpu_cs *cs, enum igpu_engine engine, const struct igpu_scan_reg *regs,
+                  size_t n_regs, bool gfxpipe, const char *who);
+/* Loads a context: its ring (executed from ring->head), its status page and whether it has a
+ * PPGTT; the engine is at ring level with arbitration on. */
+void igpu_cs_load(struct igpu_cs *cs, const struct igpu_cs_ring *ring, uint64_t pphwsp_gaddr,
+                  bool ppgtt);
+/* Nothing left to execute: at ring level with head at the tail. */
+bool igpu_cs_idle(const struct igpu_cs *cs);
+/* Whether the command being executed (or next) is privileged: in the ring or in a batch
+ * started through the GGTT.  A batch started through the PPGTT is not. */
+bool igpu_cs_privileged(const struct igpu_cs *cs);
+
+/* Execute at most max commands, stopping early when idle or faulted.  Returns the fault
+ * (IGPU_CS_OK also when max was reached: igpu_cs_idle() tells); res says where and why and
+ * counts what was done.  A later call resumes where this one stopped; after a fault the
+ * engine must be loaded again. */
+enum igpu_cs_fault igpu_cs_step(struct igpu_cs *cs, const struct igpu_cs_ops *ops, uint32_t max,
+                                struct igpu_cs_result *res);
+
+/* ---- The i915 guest's MI-only engines -------------------------------------------------- */
 
 struct igpu_cs_config {
     enum igpu_engine engine;        /* IGPU_RCS, IGPU_VCS or IGPU_VECS (IGPU_BCS: MI only) */
@@ -71,58 +221,8 @@ struct igpu_cs_config {
 /* Commands one run executes at most: an endless batch (IGT's spinners) stops here. */
 #define IGPU_CS_DEFAULT_BUDGET  (1u << 20)
 
-/* The context's ring as its image says: commands from head to tail (byte offsets, wrapping). */
-struct igpu_cs_ring {
-    uint64_t start;                 /* GGTT address, 4 KiB aligned */
-    uint32_t size;                  /* bytes, a multiple of 4 KiB */
-    uint32_t head, tail;
-};
-
-enum igpu_cs_fault {
-    IGPU_CS_OK = 0,
-    IGPU_CS_F_CONFIG,               /* unusable configuration or ring */
-    IGPU_CS_F_UNKNOWN_CMD,          /* not a command this engine has */
-    IGPU_CS_F_UNSUPPORTED_CMD,      /* a real command the MI-only streamer does not execute */
-    IGPU_CS_F_DRAW,                 /* 3DPRIMITIVE that may draw: no 3D */
-    IGPU_CS_F_GPGPU,                /* GPGPU_WALKER or MEDIA_OBJECT*: no kernels */
-    IGPU_CS_F_MEDIA,                /* MFX or VEBOX command on a video engine: no media */
-    IGPU_CS_F_WRONG_ENGINE,         /* a command of another engine (blits, PIPE_CONTROL on xCS) */
-    IGPU_CS_F_BAD_LENGTH,
-    IGPU_CS_F_BAD_FIELD,            /* reserved bits or values, options not supported */
-    IGPU_CS_F_REGISTER,             /* register not in the allow-list for that access */
-    IGPU_CS_F_MEMORY,               /* the memory callback refused an access */
-    IGPU_CS_F_PPGTT,                /* PPGTT operand in a context without a PPGTT */
-    IGPU_CS_F_BATCH_DEPTH,          /* a third batch level */
-    IGPU_CS_F_BB_END_IN_RING,       /* MI_BATCH_BUFFER_END outside a batch */
-    IGPU_CS_F_RING_OVERRUN,         /* a command runs past the tail */
-    IGPU_CS_F_BUDGET,               /* command budget used up */
-    IGPU_CS_F_COUNT
-};
-
-const char *igpu_cs_fault_name(enum igpu_cs_fault f);
-
-struct igpu_cs_result {
-    enum igpu_cs_fault fault;
-    uint32_t header;                /* header of the faulting command (0 if none) */
-    uint64_t cmd_gaddr;             /* where it is */
-    enum igpu_cs_space cmd_space;
-    uint64_t detail;                /* address, register or value at fault */
-    char what[96];                  /* one line: "3DPRIMITIVE: RCS/VCS/VECS: MI only, ..." */
-    uint32_t head;                  /* ring offset reached: the tail, or the ring command
-                                     * being executed when the engine faulted */
-    /* What was done. */
-    uint32_t commands;              /* commands executed or skipped, MI_NOOP included */
-    uint32_t state_skipped;         /* 3D/media state commands (and empty draws) skipped */
-    uint32_t mem_writes;            /* stores, SRMs and post-sync writes */
-    uint32_t reg_writes;            /* registers loaded */
-    uint32_t user_interrupts;
-    uint32_t notifies;
-    uint32_t batches;               /* batch buffers started */
-    uint32_t nopid;                 /* last MI_NOOP identification value written */
-};
-
-/* Execute ring->head .. ring->tail.  Returns the fault (IGPU_CS_OK when the ring was consumed);
- * res says where and why. */
+/* Execute ring->head .. ring->tail on an MI-only engine (the render engine skips 3D/media
+ * state).  Returns the fault (IGPU_CS_OK when the ring was consumed); res says where and why. */
 enum igpu_cs_fault igpu_cs_run(const struct igpu_cs_config *cfg, const struct igpu_cs_ops *ops,
                                const struct igpu_cs_ring *ring, struct igpu_cs_result *res);
 

@@ -10,16 +10,7 @@
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
 #include "drivers/igpu/igpu.h"
-
-/* Standard PCI configuration header (PCI 3.0 section 6.1). */
-#define PCI_CFG_VENDOR_DEVICE   0x00u
-#define PCI_CFG_COMMAND         0x04u
-#define   PCI_COMMAND_MEMORY    (1u << 1)
-#define PCI_CFG_CLASS_REV       0x08u
-#define PCI_BAR_IO              (1u << 0)
-#define PCI_BAR_TYPE_MASK       (3u << 1)
-#define PCI_BAR_TYPE_64         (2u << 1)
-#define PCI_BAR_MEM_ADDR_MASK   0xFFFFFFF0u
+#include "arch/x86/pci_regs.h"
 
 /* Skylake graphics device ids (i915 include/drm/i915_pciids.h, INTEL_SKL_GT1..GT4_IDS). */
 static const uint16_t skl_ids[] = {
@@ -31,7 +22,7 @@ static const uint16_t skl_ids[] = {
 
 bool igpu_pci_id_supported(uint16_t vendor, uint16_t device)
 {
-    if (vendor != GEN9_PCI_VENDOR_INTEL)
+    if (vendor != PCI_VENDOR_INTEL)
         return false;
     for (size_t i = 0; i < sizeof(skl_ids) / sizeof(skl_ids[0]); i++)
         if (skl_ids[i] == device)
@@ -60,8 +51,8 @@ uint64_t igpu_bdsm_base(uint32_t bdsm)
 
 uint64_t igpu_bar_size_from_probe(uint32_t lo_readback, uint32_t hi_readback)
 {
-    uint64_t mask = ((uint64_t)hi_readback << 32) | (lo_readback & PCI_BAR_MEM_ADDR_MASK);
-    if ((lo_readback & PCI_BAR_MEM_ADDR_MASK) == 0 && hi_readback == 0)
+    uint64_t mask = ((uint64_t)hi_readback << 32) | (lo_readback & ~PCI_BAR_MEM_FLAGS);
+    if ((lo_readback & ~PCI_BAR_MEM_FLAGS) == 0 && hi_readback == 0)
         return 0;                               /* BAR not implemented */
     return ~mask + 1u;
 }
@@ -73,16 +64,16 @@ static int size_bar64(const struct igpu_pci_cfg *cfg, uint16_t off, uint64_t *ba
     uint32_t lo = cfg->read32(cfg->ctx, off);
     uint32_t hi, lo_rb, hi_rb;
 
-    if ((lo & PCI_BAR_IO) || (lo & PCI_BAR_TYPE_MASK) != PCI_BAR_TYPE_64)
+    if ((lo & PCI_BAR_IO) || (lo & PCI_BAR_MEM_TYPE_MASK) != PCI_BAR_MEM_TYPE_64)
         return IGPU_EINVAL;                     /* Gen9 BAR0 and BAR2 are 64-bit memory */
-    hi = cfg->read32(cfg->ctx, (uint16_t)(off + 4));
+    hi = cfg->read32(cfg->ctx, (uint16_t)(off + PCI_BAR_STRIDE));
     cfg->write32(cfg->ctx, off, 0xFFFFFFFFu);
-    cfg->write32(cfg->ctx, (uint16_t)(off + 4), 0xFFFFFFFFu);
+    cfg->write32(cfg->ctx, (uint16_t)(off + PCI_BAR_STRIDE), 0xFFFFFFFFu);
     lo_rb = cfg->read32(cfg->ctx, off);
-    hi_rb = cfg->read32(cfg->ctx, (uint16_t)(off + 4));
+    hi_rb = cfg->read32(cfg->ctx, (uint16_t)(off + PCI_BAR_STRIDE));
     cfg->write32(cfg->ctx, off, lo);
-    cfg->write32(cfg->ctx, (uint16_t)(off + 4), hi);
-    *base = ((uint64_t)hi << 32) | (lo & PCI_BAR_MEM_ADDR_MASK);
+    cfg->write32(cfg->ctx, (uint16_t)(off + PCI_BAR_STRIDE), hi);
+    *base = ((uint64_t)hi << 32) | (lo & ~PCI_BAR_MEM_FLAGS);
     *size = igpu_bar_size_from_probe(lo_rb, hi_rb);
     return *size ? IGPU_OK : IGPU_EINVAL;
 }
@@ -95,21 +86,21 @@ int igpu_discover(const struct igpu_pci_cfg *cfg, struct igpu_info *out)
     if (!cfg || !cfg->read32 || !cfg->write32 || !out)
         return IGPU_EINVAL;
     *out = (struct igpu_info){0};
-    id = cfg->read32(cfg->ctx, PCI_CFG_VENDOR_DEVICE);
+    id = cfg->read32(cfg->ctx, PCI_VENDOR_ID);
     out->vendor = (uint16_t)id;
     out->device = (uint16_t)(id >> 16);
-    out->revision = (uint8_t)cfg->read32(cfg->ctx, PCI_CFG_CLASS_REV);
+    out->revision = (uint8_t)cfg->read32(cfg->ctx, PCI_CLASS_REVISION);
     if (!igpu_pci_id_supported(out->vendor, out->device))
         return IGPU_ENODEV;
 
     /* Memory decoding stays off while the BARs hold all ones, so the device never answers at
      * a bogus address in between. */
-    cmd = cfg->read32(cfg->ctx, PCI_CFG_COMMAND);
-    cfg->write32(cfg->ctx, PCI_CFG_COMMAND, cmd & 0xFFFFu & ~PCI_COMMAND_MEMORY);
-    rc = size_bar64(cfg, GEN9_PCI_BAR0, &out->bar0_base, &out->bar0_size);
+    cmd = cfg->read32(cfg->ctx, PCI_COMMAND);
+    cfg->write32(cfg->ctx, PCI_COMMAND, cmd & 0xFFFFu & ~PCI_COMMAND_MEMORY);
+    rc = size_bar64(cfg, PCI_BAR_OFFSET(GEN9_PCI_BAR_GTTMMADR), &out->bar0_base, &out->bar0_size);
     if (rc == IGPU_OK)
-        rc = size_bar64(cfg, GEN9_PCI_BAR2, &out->bar2_base, &out->bar2_size);
-    cfg->write32(cfg->ctx, PCI_CFG_COMMAND, cmd & 0xFFFFu);
+        rc = size_bar64(cfg, PCI_BAR_OFFSET(GEN9_PCI_BAR_GMADR), &out->bar2_base, &out->bar2_size);
+    cfg->write32(cfg->ctx, PCI_COMMAND, cmd & 0xFFFFu);
     if (rc != IGPU_OK)
         return rc;
     if (out->bar0_size < GEN9_GTTMMADR_SIZE)

@@ -13,9 +13,10 @@
  *  - render (RCS) and blitter (BCS) engines with execlists: ELSP, context images, CSB,
  *    context-switch and user interrupts;
  *  - execution of MI_NOOP, MI_BATCH_BUFFER_START/END, MI_STORE_DATA_IMM, MI_LOAD_REGISTER_IMM,
- *    MI_LOAD_REGISTER_MEM, MI_STORE_REGISTER_MEM, MI_FLUSH_DW, MI_USER_INTERRUPT, PIPE_CONTROL,
- *    XY_COLOR_BLT and XY_SRC_COPY_BLT (8/16/32 bpp, linear or X/Y tiled, any ROP3 whose
- *    operands the command supplies) through the GGTT into memory;
+ *    MI_LOAD_REGISTER_MEM, MI_STORE_REGISTER_MEM, MI_FLUSH_DW, MI_USER_INTERRUPT, PIPE_CONTROL
+ *    (by the software command streamer, drivers/igpu/cs/, with the GPU's privilege rule for
+ *    PPGTT batches), XY_COLOR_BLT and XY_SRC_COPY_BLT (8/16/32 bpp, linear or X/Y tiled, any
+ *    ROP3 whose operands the command supplies) through the GGTT or the context's PPGTT;
  *  - a GPU-time cost model so busy time and timestamps advance.
  * Anything a command asks for that the model does not implement faults the engine with a
  * reason; it is never skipped.
@@ -137,7 +138,6 @@ enum igpu_fault_reason {
     IGPU_FAULT_BAD_SUBMISSION,    /* invalid ELSP element */
     IGPU_FAULT_PPGTT_NOT_PRESENT, /* access through a PPGTT entry without the present bit */
     IGPU_FAULT_PPGTT_READ_ONLY,   /* a write through a PPGTT entry without RW */
-    IGPU_FAULT_NOT_PRIVILEGED,    /* a GGTT access or register load from a PPGTT batch */
 };
 
 const char *igpu_fault_reason_name(enum igpu_fault_reason r);
@@ -169,6 +169,8 @@ struct igpu_model_stats {
     uint64_t ctx_switches;    /* context restores */
     uint64_t csb_events;
     uint64_t user_interrupts;
+    uint64_t priv_dropped;    /* what PPGTT (non-privileged) batches may not do, dropped as
+                               * the GPU drops it (drivers/igpu/cs/cs_priv.c) */
     uint64_t faults;
 };
 

@@ -245,7 +245,7 @@ static bool decode(struct igpu_model *m, struct model_engine *en, const uint32_t
         return false;
     memcpy(b->cmd, c, len * 4u);
     b->len = len;
-    b->cmd_gaddr = en->cmd_gaddr;
+    b->cmd_gaddr = en->cs.cmd_gaddr;
     return true;
 }
 
@@ -257,7 +257,7 @@ uint64_t model_blit_step(struct igpu_model *m, struct model_engine *en)
     int32_t left = b->h - b->rows_done, rows = left;
 
     if (step_ps && row_ps && step_ps / row_ps < (uint64_t)left)
-        rows = step_ps / row_ps ? (int32_t)(step_ps / row_ps) : 1;
+        rows = (step_ps / row_ps) ? (int32_t)(step_ps / row_ps) : 1;
     uint64_t px = do_rows(m, en, b, rows);
     en->stats.pixels += px;
     if (b->rows_done >= b->h || en->state == IGPU_MODEL_FAULTED)
@@ -285,7 +285,7 @@ bool model_blit_resume(struct igpu_model *m, struct model_engine *en, const uint
 {
     bool empty;
 
-    en->cmd_gaddr = cmd_gaddr;
+    en->cs.cmd_gaddr = cmd_gaddr;
     if (len > MODEL_BLIT_MAX_DW || !decode(m, en, cmd, len, &en->blit, &empty) || empty ||
         rows_done >= (uint32_t)en->blit.h) {
         model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, cmd_gaddr,

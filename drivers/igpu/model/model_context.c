@@ -66,18 +66,19 @@ static void load_reg(struct igpu_model *m, struct model_engine *en, unsigned i, 
 {
     switch (en->lrc_kind[i]) {
     case K_HEAD:
-        en->head = v & GEN9_HEAD_ADDR;
-        en->head_wraps = (v & GEN9_HEAD_WRAP_COUNT) >> 21;
+        en->cs.ring.head = v & GEN9_HEAD_ADDR;
+        en->cs.ring_wraps = (v & GEN9_HEAD_WRAP_COUNT) >> 21;
         break;
     case K_TAIL:
-        en->tail = v & GEN9_TAIL_ADDR;
+        en->cs.ring.tail = v & GEN9_TAIL_ADDR;
         break;
     case K_START:
-        en->ring_start = v & ~GEN9_GTT_PAGE_MASK;
+        en->cs.ring.start = v & ~GEN9_GTT_PAGE_MASK;
         break;
     case K_CTL:
         en->ring_ctl = v;
-        en->ring_size = ((v & GEN9_RING_NR_PAGES) >> 12) * GEN9_GTT_PAGE_SIZE + GEN9_GTT_PAGE_SIZE;
+        en->cs.ring.size = ((v & GEN9_RING_NR_PAGES) >> 12) * GEN9_GTT_PAGE_SIZE +
+                           GEN9_GTT_PAGE_SIZE;
         break;
     case K_CTX_CTRL:
         break;                  /* applied before the other registers, see restore() */
@@ -107,9 +108,9 @@ static uint32_t save_reg(const struct igpu_model *m, const struct model_engine *
                          uint64_t ctx_ts)
 {
     switch (en->lrc_kind[i]) {
-    case K_HEAD:      return en->head | (en->head_wraps << 21);
-    case K_TAIL:      return en->tail;
-    case K_START:     return en->ring_start;
+    case K_HEAD:      return en->cs.ring.head | (en->cs.ring_wraps << 21);
+    case K_TAIL:      return en->cs.ring.tail;
+    case K_START:     return (uint32_t)en->cs.ring.start;
     case K_CTL:       return en->ring_ctl;
     case K_CTX_CTRL:  return MASK_ALL | (en->ctx_ctrl & ~GEN9_CTX_CTRL_RESTORE_INHIBIT);
     case K_CTX_TS:    return (uint32_t)ctx_ts;
@@ -174,17 +175,19 @@ static bool save_resume(struct igpu_model *m, struct model_engine *en, uint64_t 
     uint32_t r[MODEL_RESUME_DWORDS] = { 0 };
     uint8_t raw[MODEL_RESUME_DWORDS * 4u];
     const struct model_blit *b = &en->blit;
+    const struct igpu_cs *cs = &en->cs;
 
-    if (en->level > 0 || b->active) {
+    if (cs->level > 0 || b->active) {
         r[MODEL_RESUME_MAGIC_AT] = MODEL_RESUME_MAGIC;
-        /* Only the levels it is in: a deeper level's flag is an earlier batch's. */
-        r[MODEL_RESUME_LEVEL] = en->level |
-                                (en->level >= 1 && en->bb_ppgtt[1] ? MODEL_RESUME_PPGTT1 : 0u) |
-                                (en->level >= 2 && en->bb_ppgtt[2] ? MODEL_RESUME_PPGTT2 : 0u);
-        r[MODEL_RESUME_BB1_LO] = (uint32_t)en->bb_addr[1];
-        r[MODEL_RESUME_BB1_HI] = (uint32_t)(en->bb_addr[1] >> 32);
-        r[MODEL_RESUME_BB2_LO] = (uint32_t)en->bb_addr[2];
-        r[MODEL_RESUME_BB2_HI] = (uint32_t)(en->bb_addr[2] >> 32);
+        /* Only the levels it is in: a deeper level's space is an earlier batch's. */
+        r[MODEL_RESUME_LEVEL] =
+            cs->level |
+            (cs->level >= 1 && cs->bb[1].space == IGPU_CS_PPGTT ? MODEL_RESUME_PPGTT1 : 0u) |
+            (cs->level >= 2 && cs->bb[2].space == IGPU_CS_PPGTT ? MODEL_RESUME_PPGTT2 : 0u);
+        r[MODEL_RESUME_BB1_LO] = (uint32_t)cs->bb[1].pos;
+        r[MODEL_RESUME_BB1_HI] = (uint32_t)(cs->bb[1].pos >> 32);
+        r[MODEL_RESUME_BB2_LO] = (uint32_t)cs->bb[2].pos;
+        r[MODEL_RESUME_BB2_HI] = (uint32_t)(cs->bb[2].pos >> 32);
         if (b->active) {
             r[MODEL_RESUME_BLIT_ROWS] = (uint32_t)b->rows_done;
             r[MODEL_RESUME_BLIT_LEN] = b->len;
@@ -210,18 +213,20 @@ static bool restore_resume(struct igpu_model *m, struct model_engine *en, uint64
     if (r[MODEL_RESUME_MAGIC_AT] != MODEL_RESUME_MAGIC)
         return true;
     uint32_t lv = r[MODEL_RESUME_LEVEL] & ~(MODEL_RESUME_PPGTT1 | MODEL_RESUME_PPGTT2);
-    if (lv > MODEL_MAX_LEVEL ||
+    if (lv > IGPU_CS_MAX_LEVEL ||
         ((r[MODEL_RESUME_LEVEL] & (MODEL_RESUME_PPGTT1 | MODEL_RESUME_PPGTT2)) && !en->pml4)) {
         snprintf(d, sizeof(d), "context image: resume record names batch level 0x%x",
                  r[MODEL_RESUME_LEVEL]);
         model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, st + MODEL_RESUME_DW * 4u, d);
         return false;
     }
-    en->level = lv;
-    en->bb_ppgtt[1] = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT1) != 0;
-    en->bb_ppgtt[2] = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT2) != 0;
-    en->bb_addr[1] = (uint64_t)r[MODEL_RESUME_BB1_HI] << 32 | r[MODEL_RESUME_BB1_LO];
-    en->bb_addr[2] = (uint64_t)r[MODEL_RESUME_BB2_HI] << 32 | r[MODEL_RESUME_BB2_LO];
+    en->cs.level = lv;
+    en->cs.bb[1].space = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT1) ? IGPU_CS_PPGTT
+                                                                        : IGPU_CS_GGTT;
+    en->cs.bb[2].space = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT2) ? IGPU_CS_PPGTT
+                                                                        : IGPU_CS_GGTT;
+    en->cs.bb[1].pos = (uint64_t)r[MODEL_RESUME_BB1_HI] << 32 | r[MODEL_RESUME_BB1_LO];
+    en->cs.bb[2].pos = (uint64_t)r[MODEL_RESUME_BB2_HI] << 32 | r[MODEL_RESUME_BB2_LO];
     if (r[MODEL_RESUME_BLIT_LEN])
         return model_blit_resume(m, en, &r[MODEL_RESUME_BLIT_CMD], r[MODEL_RESUME_BLIT_LEN],
                                  (uint64_t)r[MODEL_RESUME_BLIT_GADDR_HI] << 32 |
@@ -237,8 +242,8 @@ bool model_ctx_restore(struct igpu_model *m, struct model_engine *en)
     const uint32_t *s = en->lrc_buf;
     bool engine_ctx;
 
-    en->cmd_gaddr = st;
-    en->cmd[0] = 0;
+    en->cs.cmd_gaddr = st;
+    en->cs.hdr = 0;
     if (!read_state(m, en, st))
         return false;
     /* CONTEXT_CONTROL decides what else the restore loads. */
@@ -261,6 +266,9 @@ bool model_ctx_restore(struct igpu_model *m, struct model_engine *en)
     if (((en->desc & GEN9_CTX_ADDRESSING_MODE_MASK) >> GEN9_CTX_ADDRESSING_MODE_SHIFT) ==
                           GEN9_CTX_ADDR_LEGACY_64B)
         en->pml4 = ((uint64_t)s[GEN9_CTX_PDP0_UDW] << 32 | s[GEN9_CTX_PDP0_LDW]) & GEN9_PPGTT_ADDR_MASK;
+    /* The context's status page is the first page of its image. */
+    en->cs.ppgtt = en->pml4 != 0;
+    en->cs.pphwsp_gaddr = en->lrca;
     return restore_resume(m, en, st);
 }
 
@@ -279,7 +287,7 @@ bool model_ctx_restore_tail(struct igpu_model *m, struct model_engine *en)
         model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, at, d);
         return false;
     }
-    en->tail = tail & GEN9_TAIL_ADDR;
+    en->cs.ring.tail = tail & GEN9_TAIL_ADDR;
     return true;
 }
 

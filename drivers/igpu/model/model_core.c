@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "drivers/igpu/model/model_internal.h"
+#include "arch/x86/pci_regs.h"
 
 /* Size of the per-engine register window decoded relative to an engine base. */
 #define ENGINE_WINDOW       0x800u
-/* Skylake GT2 desktop (HD Graphics 530), the device DESIGN.md names. */
+/* Skylake GT2 desktop (HD Graphics 530), the device the vGPU presents (vmm/vpci/vgpu_pci.h). */
 #define MODEL_DEFAULT_DEVICE 0x1912u
 #define MODEL_DEFAULT_APERTURE (256ull << 20)
 /* A long blit's step: fine enough next to the 200 ms watchdog and a 6 ms scheduling slice. */
@@ -125,16 +126,16 @@ static int engine_reg_read(struct igpu_model *m, struct model_engine *en, uint32
         *val = en->gpr[(reg - GEN9_RING_CS_GPR(b, 0)) / 4u];
         return IGPU_OK;
     }
-    if (reg == GEN9_RING_TAIL(b))          *val = en->tail;
-    else if (reg == GEN9_RING_HEAD(b))     *val = en->head | (en->head_wraps << 21);
-    else if (reg == GEN9_RING_START(b))    *val = en->ring_start;
+    if (reg == GEN9_RING_TAIL(b))          *val = en->cs.ring.tail;
+    else if (reg == GEN9_RING_HEAD(b))     *val = en->cs.ring.head | (en->cs.ring_wraps << 21);
+    else if (reg == GEN9_RING_START(b))    *val = (uint32_t)en->cs.ring.start;
     else if (reg == GEN9_RING_CTL(b))      *val = en->ring_ctl;
-    else if (reg == GEN9_RING_ACTHD(b))    *val = (uint32_t)en->cmd_gaddr;
-    else if (reg == GEN9_RING_ACTHD_UDW(b)) *val = (uint32_t)(en->cmd_gaddr >> 32);
-    else if (reg == GEN9_RING_BBADDR(b))   *val = (uint32_t)en->bb_addr[en->level];
-    else if (reg == GEN9_RING_BBADDR_UDW(b)) *val = (uint32_t)(en->bb_addr[en->level] >> 32);
+    else if (reg == GEN9_RING_ACTHD(b))    *val = (uint32_t)en->cs.cmd_gaddr;
+    else if (reg == GEN9_RING_ACTHD_UDW(b)) *val = (uint32_t)(en->cs.cmd_gaddr >> 32);
+    else if (reg == GEN9_RING_BBADDR(b))   *val = (uint32_t)en->cs.bb[en->cs.level].pos;
+    else if (reg == GEN9_RING_BBADDR_UDW(b)) *val = (uint32_t)(en->cs.bb[en->cs.level].pos >> 32);
     else if (reg == GEN9_RING_HWS_PGA(b))  *val = en->hws_pga;
-    else if (reg == GEN9_RING_NOPID(b))    *val = en->nopid;
+    else if (reg == GEN9_RING_NOPID(b))    *val = en->cs.nopid;
     else if (reg == GEN9_RING_HWSTAM(b))   *val = en->hwstam;
     else if (reg == GEN9_RING_MI_MODE(b)) {
         bool idle = en->state != IGPU_MODEL_ACTIVE || (en->mi_mode & GEN9_MI_MODE_STOP_RING);
@@ -360,6 +361,11 @@ static int op_ggtt_write(void *be, uint32_t index, uint64_t pte)
     return model_ggtt_write_pte(be, index, pte);
 }
 
+static int op_ggtt_write_run(void *be, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    return model_ggtt_write_run(be, index, n, ptes);
+}
+
 static int op_ggtt_read(void *be, uint32_t index, uint64_t *pte)
 {
     return model_ggtt_read_pte(be, index, pte);
@@ -447,6 +453,7 @@ static const struct igpu_ops model_ops = {
     .reg_read = op_reg_read,
     .reg_write = op_reg_write,
     .ggtt_write = op_ggtt_write,
+    .ggtt_write_run = op_ggtt_write_run,
     .ggtt_read = op_ggtt_read,
     .ggtt_flush = op_ggtt_flush,
     .fence_write = op_fence_write,
@@ -464,7 +471,7 @@ static void fill_info(struct igpu_model *m)
 {
     struct igpu_info *in = &m->igpu.info;
     memset(in, 0, sizeof(*in));
-    in->vendor = GEN9_PCI_VENDOR_INTEL;
+    in->vendor = PCI_VENDOR_INTEL;
     in->device = m->cfg.device_id;
     in->bar0_size = GEN9_GTTMMADR_SIZE;
     in->bar2_size = m->cfg.aperture_size;
@@ -574,7 +581,6 @@ const char *igpu_fault_reason_name(enum igpu_fault_reason r)
     case IGPU_FAULT_BAD_SUBMISSION:    return "invalid execlist submission";
     case IGPU_FAULT_PPGTT_NOT_PRESENT: return "PPGTT entry not present";
     case IGPU_FAULT_PPGTT_READ_ONLY:   return "write through a read-only PPGTT entry";
-    case IGPU_FAULT_NOT_PRIVILEGED:    return "privileged access from a PPGTT (non-privileged) batch";
     default:                           return "?";
     }
 }

@@ -34,8 +34,8 @@ void model_fault(struct igpu_model *m, struct model_engine *en, enum igpu_fault_
         return;                         /* the first fault is the one that matters */
     en->state = IGPU_MODEL_FAULTED;
     en->fault.reason = r;
-    en->fault.header = en->cmd[0];
-    en->fault.cmd_gaddr = en->cmd_gaddr;
+    en->fault.header = en->cs.hdr;
+    en->fault.cmd_gaddr = en->cs.cmd_gaddr;
     en->fault.gaddr = gaddr;
     en->fault.ctx_id = en->ctx_id;
     snprintf(en->fault.detail, sizeof(en->fault.detail), "%s", detail ? detail : "");
@@ -61,6 +61,7 @@ void model_engine_reset(struct igpu_model *m, struct model_engine *en)
     en->csb_wp = GEN9_CSB_PTR_RESET;
     en->csb_rp = GEN9_CSB_PTR_RESET;
     model_lrc_kinds(en);
+    model_cs_init(en);
     if (id == IGPU_BCS)
         m->bcs_swctrl = 0;
     model_tlb_flush(m);
@@ -191,11 +192,11 @@ int model_elsp_write(struct igpu_model *m, struct model_engine *en, uint32_t val
  * nothing of it any more. */
 static void leave_context(struct model_engine *en)
 {
-    en->level = 0;
+    en->cs.level = 0;
+    en->cs.bb[1].space = en->cs.bb[2].space = IGPU_CS_GGTT;
+    en->cs.arb_check = false;
+    en->cs.arb_off = false;     /* the next context starts with arbitration on */
     en->blit.active = false;
-    en->after_arb_check = false;
-    en->arb_off = false;        /* the next context starts with arbitration on */
-    en->bb_ppgtt[1] = en->bb_ppgtt[2] = false;
 }
 
 /* ---- context restore and save (model_context.c) ------------------------------------------ */
@@ -222,9 +223,9 @@ static uint64_t ctx_restore(struct igpu_model *m, struct model_engine *en, bool 
                     "RING_CTL in the context is not valid");
         return 0;
     }
-    if (en->head >= en->ring_size || en->tail >= en->ring_size) {
+    if (en->cs.ring.head >= en->cs.ring.size || en->cs.ring.tail >= en->cs.ring.size) {
         snprintf(d, sizeof(d), "ring head 0x%x / tail 0x%x outside a ring of 0x%x bytes",
-                 en->head, en->tail, en->ring_size);
+                 en->cs.ring.head, en->cs.ring.tail, en->cs.ring.size);
         model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, (uint64_t)en->lrca + GEN9_LRC_STATE_OFFSET, d);
         return 0;
     }
@@ -287,12 +288,12 @@ static void preempt(struct igpu_model *m, struct model_engine *en)
 /* Whether the engine may leave the running context here for a pending one. */
 static bool arbitration_point(const struct igpu_model *m, const struct model_engine *en)
 {
-    if (en->arb_off)
+    if (en->cs.arb_off)
         return false;
     if (en->blit.active)
         return m->cfg.preempt >= IGPU_MODEL_PREEMPT_STEP;
-    if (en->level > 0)
-        return en->after_arb_check || m->cfg.preempt >= IGPU_MODEL_PREEMPT_COMMAND;
+    if (en->cs.level > 0)
+        return en->cs.arb_check || m->cfg.preempt >= IGPU_MODEL_PREEMPT_COMMAND;
     return true;
 }
 
@@ -306,8 +307,7 @@ static uint64_t step(struct igpu_model *m, struct model_engine *en)
         return 0;
     }
     /* A context whose ring is done completes instead (GVT-g's order, below). */
-    bool ring_done = !en->need_restore && en->level == 0 && !en->blit.active &&
-                     en->head == en->tail;
+    bool ring_done = !en->need_restore && !en->blit.active && igpu_cs_idle(&en->cs);
     if (en->pend.valid && !ring_done && arbitration_point(m, en)) {
         preempt(m, en);
         return 0;
@@ -319,7 +319,7 @@ static uint64_t step(struct igpu_model *m, struct model_engine *en)
     }
     if (en->blit.active)
         return model_blit_step(m, en);
-    if (en->level == 0 && en->head == en->tail) {
+    if (igpu_cs_idle(&en->cs)) {
         element_complete(m, en);
         return 0;
     }

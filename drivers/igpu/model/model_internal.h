@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>      /* snprintf only */
 
+#include "drivers/igpu/cs/cs.h"
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
 #include "drivers/igpu/gen9_regs.h"
@@ -20,18 +21,12 @@
  * GTT TLBs, which do not snoop GGTT writes). */
 #define MODEL_TLB_SIZE      512u
 
-/* Longest command the model fetches whole: MI_STORE_DATA_IMM has a 10-bit length field. */
-#define MODEL_MAX_CMD_DW    (0x3FFu + 2u)
-
 /* Bytes of a blit row handled at once (a multiple of every pixel size). The buffers live in
  * the engine, not on the stack: the hypervisor's stacks are small. */
 #define MODEL_BLIT_CHUNK    4096u
 
 /* The longest blit command (XY_SRC_COPY_BLT). */
 #define MODEL_BLIT_MAX_DW   10u
-
-/* Batch levels: 0 is the ring, 1 a first-level batch, 2 a second-level batch. */
-#define MODEL_MAX_LEVEL     2u
 
 struct model_tlb_entry {
     uint32_t tag;             /* page index + 1; 0 = empty */
@@ -97,7 +92,6 @@ struct model_engine {
     uint32_t imr;             /* RING_IMR: events masked before reaching the GT IIR */
     uint32_t gfx_mode;        /* masked; RUN_LIST_ENABLE required for ELSP */
     uint32_t reset_ctl;       /* masked */
-    uint32_t nopid;
     uint32_t gpr[GEN9_CS_GPR_COUNT * 2];
     uint32_t ctx_ctrl;        /* CONTEXT_CONTROL (masked), as the last restore left it */
     uint32_t lrc_store[GEN9_LRC_REGS];  /* context registers the model keeps but does not act on */
@@ -119,20 +113,15 @@ struct model_engine {
     uint64_t desc;
     uint32_t lrca;
     uint32_t ctx_id;
-    uint32_t ring_start, ring_ctl, ring_size;
-    uint32_t head, tail;
-    uint32_t head_wraps;
+    uint32_t ring_ctl;        /* RING_CTL as loaded; the ring itself is cs.ring */
     uint64_t ctx_ts_ticks;    /* CTX_TIMESTAMP at restore */
     uint64_t ctx_start_ticks; /* engine timestamp at restore */
 
-    /* batch stack: addr[l] is the next command of level l (1..2) */
-    unsigned level;
-    uint64_t bb_addr[MODEL_MAX_LEVEL + 1];
-    bool bb_ppgtt[MODEL_MAX_LEVEL + 1];   /* that level's batch runs through the PPGTT */
+    /* The command streamer (drivers/igpu/cs/): the ring, batch levels and which of them are
+     * PPGTT (non-privileged) batches, the command being executed (ACTHD), NOPID, and the
+     * arbitration state (MI_ARB_CHECK, MI_ARB_ON_OFF). */
+    struct igpu_cs cs;
     uint64_t pml4;            /* the running context's PPGTT (legacy 64-bit: PDP0), 0: none */
-    uint64_t cmd_gaddr;       /* address of the command being executed */
-    bool after_arb_check;     /* the last command was MI_ARB_CHECK: an arbitration point */
-    bool arb_off;             /* MI_ARB_ON_OFF disabled arbitration: no point is one */
     struct model_blit blit;   /* a blit in progress */
 
     /* context status buffer */
@@ -148,7 +137,6 @@ struct model_engine {
 
     struct igpu_model_stats stats;
     struct igpu_model_fault fault;
-    uint32_t cmd[MODEL_MAX_CMD_DW];
     uint8_t blit_src[MODEL_BLIT_CHUNK], blit_dst[MODEL_BLIT_CHUNK];
 };
 
@@ -182,16 +170,22 @@ uint64_t model_timestamp_ticks(const struct igpu_model *m, const struct model_en
 /* ---- model_ggtt.c ---- */
 int model_ggtt_read_pte(struct igpu_model *m, uint32_t index, uint64_t *pte);
 int model_ggtt_write_pte(struct igpu_model *m, uint32_t index, uint64_t pte);
+int model_ggtt_write_run(struct igpu_model *m, uint32_t index, uint32_t n, const uint64_t *ptes);
 void model_tlb_flush(struct igpu_model *m);
-/* Engine access to graphics memory: checks, translates, faults the engine on failure.
- * Returns true on success. */
 /* Whether the engine executes a batch started through the PPGTT (MI_BATCH_BUFFER_START bit 8):
- * such a batch is non-privileged (PRM Vol 2a MI_BATCH_BUFFER_START "Address Space Indicator";
- * i915 runs every user batch so), and its commands' memory operands are PPGTT addresses. */
+ * a non-privileged batch (drivers/igpu/cs/cs_priv.c), whose blits' surfaces are PPGTT
+ * addresses. */
 static inline bool model_in_ppgtt(const struct model_engine *en)
 {
-    return en->level > 0 && en->bb_ppgtt[en->level];
+    return !igpu_cs_privileged(&en->cs);
 }
+/* Engine access to graphics memory: checks, translates, faults the engine on failure.
+ * Returns true on success.  model_gm_access_in() goes through the context's PPGTT if `ppgtt`,
+ * else through the GGTT and cfg.gm_check; model_gm_access() picks the PPGTT for a blit's
+ * surfaces inside a PPGTT batch (kind READ or WRITE) and the GGTT for everything else. */
+bool model_gm_access_in(struct igpu_model *m, struct model_engine *en, bool ppgtt,
+                        uint64_t gaddr, void *buf, size_t len, bool write,
+                        enum igpu_model_access kind);
 bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, void *buf,
                      size_t len, bool write, enum igpu_model_access kind);
 bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,
@@ -222,6 +216,8 @@ bool model_ctx_save(struct igpu_model *m, struct model_engine *en);
 void model_lrc_kinds(struct model_engine *en);
 
 /* ---- model_cmd.c ---- */
+/* The engine's command streamer, as a reset leaves it. */
+void model_cs_init(struct model_engine *en);
 /* Execute the command at the engine's current position; returns its cost in picoseconds
  * (the engine may be faulted afterwards). */
 uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en);

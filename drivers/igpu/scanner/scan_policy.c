@@ -23,7 +23,7 @@
  *    gen9_xcs_offsets: REG16(0x200)), so with every vGPU in its own fully restored context a
  *    value one guest loads is saved into its own image and never reaches another guest; and
  *    the scanner's bounds for a tiled blit already hold for either tiling (scan_check.c).
- *    (An earlier version left it out believing it was not context state: audit M9.)
+ *    (Leaving it out would keep guests from Y-major tiled blits for no isolation gain.)
  */
 #define GPR_BYTES (GEN9_CS_GPR_COUNT * 8u)          /* sixteen 64-bit registers */
 #define ENGINE_REGS(base)                                                               \

@@ -1,6 +1,6 @@
 /*
  * The Gen9 command scanner: the security boundary between a guest's command buffers and the
- * real GPU (DESIGN.md section 8).
+ * real GPU (docs/scanner.md).
  *
  * A workload is a ring slice (already copied out of the guest's ring by the caller) or a batch
  * buffer address.  The scanner decodes every command that can execute, with one table per

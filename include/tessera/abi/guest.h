@@ -2,7 +2,7 @@
  * something.  Shared by the hypervisor (vmm/) and the guest library (guests/lib); never change
  * an existing field's offset, only append.  Documented in docs/guest-abi.md.
  *
- * Boot protocol (DESIGN.md §4, modelled on Linux's 64-bit boot protocol, where RSI points to
+ * Boot protocol (docs/guest-abi.md, modelled on Linux's 64-bit boot protocol, where RSI points to
  * boot_params): the vCPU starts in 64-bit long mode at the ELF entry point, CPL 0, paging on
  * with identity page tables (2 MiB pages) built by the hypervisor at TESSERA_GUEST_PT_BASE over
  * the low 4 GiB or all guest RAM if that is more (so an access outside RAM reaches the

@@ -73,6 +73,21 @@ struct tessera_move_if {
     uint32_t reserved[1];
 };
 
+/* The vGPU's word on the guest's own work, so a guest waiting for a workload can tell a GPU
+ * that is busy with others' work from one that is stuck (docs/vgpu-abi.md "Waiting for work").
+ * Read-only for the guest; it says nothing about other guests. */
+#define TESSERA_WORK_MAGIC          0x4B525754u     /* "TWRK" */
+
+struct tessera_work_if {
+    uint32_t magic;             /* TESSERA_WORK_MAGIC when the extension is present */
+    uint32_t waiting;           /* its workloads queued and not on the GPU now: they wait for
+                                 * their turn behind other guests' work (or a preemption left
+                                 * them there) */
+    uint32_t gpu_us;            /* GPU time its work has used, in us (wraps), counting the
+                                 * workload on the GPU now */
+    uint32_t reserved[1];
+};
+
 struct vgt_if_range {
     uint32_t base;
     uint32_t size;
@@ -132,12 +147,14 @@ struct vgt_if {
     uint32_t execlist_context_descriptor_hi;   /* 0x85c */
     /* i915's rsv7 pads to one page; Tessera's extensions sit at its end. */
     uint32_t rsv7[0x200 - 24 - sizeof(struct tessera_balloon_if) / 4 -
-                  sizeof(struct tessera_move_if) / 4];
+                  sizeof(struct tessera_move_if) / 4 - sizeof(struct tessera_work_if) / 4];
+    struct tessera_work_if tessera_work;
     struct tessera_move_if tessera_move;
     struct tessera_balloon_if tessera_balloon;
 } __attribute__((packed));
 
 #define TESSERA_BALLOON_OFFSET (VGT_PVINFO_SIZE - sizeof(struct tessera_balloon_if))
 #define TESSERA_MOVE_OFFSET    (TESSERA_BALLOON_OFFSET - sizeof(struct tessera_move_if))
+#define TESSERA_WORK_OFFSET    (TESSERA_MOVE_OFFSET - sizeof(struct tessera_work_if))
 
 #endif

@@ -1,6 +1,6 @@
 /* CPU access to a guest's aperture (BAR2) that exits to the hypervisor.
  *
- * With ladder mapping (gtt/, DESIGN.md §6) the guest's aperture pages are mapped by EPT straight
+ * With ladder mapping (gtt/, docs/gtt.md) the guest's aperture pages are mapped by EPT straight
  * to the RAM its GGTT entries name, so most accesses never exit.  Those that do are:
  *  - accesses to a fenced page: its CPU view goes through the fence-pool copy of the guest's
  *    entries and a physical fence programmed with the guest's pitch and tiling, so the bytes

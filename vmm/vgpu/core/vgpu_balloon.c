@@ -1,11 +1,9 @@
-/* Graphics-memory ballooning at run time (DESIGN.md §6, gBalloon): guests ask through the PV
+/* Graphics-memory ballooning at run time (docs/gtt.md, gBalloon): guests ask through the PV
  * page's Tessera extension, the controller decides every period from measured pressure, the
  * operator can force a change; every change reaches the guest as new avail_rs and a generation.
  * Slots change only while nothing is on the GPU, and workloads scanned against memory that has
  * since gone are never run (range_gen). */
 #include "vmm/vgpu/core/vgpu_internal.h"
-
-#include "drivers/igpu/gen9_gtt.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -142,27 +140,6 @@ int vgpu_balloon_adjust(struct vgpu_dev *d, unsigned vm, int delta, char *err, s
     return rc;
 }
 
-/* Permille of the vGPU's graphics memory its GGTT entries map (what it uses). */
-static uint32_t utilisation(const struct gtt *g, unsigned id)
-{
-    const struct gtt_vgpu *gv = gtt_vgpu_get(g, id);
-    if (!gv)
-        return 0;
-    uint64_t present = 0, total = 0;
-    uint64_t low = gv->low.size >> GEN9_GTT_PAGE_SHIFT;
-    for (uint64_t i = 0; i < low; i++)
-        present += (gv->low_guest[i] & GEN9_GGTT_PTE_PRESENT) != 0;
-    total += low;
-    for (unsigned s = 0; s < g->layout.n_slots; s++) {
-        if (!gv->slot_guest[s])
-            continue;
-        for (uint32_t i = 0; i < g->slot_entries; i++)
-            present += (gv->slot_guest[s][i] & GEN9_GGTT_PTE_PRESENT) != 0;
-        total += g->slot_entries;
-    }
-    return total ? (uint32_t)(present * 1000u / total) : 0;
-}
-
 int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint32_t w_ppm,
                         uint32_t rcopy_ppm, struct gtt_ctl_report *rep)
 {
@@ -177,7 +154,7 @@ int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint
         struct vgpu *v = d->v[i];
         if (!v)
             continue;
-        util[i] = utilisation(d->cfg.gtt, i);
+        util[i] = gtt_vgpu_use_permille(d->cfg.gtt, i);
         req[i] = v->grow_request > 0 ? (unsigned)v->grow_request : 0;
         before[i] = v->pv.tessera_balloon.slots;
         /* The drain may have preempted a vGPU's work midway: the controller leaves its slots

@@ -8,7 +8,7 @@
  * saves is its reset state).  A vGPU's first workload therefore restores every register of the
  * image, the sixteen GPRs and BCS_SWCTRL included, from that reset state, and from then on its
  * own saved values: nothing another vGPU left in the engine survives a context switch
- * (issue 15; docs/vgpu.md "Isolation").  Without a recorded image there is no safe way to start
+ * (docs/vgpu.md "Isolation").  Without a recorded image there is no safe way to start
  * a context (an inhibited restore keeps the previous context's registers), so the vGPU device
  * does not start. */
 #include "vmm/vgpu/core/vgpu_internal.h"

@@ -118,6 +118,7 @@ static void init_pv(struct vgpu *v)
     v->pv.tessera_balloon.magic = TESSERA_BALLOON_MAGIC;
     v->pv.tessera_balloon.slot_mib = (uint32_t)(v->dev->cfg.gtt->layout.slot_bytes >> 20);
     v->pv.tessera_move.magic = TESSERA_MOVE_MAGIC;
+    v->pv.tessera_work.magic = TESSERA_WORK_MAGIC;
     v->pv.vgt_caps = v->ops->vgt_caps;
     vgpu_pv_update_ranges(v);
 }
@@ -151,6 +152,7 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
         return -1;
     }
     v->host_ctx_id = vm + 1;
+    v->st.first = (struct vgpu_first_frame){ .start_ns = vgpu_cpu_now(d) };
     reset_registers(v);
     init_pv(v);
     if (ops->init(v) != 0) {
@@ -205,6 +207,7 @@ void vgpu_guest_reset(struct vgpu *v)
         if (disable & (1u << i))
             igpu_fence_write(v->dev->cfg.igpu, i, 0);
     reset_registers(v);
+    v->st.first = (struct vgpu_first_frame){ .start_ns = vgpu_cpu_now(v->dev) };
     vgpu_move_forget(v);
     struct tessera_balloon_if keep = v->pv.tessera_balloon;
     struct tessera_move_if keep_move = v->pv.tessera_move;

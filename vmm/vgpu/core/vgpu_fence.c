@@ -3,7 +3,7 @@
  * A fence write is work in the hypervisor in proportion to the fence's size: every fenced page
  * gets a copy in the guest's share of the fence pool and an EPT remap (gtt/fence.c); a 32 MiB
  * fence is 8192 of each.  Done inside the guest's MMIO exit, that held the CPU for half a
- * second under Bochs, and a loop of them starved every other guest (issue 17).  So an exit does
+ * second under Bochs, and a loop of them starved every other guest.  So an exit does
  * at most VGPU_FENCE_EXIT_PAGES pages of it; the rest is done VGPU_FENCE_POLL_PAGES at a time
  * between the guests' time slices (vgpu_dev_fence_work), and counted for the guest that asked.
  * The guest reads how many of its fence writes are not done yet in the PV page's

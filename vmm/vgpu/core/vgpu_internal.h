@@ -103,6 +103,7 @@ struct vgpu {
     uint64_t freq;                  /* switch-ins per period, smoothed (x4) */
     uint8_t worked;                 /* bit k: it had work k placement periods ago */
     uint64_t moved_period;          /* the placement period it last moved in (+1; 0: never) */
+    uint64_t copy_seen;             /* st.copy_cpu_ns at its last switch-in */
     struct vgpu_stats st;
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
     unsigned n_rejects, reject_pos;
@@ -125,6 +126,7 @@ struct vgpu_dev {
      * leave the running one at its next arbitration point. */
     uint32_t preempt_ctx_gm;
     bool preempting;                /* it was submitted and has not completed yet */
+    bool pausing;                   /* ... for a drain: the owner's turn goes on (sched_paused) */
     uint32_t predicted;             /* the vGPU written ahead for in this turn, or VGPU_MAX */
     uint64_t switches_seen;         /* st.switches at the last placement period */
     struct vgpu_render_stats st;

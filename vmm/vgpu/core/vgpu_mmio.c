@@ -159,6 +159,21 @@ static bool aligned(uint64_t off, unsigned size)
     return (size == 1 || size == 2 || size == 4 || size == 8) && (off & (size - 1)) == 0;
 }
 
+/* The work extension as of now (struct tessera_work_if): which of its workloads wait behind
+ * other guests' work, and the GPU time its work has used with the part under way. */
+static void work_refresh(struct vgpu *v)
+{
+    const struct vgpu_dev *d = v->dev;
+    bool on_gpu = d->running == v->id;
+    uint32_t waiting = 0;
+    for (unsigned i = 0; i < v->q_len; i++) {
+        const struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
+        waiting += !w->is_void && !w->done && !(w->inflight && on_gpu);
+    }
+    v->pv.tessera_work.waiting = waiting;
+    v->pv.tessera_work.gpu_us = (uint32_t)((v->st.gpu_ns + (on_gpu ? d->inflight_ns : 0)) / 1000u);
+}
+
 bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val)
 {
     if (!v || off >= VGPU_BAR0_SIZE || !aligned(off, size))
@@ -173,6 +188,7 @@ bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val)
     }
     if (off >= VGT_PVINFO_PAGE && off < VGT_PVINFO_PAGE + VGT_PVINFO_SIZE) {
         uint64_t x = 0;
+        work_refresh(v);
         memcpy(&x, (const uint8_t *)&v->pv + (off - VGT_PVINFO_PAGE), size);
         *val = x;
         return true;

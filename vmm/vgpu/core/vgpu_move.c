@@ -1,4 +1,4 @@
-/* Copying down to its floor (issue 14): writing the next owner's graphics memory ahead in the
+/* Copying down to its floor: writing the next owner's graphics memory ahead in the
  * scheduler's order, and moving busy guests' ranges apart with their cooperation.
  *
  * Ahead: once a turn's first work is on the engine (and again when new work changes the

@@ -83,13 +83,17 @@ bool vgpu_preempt_events(struct vgpu_dev *d)
 
 void vgpu_preempt_finish(struct vgpu_dev *d)
 {
-    d->preempting = false;
+    bool pause = d->pausing;
+    d->preempting = d->pausing = false;
     struct vgpu *v = vgpu_get(d, d->running);
     if (!v || d->inflight == 0)
         return;         /* its work finished before the engine reached an arbitration point */
     v->preempted = d->inflight;
     v->st.gpu_ns += d->inflight_ns;
-    sched_preempted(d->cfg.sched, v->id, d->inflight_ns);
+    if (pause)
+        sched_paused(d->cfg.sched, v->id, d->inflight_ns);
+    else
+        sched_preempted(d->cfg.sched, v->id, d->inflight_ns);
     d->running = VGPU_MAX;
     d->inflight = 0;
     d->inflight_ns = 0;

@@ -1,4 +1,4 @@
-/* The render loop (DESIGN.md §7): the scheduler picks a vGPU, its entries are brought into the
+/* The render loop (docs/vgpu.md): the scheduler picks a vGPU, its entries are brought into the
  * physical GGTT (and the next one's written ahead), its scanned workloads go to the blitter in
  * the vGPU's shadow context, completions are matched by breadcrumb, charged and retired to the
  * guest; runaways are reset by the watchdog without touching the other vGPUs.  A turn that has
@@ -102,7 +102,7 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
         d->running = VGPU_MAX;
         d->inflight = 0;
         d->inflight_ns = 0;
-        d->preempting = false;      /* the reset took the preemption context off too */
+        d->preempting = d->pausing = false;     /* the reset took the preemption context off too */
     }
     v->preempted = 0;               /* its shadow context starts over below */
     int n = sched_vgpu_reset(d->cfg.sched, vm);
@@ -130,7 +130,8 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
     struct gtt *g = d->cfg.gtt;
     uint64_t t0 = vgpu_cpu_now(d);
     gtt_set_active(g, v->id, true);
-    if (g->running != v->id) {
+    bool switched = g->running != v->id;
+    if (switched) {
         /* gtt/ invalidates the GGTT after the copy. */
         long n = gtt_switch_to(g, v->id);
         if (n > 0)
@@ -142,6 +143,14 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
         d->st.copy_cpu_ns += dt;
         d->st.copy_switch_ns += dt;
         v->st.copy_cpu_ns += dt;        /* done for v: its CPU share pays */
+    }
+    if (switched) {
+        /* What bringing v in cost, here and ahead since its last switch-in: a preemption on
+         * arrival that would make it come back again must gain more (sched_vgpu_switch_cost).
+         * On the model the CPU that copies is the one that renders, so the time written ahead
+         * is lost to the GPU as much as the switch path's. */
+        sched_vgpu_switch_cost(d->cfg.sched, v->id, v->st.copy_cpu_ns - v->copy_seen);
+        v->copy_seen = v->st.copy_cpu_ns;
     }
 }
 
@@ -223,6 +232,10 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         used += (off - before + v->ring_bytes) % v->ring_bytes;
         w->inflight = true;
         w->dispatch_ns = vgpu_cpu_now(d);
+        if (!v->st.first.dispatched) {
+            v->st.first.dispatched = true;
+            v->st.first.dispatch_ns = w->dispatch_ns;
+        }
         d->inflight++;
         d->st.workloads++;
     }
@@ -318,7 +331,14 @@ bool vgpu_render_drain(struct vgpu_dev *d)
             d->st.drains_busy++;
             return false;
         }
+        /* A pause for graphics memory, not a turn ending: the owner takes up its work first
+         * afterwards (sched_paused).  A cut turn would go behind every guest that arrived
+         * meanwhile: with 32 guests starting, a first frame drained by the balloon period
+         * waited for all later guests' first frames. */
+        bool asked = d->preempting;
         vgpu_preempt_request(d);
+        if (!asked && d->preempting)
+            d->pausing = true;
         vgpu_run_gpu(d);
         watchdog(d);
     }

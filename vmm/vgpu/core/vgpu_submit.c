@@ -5,7 +5,7 @@
  *
  * The guest's ring bytes between its context's RING_HEAD and the new RING_TAIL are copied out
  * (so the guest cannot change them after the check), every batch they start is copied into a
- * host-area buffer by the scanner, and only those copies ever reach the GPU (DESIGN.md §8). */
+ * host-area buffer by the scanner, and only those copies ever reach the GPU (docs/scanner.md). */
 #include "vmm/vgpu/core/vgpu_internal.h"
 
 #include "drivers/igpu/gen9_cmd.h"
@@ -63,6 +63,10 @@ void vgpu_retire_head(struct vgpu *v, uint32_t code)
     uint32_t c = w->is_void ? w->code : code;
     if (c == TESSERA_REJECT_NONE && !w->is_void) {
         v->dev->st.retired++;
+        if (!v->st.first.done) {
+            v->st.first.done = true;
+            v->st.first.done_ns = vgpu_cpu_now(v->dev);
+        }
         if (w->dispatch_ns) {       /* 0: no host clock (host tests) */
             uint64_t now = vgpu_cpu_now(v->dev);
             v->st.timed++;
@@ -284,6 +288,10 @@ bool vgpu_queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t p
     w->range_gen = v->range_gen;
     w->submit_ns = vgpu_cpu_now(d);
     w->dispatch_ns = 0;
+    if (!v->st.first.submitted) {
+        v->st.first.submitted = true;
+        v->st.first.submit_ns = w->submit_ns;
+    }
     int rc = sched_submit(d->cfg.sched, v->id, &(struct sched_workload){ w->id, w->est_ns });
     if (rc != SCHED_OK) {
         v->shadow_busy &= ~(1ull << k);

@@ -2,6 +2,7 @@
 
 #include "arch/x86/page_alloc.h"
 #include "arch/x86/pci.h"
+#include "drivers/igpu/gen9_regs.h"
 #include "vmm/log.h"
 #include "vmm/platform.h"
 #include "vmm/vgpu/host/vgpu_host.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define IGPU_PCI_DEV 2              /* Intel integrated graphics is always 00:02.0 */
 
 struct gpu_state gpu;
 
@@ -37,13 +37,18 @@ static void ggtt_write(void *ctx, uint32_t index, uint64_t pte)
     igpu_ggtt_write(gpu.igpu, index, pte);
 }
 
+static void ggtt_write_run(void *ctx, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    igpu_ggtt_write_run(gpu.igpu, index, n, ptes);
+}
+
 /* gtt/ invalidates after every update it makes (i915 gen8_ggtt_invalidate()). */
 static void ggtt_invalidate(void *ctx)
 {
     igpu_ggtt_flush(gpu.igpu);
 }
 
-/* A guest GGTT entry may only point at the guest's own RAM (DESIGN.md §6). */
+/* A guest GGTT entry may only point at the guest's own RAM (docs/gtt.md). */
 static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
 {
     const struct vm *vm = vm_get(vgpu);
@@ -53,8 +58,8 @@ static int translate(void *ctx, unsigned vgpu, uint64_t gpa, uint64_t *hpa)
     return 0;
 }
 
-/* Ladder mapping: the guest's aperture pages follow its GGTT entries (vmm/vgpu_host.c maps
- * them in its EPT). */
+/* Ladder mapping: the guest's aperture pages follow its GGTT entries (vgpu_host.c maps them in
+ * its EPT). */
 static void ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_update *u)
 {
     vgpu_host_ept_update(vgpu, u);
@@ -84,7 +89,7 @@ static int vgpu_scratch(void *ctx, unsigned vgpu, uint64_t *pte)
 
 static void describe_pci(void)
 {
-    const struct pci_device *d = pci_find(0, IGPU_PCI_DEV, 0);
+    const struct pci_device *d = pci_find(0, GEN9_PCI_DEV, 0);
     if (!d)
         snprintf(gpu.found, sizeof gpu.found, "nothing at PCI 00:02.0");
     else
@@ -124,7 +129,7 @@ static bool model_init(uint64_t aperture_bytes)
 bool gpu_init(const struct cfg *cfg)
 {
     describe_pci();
-    const struct pci_device *d = pci_find(0, IGPU_PCI_DEV, 0);
+    const struct pci_device *d = pci_find(0, GEN9_PCI_DEV, 0);
     if (d && igpu_pci_id_supported(d->vendor, d->device))
         log_warn("iGPU: %s is a supported Gen9 GPU, but this build drives graphics memory with the "
                  "software model only (the hardware backend is not wired into the render loop yet)", gpu.found);
@@ -150,7 +155,7 @@ bool gpu_init(const struct cfg *cfg)
         .layout = &gpu.layout,
         .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
                  .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate,
-                 .ept_flush = ept_flush },
+                 .ept_flush = ept_flush, .ggtt_write_run = ggtt_write_run },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,

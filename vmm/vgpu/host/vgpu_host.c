@@ -5,18 +5,19 @@
 #include "arch/x86/vmx.h"
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_gtt.h"
+#include "vmm/board/board.h"
 #include "vmm/config_boot.h"
-#include "vmm/loader/linux_layout.h"
+#include "boot/linux/linux_layout.h"
 #include "vmm/vgpu/host/gpu.h"
 #include "vmm/vgpu/i915/display/vdisp_opregion.h"
 #include "vmm/vgpu/i915/i915.h"
 #include "vmm/vgpu/kiosk/kiosk.h"
+#include "vmm/io/ept_window.h"
+#include "vmm/io/io_bus.h"
 #include "vmm/log.h"
-#include "vmm/vcpu/mmio.h"
 #include "vmm/platform.h"
 #include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vm.h"
-#include "vmm/vpci/vpci_guest.h"
 #include "vmm/display/wall.h"
 
 #include <stdio.h>
@@ -125,18 +126,22 @@ static void env_protect(void *ctx, unsigned id, uint64_t gpa, bool on)
     ept_flush(vm);
 }
 
-/* The MSI the guest programmed in the vGPU's capability (vmm/vpci/vgpu_pci.c). */
+/* The MSI the guest programmed in the vGPU's capability (vmm/vpci/vgpu_pci.c), on the PCI bus
+ * of its board. */
 static bool env_msi(void *ctx, unsigned id)
 {
     struct vm *vm = vm_get(id);
-    struct vpci *pci = vpci_of(id);
+    struct vpci *pci = vm ? board_pci(vm) : NULL;
     uint64_t addr;
     uint32_t data;
-    return vm && pci && vgpu_pci_msi(pci, &addr, &data) && vm_deliver_msi(vm, addr, data);
+    return pci && vgpu_pci_msi(pci, &addr, &data) && vm_deliver_msi(vm, addr, data);
 }
 
-bool vgpu_host_table_write(unsigned id, uint64_t gpa)
+/* The guest wrote a page of its RAM the vGPU write-protected (the I/O bus's RAM-write hook):
+ * true if the vGPU took it (the guest re-executes the write). */
+static bool table_write(void *ctx, uint64_t gpa)
 {
+    unsigned id = (unsigned)(uintptr_t)ctx;
     return vgpu_host.ready && vgpu_table_write(vgpu_get(vgpu_host.dev, id), gpa);
 }
 
@@ -174,25 +179,26 @@ static bool bar2_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
     return vgpu_aperture_write(vgpu_get(vgpu_host.dev, (unsigned)(uintptr_t)ctx), off, size, val);
 }
 
-static uint64_t bar_base(unsigned id, unsigned bar, uint64_t dflt)
-{
-    struct vpci *pci = vpci_of(id);
-    uint64_t base;
-    return pci && vpci_bar_base(pci, VGPU_PCI_DEV, VGPU_PCI_FN, bar, &base) == VPCI_OK ? base : dflt;
-}
-
 static void ept_flush(struct vm *vm)
 {
     if (vm->ept_ready)
         invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
 }
 
+/* The aperture BAR's region on the guest's I/O bus: where the ladder mapping goes. */
+static struct io_mmio *aperture_of(const struct vm *vm)
+{
+    return io_bus_find_bar(&vm->io, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_APERTURE);
+}
+
 void vgpu_host_ept_update(unsigned id, const struct gtt_ept_update *u)
 {
     struct vm *vm = vm_get(id);
-    if (!vm || !vm->ept_ready)
+    const struct io_mmio *r = vm ? aperture_of(vm) : NULL;
+    /* A window that decodes nowhere has nothing mapped: its pages are mapped when it is placed. */
+    if (!vm || !vm->ept_ready || !r || r->base == IO_UNPLACED)
         return;
-    uint64_t gpa = bar_base(id, VGPU_BAR_APERTURE, VGPU_BAR2_DEFAULT) + u->aper_off;
+    uint64_t gpa = r->base + u->aper_off;
     ept_unmap(&vm->ept, gpa, EPT_PAGE_4K);
     if (u->kind == GTT_EPT_MAP_RAM &&
         ept_map(&vm->ept, gpa, u->target, EPT_PAGE_4K, EPT_PERM_R | EPT_PERM_W, EPT_MT_WB) != 0)
@@ -208,26 +214,37 @@ void vgpu_host_ept_flush(unsigned id)
         ept_flush(vm);
 }
 
-/* The guest moved a BAR: the traps follow; the aperture's ladder mappings are rebuilt. */
-static void bar_moved(unsigned id, const struct vpci_bar_event *ev)
+/* The guest's aperture as EPT maps it: its low window's pages whose GGTT entries point at RAM
+ * (the ladder mapping), at the window's offset inside the BAR. */
+static bool ladder_page(void *ctx, uint64_t off, uint64_t *hpa)
 {
+    unsigned id = (unsigned)(uintptr_t)ctx;
+    const struct gtt_vgpu *gv = gtt_vgpu_get(&gpu.gtt, id);
+    return gv && gtt_ladder_lookup(&gpu.gtt, id, gv->low.start + off, hpa) == 0;
+}
+
+static struct ept_window aperture_window(unsigned id, const struct io_mmio *r)
+{
+    const struct gtt_vgpu *gv = gtt_vgpu_get(&gpu.gtt, id);
+    return (struct ept_window){ r->size, gv ? gv->low.start : 0, gv ? gv->low.size : 0, EPT_PERM_R | EPT_PERM_W,
+                                EPT_MT_WB, ladder_page, (void *)(uintptr_t)id };
+}
+
+/* The guest moved the aperture BAR (or turned its decoding off or on): the ladder mappings
+ * leave the old place, their EPT tables with them, and are made again at the new one. */
+static void aperture_moved(void *ctx, uint64_t old_base, uint64_t new_base)
+{
+    unsigned id = (unsigned)(uintptr_t)ctx;
     struct vm *vm = vm_get(id);
-    if (!vm || ev->dev != VGPU_PCI_DEV || ev->io)
+    const struct io_mmio *r = vm ? aperture_of(vm) : NULL;
+    if (!r || !vm->ept_ready)
         return;
-    const char *name = ev->bar == VGPU_BAR_MMIO ? "vgpu-bar0" : ev->bar == VGPU_BAR_APERTURE ? "vgpu-bar2" : NULL;
-    if (!name)
-        return;
-    mmio_set_base(vm, name, ev->base);
-    if (ev->bar == VGPU_BAR_APERTURE && vm->ept_ready) {
-        const struct gtt_vgpu *gv = gtt_vgpu_get(&gpu.gtt, id);
-        for (uint64_t off = 0; gv && off < gv->low.size; off += GEN9_GTT_PAGE_SIZE) {
-            uint64_t hpa;
-            if (gtt_ladder_lookup(&gpu.gtt, id, gv->low.start + off, &hpa) == 0)
-                ept_map(&vm->ept, ev->base + gv->low.start + off, hpa, EPT_PAGE_4K, EPT_PERM_R | EPT_PERM_W,
-                        EPT_MT_WB);
-        }
-        ept_flush(vm);
-    }
+    struct ept_window w = aperture_window(id, r);
+    int rc = ept_window_move(&vm->ept, &w, old_base, new_base);
+    if (rc != 0)
+        log_warn("vgpu %u: aperture moved to %#llx: %s (pages not mapped trap)", id, (unsigned long long)new_base,
+                 ept_strerror(rc));
+    ept_flush(vm);
 }
 
 /* ---- the kiosk wall's sources ------------------------------------------------------------- */
@@ -276,18 +293,17 @@ static bool configure_monitor(struct vgpu *v, const struct cfg_guest *g)
 }
 
 /* The OpRegion with its VBT (vdisp_opregion.h) at the address PCI ASLS names, in the reserved
- * BIOS area of the guest's e820 (vmm/loader/linux_layout.h), written at every start. */
-static void write_opregion(unsigned id)
+ * BIOS area of the guest's e820 (boot/linux/linux_layout.h), written at every start once the
+ * loader has cleared the guest's RAM (the vGPU's `loaded` hook). */
+static bool write_opregion(struct vm *vm, void *ctx)
 {
-    const struct vm *vm = vm_get(id);
-    if (!vm || vm->cfg->vgpu_display != CFG_DISPLAY_DP)
-        return;
     void *p = vm_gpa_ptr(vm, LINUX_OPREGION_GPA, VDISP_OPREGION_BYTES);
     if (p)
         vdisp_opregion_build(p);
     else
-        log_warn("vgpu %u: no guest memory at %#llx for the OpRegion: i915 will find no VBT", id,
+        log_warn("vgpu %u: no guest memory at %#llx for the OpRegion: i915 will find no VBT", vm->id,
                  (unsigned long long)LINUX_OPREGION_GPA);
+    return true;
 }
 
 /* ---- bring-up ----------------------------------------------------------------------------- */
@@ -361,6 +377,68 @@ static uint64_t render_cpu_of(unsigned id)
     return vgpu_render_cpu_ns(vgpu_host.dev, id);
 }
 
+/* ---- the vGPU on each guest's board ------------------------------------------------------ */
+
+/* A guest (re)started: its vGPU goes back to power-on state.  On its first start it is there
+ * already (created with the guest, never used). */
+static bool guest_started(struct vm *vm, void *ctx)
+{
+    unsigned id = (unsigned)(uintptr_t)ctx;
+    struct vgpu *v = vgpu_get(vgpu_host.dev, id);
+    if (!v || vm->boot_count <= 1)
+        return true;
+    vgpu_guest_reset(v);
+    /* Its work is off the GPU now: a restarted guest finds its scratch page as new (what its
+     * previous run wrote to unmapped pages is gone). */
+    if (id < TESSERA_MAX_GUESTS && gpu.vgpu_scratch[id])
+        memset((void *)(uintptr_t)gpu.vgpu_scratch[id], 0, GEN9_GTT_PAGE_SIZE);
+    return true;
+}
+
+static void vgpu_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
+{
+    unsigned id = (unsigned)(uintptr_t)ctx;
+    const struct io_mmio *r = aperture_of(vm);
+    if (!r || r->base == IO_UNPLACED || !vm->ept_ready) {
+        snprintf(buf, len, "aperture decodes nowhere");
+        return;
+    }
+    struct ept_window w = aperture_window(id, r);
+    snprintf(buf, len, "aperture at %#llx: %llu pages mapped through EPT", (unsigned long long)r->base,
+             (unsigned long long)ept_window_mapped(&vm->ept, &w, r->base));
+}
+
+/* Says why a default place was refused (a guest whose RAM reaches it). */
+static void placed(const struct vm *vm, const char *name, int rc)
+{
+    if (rc == IO_E_WINDOW || rc == IO_E_OVERLAP)
+        log_warn("guest %u (%s): %s: its default place is refused (%s): it decodes nowhere until the guest "
+                 "moves its BAR", vm->id, vm->cfg->name, name, io_strerror(rc));
+}
+
+/* BAR0 (registers, GGTT) and BAR2 (the aperture) on the guest's I/O bus, following the vGPU
+ * function's BARs; the RAM-write hook for the pages the vGPU write-protects; and the vGPU as a
+ * device whose start hook resets it. */
+static bool attach(struct vm *vm, struct vgpu *v)
+{
+    void *id = (void *)(uintptr_t)vm->id;
+    const struct io_mmio r0 = { VGPU_BAR0_DEFAULT, VGPU_BAR0_SIZE, bar0_read, bar0_write, NULL, v, "vgpu-bar0",
+                                { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_MMIO } };
+    const struct io_mmio r2 = { VGPU_BAR2_DEFAULT, gpu.layout.aperture_bytes, bar2_read, bar2_write,
+                                aperture_moved, id, "vgpu-bar2",
+                                { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_APERTURE } };
+    int rc0 = io_bus_add_mmio(&vm->io, &r0, NULL), rc2 = io_bus_add_mmio(&vm->io, &r2, NULL);
+    if (rc0 == IO_E_ARG || rc0 == IO_E_FULL || rc2 == IO_E_ARG || rc2 == IO_E_FULL)
+        return false;
+    placed(vm, r0.name, rc0);
+    placed(vm, r2.name, rc2);
+    io_bus_set_ram_write(&vm->io, table_write, id);
+    bool display = vm->cfg->vgpu_display == CFG_DISPLAY_DP;
+    return vm_add_device(vm, &(struct vm_device){ .name = "vgpu", .ctx = id, .start = guest_started,
+                                                   .loaded = display ? write_opregion : NULL,
+                                                   .stats = vgpu_stats });
+}
+
 static bool fail(const char *why)
 {
     snprintf(vgpu_host.error, sizeof vgpu_host.error, "%s", why);
@@ -413,7 +491,6 @@ bool vgpu_host_init(const struct cfg *cfg)
     };
     if (vgpu_dev_create(&dc, &vgpu_host.dev) != 0)
         return fail("the vGPU device did not start");
-    vpci_guest_set_bar_hook(bar_moved);
     for (unsigned i = 0; i < cfg->n_guests; i++) {
         const struct cfg_guest *g = &cfg->guest[i];
         struct vm *vm = vm_get(i);
@@ -424,11 +501,8 @@ bool vgpu_host_init(const struct cfg *cfg)
         struct vgpu *v = vgpu_get(vgpu_host.dev, i);
         if (g->vgpu_display == CFG_DISPLAY_DP && !configure_monitor(v, g))
             return fail("a vGPU's display could not be set up");
-        struct mmio_region r0 = { VGPU_BAR0_DEFAULT, VGPU_BAR0_SIZE, bar0_read, bar0_write, v, "vgpu-bar0" };
-        struct mmio_region r2 = { VGPU_BAR2_DEFAULT, gpu.layout.aperture_bytes, bar2_read, bar2_write,
-                                  (void *)(uintptr_t)i, "vgpu-bar2" };
-        if (!mmio_register(vm, &r0) || !mmio_register(vm, &r2))
-            return fail("no room for the vGPU's MMIO regions");
+        if (!attach(vm, v))
+            return fail("no room for the vGPU's MMIO regions or device");
     }
     wall_init(cfg, wall_source);
     vcpu_set_render_cpu(render_cpu_of);
@@ -441,17 +515,6 @@ bool vgpu_host_init(const struct cfg *cfg)
     return true;
 }
 
-void vgpu_host_guest_started(unsigned id)
-{
-    struct vgpu *v = vgpu_get(vgpu_host.dev, id);
-    if (v)
-        vgpu_guest_reset(v);
-    write_opregion(id);
-    /* Its work is off the GPU now: a restarted guest finds its scratch page as new (what its
-     * previous run wrote to unmapped pages is gone). */
-    if (v && id < TESSERA_MAX_GUESTS && gpu.vgpu_scratch[id])
-        memset((void *)(uintptr_t)gpu.vgpu_scratch[id], 0, GEN9_GTT_PAGE_SIZE);
-}
 
 /* ---- the balloon controller's period ------------------------------------------------------ */
 
@@ -519,7 +582,7 @@ bool vgpu_host_poll(uint64_t budget_us)
      * in pieces of up to budget_us, and gives it back at once when a guest is waiting for the
      * CPU — a halted vCPU whose interrupt is ready, or a guest whose workload just retired
      * (it polls for that) — so what the model executes for one guest does not delay another's
-     * vCPU by a whole piece (issue 17, docs/benchmarks.md "Performance isolation"). */
+     * vCPU by a whole piece (docs/benchmarks.md "Performance isolation"). */
     bool busy;
     uint64_t end = now + budget_us * 1000, retired = vgpu_render_retired(vgpu_host.dev);
     do {

@@ -28,17 +28,13 @@ struct vgpu_host {
 
 extern struct vgpu_host vgpu_host;
 
-/* After gpu_init and vm_init_all: the scheduler, the vGPUs and their BAR0 traps. */
+/* After gpu_init, vm_init_all and the boards: the scheduler, the vGPUs, and on each guest's
+ * I/O bus its BAR0 and aperture regions and the vGPU as a device (reset at every restart). */
 bool vgpu_host_init(const struct cfg *cfg);
 /* The ladder-mapping callback gtt/ calls (vmm/vgpu/host/gpu.c routes it here). */
-void vgpu_host_ept_update(unsigned vm, const struct gtt_ept_update *u);
+void vgpu_host_ept_update(unsigned id, const struct gtt_ept_update *u);
 /* All of a guest's aperture EPT updates so far take effect (one INVEPT). */
 void vgpu_host_ept_flush(unsigned id);
-/* A guest (re)started: its vGPU is reset to power-on state. */
-void vgpu_host_guest_started(unsigned vm);
-/* Guest `vm` wrote its RAM page gpa, which is write-protected for its vGPU: true if the vGPU
- * took it (the guest re-executes the write). */
-bool vgpu_host_table_write(unsigned vm, uint64_t gpa);
 /* Main loop: renders for at most budget_us of CPU; true if the GPU still has work. */
 bool vgpu_host_poll(uint64_t budget_us);
 

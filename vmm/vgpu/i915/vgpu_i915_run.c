@@ -59,9 +59,9 @@ static int scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
 
 /* An i915 guest's blitter context: the scanner's i915 profile, PPGTT operands checked through
  * the context's PPGTT.  Its PPGTT batches are checked and then run where they are, through the
- * shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them non-privileged (no
- * GGTT access, no register access: the model faults on those), so what the guest changes
- * after the scan can reach only its own pages. */
+ * shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them non-privileged (GGTT
+ * accesses and privileged registers dropped: drivers/igpu/cs/cs_priv.c), so what the guest
+ * changes after the scan can reach only its own pages. */
 void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca, struct igpu_scan_config *sc)
 {
     struct vgpu_i915 *g = i915_of(v);
@@ -80,9 +80,11 @@ struct run {
     uint64_t pml4;
 };
 
-static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len, bool write)
+static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len,
+                  enum igpu_cs_access how)
 {
     struct run *r = ctx;
+    bool write = how == IGPU_CS_WRITE;
     void *p = s == IGPU_CS_PPGTT ? ppgtt_ptr(r->v, r->pml4, ga, len, write)
                                  : vgpu_i915_ggtt_ptr(r->v, ga, len, write);
     if (!p)
@@ -155,7 +157,9 @@ static bool run_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
         .engine = e, .regs = cs_regs[e], .n_regs = *cs_nregs[e], .pphwsp_gaddr = lrca,
         .ppgtt = true, .max_commands = VGPU_I915_CS_BUDGET,
     };
-    struct igpu_cs_ops ops = { &rc, cs_mem, cs_reg_write, cs_reg_read, cs_timestamp, cs_event };
+    struct igpu_cs_ops ops = { .ctx = &rc, .mem = cs_mem, .reg_write = cs_reg_write,
+                               .reg_read = cs_reg_read, .timestamp = cs_timestamp,
+                               .event = cs_event };
     struct igpu_cs_ring ring = { gr.start, gr.size, gr.head, gr.tail };
     struct igpu_cs_result res;
     enum igpu_cs_fault f = igpu_cs_run(&cfg, &ops, &ring, &res);

@@ -268,7 +268,7 @@ static uint64_t *find_pd(const struct ept *e, uint64_t gpa)
  * by unmap/protect: one table page each.  Only the first and last slot can be partial. */
 static unsigned partial_splits(const struct ept *e, uint64_t gpa, uint64_t end)
 {
-    uint64_t slots[2] = { gpa & ~(EPT_PAGE_2M - 1), (end - 1) & ~(EPT_PAGE_2M - 1) };
+    const uint64_t slots[2] = { gpa & ~(EPT_PAGE_2M - 1), (end - 1) & ~(EPT_PAGE_2M - 1) };
     unsigned n = 0;
     for (unsigned k = 0; k < 2; k++) {
         uint64_t s = slots[k];

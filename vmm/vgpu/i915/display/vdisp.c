@@ -13,13 +13,13 @@
 
 bool vdisp_monitor_ok(const struct vdisp_monitor *m, const char **why)
 {
-    struct vdisp_mode mode;
+    struct edid_mode mode;
     if (!m->connected) {
         *why = "no monitor";
         return false;
     }
-    if (!vdisp_mode_make(m->width, m->height, m->hz, &mode) ||
-        !vdisp_mode_make(VDISP_ALT_WIDTH, VDISP_ALT_HEIGHT, m->hz, &mode)) {
+    if (!edid_mode_make(m->width, m->height, m->hz, &mode) ||
+        !edid_mode_make(EDID_ALT_WIDTH, EDID_ALT_HEIGHT, m->hz, &mode)) {
         *why = "no mode i915 accepts at that size and refresh (64..4095 pixels a side, 10..60 Hz, "
                "a pixel clock of at most 655 MHz)";
         return false;
@@ -42,9 +42,9 @@ void vdisp_free(struct vdisp *d)
 /* The monitor's EDID and DPCD; an unplugged monitor keeps the last ones (nobody reads them). */
 static void attach(struct vdisp *d, const struct vdisp_monitor *m)
 {
-    uint8_t edid[VDISP_EDID_BYTES];
+    uint8_t edid[EDID_BYTES];
     d->mon = *m;
-    if (m->connected && vdisp_edid_build(m->width, m->height, m->hz, edid))
+    if (m->connected && edid_build(m->width, m->height, m->hz, edid))
         vdisp_aux_init(&d->aux, edid);
     if (m->connected)
         d->irq.pch_isr |= GEN9_SDE_PORTD_HOTPLUG_SPT;

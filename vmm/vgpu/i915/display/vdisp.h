@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "vmm/vgpu/i915/display/vdisp_aux.h"
-#include "vmm/vgpu/i915/display/vdisp_edid.h"
+#include "lib/edid.h"
 #include "vmm/vgpu/i915/display/vdisp_irq.h"
 #include "vmm/vgpu/i915/display/vdisp_store.h"
 
@@ -91,7 +91,7 @@ struct vdisp {
 };
 
 /* A monitor the configuration may plug in: false with why (a static string) if i915 could not
- * drive it (vdisp_mode_make()'s limits) or it is not connected. */
+ * drive it (edid_mode_make()'s limits) or it is not connected. */
 bool vdisp_monitor_ok(const struct vdisp_monitor *m, const char **why);
 /* Creation with monitor m (checked by the caller), then the reset state. */
 void vdisp_init(struct vdisp *d, const struct vdisp_monitor *m);

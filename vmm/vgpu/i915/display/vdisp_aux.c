@@ -7,12 +7,12 @@
 
 #define EDID_EEPROM_BYTES 256u      /* the I2C EEPROM space an E-DDC offset addresses */
 
-void vdisp_aux_init(struct vdisp_aux *a, const uint8_t edid[VDISP_EDID_BYTES])
+void vdisp_aux_init(struct vdisp_aux *a, const uint8_t edid[EDID_BYTES])
 {
     struct vdisp_aux_stats st = a->st;
     memset(a, 0, sizeof *a);
     a->st = st;
-    memcpy(a->edid, edid, VDISP_EDID_BYTES);
+    memcpy(a->edid, edid, EDID_BYTES);
     /* DP 1.2, 2.7 Gb/s, four lanes with enhanced framing, no TPS3, no downspread, one receiver
      * port, 8b/10b, no downstream port (so SINK_COUNT is not consulted), no MST (0x021 = 0). */
     a->dpcd[DPCD_REV] = 0x12;
@@ -98,7 +98,7 @@ static unsigned i2c(struct vdisp_aux *a, unsigned cmd, uint32_t addr, const uint
         n = len < AUX_I2C_CHUNK ? len : AUX_I2C_CHUNK;
         for (unsigned i = 0; i < n; i++) {
             unsigned at = (unsigned)(a->i2c_offset + i) % EDID_EEPROM_BYTES;
-            reply[1 + i] = at < VDISP_EDID_BYTES ? a->edid[at] : 0xFF;
+            reply[1 + i] = at < EDID_BYTES ? a->edid[at] : 0xFF;
         }
         a->i2c_offset = (uint8_t)(a->i2c_offset + n);
     }

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vmm/vgpu/i915/display/vdisp_edid.h"
+#include "lib/edid.h"
 
 #define VDISP_AUX_MSG_MAX       20u         /* five 32-bit data registers */
 #define VDISP_DPCD_BYTES        0x700u      /* what a Skylake i915 reads or writes (below
@@ -74,14 +74,14 @@ struct vdisp_aux_stats {
 
 struct vdisp_aux {
     uint8_t dpcd[VDISP_DPCD_BYTES];
-    uint8_t edid[VDISP_EDID_BYTES];
+    uint8_t edid[EDID_BYTES];
     uint8_t i2c_offset;             /* next EDID byte */
     bool i2c_open;                  /* a MOT transaction is under way */
     struct vdisp_aux_stats st;
 };
 
 /* The monitor's DPCD at power-on (link untrained), with edid as its EDID. */
-void vdisp_aux_init(struct vdisp_aux *a, const uint8_t edid[VDISP_EDID_BYTES]);
+void vdisp_aux_init(struct vdisp_aux *a, const uint8_t edid[EDID_BYTES]);
 /* One AUX request of req_len bytes; the reply goes to reply (VDISP_AUX_MSG_MAX bytes) and its
  * length is returned (at least 1). */
 unsigned vdisp_aux_request(struct vdisp_aux *a, const uint8_t *req, unsigned req_len, uint8_t *reply);

@@ -5,7 +5,7 @@
  * HTOTAL x VTOTAL pixels at the pixel clock i915 set up, link_m x port clock / link_n
  * (intel_dotclock_calculate(); the port clock is twice the DPLL_CTRL1 link rate of the PLL
  * DPLL_CTRL2 gives port D, skl_ddi_lcpll_get_freq()), bounded by the monitor's refresh (never
- * more vblank interrupts than it promises) and VDISP_MIN_HZ.  Without a clock (M/N not written)
+ * more vblank interrupts than it promises) and EDID_MIN_HZ.  Without a clock (M/N not written)
  * the monitor's refresh is the period.  The first vblank is one period after the enable.
  *
  * PIPEDSL: hardware reads the line being scanned minus one (i915 adds scanline_offset 1 for
@@ -58,8 +58,8 @@ void vdisp_pipe_enable(struct vdisp *d, bool on, uint64_t now)
     if (d->vbl_start > d->vtotal)
         d->vbl_start = d->vtotal;
     d->clock_khz = pixel_clock_khz(d);
-    uint32_t hz = d->mon.hz ? d->mon.hz : VDISP_MAX_HZ;
-    uint64_t fastest = NS_PER_S / hz, slowest = NS_PER_S / VDISP_MIN_HZ;
+    uint32_t hz = d->mon.hz ? d->mon.hz : EDID_MAX_HZ;
+    uint64_t fastest = NS_PER_S / hz, slowest = NS_PER_S / EDID_MIN_HZ;
     uint64_t period = d->clock_khz ? (uint64_t)d->htotal * d->vtotal * 1000000ull / d->clock_khz : fastest;
     d->period_ns = period < fastest ? fastest : period > slowest ? slowest : period;
     d->last_vblank_ns = now;

@@ -1,7 +1,8 @@
 /*
  * The execlist and context-status-buffer (CSB) sequencer of one virtual engine: the events a
  * Gen9 engine writes for the ELSP submissions and context completions the vGPU sees, in the
- * order i915 6.1's process_csb() / gen8_csb_parse() consumes them (audit M2, M11).
+ * order i915 6.1's process_csb() / gen8_csb_parse() consumes them: any other order is an
+ * "invalid CSB event" to i915, which resets the engine.
  *
  * Events (gen9_context.h GEN9_CTX_STATUS_*; GVT-g gvt/execlist.c is the reference):
  *  - a submission to an idle engine: IDLE_ACTIVE, context id 0 (i915 promotes pending to

@@ -159,7 +159,7 @@ static void pcode(struct vgt_regs *r, int i, uint32_t val)
 
 void vgt_regs_write(struct vgt_regs *r, uint32_t off, uint32_t val, struct vgt_regs_action *act)
 {
-    int i = row_of(off), e;
+    int i = row_of(off);
 
     r->st.writes++;
     if (act)
@@ -186,7 +186,7 @@ void vgt_regs_write(struct vgt_regs *r, uint32_t off, uint32_t val, struct vgt_r
     case VGT_REG_SPECIAL:
         break;
     }
-    if ((e = engine_reg(off, GEN9_RING_MI_MODE(0))) >= 0) {
+    if (engine_reg(off, GEN9_RING_MI_MODE(0)) >= 0) {
         /* MODE_IDLE is status, not a control bit. */
         r->val[i] = gen9_masked_apply(r->val[i], val & ~(GEN9_MI_MODE_IDLE << 16)) &
                     ~GEN9_MI_MODE_IDLE;

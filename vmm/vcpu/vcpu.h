@@ -1,0 +1,51 @@
+/* A guest's virtual CPU, apart from its VM (vmm/vm.h): the VMCS, the registers and FPU state the
+ * VMCS does not hold, the guest's MSRs, its local APIC and where its interrupts stand, and its
+ * time and exit counters.  A guest has one today; the VM reaches it through struct vm_cpu_ops,
+ * which vcpu_ops implements here (vcpu.c), so the guests' lifecycle needs nothing of VMX. */
+#ifndef TESSERA_VMM_VCPU_VCPU_H
+#define TESSERA_VMM_VCPU_VCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/x86/vmx.h"
+#include "arch/x86/vmx_exit_reasons.h"
+#include "vmm/vcpu/guest_msr.h"
+#include "vmm/vdev/vlapic.h"
+#include "vmm/vm.h"
+
+struct vcpu {
+    struct vm *vm;
+    uint64_t vmcs_phys, msr_bitmap_phys; /* taken at its first start, kept */
+    bool launched;
+    uint16_t vpid;
+
+    struct vmx_gprs gprs;
+    uint8_t fpu[512] __attribute__((aligned(16))); /* guest FXSAVE image */
+    struct guest_msrs msrs;
+
+    /* The interrupt path (inject.c). */
+    struct vlapic lapic;   /* x2APIC, timer on the TSC */
+    bool halted;           /* HLT with interrupts on: off the run queue until one is ready */
+    bool irq_window;       /* interrupt-window exiting is on in its VMCS */
+    bool msi_refused_said; /* an undeliverable MSI was logged since the last start */
+    uint64_t irqs_injected, events_reinjected;
+
+    uint64_t exits, exit_count[EXIT_REASON_COUNT];
+    uint32_t last_exit;
+    uint64_t run_ns; /* time on the CPU, since boot */
+
+    /* The run queue (vcpu_run.c). */
+    bool wanted_cpu;   /* used its whole slice last round */
+    bool woke;         /* found ready by vcpu_wake_pending, not run since */
+    uint64_t round_ns; /* its time in the current round */
+};
+
+/* create: the vCPU (its interrupt controllers at reset) and the guest's MMIO window (above its
+ * RAM, below the top of the guest-physical space its CPU addresses, CPUID.80000008H within
+ * EPT's 48 bits).  start: the VMCS and MSR bitmap (taken at the first start), the VMCS written
+ * for vm->boot, registers, FPU, MSRs and interrupts at reset, EPT and VPID translations
+ * flushed. */
+extern const struct vm_cpu_ops vcpu_ops;
+
+#endif
