@@ -255,8 +255,9 @@ def run(r, s, banner, timing):
                     assert re.search(r"DP-1", out) and re.search(r"connected", out), out
             finally:
                 try:
-                    out = sh(f"tail -n 4 {log} /tmp/client.log; display-kiosk stop", 300)
-                    print("\n".join("     " + l for l in out.strip().splitlines()[-12:]))
+                    out = sh(f"grep -E 'DP-1|rror|ailed' {log} | tail -n 6; tail -n 4 {log} /tmp/client.log; "
+                             "display-kiosk stop", 300)
+                    print("\n".join("     " + l for l in out.strip().splitlines()[-20:]))
                     sh("fbpicture /etc/splash.ppm /dev/fb0", 300)
                 except StepFailed as e:
                     print(f"     ({kind} could not be stopped: {e})")
