@@ -7,6 +7,7 @@
 
 #include "config/internal.h"
 #include "tessera/abi/guest.h"
+#include "lib/edid.h"
 
 /* The framebuffer is memory the hypervisor holds outside the guest's RAM (the wall reads it like
  * a vGPU plane), so its size is bounded: 32 MiB is 4096x2048 at 32 bits per pixel. */
@@ -26,6 +27,9 @@ static int check_tessera(struct cfg_ctx *x, unsigned i, const char *path)
     if (g->vgpu == CFG_VGPU_I915)
         return cfg_fail(x, path, "vgpu", "only a Linux guest (kernel = \"linux\") runs i915; a "
                         "Tessera guest drives the vGPU of docs/vgpu-abi.md");
+    if (g->vgpu_display != CFG_DISPLAY_NONE || (x->display_given & (1ull << i)))
+        return cfg_fail(x, path, "vgpu-display", "only an i915 vGPU (vgpu = \"i915\") has a "
+                        "virtual monitor; a Tessera guest's picture is its plane");
     size_t n = strlen(g->cmdline);
     if (n > TESSERA_GUEST_CMDLINE_MAX - 1) {
         snprintf(what, sizeof what, "%zu characters; a Tessera guest's boot information holds "
@@ -62,6 +66,39 @@ static int check_linux(struct cfg_ctx *x, unsigned i, const char *path)
     return CFG_OK;
 }
 
+/* The i915 vGPU's virtual monitor: its properties only with vgpu-display = "dp"; a mode i915
+ * accepts at the refresh asked for (the same generator the vGPU uses, lib/edid.h). */
+static int check_display(struct cfg_ctx *x, unsigned i, const char *path)
+{
+    struct cfg_guest *g = &x->out->guest[i];
+    char what[200];
+    struct edid_mode m;
+    if (g->vgpu_display == CFG_DISPLAY_NONE) {
+        if (x->display_given & (1ull << i))
+            return cfg_fail(x, path, "display-px", "display-px and display-hz describe the virtual "
+                            "monitor: set vgpu-display = \"dp\" too");
+        return CFG_OK;
+    }
+    if (g->vgpu != CFG_VGPU_I915)
+        return cfg_fail(x, path, "vgpu-display", "a virtual monitor is part of the i915 vGPU: set "
+                        "vgpu = \"i915\" too");
+    if (!g->display_width_px) {
+        g->display_width_px = g->tile.width;
+        g->display_height_px = g->tile.height;
+    }
+    if (!g->display_hz)
+        g->display_hz = CFG_DISPLAY_DEFAULT_HZ;
+    if (!edid_mode_make(g->display_width_px, g->display_height_px, g->display_hz, &m) ||
+        !edid_mode_make(EDID_ALT_WIDTH, EDID_ALT_HEIGHT, g->display_hz, &m)) {
+        snprintf(what, sizeof what, "%ux%u at %u Hz: no mode i915 accepts (each side %u..%u pixels, "
+                 "a pixel clock of at most %u MHz)%s", g->display_width_px, g->display_height_px,
+                 g->display_hz, EDID_MIN_SIDE, EDID_MAX_WIDTH, EDID_MAX_CLOCK_KHZ / 1000,
+                 x->display_given & (1ull << i) ? "" : "; it defaults to the tile's size");
+        return cfg_fail(x, path, "display-px", what);
+    }
+    return CFG_OK;
+}
+
 int cfg_check_guest_kinds(struct cfg_ctx *x)
 {
     const struct cfg *c = x->out;
@@ -70,6 +107,8 @@ int cfg_check_guest_kinds(struct cfg_ctx *x)
         cfg_guest_path(c, i, path);
         int rc = c->guest[i].kind == CFG_GUEST_LINUX ? check_linux(x, i, path)
                                                      : check_tessera(x, i, path);
+        if (rc == CFG_OK && c->guest[i].kind == CFG_GUEST_LINUX)
+            rc = check_display(x, i, path);
         if (rc != CFG_OK)
             return rc;
     }

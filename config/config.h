@@ -106,6 +106,14 @@ enum cfg_vgpu_profile {
     CFG_VGPU_I915 = 1,
 };
 
+/* The display an i915 vGPU offers its guest (property `vgpu-display`): none (every pipe fused
+ * off), or one virtual DisplayPort monitor (docs/vgpu-i915.md "Display"). */
+enum cfg_vgpu_display {
+    CFG_DISPLAY_NONE = 0,
+    CFG_DISPLAY_DP = 1,
+};
+#define CFG_DISPLAY_DEFAULT_HZ 60u
+
 struct cfg_guest {
     char name[CFG_NAME_MAX];        /* the node name under /guests; the shell's <vm> */
     uint32_t kind;                  /* enum cfg_guest_kind; property `kernel` */
@@ -124,6 +132,10 @@ struct cfg_guest {
     bool console;                   /* the guest's virtual UART is kept (shell `console`) */
     bool autostart;                 /* started at boot, else by `vm start` */
     uint32_t vgpu;                  /* enum cfg_vgpu_profile; Linux guests only for i915 */
+    uint32_t vgpu_display;          /* enum cfg_vgpu_display; i915 vGPUs only */
+    uint32_t display_width_px;      /* the monitor's preferred mode, default the tile's size */
+    uint32_t display_height_px;
+    uint32_t display_hz;            /* its refresh, default CFG_DISPLAY_DEFAULT_HZ */
 };
 
 struct cfg_appliance {

@@ -30,11 +30,14 @@ int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
     if (!c || id >= c->n_guests || id >= TESSERA_MAX_GUESTS)
         return snprintf(buf, len, "guest %u: no such guest", id);
     const struct cfg_guest *g = &c->guest[id];
-    char linux_part[CFG_IMAGE_MAX + 64] = "", fences[40] = "";
+    char linux_part[CFG_IMAGE_MAX + 112] = "", fences[40] = "", display[48] = "";
+    if (g->vgpu_display == CFG_DISPLAY_DP)
+        snprintf(display, sizeof display, ", display dp %ux%u@%u", g->display_width_px,
+                 g->display_height_px, g->display_hz);
     if (g->kind == CFG_GUEST_LINUX)
-        snprintf(linux_part, sizeof linux_part, ", initrd %s, framebuffer %ux%u%s",
+        snprintf(linux_part, sizeof linux_part, ", initrd %s, framebuffer %ux%u%s%s",
                  g->initrd[0] ? g->initrd : "none", g->fb_width_px, g->fb_height_px,
-                 g->vgpu == CFG_VGPU_I915 ? ", vgpu i915" : "");
+                 g->vgpu == CFG_VGPU_I915 ? ", vgpu i915" : "", display);
     if (g->fence_pool_kib)
         snprintf(fences, sizeof fences, ", fence pool %u KiB", g->fence_pool_kib);
     return snprintf(buf, len,

@@ -24,6 +24,7 @@ struct cfg_ctx {
     bool slice_given;
     bool max_slots_given;
     uint64_t fb_given;          /* bit i: guest i sets framebuffer-px */
+    uint64_t display_given;     /* bit i: guest i sets display-px or display-hz */
 };
 
 /* Writes "<node>: <prop>: <what>" (or "<node>: <what>" when prop is NULL) into the error

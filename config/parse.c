@@ -9,6 +9,7 @@
 
 #include "config/blob.h"
 #include "config/internal.h"
+#include "lib/edid.h"
 
 #define U32(nm, req, lo, hi, mult, desc, type, field) \
     { .name = nm, .kind = CFG_K_U32, .required = req, .min = lo, .max = hi, \
@@ -94,7 +95,12 @@ static const struct cfg_prop balloon_props[] = {
 
 static const char *const kernel_names[] = { "tessera", "linux", NULL };   /* cfg_guest_kind */
 static const char *const vgpu_names[] = { "tessera", "i915", NULL };      /* cfg_vgpu_profile */
+static const char *const display_names[] = { "none", "dp", NULL };        /* cfg_vgpu_display */
 enum { GUEST_FRAMEBUFFER = 11 };        /* index of framebuffer-px in guest_props */
+enum { GUEST_DISPLAY_PX = 15, GUEST_DISPLAY_HZ = 16 };     /* display-px, display-hz */
+_Static_assert(offsetof(struct cfg_guest, display_height_px) ==
+               offsetof(struct cfg_guest, display_width_px) + sizeof(uint32_t),
+               "display_width_px and display_height_px must be adjacent");
 /* framebuffer-px is read as two uint32_t side by side. */
 _Static_assert(offsetof(struct cfg_guest, fb_height_px) ==
                offsetof(struct cfg_guest, fb_width_px) + sizeof(uint32_t),
@@ -128,6 +134,13 @@ static const struct cfg_prop guest_props[] = {
         struct cfg_guest, fence_pool_kib),
     ENUM("vgpu", vgpu_names, "the vGPU its driver finds: Tessera's contract or i915's",
          struct cfg_guest, vgpu),
+    ENUM("vgpu-display", display_names, "the display an i915 vGPU offers: none or one virtual "
+         "DisplayPort monitor", struct cfg_guest, vgpu_display),
+    [GUEST_DISPLAY_PX] = { .name = "display-px", .kind = CFG_K_SIZE,
+      .what = "the virtual monitor's preferred mode in pixels",
+      .offset = offsetof(struct cfg_guest, display_width_px) },
+    [GUEST_DISPLAY_HZ] = U32("display-hz", false, EDID_MIN_HZ, EDID_MAX_HZ, 0,
+                             "the virtual monitor's refresh rate in Hz", struct cfg_guest, display_hz),
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
@@ -222,6 +235,8 @@ static int parse_guests(struct cfg_ctx *x, int node)
             return rc;
         if (seen & (1ull << GUEST_FRAMEBUFFER))
             x->fb_given |= 1ull << x->out->n_guests;
+        if (seen & ((1ull << GUEST_DISPLAY_PX) | (1ull << GUEST_DISPLAY_HZ)))
+            x->display_given |= 1ull << x->out->n_guests;
         x->out->n_guests++;
     }
     return CFG_OK;

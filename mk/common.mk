@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io
+PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io vdisp
 # Small pure helpers any room may use (the CRC-32); lib/ includes nothing of the project's.
 pure_dirs_lib    := lib
 pure_dirs_gtt    := gtt
@@ -32,9 +32,9 @@ pure_dirs_display := vmm/display
 pure_skip_display := vmm/display/wall.c vmm/display/linux_fb.c
 # The mediated vGPU device: BAR0 emulation, execlist shadowing, the render loop, ballooning
 # (core/), and its personalities (kiosk/, i915/).  host/ wires it to the machine: not pure;
-# i915/vgt/ is a module of its own (vgt, below).
+# i915/vgt/ and i915/display/ are modules of their own (vgt, vdisp, below).
 pure_dirs_vgpu   := vmm/vgpu
-pure_skip_vgpu   := $(shell find vmm/vgpu/host vmm/vgpu/i915/vgt -name '*.c' 2>/dev/null)
+pure_skip_vgpu   := $(shell find vmm/vgpu/host vmm/vgpu/i915/vgt vmm/vgpu/i915/display -name '*.c' 2>/dev/null)
 # Virtual devices a guest's CPU talks to: the 16550, the local APIC, the 8259 pair, arbitration.
 pure_dirs_vdev   := vmm/vdev
 # A guest's I/O bus: its port ranges and MMIO regions, where they may be placed, and the EPT
@@ -48,6 +48,9 @@ pure_srcs_loader := boot/linux/loader_error.c boot/linux/bzimage.c vmm/loader/ac
 # What an unmodified i915 guest needs of its vGPU: the PPGTT shadow, the execlist/CSB sequencer,
 # the GT interrupt controller and the Skylake GT2 register file (docs/vgpu-i915.md).
 pure_dirs_vgt    := vmm/vgpu/i915/vgt
+# The i915 guest's virtual DP monitor: the display registers i915 drives, the monitor's EDID,
+# DPCD and AUX channel, the pipe's vblank clock and the planes, the OpRegion/VBT (vgpu-i915.md).
+pure_dirs_vdisp  := vmm/vgpu/i915/display
 
 pure_srcs = $(filter-out $(pure_skip_$(1)),$(sort $(wildcard $(pure_srcs_$(1))) \
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null))))
@@ -61,7 +64,8 @@ module_of = $(filter $(PURE_MODULES),$(word 2,$(subst _, ,$(basename $(notdir $(
 pure_deps_config := gtt loader lib
 pure_deps_display := lib
 pure_deps_igpu   :=
-pure_deps_vgpu   := gtt sched igpu vgt
+pure_deps_vgpu   := gtt sched igpu vgt vdisp lib
 pure_deps_vgt    := igpu
+pure_deps_vdisp  := lib
 pure_deps_io     := vmx
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))

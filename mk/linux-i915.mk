@@ -35,6 +35,17 @@ I915_IGT_PROGRAMS ?= $(addprefix $(I915_IGT_DIR)/,gem_exec_nop gem_blt intel_upl
                        intel_upload_blit_large gem_create gem_exec_ctx gem_latency gem_busy) \
                      /usr/bin/lsgpu
 
+# Debian's display programs for the guest's virtual monitor (docs/linux-image.md, "The i915
+# guest's display"): libdrm's modetest and vbltest, Weston 10 with its DRM backend (pixman
+# renderer, no GL), its kiosk shell and a shm client, and cage (wlroots, pixman).  The plugins
+# Weston loads with dlopen() are named here; elf-closure takes what each of them links.  No Mesa
+# DRI driver is taken (none is linked, only dlopen()ed by EGL, which these programs do not use):
+# the guest has no 3D, and the build refuses an image that would carry one.
+I915_DISPLAY_PACKAGES ?= libdrm-tests weston cage seatd
+I915_DISPLAY_PROGRAMS ?= /usr/bin/modetest /usr/bin/vbltest /usr/bin/weston /usr/bin/weston-simple-shm \
+                         /usr/bin/cage /usr/sbin/seatd /usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so \
+                         /usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so
+
 # --- Debian's kernel modules: only the i915 closure is taken out of the package (two passes
 #     over its data archive, about 10 s).  vmlinuz.version names the package DEB_KERNEL came from.
 $(I915_OUT)/modules.txt: $(DEB_KERNEL) tools/kmod-closure
@@ -44,11 +55,11 @@ $(I915_OUT)/modules.txt: $(DEB_KERNEL) tools/kmod-closure
 	@mv $@.tmp $@
 	@sed 's/^/  LINUX   /' $@
 
-# --- intel-gpu-tools and the packages apt says it needs (architecture-independent ones left
-#     out), downloaded once and unpacked into one tree.
-$(I915_DEB_DIR)/packages.list: | tools/debian-closure tools/debian-download
+# --- intel-gpu-tools, the display programs and the packages apt says they need (architecture-
+#     independent ones left out), downloaded once and unpacked into one tree.
+$(I915_DEB_DIR)/packages.list: mk/linux-i915.mk | tools/debian-closure tools/debian-download
 	@tools/debian-download $(I915_DEB_DIR)/debs intel-gpu-tools >/dev/null
-	@tools/debian-closure intel-gpu-tools >$@.tmp
+	@tools/debian-closure intel-gpu-tools $(I915_DISPLAY_PACKAGES) >$@.tmp
 	@mv $@.tmp $@
 
 $(I915_DEB_DIR)/root.done: $(I915_DEB_DIR)/packages.list
@@ -85,18 +96,42 @@ $(I915_OUT)/i915-mi-attack: guests/linux/i915/i915-mi-attack.c drivers/igpu/gen9
 	@echo "  LINUXCC $<"
 	@gcc -std=gnu11 -O2 $(WARN) -I. -static -s -o $@ $<
 
+# cage refuses to run as root: display-kiosk starts it as a user through run-as (busybox-static
+# has no su), a static program without a C library like fbpicture.
+$(I915_OUT)/run-as: guests/linux/i915/run-as.c
+	@mkdir -p $(dir $@)
+	@echo "  LINUXCC $<"
+	@gcc -std=gnu11 -Os $(WARN) -ffreestanding -fno-stack-protector -fno-pie -no-pie \
+	     -fno-asynchronous-unwind-tables -nostdlib -static -s -Wl,--build-id=none -o $@ $<
+
+# The display's isolation check (a plane aimed outside the guest's memory, behind i915's back):
+# static, like i915-colorblt.
+$(I915_OUT)/i915-plane: guests/linux/i915/i915-plane.c drivers/igpu/gen9_display.h
+	@mkdir -p $(dir $@)
+	@echo "  LINUXCC $<"
+	@gcc -std=gnu11 -O2 $(WARN) -I. -static -s -o $@ $<
+
 # --- The second archive, staged as a tree and listed by tools/tree-manifest.
 $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done \
-                               $(I915_OUT)/i915-colorblt $(I915_OUT)/i915-mi-attack \
+                               $(I915_OUT)/i915-colorblt $(I915_OUT)/i915-mi-attack $(I915_OUT)/i915-plane $(I915_OUT)/run-as \
                                guests/linux/i915/i915-init \
+                               guests/linux/i915/display-kiosk guests/linux/i915/Xwayland \
                                tools/elf-closure tools/tree-manifest tools/gen-initramfs
 	@rm -rf $(I915_STAGE) && mkdir -p $(I915_STAGE)/sbin $(I915_STAGE)/usr/bin
 	@cp -a $(I915_OUT)/modules/lib $(I915_STAGE)/
 	@tools/elf-closure $(I915_DEB_DIR)/root $(I915_STAGE) $(I915_IGT_PROGRAMS) >$(I915_OUT)/libraries.txt
 	@tail -n 1 $(I915_OUT)/libraries.txt | sed 's/^/  LINUX   /'
+	@tools/elf-closure $(I915_DEB_DIR)/root $(I915_STAGE) $(I915_DISPLAY_PROGRAMS) >$(I915_OUT)/display-libraries.txt
+	@tail -n 1 $(I915_OUT)/display-libraries.txt | sed 's/^/  LINUX   display: /'
+	@! find $(I915_STAGE) -name '*_dri.so' | grep . || { echo "linux-i915.mk: a Mesa DRI driver is in the i915 guest's initrd (no 3D there)" >&2; exit 1; }
 	@install -m 0755 guests/linux/i915/i915-init $(I915_STAGE)/sbin/i915-init
 	@install -m 0755 $(I915_OUT)/i915-colorblt $(I915_STAGE)/usr/bin/i915-colorblt
 	@install -m 0755 $(I915_OUT)/i915-mi-attack $(I915_STAGE)/usr/bin/i915-mi-attack
+	@install -m 0755 $(I915_OUT)/i915-plane $(I915_STAGE)/usr/bin/i915-plane
+	@install -m 0755 $(I915_OUT)/run-as $(I915_STAGE)/usr/bin/run-as
+	@install -m 0755 guests/linux/i915/display-kiosk $(I915_STAGE)/usr/bin/display-kiosk
+	@install -m 0755 guests/linux/i915/Xwayland $(I915_STAGE)/usr/bin/Xwayland
+	@mkdir -p $(I915_STAGE)/usr/share/X11/xkb   # libxkbcommon refuses a context without its data folder (no keymap is compiled: no keyboard)
 	@tools/tree-manifest $(I915_STAGE) >$(I915_OUT)/i915-part.list
 	@tools/gen-initramfs -z -o $@ $(I915_OUT)/i915-part.list >$(I915_OUT)/i915-part.txt
 	@sed 's/^/  LINUX   /' $(I915_OUT)/i915-part.txt

@@ -109,6 +109,16 @@ static bool devices_start(struct vm *vm)
     return true;
 }
 
+static bool devices_loaded(struct vm *vm)
+{
+    for (unsigned i = 0; i < vm->n_devices; i++) {
+        const struct vm_device *d = &vm->devices[i];
+        if (d->loaded && !d->loaded(vm, d->ctx))
+            return false;
+    }
+    return true;
+}
+
 /* ---- a guest's life: what the hypervisor had free when it began and when it ended ---- */
 
 static void life_begin(struct vm *vm)
@@ -216,7 +226,8 @@ bool vm_start(struct vm *vm)
     };
     /* The board first, as a reset machine's devices are before its firmware loads anything: a
      * device may give the guest something the loader describes (a framebuffer). */
-    if (!vm_allocate(vm) || !devices_start(vm) || !loader->load(vm, &img) || !cpu->start(vm)) {
+    if (!vm_allocate(vm) || !devices_start(vm) || !loader->load(vm, &img) || !devices_loaded(vm) ||
+        !cpu->start(vm)) {
         vm->state = VM_FAILED;
         log_warn("guest %u (%s): failed: %s", vm->id, vm->cfg->name, vm->reason);
         return false;

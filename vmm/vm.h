@@ -58,6 +58,10 @@ struct vm_device {
     /* Every start, before the image is loaded (RAM and EPT exist, the vCPU is not set up yet):
      * back to power-on state.  False with vm->reason set: the guest does not start. */
     bool (*start)(struct vm *vm, void *ctx);
+    /* Every start, after the loader (which clears the guest's RAM) and before the vCPU: what
+     * firmware leaves in guest memory for the device's driver (an OpRegion).  False with
+     * vm->reason set: the guest does not start. */
+    bool (*loaded)(struct vm *vm, void *ctx);
     /* The guest stopped, crashed, exited or is being restarted. */
     void (*stop)(struct vm *vm, void *ctx);
     /* One line (no newline) of what it did, for the shell's `devices`. */

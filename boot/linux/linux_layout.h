@@ -21,6 +21,10 @@
 #define LINUX_MPTABLE_ROOM      0x400ULL                  /* the KiB Linux scans there */
 #define LINUX_ACPI_GPA          0xE0000ULL                /* RSDP, then the ACPI tables */
 #define LINUX_ACPI_ROOM         0x1000ULL
+/* An i915 guest's OpRegion (vmm/vgpu/i915/display/vdisp_opregion.h), 8 KiB, named by the GPU's
+ * PCI ASLS register: in the reserved block, after the ACPI tables (memremap() refuses a range
+ * that mixes RAM and reserved memory). */
+#define LINUX_OPREGION_GPA      0xE2000ULL
 #define LINUX_BIOS_AREA_END     0x100000ULL               /* e820 reserved [639 KiB, 1 MiB) */
 #define LINUX_KERNEL_MIN_GPA    0x100000ULL               /* lowest load address (LOADED_HIGH) */
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/igpu/gen9_display.h"  /* display engine and south display */
 #include "drivers/igpu/gen9_gtt.h"      /* tile geometry, for fence shapes */
 
 /* ---- BAR0 (GTTMMADR) geometry ---------------------------------------------------------- */
@@ -359,12 +360,7 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define GEN9_PCU_IMR                      0x444E4u
 #define GEN9_PCU_IIR                      0x444E8u
 #define GEN9_PCU_IER                      0x444ECu
-#define GEN9_DE_PIPE_IIR(pipe)            (0x44408u + 0x10u * (uint32_t)(pipe))
-#define GEN9_DE_PORT_IIR                  0x44448u
-#define GEN9_DE_MISC_IIR                  0x44468u
-#define GEN9_SDE_IMR                      0xC4004u
-#define GEN9_SDE_IIR                      0xC4008u
-#define GEN9_SDE_IER                      0xC400Cu
+/* (The display banks GEN9_DE_* and GEN9_SDE_* are in gen9_display.h.) */
 
 /* ---- Forcewake (i915 gt/intel_gt_regs.h, intel_uncore.c) --------------------------------
  * A domain is woken by a masked write of FORCEWAKE_KERNEL to its request register and is
@@ -389,12 +385,7 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
  * once at init (FPGA_DBG_RM_NOCLAIM) and writes the bit to clear it. */
 #define GEN9_FPGA_DBG                     0x42300u
 #define   GEN9_FPGA_DBG_RM_NOCLAIM        (1u << 31)
-/* Display fuses (i915 SKL_DFSM): a set pipe-disable bit means the pipe is fused off; with all
- * three set, intel_device_info_runtime_init() finds no pipe and HAS_DISPLAY() is false. */
-#define GEN9_SKL_DFSM                     0x51000u
-#define   GEN9_DFSM_PIPE_A_DISABLE        (1u << 30)
-#define   GEN9_DFSM_PIPE_B_DISABLE        (1u << 21)
-#define   GEN9_DFSM_PIPE_C_DISABLE        (1u << 28)
+/* (Display fuses, GEN9_SKL_DFSM, are in gen9_display.h.) */
 /* Slice/subslice/EU fuses (i915 GEN8_FUSE2, GEN9_EU_DISABLE; intel_sseu.c
  * gen9_sseu_info_init()): slice enable mask in 27:25, subslice disable mask (the same for every
  * slice) in 23:20, and per slice one byte of disabled-EU bits per subslice. */
@@ -426,6 +417,8 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define   GEN9_PCODE_READ_RC6VIDS         0x5u
 #define   GEN9_PCODE_READ_MEM_LATENCY     0x6u
 #define   GEN9_PCODE_CDCLK_CONTROL        0x7u       /* i915 SKL_PCODE_CDCLK_CONTROL */
+#define   GEN9_PCODE_SAGV_CONTROL         0x21u      /* i915 GEN9_PCODE_SAGV_CONTROL */
+#define   GEN9_PCODE_ILLEGAL_CMD          0x1u       /* error code: -ENXIO in i915 */
 #define   GEN9_CDCLK_READY_FOR_CHANGE     0x1u       /* i915 SKL_CDCLK_READY_FOR_CHANGE */
 #define GEN9_PCODE_DATA                   0x138128u
 #define GEN9_PCODE_DATA1                  0x13812Cu
@@ -490,26 +483,8 @@ static inline bool gen9_fence_shape_ok(uint64_t size, uint32_t pitch, bool y_til
 #define GEN9_CTX_PREEMPT_REG              0x2248u    /* GEN9_CTX_PREEMPT_REG */
 #define GEN9_L3SQCREG4                    0xB118u    /* GEN8_L3SQCREG4 */
 
-/* ---- Display: pipe A and its primary plane (i915 i915_reg.h PIPESRC, PLANE_CTL/STRIDE/POS/
- * SIZE/SURF(pipe A, plane 1); PRM Vol 2c "PLANE_*").  Tessera's vGPU emulates these so a guest
- * can name its framebuffer; the hypervisor composes it onto the kiosk wall. */
-#define GEN9_PIPESRC_A                    0x6001Cu  /* (width - 1) << 16 | (height - 1) */
-#define   GEN9_PIPESRC_WIDTH_SHIFT        16u
-#define GEN9_PLANE_CTL_1_A                0x70180u
-#define   GEN9_PLANE_CTL_ENABLE           (1u << 31)
-#define   GEN9_PLANE_CTL_FORMAT_MASK      (0xFu << 24)
-#define   GEN9_PLANE_CTL_FORMAT_XRGB_8888 (0x4u << 24)
-#define   GEN9_PLANE_CTL_TILED_MASK       (0x7u << 10)   /* 0 = linear */
-#define GEN9_PLANE_STRIDE_1_A             0x70188u  /* linear: in units of 64 bytes */
-#define   GEN9_PLANE_STRIDE_UNIT          64u
-#define   GEN9_PLANE_STRIDE_MASK          0x3FFu
-#define GEN9_PLANE_POS_1_A                0x7018Cu
-#define GEN9_PLANE_SIZE_1_A               0x70190u  /* (height - 1) << 16 | (width - 1) */
-#define   GEN9_PLANE_SIZE_WIDTH_MASK      0x1FFFu   /* i915 PLANE_WIDTH_MASK, bits 12:0 */
-#define   GEN9_PLANE_SIZE_HEIGHT_SHIFT    16u
-#define   GEN9_PLANE_SIZE_HEIGHT_MASK     0x1FFFu   /* i915 PLANE_HEIGHT_MASK, bits 28:16 */
-#define GEN9_PLANE_SURF_1_A               0x7019Cu  /* graphics address, 4 KiB aligned */
-#define   GEN9_PLANE_SURF_ADDR_MASK       0xFFFFF000u
+/* ---- Display: pipe A, its planes, the DDI ports and the south display are in
+ * gen9_display.h (Tessera's own guests use the primary plane: GEN9_PLANE_*_1_A). ---------- */
 
 /* ---- PCI configuration space of the iGPU (00:02.0) --------------------------------------- */
 /* What is Intel's in the iGPU's configuration space.  The standard header (ids, command,

@@ -6,7 +6,9 @@ MI only, no 3D or media"; i915-colorblt (an XY_COLOR_BLT through the i915 uAPI, 
 CPU) passes; Debian's gem_exec_nop runs on all four engines, gem_blt and intel_upload_blit_small
 complete, all exiting 0; with the Linux guest keeping the blitter busy the render scheduler is
 still fair (every kiosk with work is served at once or gets its weight's share); the kiosk
-guests keep rendering meanwhile.
+guests keep rendering meanwhile.  Its virtual DP monitor (`vgpu-display = "dp"`) is checked in the
+same boot by tests/e2e/i915_display.py: fbcon on the tile pixel-exact, vbltest, modetest, a mode
+change, Weston and cage, hotplug, a hostile plane.
 
 The kernel and the i915 guest's initrd come from `make linux-i915` (docs/linux-image.md, "The
 i915 guest"); TESSERA_LINUX_KERNEL and TESSERA_LINUX_I915_INITRD override their paths."""
@@ -14,6 +16,7 @@ import os
 import re
 import time
 
+import i915_display
 from harness import Session, StepFailed, config_iso
 from test_linux import KIOSKS, SHELL_PROMPT, LinuxConsole, completed
 
@@ -86,6 +89,14 @@ def run(r, iso):
             wedged = con.run("cat /sys/kernel/debug/dri/0/i915_wedged", 120).strip()
             assert wedged == "0", wedged
         r.check("i915: dmesg shows the GVT-g vGPU found and `Initialized i915`, nothing wedged", dmesg)
+
+        # The virtual monitor (vgpu-display = "dp"): fbcon, vbltest, modetest, a mode change,
+        # Weston, cage, hotplug and a hostile plane, in this same boot (tests/e2e/i915_display.py).
+        con.close()
+        con = None
+        timing = {}
+        i915_display.run(r, s, banner["line"], timing)
+        con = LinuxConsole(s)
 
         def colorblt():
             out = con.run("i915-colorblt; echo exit=$?", 900)

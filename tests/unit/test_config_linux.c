@@ -212,6 +212,62 @@ static void test_vgpu_profile(void **state)
     REJECT(t, "/guests/kiosk0: vgpu: expected one of \"tessera\", \"i915\"", "got \"gvt\"");
 }
 
+/* `vgpu-display`: "none" by default; "dp" on an i915 vGPU gives a monitor of the tile's size at
+ * 60 Hz unless display-px / display-hz say otherwise, named in the summary; refused without
+ * vgpu = "i915", on a Tessera guest, with monitor properties but no monitor, and for a mode
+ * i915 would not take. */
+static void test_vgpu_display(void **state)
+{
+    (void)state;
+    char line[CFG_CMDLINE_MAX + 200];
+    struct t_cfg *t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    accept(t);
+    assert_int_equal(t_out.guest[0].vgpu_display, CFG_DISPLAY_NONE);
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    t_str(t, LINUX_NODE, "vgpu-display", "dp");
+    accept(t);
+    assert_int_equal(t_out.guest[0].vgpu_display, CFG_DISPLAY_DP);
+    assert_int_equal(t_out.guest[0].display_width_px, 512);
+    assert_int_equal(t_out.guest[0].display_height_px, 384);
+    assert_int_equal(t_out.guest[0].display_hz, 60);
+    cfg_guest_summary(&t_out, 0, line, sizeof line);
+    assert_non_null(strstr(line, "vgpu i915, display dp 512x384@60, RAM"));
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    t_str(t, LINUX_NODE, "vgpu-display", "dp");
+    t_cells(t, LINUX_NODE, "display-px", 2, 1024, 768, 0, 0);
+    t_u32(t, LINUX_NODE, "display-hz", 20);
+    accept(t);
+    assert_int_equal(t_out.guest[0].display_width_px, 1024);
+    assert_int_equal(t_out.guest[0].display_hz, 20);
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu-display", "dp");
+    REJECT(t, "/guests/kiosk0: vgpu-display: a virtual monitor is part of the i915 vGPU");
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    t_u32(t, LINUX_NODE, "display-hz", 30);
+    REJECT(t, "/guests/kiosk0: display-px: display-px and display-hz describe the virtual monitor");
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    t_str(t, LINUX_NODE, "vgpu-display", "dp");
+    t_u32(t, LINUX_NODE, "display-hz", 75);
+    REJECT(t, "/guests/kiosk0: display-hz: expected 10..60");
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    t_str(t, LINUX_NODE, "vgpu-display", "dp");
+    t_cells(t, LINUX_NODE, "display-px", 2, 5000, 768, 0, 0);
+    REJECT(t, "/guests/kiosk0: display-px: 5000x768 at 60 Hz: no mode i915 accepts");
+    t = t_base(2);
+    t_str(t, "guests/kiosk1", "vgpu-display", "dp");
+    REJECT(t, "/guests/kiosk1: vgpu-display: only an i915 vGPU");
+    t = linux_base();
+    t_str(t, LINUX_NODE, "vgpu", "i915");
+    t_str(t, LINUX_NODE, "vgpu-display", "hdmi");
+    REJECT(t, "/guests/kiosk0: vgpu-display: expected one of \"none\", \"dp\"", "got \"hdmi\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_command_line_limits_by_kind),
         cmocka_unit_test(test_typo_in_a_linux_property_is_named),
         cmocka_unit_test(test_vgpu_profile),
+        cmocka_unit_test(test_vgpu_display),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

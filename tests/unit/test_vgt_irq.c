@@ -196,6 +196,28 @@ static void test_masks(void **state)
     assert_false(vgt_irq_event(&q, IGPU_RCS, 0));
 }
 
+/* The display's summary bits join the master: read with it, an MSI on their rising edge while
+ * master is on, none while i915's handler holds master off, another at its re-enable if they
+ * are still pending (gen8_de_irq_handler() clears the display IIRs in between). */
+static void test_display_summary(void **state)
+{
+    struct vgt_irq q;
+    (void)state;
+    boot(&q);
+    msis = 0;
+    assert_true(vgt_irq_set_display(&q, GEN9_MASTER_DE_PIPE_IRQ(0)));
+    assert_int_equal(vgt_irq_read(&q, GEN9_MASTER_IRQ),
+                     GEN9_MASTER_IRQ_CONTROL | GEN9_MASTER_DE_PIPE_IRQ(0));
+    assert_false(vgt_irq_set_display(&q, GEN9_MASTER_DE_PIPE_IRQ(0) | GEN9_MASTER_DE_PCH_IRQ));
+    w(&q, GEN9_MASTER_IRQ, 0);                      /* the handler: master off */
+    assert_false(vgt_irq_set_display(&q, GEN9_MASTER_DE_PCH_IRQ));
+    w(&q, GEN9_MASTER_IRQ, GEN9_MASTER_IRQ_CONTROL);   /* still pending: again */
+    assert_int_equal(msis, 1);
+    assert_false(vgt_irq_set_display(&q, 0));
+    vgt_irq_reset(&q);
+    assert_int_equal(vgt_irq_summary(&q), 0);
+}
+
 /* RING_IMR as i915 programs it: gen8_logical_ring_enable_irq() unmasks the user interrupt and
  * the kept ones at the engine's bank position; disable_irq() keeps only the kept ones. */
 static void test_ring_imr(void **state)
@@ -250,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_retrigger),
         cmocka_unit_test(test_masks),
         cmocka_unit_test(test_ring_imr),
+        cmocka_unit_test(test_display_summary),
         cmocka_unit_test(test_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -248,6 +248,26 @@ static void test_pcode(void **state)
     assert_int_equal(r->st.pcode, 5);
 }
 
+/* skl_sagv_disable() (with a display): GEN9_PCODE_SAGV_CONTROL answers "illegal command", which
+ * i915 reads as -ENXIO, "No SAGV found on system, ignoring"; the mailbox is free again.  The
+ * display's fuse: SKL_DFSM set for a vGPU with a monitor, read-only to the guest. */
+static void test_sagv_and_dfsm(void **state)
+{
+    struct vgt_regs *r = *state;
+    vgt_regs_write(r, GEN9_PCODE_DATA, 0, NULL);
+    vgt_regs_write(r, GEN9_PCODE_MAILBOX, GEN9_PCODE_READY | GEN9_PCODE_SAGV_CONTROL, NULL);
+    uint32_t m = vgt_regs_read(r, GEN9_PCODE_MAILBOX);
+    assert_int_equal(m & GEN9_PCODE_READY, 0);
+    assert_int_equal(m & GEN9_PCODE_ERROR_MASK, GEN9_PCODE_ILLEGAL_CMD);
+    assert_int_equal(pcode_rw(r, GEN9_PCODE_CDCLK_CONTROL, 0), GEN9_CDCLK_READY_FOR_CHANGE);
+    assert_true(vgt_regs_read(r, GEN9_SKL_DFSM) & GEN9_DFSM_PIPE_A_DISABLE);
+    assert_true(vgt_regs_set_fuse(r, GEN9_SKL_DFSM, GEN9_DFSM_PIPE_B_DISABLE));
+    assert_int_equal(vgt_regs_read(r, GEN9_SKL_DFSM), GEN9_DFSM_PIPE_B_DISABLE);
+    vgt_regs_write(r, GEN9_SKL_DFSM, 0, NULL);
+    assert_int_equal(vgt_regs_read(r, GEN9_SKL_DFSM), GEN9_DFSM_PIPE_B_DISABLE);
+    assert_false(vgt_regs_set_fuse(r, GEN9_PCODE_DATA, 1));     /* not a fuse */
+}
+
 /* The table itself: one row per register, ranges disjoint from rows and each other, kinds
  * valid; a rate CTC_MODE cannot say is refused. */
 static void test_table(void **state)
@@ -285,6 +305,7 @@ int main(void)
         cmocka_unit_test_setup(test_workarounds_and_storage, setup),
         cmocka_unit_test_setup(test_iir_units, setup),
         cmocka_unit_test_setup(test_pcode, setup),
+        cmocka_unit_test_setup(test_sagv_and_dfsm, setup),
         cmocka_unit_test(test_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

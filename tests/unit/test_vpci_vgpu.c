@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "vmm/vpci/pch_pci.h"
 #include "vmm/vpci/vgpu_pci.h"
 
 #define MIB (1ULL << 20)
@@ -276,9 +277,34 @@ static void test_msi_capability_for_i915(void **state)
     assert_false(vgpu_pci_msi(&bus, &addr, &data));
 }
 
+/* An i915 guest with a display: ASLS names the OpRegion (read-only), and i915's
+ * intel_detect_pch() finds an Intel ISA bridge (class 0x0601) at 00:1f.0, 8086:7000, which
+ * intel_is_virt_pch() takes for a virtual PCH. */
+static void test_display_functions(void **state)
+{
+    (void)state;
+    static struct vpci pci;
+    assert_int_equal(vgpu_pci_build(&pci, T_LOW_GM_MIB), VPCI_OK);
+    assert_int_equal(vpci_cfg_read(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4), 0);
+    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_VENDOR_ID, 2), 0xFFFF);
+    assert_int_equal(vgpu_pci_add_display(&pci, 0xE2001), VPCI_E_ARG);     /* not a page */
+    assert_int_equal(vgpu_pci_add_display(&pci, 0xE2000), VPCI_OK);
+    assert_int_equal(vpci_cfg_read(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4), 0xE2000);
+    vpci_cfg_write(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4, 0x12345000);
+    assert_int_equal(vpci_cfg_read(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4), 0xE2000);
+    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_VENDOR_ID, 2), PCI_VENDOR_INTEL);
+    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_DEVICE_ID, 2), 0x7000);
+    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_CLASS_BASE, 1), PCI_BASE_CLASS_BRIDGE);
+    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_CLASS_DEVICE, 1), 0x01);
+    for (unsigned b = 0; b < 6; b++)
+        assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, 0x10 + 4 * b, 4), 0);
+    assert_int_equal(vgpu_pci_add_display(&pci, 0xE2000), VPCI_E_EXISTS);   /* once */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_display_functions),
         cmocka_unit_test_setup(test_host_bridge_identity, setup),
         cmocka_unit_test_setup(test_only_two_functions, setup),
         cmocka_unit_test_setup(test_vgpu_identity, setup),

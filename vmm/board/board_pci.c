@@ -4,6 +4,7 @@
 #include "vmm/board/board.h"
 #include "vmm/board/board_internal.h"
 
+#include "boot/linux/linux_layout.h"
 #include "vmm/config_boot.h"
 #include "vmm/log.h"
 #include "vmm/vm.h"
@@ -116,6 +117,8 @@ static bool pci_start(struct vm *vm, void *ctx)
     int e = vgpu_pci_build(&p->bus, aperture_mib);
     if (e == VPCI_OK && vm->cfg->vgpu == CFG_VGPU_I915)
         e = vgpu_pci_add_msi(&p->bus); /* i915 takes its interrupts as MSI */
+    if (e == VPCI_OK && vm->cfg->vgpu_display == CFG_DISPLAY_DP)
+        e = vgpu_pci_add_display(&p->bus, LINUX_OPREGION_GPA); /* OpRegion (VBT) and a PCH */
     p->present = e == VPCI_OK;
     if (!p->present) {
         log_warn(

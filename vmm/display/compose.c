@@ -28,7 +28,8 @@ const char *display_tile_result_name(enum display_tile_result r)
     case DISPLAY_TILE_READ_FAILED: return "read failed";
     case DISPLAY_TILE_NO_MEMORY:   return "no memory";
     case DISPLAY_TILE_OUTSIDE:     return "outside the wall";
-    case DISPLAY_TILE_BAD_SURFACE: return "bad surface";
+    case DISPLAY_TILE_REFUSED:     return "bad surface";
+    case DISPLAY_TILE_BAD_SURFACE: return "bad wall surface";
     }
     return "?";
 }

@@ -57,6 +57,8 @@ enum display_tile_result {
     DISPLAY_TILE_READ_FAILED,       /* no signal: the read callback failed */
     DISPLAY_TILE_NO_MEMORY,         /* no signal: the scratch rows could not be allocated */
     DISPLAY_TILE_OUTSIDE,           /* nothing drawn: the tile lies wholly outside the surface */
+    DISPLAY_TILE_REFUSED,           /* no signal: the vGPU refused the surface the guest named
+                                     * (the caller's verdict; display_compose_tile never says it) */
     DISPLAY_TILE_BAD_SURFACE = -1,  /* nothing drawn: the surface or tile is not sane */
 };
 

@@ -57,6 +57,7 @@ bool lfb_wall_source(unsigned vm_id, struct wall_source *out)
     struct lfb *l = vm ? vm->lfb : NULL;
     if (!l || vm->state != VM_RUNNING || !l->hpa)
         return false;
-    *out = (struct wall_source){ true, l->fb.width, l->fb.height, l->fb.stride, lfb_read, l };
+    *out = (struct wall_source){ .enabled = true, .width = l->fb.width, .height = l->fb.height,
+                                 .stride_bytes = l->fb.stride, .read = lfb_read, .ctx = l };
     return true;
 }

@@ -36,6 +36,12 @@ static struct {
     enum display_tile_result last[TESSERA_MAX_GUESTS];
     bool painted[TESSERA_MAX_GUESTS];   /* the tile has been drawn once */
     bool overlapped[TESSERA_MAX_GUESTS];/* another tile covers part of it */
+    const char *refused[TESSERA_MAX_GUESTS];   /* why the vGPU refused its surface, last logged */
+    /* the frame under way (wall_poll makes it a tile at a time) */
+    bool in_frame;
+    unsigned next_tile;
+    uint64_t frame_start_ns, frame_ns;  /* when it started; CPU it took so far */
+    unsigned frame_pictures, frame_nosignal;
     struct wall_stats st;
 } wall;
 
@@ -45,20 +51,33 @@ unsigned wall_guest_count(void) { return wall.cfg ? wall.cfg->n_guests : 0; }
 
 const char *wall_guest_name(unsigned vm) { return vm < wall_guest_count() ? wall.cfg->guest[vm].name : "?"; }
 
-static bool source_image(unsigned vm, struct display_image *img)
+static bool source_image(unsigned vm, struct display_image *img, const char **refused)
 {
-    struct wall_source s;
+    struct wall_source s = { 0 };
+    *refused = NULL;
     if (vm >= wall_guest_count())
         return false;
-    /* The vGPU's display plane when the guest has turned it on, else a Linux guest's linear
-     * framebuffer (vmm/display/linux_fb.h). */
-    if (!(wall.source && wall.source(vm, &s) && s.enabled) && !lfb_wall_source(vm, &s))
+    /* The vGPU's display plane when the guest has turned it on, else (until the guest's own
+     * display driver took over) a Linux guest's linear framebuffer (vmm/display/linux_fb.h). */
+    bool plane = wall.source && wall.source(vm, &s) && s.enabled;
+    if (!plane && (s.refused || s.owned)) {
+        *refused = s.refused;
+        return false;
+    }
+    if (!plane && !lfb_wall_source(vm, &s))
         return false;
     *img = (struct display_image){ s.width, s.height, s.stride_bytes, s.read, s.ctx };
     return true;
 }
 
-bool wall_guest_image(unsigned vm, struct display_image *img) { return source_image(vm, img); }
+bool wall_guest_image(unsigned vm, struct display_image *img, const char **why)
+{
+    const char *refused;
+    bool have = source_image(vm, img, &refused);
+    if (why)
+        *why = refused ? refused : "";
+    return have;
+}
 
 /* Why the boot framebuffer cannot carry the wall, or NULL if it can. */
 static const char *screen_problem(const struct boot_info *bi)
@@ -94,14 +113,17 @@ static void copy_row_to_screen(uint32_t y)
     }
 }
 
-static void note_tile(unsigned vm, enum display_tile_result r, const struct display_image *img)
+static void note_tile(unsigned vm, enum display_tile_result r, const struct display_image *img, const char *refused)
 {
-    if (r == wall.last[vm])
+    if (r == wall.last[vm] && (r != DISPLAY_TILE_REFUSED || refused == wall.refused[vm]))
         return;
+    wall.refused[vm] = refused;
     const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
     if (r == DISPLAY_TILE_PICTURE)
         log_info("display: %s: %ux%u picture on tile %u,%u %ux%u", wall.cfg->guest[vm].name, img->width,
                  img->height, t->x, t->y, t->width, t->height);
+    else if (r == DISPLAY_TILE_REFUSED)
+        log_warn("display: %s: no signal (bad surface: %s)", wall.cfg->guest[vm].name, refused);
     else
         log_info("display: %s: %s (%s)", wall.cfg->guest[vm].name,
                  r == DISPLAY_TILE_OUTSIDE ? "tile outside the wall" : "no signal", display_tile_result_name(r));
@@ -140,27 +162,33 @@ static unsigned rate_from_cmdline(const char *cmdline)
     return WALL_DEFAULT_HZ;
 }
 
-static void compose_frame(void)
+/* One tile of the frame under way: its guest's picture read whole (never half of one frame
+ * and half of the next). */
+static void compose_tile(unsigned vm)
 {
-    uint64_t t0 = timer_now_ns();
-    unsigned pictures = 0, nosignal = 0;
-    for (unsigned vm = 0; vm < wall.cfg->n_guests; vm++) {
-        const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
-        struct display_rect rect = { t->x, t->y, t->width, t->height };
-        struct display_image img;
-        bool have = source_image(vm, &img);
-        if (!have && showing_nosignal(vm)) {
-            nosignal++;             /* the pattern is already there: nothing to redraw */
-            continue;
-        }
-        enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect, have ? &img : NULL);
-        wall.painted[vm] = true;
-        if (r == DISPLAY_TILE_PICTURE)
-            pictures++;
-        else if (r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE)
-            nosignal++;
-        note_tile(vm, r, &img);
+    const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
+    struct display_rect rect = { t->x, t->y, t->width, t->height };
+    struct display_image img;
+    const char *refused;
+    bool have = source_image(vm, &img, &refused);
+    if (!have && showing_nosignal(vm) && refused == wall.refused[vm]) {
+        wall.frame_nosignal++;      /* the pattern is already there: nothing to redraw */
+        return;
     }
+    enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect, have ? &img : NULL);
+    if (r == DISPLAY_TILE_NO_SOURCE && refused)
+        r = DISPLAY_TILE_REFUSED;
+    wall.painted[vm] = true;
+    if (r == DISPLAY_TILE_PICTURE)
+        wall.frame_pictures++;
+    else if (r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE)
+        wall.frame_nosignal++;
+    note_tile(vm, r, &img, refused);
+}
+
+/* The rows the frame changed go to the screen. */
+static void copy_dirty_rows(void)
+{
     if (wall.st.shown) {
         for (uint32_t y = 0; y < wall.surface.height; y++) {
             if (wall.surface.dirty_rows[y]) {
@@ -172,14 +200,40 @@ static void compose_frame(void)
     } else {
         memset(wall.surface.dirty_rows, 0, wall.surface.height);
     }
-    uint64_t dt = timer_now_ns() - t0;
+}
+
+/* The finished frame's counters. */
+static void record_frame(void)
+{
+    uint64_t dt = wall.frame_ns;
     wall.st.frames++;
     wall.st.last_ns = dt;
     wall.st.total_ns += dt;
     if (dt > wall.st.max_ns)
         wall.st.max_ns = dt;
-    wall.st.pictures = pictures;
-    wall.st.nosignal = nosignal;
+    wall.st.pictures = wall.frame_pictures;
+    wall.st.nosignal = wall.frame_nosignal;
+}
+
+static void start_frame(void)
+{
+    wall.next_tile = 0;
+    wall.frame_ns = 0;
+    wall.frame_pictures = wall.frame_nosignal = 0;
+}
+
+/* A whole frame at once (`screenshot`): a frame under way is finished first. */
+static void compose_frame(void)
+{
+    uint64_t t0 = timer_now_ns();
+    if (!wall.in_frame)
+        start_frame();
+    for (; wall.next_tile < wall.cfg->n_guests; wall.next_tile++)
+        compose_tile(wall.next_tile);
+    copy_dirty_rows();
+    wall.frame_ns += timer_now_ns() - t0;
+    record_frame();
+    wall.in_frame = false;
 }
 
 void wall_init(const struct cfg *cfg, wall_source_fn source)
@@ -197,6 +251,7 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     for (unsigned i = 0; i < TESSERA_MAX_GUESTS; i++) {
         wall.last[i] = DISPLAY_TILE_NO_SOURCE;     /* what a tile starts as; only changes are logged */
         wall.painted[i] = wall.overlapped[i] = false;
+        wall.refused[i] = NULL;
     }
     for (unsigned i = 0; i < cfg->n_guests; i++)
         for (unsigned j = 0; j < cfg->n_guests; j++)
@@ -255,17 +310,35 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
              wall.native ? "XRGB8888" : "converted to its channel order", wall.st.hz);
 }
 
+/* A frame is made one tile per call (and the screen copy in one more), so the guests run between
+ * its steps: under an emulator a whole frame costs tens of ms, longer than a guest display's
+ * frame period, and composing it at once would make a guest miss vblanks it waits for. */
 void wall_poll(uint64_t now_ns)
 {
-    if (!wall.st.shown || !wall.period_ns || now_ns < wall.next_ns)
+    if (!wall.st.shown || !wall.period_ns || (!wall.in_frame && now_ns < wall.next_ns))
         return;
-    compose_frame();
+    if (!wall.in_frame) {
+        start_frame();
+        wall.in_frame = true;
+        wall.frame_start_ns = now_ns;
+    }
+    uint64_t t0 = timer_now_ns();
+    if (wall.next_tile < wall.cfg->n_guests) {
+        compose_tile(wall.next_tile++);
+        wall.frame_ns += timer_now_ns() - t0;
+        return;
+    }
+    copy_dirty_rows();
     uint64_t done = timer_now_ns();
+    wall.frame_ns += done - t0;
+    record_frame();
+    wall.in_frame = false;
     /* Keep the cadence steady, but never try to catch up on frames missed while busy, and never
      * spend more than 1/WALL_MAX_CPU_SHARE of the CPU composing (under an emulator a frame can
      * cost tens of ms, which at 10 Hz would starve the guests and the GPU model). */
-    uint64_t next = wall.next_ns + wall.period_ns > now_ns ? wall.next_ns + wall.period_ns : now_ns + wall.period_ns;
-    uint64_t floor = done + (done - now_ns) * (WALL_MAX_CPU_SHARE - 1);
+    uint64_t start = wall.frame_start_ns;
+    uint64_t next = wall.next_ns + wall.period_ns > start ? wall.next_ns + wall.period_ns : start + wall.period_ns;
+    uint64_t floor = done + wall.frame_ns * (WALL_MAX_CPU_SHARE - 1);
     wall.next_ns = next > floor ? next : floor;
 }
 

@@ -22,6 +22,11 @@
 /* One guest's picture, as the vGPU knows it from the guest's display-plane registers. */
 struct wall_source {
     bool enabled;                       /* the plane is on */
+    /* With enabled false: why the vGPU refused the surface the guest named (the tile shows
+     * "no signal", logged as a bad surface), and whether the guest's own display driver owns
+     * the display (then a Linux guest's firmware framebuffer, stale since, is not shown). */
+    const char *refused;
+    bool owned;
     uint32_t width, height, stride_bytes;
     /* Reads bytes of the framebuffer (offset from its first pixel) through the guest's GGTT;
      * false if any of them is not there. */
@@ -63,9 +68,10 @@ bool wall_compose_now(void);
 bool wall_image(struct display_image *img, struct display_mem *mem);
 
 /* The configured guests, for the shell: count, name, and a guest's own picture (its
- * framebuffer at its own size); false when it has none. */
+ * framebuffer at its own size); false when it has none (*why, if asked, says why: "" or the
+ * vGPU's reason for refusing the surface). */
 unsigned wall_guest_count(void);
 const char *wall_guest_name(unsigned vm);
-bool wall_guest_image(unsigned vm, struct display_image *img);
+bool wall_guest_image(unsigned vm, struct display_image *img, const char **why);
 
 #endif

@@ -110,9 +110,14 @@ enum shell_status cmd_screenshot(int argc, char **argv)
         return SHELL_FAILED;
     }
     struct display_image img;
-    if (!wall_guest_image((unsigned)vm, &img)) {
-        shell_error("guest %d (%s) has no picture: its display plane is off or its vGPU is not running", vm,
-                    wall_guest_name((unsigned)vm));
+    const char *why;
+    if (!wall_guest_image((unsigned)vm, &img, &why)) {
+        if (why[0])
+            shell_error("guest %d (%s) has no picture: no signal (bad surface: %s)", vm,
+                        wall_guest_name((unsigned)vm), why);
+        else
+            shell_error("guest %d (%s) has no picture: its display plane is off or its vGPU is not running",
+                        vm, wall_guest_name((unsigned)vm));
         return SHELL_FAILED;
     }
     return write_image(&img, wall_guest_name((unsigned)vm), crc_only);

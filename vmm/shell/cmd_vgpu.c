@@ -97,7 +97,7 @@ static void vgpu_detail(unsigned id)
                (unsigned long long)in.fb_gm);
     else
         printf("  display: off\n");
-    char more[1024];
+    char more[2048];
     if (vgpu_describe(v, more, sizeof more))
         fputs(more, stdout);
     for (unsigned i = 0; i < in.n_rejects; i++)

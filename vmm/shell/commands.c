@@ -25,6 +25,7 @@ const struct shell_command shell_commands[] = {
     { "weight",  "<vm> <w>",        "change a guest's render weight (1..1000)",   2, 2, cmd_weight },
     { "balloon", "[<vm> +N|-N]",    "high-GM slots per guest and the balloon controller; grow or shrink one", 0, 2, cmd_balloon },
     { "fences",  "",                "the fence pool and which guest fences use it", 0, 0, cmd_fences },
+    { "monitor", "<vm> on|off|<w>x<h>[@<hz>]", "plug in, unplug or re-mode a guest's virtual monitor (a hotplug it sees)", 2, 2, cmd_monitor },
     { "screenshot", "[vm] [crc]",   "the kiosk wall, or a guest's own framebuffer, as text (docs/display.md)", 0, 2, cmd_screenshot },
     { "config",  "",                "the active vendor configuration, or why it was refused", 0, 0, cmd_config },
     { "log",     "[error|warn|info|debug]", "show recent log lines, or set the console level", 0, 1, cmd_log },

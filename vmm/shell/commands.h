@@ -30,5 +30,6 @@ enum shell_status cmd_weight(int argc, char **argv);
 enum shell_status cmd_balloon(int argc, char **argv);
 enum shell_status cmd_fences(int argc, char **argv);
 enum shell_status cmd_stats(int argc, char **argv);
+enum shell_status cmd_monitor(int argc, char **argv);
 
 #endif

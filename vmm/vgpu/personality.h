@@ -25,6 +25,7 @@
 
 struct vgpu;
 struct vgpu_plane;
+struct vgpu_monitor;
 
 /* What a retirement tells the personality: the guest context whose work it was, where the
  * engine's head ends, and whether it ran (code TESSERA_REJECT_NONE) or why not. */
@@ -82,8 +83,16 @@ struct vgpu_personality {
     /* Addresses it keeps for the guest in [from, from + size) follow a re-placement to `to`
      * (a plane surface, a status page).  May be NULL. */
     void (*follow)(struct vgpu *v, uint64_t from, uint64_t size, uint64_t to);
-    /* The surface its display scans out, for the kiosk wall; false if none.  May be NULL. */
+    /* The surface its display scans out, for the kiosk wall; false if none (out->refused says
+     * why when the guest named a surface that is not shown).  May be NULL. */
     bool (*plane_get)(const struct vgpu *v, struct vgpu_plane *out);
+    /* Its display's monitor: configure (before the guest first runs) the one it boots with,
+     * else plug it in, unplug it (!m->connected) or change its mode now, as a hotplug the
+     * guest sees.  false with why (a static string).  May be NULL: no display to plug into. */
+    bool (*monitor)(struct vgpu *v, const struct vgpu_monitor *m, bool configure, const char **why);
+    /* The wall clock is now_ns: its display's frames (vblanks, flips) advance to it.  Called
+     * between guest slices; may be NULL. */
+    void (*tick)(struct vgpu *v, uint64_t now_ns);
     /* Its own lines for `vgpu <vm>` (each ending in a newline) into buf; the length. */
     size_t (*describe)(const struct vgpu *v, char *buf, size_t len);
 };

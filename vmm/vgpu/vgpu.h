@@ -53,7 +53,9 @@ struct vgpu_env {
     /* Let the GPU work on the blitter for up to budget_ns; returns the GPU time used (the
      * model executes here; real hardware runs by itself and returns the time that passed). */
     uint64_t (*gpu_run)(void *ctx, uint64_t budget_ns);
-    /* Wall-clock ns for measuring the CPU time GGTT copying costs (R_copy); may be NULL. */
+    /* Wall-clock ns for measuring the CPU time GGTT copying costs (R_copy), and the clock of
+     * i915 guests' displays (their vblanks are real time, as the guest's own clock is); may be
+     * NULL (then no display advances). */
     uint64_t (*cpu_ns)(void *ctx);
     /* Why the blitter stopped, or NULL if it has not faulted (reset clears it). */
     const char *(*gpu_fault)(void *ctx);
@@ -290,13 +292,37 @@ struct sched *vgpu_cpu_engine_sched(const struct vgpu_dev *d, enum igpu_engine e
 void vgpu_cpu_engine_stats_get(const struct vgpu_dev *d, enum igpu_engine e,
                                struct vgpu_cpu_engine_stats *out);
 uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm);
-/* The guest's framebuffer as its plane registers describe it; read() fetches bytes of it
- * through the vGPU's GGTT entries.  false if the plane is off or unusable. */
+/* The guest's picture as its display registers describe it: a surface of width x height
+ * pixels (XRGB8888, or XBGR8888 when bgr), rows stride bytes apart, at graphics address gm
+ * (linear, or X-tiled from its 4 KiB-aligned base), read from pixel (src_x, src_y) on, placed at
+ * (x, y) of a picture of pic_width x pic_height (black around it; 0: the plane is the picture).
+ * vgpu_plane_get() is false if there is no picture: the display is off, or the guest named a
+ * surface the vGPU refuses to scan out (refused says why, e.g. outside its graphics memory).
+ * owned: the guest's display driver has taken the display over (a Linux guest's firmware
+ * framebuffer is stale from then on). */
 struct vgpu_plane {
     uint32_t width, height, stride;
     uint64_t gm;
+    uint32_t pic_width, pic_height, x, y, src_x, src_y;
+    bool xtiled, bgr, owned;
+    const char *refused;
 };
 bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out);
+/* Bytes [off, off + len) of the picture p describes (rows pic_width * 4 bytes apart, XRGB8888,
+ * black outside the plane), read through the vGPU's GGTT entries: false if any page is not the
+ * guest's (then nothing is assumed about buf).  off and len whole pixels, inside one row. */
+bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t off, void *buf, size_t len);
+
+/* A display's monitor (personality.h `monitor`): connected, and its preferred mode. */
+struct vgpu_monitor {
+    bool connected;
+    uint32_t width, height, hz;
+};
+/* Configures (before the guest runs) or hot-plugs the vGPU's monitor; false with why. */
+bool vgpu_set_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure, const char **why);
+/* Every vGPU's display advances to now_ns (wall time): vblanks and flips, their interrupts.
+ * The host calls it between guest slices. */
+void vgpu_dev_tick(struct vgpu_dev *d, uint64_t now_ns);
 bool vgpu_gm_read(const struct vgpu *v, uint64_t gm, void *buf, size_t len);
 
 const char *vgpu_reject_name(uint32_t code);

@@ -2,6 +2,8 @@
  * change.  Everything not set here reads as 0 and is read-only. */
 #include "vmm/vpci/vgpu_pci.h"
 
+#include "vmm/vpci/pch_pci.h"
+
 #define MIB (1ULL << 20)
 
 uint64_t vgpu_pci_aperture_bytes(uint32_t low_gm_mib)
@@ -12,9 +14,8 @@ uint64_t vgpu_pci_aperture_bytes(uint32_t low_gm_mib)
     return size <= VGPU_BAR2_MAX_SIZE ? size : 0;
 }
 
-/* Identity: ids, revision, class, header type and subsystem, all read-only. */
-static int set_identity(struct vpci_func *f, uint16_t device, uint8_t revision, uint8_t base_class,
-                        uint8_t sub_class)
+int vgpu_pci_set_identity(struct vpci_func *f, uint16_t device, uint8_t revision, uint8_t base_class,
+                          uint8_t sub_class)
 {
     int e = 0;
     e |= vpci_func_set(f, PCI_VENDOR_ID, 2, PCI_VENDOR_INTEL, 0);
@@ -37,7 +38,7 @@ static int build_host_bridge(struct vpci *v)
     struct vpci_func *f = vpci_add_func(v, HOSTBRIDGE_PCI_DEV, HOSTBRIDGE_PCI_FN, &e);
     if (!f)
         return e;
-    if ((e = set_identity(f, HOSTBRIDGE_PCI_DEVICE_ID, HOSTBRIDGE_PCI_REVISION,
+    if ((e = vgpu_pci_set_identity(f, HOSTBRIDGE_PCI_DEVICE_ID, HOSTBRIDGE_PCI_REVISION,
                           PCI_BASE_CLASS_BRIDGE, PCI_SUBCLASS_BRIDGE_HOST)) != VPCI_OK)
         return e;
     return vpci_func_set(f, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 0);
@@ -49,7 +50,7 @@ static int build_vgpu(struct vpci *v, uint64_t aperture)
     struct vpci_func *f = vpci_add_func(v, VGPU_PCI_DEV, VGPU_PCI_FN, &e);
     if (!f)
         return e;
-    if ((e = set_identity(f, VGPU_PCI_DEVICE_ID, VGPU_PCI_REVISION, PCI_BASE_CLASS_DISPLAY,
+    if ((e = vgpu_pci_set_identity(f, VGPU_PCI_DEVICE_ID, VGPU_PCI_REVISION, PCI_BASE_CLASS_DISPLAY,
                           PCI_SUBCLASS_DISPLAY_VGA)) != VPCI_OK)
         return e;
     /* Decoding starts on, as firmware leaves a boot display; the driver may turn it off (to
@@ -111,4 +112,13 @@ bool vgpu_pci_msi(struct vpci *v, uint64_t *addr, uint32_t *data)
     *addr = vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_ADDRESS_LO, 4);
     *data = vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_DATA_32, 2);
     return true;
+}
+
+int vgpu_pci_add_display(struct vpci *v, uint32_t opregion_gpa)
+{
+    struct vpci_func *f = vpci_find(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN);
+    if (!f || (opregion_gpa & (PCI_ASLS_ALIGN - 1)))
+        return VPCI_E_ARG;
+    int e = vpci_func_set(f, PCI_ASLS, 4, opregion_gpa, 0);
+    return e != VPCI_OK ? e : pch_pci_add(v);
 }

@@ -58,6 +58,10 @@
  * two, 1 MiB at least.  0 if that exceeds VGPU_BAR2_MAX_SIZE. */
 uint64_t vgpu_pci_aperture_bytes(uint32_t low_gm_mib);
 
+/* Sets a function's identity (ids, revision, class, header type, subsystem), all read-only. */
+int vgpu_pci_set_identity(struct vpci_func *f, uint16_t device, uint8_t revision, uint8_t base_class,
+                          uint8_t sub_class);
+
 /* Makes `v` the bus a guest sees: vpci_init, then the host bridge and the vGPU with their
  * default BARs.  VPCI_E_BAR if the low graphics memory does not fit the aperture window.  The
  * BAR callback is left unset. */
@@ -70,5 +74,12 @@ int vgpu_pci_build(struct vpci *v, uint32_t low_gm_mib);
 int vgpu_pci_add_msi(struct vpci *v);
 /* The message the guest programmed: true if MSI is enabled (address and data filled). */
 bool vgpu_pci_msi(struct vpci *v, uint64_t *addr, uint32_t *data);
+
+/* For an i915 guest with a display (docs/vgpu-i915.md "Display"): the GPU's ASLS register
+ * (read-only) names the OpRegion at opregion_gpa (page-aligned, below 4 GiB), where i915 finds
+ * the VBT, and the south bridge i915's intel_detect_pch() looks for is on the bus (pch_pci.h). */
+#define PCI_ASLS                  0xFC      /* ASL storage: the OpRegion's address (i915 ASLS) */
+#define PCI_ASLS_ALIGN            0x1000u
+int vgpu_pci_add_display(struct vpci *v, uint32_t opregion_gpa);
 
 #endif

@@ -7,7 +7,9 @@
 #include "drivers/igpu/gen9_gtt.h"
 #include "vmm/board/board.h"
 #include "vmm/config_boot.h"
+#include "boot/linux/linux_layout.h"
 #include "vmm/vgpu/host/gpu.h"
+#include "vmm/vgpu/i915/display/vdisp_opregion.h"
 #include "vmm/vgpu/i915/i915.h"
 #include "vmm/vgpu/kiosk/kiosk.h"
 #include "vmm/io/ept_window.h"
@@ -249,14 +251,14 @@ static void aperture_moved(void *ctx, uint64_t old_base, uint64_t new_base)
 
 struct fb_read_ctx {
     const struct vgpu *v;
-    uint64_t gm;
+    struct vgpu_plane p;
 };
 static struct fb_read_ctx fb_ctx[VGPU_MAX];
 
 static bool fb_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
     const struct fb_read_ctx *c = ctx;
-    return vgpu_gm_read(c->v, c->gm + off, buf, len);
+    return vgpu_plane_read(c->v, &c->p, off, buf, len);
 }
 
 static bool wall_source(unsigned id, struct wall_source *out)
@@ -264,10 +266,43 @@ static bool wall_source(unsigned id, struct wall_source *out)
     const struct vgpu *v = vgpu_get(vgpu_host.dev, id);
     const struct vm *vm = vm_get(id);
     struct vgpu_plane p;
-    if (!v || !vm || vm->state != VM_RUNNING || !vgpu_plane_get(v, &p))
+    if (!v || !vm || vm->state != VM_RUNNING)
         return false;
-    fb_ctx[id] = (struct fb_read_ctx){ v, p.gm };
-    *out = (struct wall_source){ true, p.width, p.height, p.stride, fb_read, &fb_ctx[id] };
+    if (!vgpu_plane_get(v, &p)) {
+        out->refused = p.refused;
+        out->owned = p.owned;
+        return false;
+    }
+    fb_ctx[id] = (struct fb_read_ctx){ v, p };
+    uint32_t w = p.pic_width ? p.pic_width : p.width, h = p.pic_height ? p.pic_height : p.height;
+    *out = (struct wall_source){ .enabled = true, .owned = p.owned, .width = w, .height = h,
+                                 .stride_bytes = w * 4u, .read = fb_read, .ctx = &fb_ctx[id] };
+    return true;
+}
+
+/* ---- an i915 guest's display: its monitor and OpRegion ----------------------------------- */
+
+static bool configure_monitor(struct vgpu *v, const struct cfg_guest *g)
+{
+    const char *why;
+    struct vgpu_monitor m = { true, g->display_width_px, g->display_height_px, g->display_hz };
+    if (vgpu_set_monitor(v, &m, true, &why))
+        return true;
+    log_error("vgpu: %s: no display: %s", g->name, why);
+    return false;
+}
+
+/* The OpRegion with its VBT (vdisp_opregion.h) at the address PCI ASLS names, in the reserved
+ * BIOS area of the guest's e820 (boot/linux/linux_layout.h), written at every start once the
+ * loader has cleared the guest's RAM (the vGPU's `loaded` hook). */
+static bool write_opregion(struct vm *vm, void *ctx)
+{
+    void *p = vm_gpa_ptr(vm, LINUX_OPREGION_GPA, VDISP_OPREGION_BYTES);
+    if (p)
+        vdisp_opregion_build(p);
+    else
+        log_warn("vgpu %u: no guest memory at %#llx for the OpRegion: i915 will find no VBT", vm->id,
+                 (unsigned long long)LINUX_OPREGION_GPA);
     return true;
 }
 
@@ -398,7 +433,9 @@ static bool attach(struct vm *vm, struct vgpu *v)
     placed(vm, r0.name, rc0);
     placed(vm, r2.name, rc2);
     io_bus_set_ram_write(&vm->io, table_write, id);
+    bool display = vm->cfg->vgpu_display == CFG_DISPLAY_DP;
     return vm_add_device(vm, &(struct vm_device){ .name = "vgpu", .ctx = id, .start = guest_started,
+                                                   .loaded = display ? write_opregion : NULL,
                                                    .stats = vgpu_stats });
 }
 
@@ -463,6 +500,8 @@ bool vgpu_host_init(const struct cfg *cfg)
             vgpu_create(vgpu_host.dev, i, g->tile.width, g->tile.height, p) != 0 || !vm)
             return fail("a vGPU could not be created");
         struct vgpu *v = vgpu_get(vgpu_host.dev, i);
+        if (g->vgpu_display == CFG_DISPLAY_DP && !configure_monitor(v, g))
+            return fail("a vGPU's display could not be set up");
         if (!attach(vm, v))
             return fail("no room for the vGPU's MMIO regions or device");
     }
@@ -541,6 +580,8 @@ bool vgpu_host_poll(uint64_t budget_us)
     }
     /* Fence work guests' fence writes left: a bounded amount each, between the time slices. */
     vgpu_dev_fence_work(vgpu_host.dev, VGPU_FENCE_POLL_PAGES);
+    /* Displays: their vblanks, flips and interrupts come due with time. */
+    vgpu_dev_tick(vgpu_host.dev, now);
     if (now >= vgpu_host.place_next_ns) {
         vgpu_place_period(vgpu_host.dev);
         vgpu_host.place_next_ns = now + PLACE_PERIOD_NS;

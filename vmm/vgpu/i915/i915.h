@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "drivers/igpu/igpu.h"
+#include "vmm/vgpu/i915/display/vdisp.h"
 #include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"
 #include "vmm/vgpu/personality.h"
 
@@ -39,9 +40,28 @@ struct vgpu_i915_info {
     char fault[VGPU_I915_FAULT_LEN];            /* the last engine fault, "" if none */
 };
 
+/* Its display (a virtual DP monitor, `vgpu <vm>`'s display lines). */
+struct vgpu_i915_display_info {
+    bool present, connected, pipe_on;
+    uint32_t width, height, hz;         /* the monitor's preferred mode */
+    uint32_t refresh_mhz;               /* the pipe's, while on */
+    uint32_t frame;                     /* PIPE_FRMCOUNT */
+    enum vdisp_scan_result scan;        /* the primary plane as scanned out now */
+    struct vdisp_scanout plane;
+    const char *refused;                /* the last refusal's reason while it lasts, or NULL */
+    uint64_t refusals;                  /* surfaces refused, counted at each check */
+    unsigned overlays;                  /* planes on that are not composed (1 << VDISP_*) */
+    struct vdisp_stats st;
+    struct vdisp_aux_stats aux;
+};
+
 /* True if v has the i915 personality. */
 bool vgpu_is_i915(const struct vgpu *v);
 /* Its counters, PPGTT shadow and last fault; false if v is not an i915 vGPU. */
 bool vgpu_i915_get_info(const struct vgpu *v, struct vgpu_i915_info *out);
+/* True if v is an i915 vGPU with a display. */
+bool vgpu_i915_has_display(const struct vgpu *v);
+/* Its display; false if it has none. */
+bool vgpu_i915_display_info(const struct vgpu *v, struct vgpu_i915_display_info *out);
 
 #endif

@@ -184,6 +184,7 @@ void vgpu_i915_free(struct vgpu *v)
         env(v)->page_free(env(v)->ctx, g->deferred[i].hpa, g->deferred[i].va);
     if (g->scratch_va)
         env(v)->page_free(env(v)->ctx, g->scratch_hpa, g->scratch_va);
+    vgpu_i915_display_free(g);
     free(g);
     v->pers = NULL;
 }
@@ -193,6 +194,7 @@ void vgpu_i915_reset_state(struct vgpu *v)
     struct vgpu_i915 *g = i915_of(v);
     vgt_regs_init(&g->regs, v->dev->cfg.igpu->info.timestamp_hz);
     reset_engines_and_irq(g);
+    vgpu_i915_display_reset(v);         /* all off, the configured monitor, SKL_DFSM */
     /* Every PPGTT goes (its pages unprotected); the guest announces its new ones. */
     vgt_ppgtt_destroy(g->pp);
     g->pp = NULL;
@@ -223,7 +225,7 @@ bool vgpu_i915_get_info(const struct vgpu *v, struct vgpu_i915_info *out)
 
 /* ---- interrupts and faults ----------------------------------------------------------------- */
 
-static void send_msi(struct vgpu *v)
+void vgpu_i915_send_msi(struct vgpu *v)
 {
     if (env(v)->msi(env(v)->ctx, v->id))
         i915_of(v)->st.msi_sent++;
@@ -234,7 +236,7 @@ static void send_msi(struct vgpu *v)
 void vgpu_i915_event(struct vgpu *v, enum igpu_engine e, uint32_t gt_bits)
 {
     if (vgt_irq_event(&i915_of(v)->irq, e, gt_bits))
-        send_msi(v);
+        vgpu_i915_send_msi(v);
 }
 
 void vgpu_i915_fault(struct vgpu *v, enum igpu_engine e, const char *why)
@@ -398,6 +400,10 @@ bool vgpu_i915_reg_read(struct vgpu *v, uint32_t off, uint32_t *val)
         *val = vgt_irq_read(&g->irq, off);
         return true;
     }
+    if (vgpu_i915_display_owns(g, off)) {
+        *val = vgpu_i915_display_read(v, off);
+        return true;
+    }
     if (vgt_regs_owns(off)) {
         sync_busy(g);
         *val = vgt_regs_read(&g->regs, off);
@@ -479,7 +485,11 @@ bool vgpu_i915_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
         return true;                    /* the clock is not the guest's to set */
     if (vgt_irq_owns(off)) {
         if (vgt_irq_write(&g->irq, off, val))
-            send_msi(v);
+            vgpu_i915_send_msi(v);
+        return true;
+    }
+    if (vgpu_i915_display_owns(g, off)) {
+        vgpu_i915_display_write(v, off, val);
         return true;
     }
     if (vgt_regs_owns(off)) {

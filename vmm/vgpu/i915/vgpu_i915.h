@@ -56,6 +56,11 @@ struct vgpu_i915_mi {
     unsigned n_sub;
 };
 
+struct vgpu_i915_display_stats {
+    uint64_t refused;                   /* scan-out checks that refused the surface */
+    uint64_t overlays;                  /* compositions with a plane on that is not composed */
+};
+
 struct vgpu_i915 {
     struct vgt_regs regs;
     struct vgt_irq irq;
@@ -75,6 +80,12 @@ struct vgpu_i915 {
     struct vgpu_i915_mi mi[IGPU_NUM_GT_ENGINES]; /* RCS, VCS, VECS (not BCS) */
     struct vgpu_i915_stats st;
     char last_fault[VGPU_I915_FAULT_LEN];
+    /* the display (vgpu_i915_display.c): NULL without one (every pipe fused off) */
+    struct vdisp *disp;
+    struct vgpu_i915_display_stats disp_st;
+    const char *disp_refused;           /* the refusal last logged for the live set, while it lasts */
+    const char *armed_refused;          /* ... for the set PLANE_SURF armed */
+    unsigned overlays_logged;           /* planes logged as not composed (1 << VDISP_*) */
 };
 
 static inline struct vgpu_i915 *i915_of(const struct vgpu *v)
@@ -113,6 +124,19 @@ void vgpu_i915_sync_oos(struct vgpu *v);
 uint8_t *vgpu_i915_ggtt_ptr(struct vgpu *v, uint64_t gm, uint32_t len, bool write);
 /* The PML4 a context image names (its PDP0). */
 bool vgpu_i915_ctx_pml4(struct vgpu *v, uint32_t lrca, uint64_t *pml4);
+
+/* The controller asked for an MSI: sent with the guest's programmed message (env.msi). */
+void vgpu_i915_send_msi(struct vgpu *v);
+
+/* vgpu_i915_display.c: the display's hooks and BAR0 routing. */
+bool vgpu_i915_display_owns(const struct vgpu_i915 *g, uint32_t off);
+uint32_t vgpu_i915_display_read(struct vgpu *v, uint32_t off);
+void vgpu_i915_display_write(struct vgpu *v, uint32_t off, uint32_t val);
+void vgpu_i915_display_reset(struct vgpu *v);
+void vgpu_i915_display_free(struct vgpu_i915 *g);
+bool vgpu_i915_plane_get(const struct vgpu *v, struct vgpu_plane *out);
+bool vgpu_i915_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure, const char **why);
+void vgpu_i915_tick(struct vgpu *v, uint64_t now_ns);
 
 /* vgpu_i915_run.c */
 /* Element desc started on engine e (STARTED or LITE_RESTORE): run it. */

@@ -22,6 +22,35 @@ static void put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 
 static unsigned long long ull(uint64_t x) { return (unsigned long long)x; }
 
+/* The display's lines: the monitor and the pipe, what plane 1 scans out, the counters. */
+static void describe_display(const struct vgpu *v, char *buf, size_t len, size_t *pos)
+{
+    struct vgpu_i915_display_info d;
+    if (!vgpu_i915_display_info(v, &d)) {
+        put(buf, len, pos, "  monitor: none (every pipe fused off)\n");
+        return;
+    }
+    put(buf, len, pos, "  monitor: DP-1 %s, %ux%u at %u Hz preferred; pipe A %s", d.connected ? "connected" : "disconnected",
+        d.width, d.height, d.hz, d.pipe_on ? "on" : "off");
+    if (d.pipe_on)
+        put(buf, len, pos, " at %u.%03u Hz, frame %u", d.refresh_mhz / 1000, d.refresh_mhz % 1000, d.frame);
+    put(buf, len, pos, "\n");
+    if (d.refused)
+        put(buf, len, pos, "  plane 1: refused: %s (no signal, bad surface)\n", d.refused);
+    else if (d.scan == VDISP_SCAN_PICTURE)
+        put(buf, len, pos, "  plane 1: %ux%u at %u,%u of %ux%u, %s %s, surface %#llx stride %u\n",
+            d.plane.w, d.plane.h, d.plane.x, d.plane.y, d.plane.pipe_w, d.plane.pipe_h,
+            d.plane.bgr ? "XBGR8888" : "XRGB8888", d.plane.xtiled ? "X-tiled" : "linear",
+            ull(d.plane.surf), d.plane.stride);
+    else
+        put(buf, len, pos, "  plane 1: %s\n", vdisp_scan_result_name(d.scan));
+    put(buf, len, pos, "  vblanks: frames %llu, vblank events %llu, flips %llu (latched %llu, async %llu), "
+        "aux %llu, hotplugs %llu, refusals %llu; not composed:%s%s%s\n", ull(d.st.frames),
+        ull(d.st.vblank_events), ull(d.st.flips), ull(d.st.latched), ull(d.st.async_flips), ull(d.aux.requests),
+        ull(d.st.hotplugs), ull(d.refusals), d.overlays & (1u << VDISP_SPRITE) ? " sprite" : "",
+        d.overlays & (1u << VDISP_CURSOR) ? " cursor" : "", d.overlays ? "" : " none");
+}
+
 size_t vgpu_i915_describe(const struct vgpu *v, char *buf, size_t len)
 {
     static const char *const eng[IGPU_NUM_GT_ENGINES] = { "rcs", "bcs", "vcs", "vecs" };
@@ -58,6 +87,7 @@ size_t vgpu_i915_describe(const struct vgpu *v, char *buf, size_t len)
     put(buf, len, &pos, "%s\n", n ? "" : " none");
     if (in.fault[0])
         put(buf, len, &pos, "  last engine fault: %s\n", in.fault);
+    describe_display(v, buf, len, &pos);
     return pos;
 }
 
@@ -81,5 +111,8 @@ const struct vgpu_personality vgpu_i915 = {
     .cpu_engines = 1u << IGPU_RCS | 1u << IGPU_VCS | 1u << IGPU_VECS,
     .cpu_run = vgpu_i915_cpu_run,
     .cpu_reset = vgpu_i915_cpu_reset,
+    .plane_get = vgpu_i915_plane_get,
+    .monitor = vgpu_i915_monitor,
+    .tick = vgpu_i915_tick,
     .describe = vgpu_i915_describe,
 };

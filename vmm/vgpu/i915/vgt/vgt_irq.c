@@ -37,6 +37,7 @@ void vgt_irq_reset(struct vgt_irq *q)
     for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
         q->ring_imr[e] = 0;
     q->master = 0;
+    q->display = 0;
     q->line = false;
 }
 
@@ -51,7 +52,7 @@ uint32_t vgt_irq_summary(const struct vgt_irq *q)
     for (unsigned i = 0; i < sizeof summary_map / sizeof summary_map[0]; i++)
         if (pending(q, summary_map[i].bank) & summary_map[i].mask)
             s |= summary_map[i].summary;
-    return s;
+    return s | q->display;
 }
 
 /* Recompute the line; true on a rising edge (an MSI is due). */
@@ -85,6 +86,12 @@ bool vgt_irq_event(struct vgt_irq *q, enum igpu_engine e, uint32_t bits)
         b &= ~q->imr[bank];
     }
     q->iir[bank] |= b;
+    return update_line(q);
+}
+
+bool vgt_irq_set_display(struct vgt_irq *q, uint32_t summary)
+{
+    q->display = summary;
     return update_line(q);
 }
 

@@ -14,7 +14,9 @@
  *    masked): i915 6.1 never programs it before the first breadcrumb wait, and GVT-g does not
  *    gate on it at all, so nothing an i915 relies on is lost before then.
  *  - GEN9_MASTER_IRQ: bit 31 is the only writable bit; reads return it with the summary bits
- *    (RCS 0, BCS 1, VCS0 2, VCS1 3, PM 4, GuC 5, VECS 6) of the banks with a pending bit.
+ *    (RCS 0, BCS 1, VCS0 2, VCS1 3, PM 4, GuC 5, VECS 6) of the banks with a pending bit, and
+ *    the display's (16 pipe A, 20 port, 22 misc, 23 PCH) as the display model says them
+ *    (vgt_irq_set_display(); vmm/vgpu/i915/display/vdisp_irq.h).
  * "Pending" is IIR & IER & ~IMR.  The interrupt is an MSI, an edge: one is sent when the line
  * (master enabled and something pending) goes from low to high.  i915's handler disables
  * master, reads and clears the IIRs, re-enables master: if anything is still (or again)
@@ -45,6 +47,7 @@ struct vgt_irq {
     uint32_t ier[GEN9_GT_IRQ_BANKS];
     uint32_t ring_imr[IGPU_NUM_GT_ENGINES];
     uint32_t master;            /* GEN9_MASTER_IRQ_CONTROL or 0 */
+    uint32_t display;           /* the display's summary bits (GEN9_MASTER_DE_*) */
     bool line;                  /* the interrupt line as last computed */
     struct vgt_irq_stats st;
 };
@@ -65,6 +68,9 @@ bool vgt_irq_owns(uint32_t off);
 uint32_t vgt_irq_read(const struct vgt_irq *q, uint32_t off);
 /* Write one of its registers.  True: send an MSI now. */
 bool vgt_irq_write(struct vgt_irq *q, uint32_t off, uint32_t val);
+
+/* The display's banks now have these summary bits pending.  True: send an MSI now. */
+bool vgt_irq_set_display(struct vgt_irq *q, uint32_t summary);
 
 /* The summary bits GEN9_MASTER_IRQ reads with (without the control bit). */
 uint32_t vgt_irq_summary(const struct vgt_irq *q);

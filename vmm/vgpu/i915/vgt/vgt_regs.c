@@ -78,6 +78,15 @@ void vgt_regs_set_busy(struct vgt_regs *r, enum igpu_engine e, bool busy)
         r->busy[e] = busy;
 }
 
+bool vgt_regs_set_fuse(struct vgt_regs *r, uint32_t off, uint32_t val)
+{
+    int i = row_of(off);
+    if (i < 0 || vgt_reg_table[i].kind != VGT_REG_RO)
+        return false;
+    r->val[i] = val;
+    return true;
+}
+
 bool vgt_regs_stopped(const struct vgt_regs *r, enum igpu_engine e)
 {
     int i = row_of(GEN9_RING_MI_MODE(igpu_engine_base(e)));
@@ -134,6 +143,13 @@ static void pcode(struct vgt_regs *r, int i, uint32_t val)
     case GEN9_PCODE_READ_RC6VIDS:
         *data |= 1u;
         break;
+    case GEN9_PCODE_SAGV_CONTROL:
+        /* No SAGV here: "illegal command", which skl_sagv_disable() takes as "No SAGV found on
+         * system, ignoring" (a success would be read as the SAGV still enabled, 51 ms of
+         * retries and an error). */
+        r->st.pcode++;
+        r->val[i] = (val & ~(GEN9_PCODE_READY | GEN9_PCODE_ERROR_MASK)) | GEN9_PCODE_ILLEGAL_CMD;
+        return;
     default:
         break;                          /* done, DATA unchanged */
     }

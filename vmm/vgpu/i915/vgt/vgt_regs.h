@@ -13,7 +13,8 @@
  *    register reads 0 at once, "reset complete" (GVT-g gdrst_mmio_write(); gen6_hw_domain_reset()
  *    waits for the bits to clear);
  *  - GEN6_PCODE_MAILBOX: a write completes at once: READY and the error code cleared, DATA
- *    answered for the commands GVT-g answers (mailbox_write());
+ *    answered for the commands GVT-g answers (mailbox_write()); SAGV control answers "illegal
+ *    command" (there is none);
  *  - FPGA_DBG: the unclaimed-access bit never reads set;
  *  - HSW_PWR_WELL_CTL1..4: a requested display power well reads on at once (i915 6.1 powers the
  *    misc wells even with no pipe), SKL_FUSE_STATUS reads its power-gate fuses distributed;
@@ -22,7 +23,8 @@
  *  - the interrupt identity registers of units the vGPU never raises (PCU, south display, display
  *    engine) read 0 and take writes of 1s to clear, so gen3_assert_iir_is_zero() is satisfied;
  *  - fuse and capability registers are read-only (SKL_DFSM with every pipe fused off, so i915
- *    probes no display; one slice, three subslices, 24 EUs; no eDRAM; no RPS range).
+ *    probes no display, unless the vGPU has a monitor: vgt_regs_set_fuse(); one slice, three
+ *    subslices, 24 EUs; no eDRAM; no RPS range).
  * Registers it does not own (vgt_regs_owns() false) are the caller's: the interrupt controller
  * (vgt_irq.h), the execlist registers (vgt_execlist.h), RING_HWS_PGA, timestamps, fences,
  * forcewake, the GGTT and the PV info page, and plain storage for anything else.
@@ -102,6 +104,10 @@ bool vgt_regs_is_masked(uint32_t off);
 uint32_t vgt_regs_read(struct vgt_regs *r, uint32_t off);
 /* act (may be NULL) receives what the write asks of the vGPU. */
 void vgt_regs_write(struct vgt_regs *r, uint32_t off, uint32_t val, struct vgt_regs_action *act);
+
+/* Sets a read-only (fuse) register to what this vGPU offers, after vgt_regs_init(): SKL_DFSM
+ * with a display.  false if off is not a read-only row. */
+bool vgt_regs_set_fuse(struct vgt_regs *r, uint32_t off, uint32_t val);
 
 /* The vGPU says whether a virtual engine has work in flight (RING_MI_MODE's MODE_IDLE). */
 void vgt_regs_set_busy(struct vgt_regs *r, enum igpu_engine e, bool busy);
