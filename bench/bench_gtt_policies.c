@@ -39,17 +39,26 @@
 
 #include "gtt/gtt.h"
 
-#define MIB        GTT_MIB
-#define SLICE_US   6000u
-#define COST_PS    38900u          /* 38.9 ns per entry */
-#define SLICES     3000u           /* 18 s of GPU time per run */
-#define PHASE      500u            /* busy set changes every 3 s */
-#define PERIOD     83u             /* balloon controller every ~0.5 s (83 x 6 ms) */
+#define MIB      GTT_MIB
+#define SLICE_US 6000u
+#define COST_PS  38900u /* 38.9 ns per entry */
+#define SLICES   3000u  /* 18 s of GPU time per run */
+#define PHASE    500u   /* busy set changes every 3 s */
+#define PERIOD   83u    /* balloon controller every ~0.5 s (83 x 6 ms) */
 
-enum policy { P_STATIC, P_BASIC, P_GSCALE, P_TESSERA_FIX, P_TESSERA_NB, P_TESSERA, P_TESSERA_SP,
-              P_COUNT };
-static const char *const policy_name[P_COUNT] = {"static", "gs-basic", "gscale", "tessera-fix",
-                                                 "tessera-nb", "tessera", "tessera-sp"};
+enum policy {
+    P_STATIC,
+    P_BASIC,
+    P_GSCALE,
+    P_TESSERA_FIX,
+    P_TESSERA_NB,
+    P_TESSERA,
+    P_TESSERA_SP,
+    P_COUNT
+};
+static const char *const policy_name[P_COUNT] = { "static",      "gs-basic",   "gscale",
+                                                  "tessera-fix", "tessera-nb", "tessera",
+                                                  "tessera-sp" };
 
 /* ---- a minimal machine: the GGTT is an array ----------------------------------------------- */
 
@@ -127,11 +136,11 @@ static void layout_params(struct gtt_layout_params *p, enum policy pol, unsigned
     switch (pol) {
     case P_STATIC:
         p->share = GTT_SHARE_NONE;
-        p->fence_pool_bytes = 0;    /* GVT-g partitions fences directly, no pool */
+        p->fence_pool_bytes = 0; /* GVT-g partitions fences directly, no pool */
         break;
     case P_BASIC:
     case P_GSCALE:
-        p->slot_bytes = 384 * MIB;  /* a gScale slot holds one vGPU's high GM */
+        p->slot_bytes = 384 * MIB; /* a gScale slot holds one vGPU's high GM */
         break;
     default:
         break;
@@ -148,7 +157,7 @@ static int setup(struct run *r, enum policy pol, unsigned n, uint64_t aperture)
 {
     struct gtt_guest_request req[GTT_MAX_VGPUS];
     for (unsigned i = 0; i < n; i++)
-        req[i] = (struct gtt_guest_request){64 * MIB, 384 * MIB};
+        req[i] = (struct gtt_guest_request){ 64 * MIB, 384 * MIB };
     struct gtt_layout_params p;
     layout_params(&p, pol, n, req, aperture);
     if (gtt_layout_compute(&p, &r->lay, NULL, 0))
@@ -157,10 +166,11 @@ static int setup(struct run *r, enum policy pol, unsigned n, uint64_t aperture)
     r->m.ggtt = calloc(r->m.n, sizeof *r->m.ggtt);
     struct gtt_config c = {
         .layout = &r->lay,
-        .ops = {.ctx = &r->m, .ggtt_write = m_write, .translate = m_translate},
+        .ops = { .ctx = &r->m, .ggtt_write = m_write, .translate = m_translate },
         .scratch_pte = 1,
-        .copy = pol == P_BASIC ? GTT_COPY_FULL : pol == P_GSCALE ? GTT_COPY_RANGE
-                                                                   : GTT_COPY_ENTRY,
+        .copy = pol == P_BASIC  ? GTT_COPY_FULL
+              : pol == P_GSCALE ? GTT_COPY_RANGE
+                                : GTT_COPY_ENTRY,
         .slots = pol == P_TESSERA_SP ? GTT_SLOTS_SPARSE : GTT_SLOTS_CONTIGUOUS,
     };
     if (!r->m.ggtt || gtt_init(&r->g, &c))
@@ -170,9 +180,11 @@ static int setup(struct run *r, enum policy pol, unsigned n, uint64_t aperture)
         if (pol == P_BASIC || pol == P_GSCALE) {
             /* gScale: every window on the same low GM, slot i mod slots. */
             unsigned slot = i % r->lay.n_slots;
-            struct gtt_vgpu_spec sp = {.low = {r->lay.low_guest.start, 64 * MIB},
-                                       .n_slots = 1, .slots = &slot, .min_slots = 1,
-                                       .max_slots = 1};
+            struct gtt_vgpu_spec sp = { .low = { r->lay.low_guest.start, 64 * MIB },
+                                        .n_slots = 1,
+                                        .slots = &slot,
+                                        .min_slots = 1,
+                                        .max_slots = 1 };
             rc = gtt_vgpu_create(&r->g, i, &sp);
         } else {
             rc = gtt_vgpu_create_from_layout(&r->g, i);
@@ -195,7 +207,7 @@ struct result {
     bool fits;
     uint64_t switches, entries_switch, entries_predict, entries_balloon, entries_move;
     uint64_t balloon_events, moves;
-    unsigned busy_slots_x100;   /* average slots held by the busy vGPUs at the end, x100 */
+    unsigned busy_slots_x100; /* average slots held by the busy vGPUs at the end, x100 */
 };
 
 static unsigned next_busy(const unsigned char *busy, unsigned n, unsigned cur)
@@ -210,7 +222,7 @@ static unsigned next_busy(const unsigned char *busy, unsigned n, unsigned cur)
 
 static struct result simulate(enum policy pol, const struct trace *t, uint64_t aperture)
 {
-    struct result res = {0};
+    struct result res = { 0 };
     struct run *r = calloc(1, sizeof *r);
     if (!r || setup(r, pol, t->n, aperture)) {
         if (r && r->m.ggtt)
@@ -222,7 +234,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
     bool tess = pol >= P_TESSERA_FIX;
     bool ballooned = pol == P_TESSERA || pol == P_TESSERA_SP;
     bool replaced = pol >= P_TESSERA_NB;
-    bool ran[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS];
+    bool ran[GTT_MAX_VGPUS] = { 0 }, movable[GTT_MAX_VGPUS];
     for (unsigned v = 0; v < GTT_MAX_VGPUS; v++)
         movable[v] = true;
     /* Boot: every vGPU has run once (GVT-g writes its entries at creation time). */
@@ -244,7 +256,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
         unsigned next = next_busy(busy, t->n, cur);
         if (next != GTT_NO_VGPU && next != cur) {
             if (tess && cur != GTT_NO_VGPU)
-                gtt_predict(&r->g, next);   /* during cur's slice */
+                gtt_predict(&r->g, next); /* during cur's slice */
             gtt_switch_to(&r->g, next);
             cur = next;
         }
@@ -254,7 +266,7 @@ static struct result simulate(enum policy pol, const struct trace *t, uint64_t a
             /* Re-placement: the vGPUs that ran in the last period, planned apart; the one that
              * owns the engine is moved at a later period (its guest is mid-turn). */
             struct gtt_move mv[GTT_MAX_VGPUS];
-            int n = gtt_plan(&r->g, &(struct gtt_plan_input){.busy = ran, .movable = movable}, mv,
+            int n = gtt_plan(&r->g, &(struct gtt_plan_input){ .busy = ran, .movable = movable }, mv,
                              GTT_MAX_VGPUS, NULL);
             for (int i = 0; i < n; i++)
                 if (mv[i].vgpu != cur)
@@ -355,7 +367,7 @@ static uint64_t floor_per_switch(unsigned n, unsigned b, uint64_t aperture)
 {
     struct gtt_guest_request req[GTT_MAX_VGPUS];
     for (unsigned i = 0; i < n; i++)
-        req[i] = (struct gtt_guest_request){64 * MIB, 384 * MIB};
+        req[i] = (struct gtt_guest_request){ 64 * MIB, 384 * MIB };
     struct gtt_layout_params p;
     static struct gtt_layout lay;
     layout_params(&p, P_TESSERA, n, req, aperture);
@@ -378,7 +390,7 @@ static double measure_plan_us(unsigned n)
     struct run *r = calloc(1, sizeof *r);
     if (!r || setup(r, P_TESSERA_NB, n, 256 * MIB))
         return 0;
-    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS];
+    bool busy[GTT_MAX_VGPUS] = { 0 }, movable[GTT_MAX_VGPUS];
     for (unsigned v = 0; v < GTT_MAX_VGPUS; v++)
         movable[v] = true, busy[v] = v < n;
     for (unsigned v = 0; v < n; v++) {
@@ -388,7 +400,7 @@ static double measure_plan_us(unsigned n)
     struct gtt_move mv[GTT_MAX_VGPUS];
     double t0 = now_ns();
     for (unsigned k = 0; k < 20; k++)
-        gtt_plan(&r->g, &(struct gtt_plan_input){.busy = busy, .movable = movable}, mv,
+        gtt_plan(&r->g, &(struct gtt_plan_input){ .busy = busy, .movable = movable }, mv,
                  GTT_MAX_VGPUS, NULL);
     double t1 = now_ns();
     teardown(r);
@@ -405,7 +417,7 @@ static unsigned max_fit(enum policy pol, uint64_t aperture, uint64_t pool)
     unsigned best = 0;
     for (unsigned n = 1; n <= GTT_MAX_VGPUS; n++) {
         for (unsigned i = 0; i < n; i++)
-            req[i] = (struct gtt_guest_request){64 * MIB, 384 * MIB};
+            req[i] = (struct gtt_guest_request){ 64 * MIB, 384 * MIB };
         struct gtt_layout_params p;
         layout_params(&p, pol, n, req, aperture);
         if (pool)
@@ -423,15 +435,17 @@ static unsigned max_fit(enum policy pol, uint64_t aperture, uint64_t pool)
 static int curve(unsigned n)
 {
     static struct trace t;
-    const unsigned bs[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
-    printf("busy fix-switch fix-total switch ahead total floor (%u guests of 64 + 384 MiB, per switch)\n", n);
+    const unsigned bs[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64 };
+    printf(
+        "busy fix-switch fix-total switch ahead total floor (%u guests of 64 + 384 MiB, per switch)\n",
+        n);
     for (unsigned i = 0; i < sizeof bs / sizeof bs[0] && bs[i] <= n; i++) {
         make_trace(&t, n, bs[i], 0x9e3779b97f4a7c15u ^ (n * 131u + bs[i]));
         struct result f = simulate(P_TESSERA_FIX, &t, 256 * MIB);
         struct result r = simulate(P_TESSERA_NB, &t, 256 * MIB);
         uint64_t fs = f.switches ? f.switches : 1, rs = r.switches ? r.switches : 1;
-        printf("%u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", bs[i],
-               f.entries_switch / fs, (f.entries_switch + f.entries_predict) / fs,
+        printf("%u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+               bs[i], f.entries_switch / fs, (f.entries_switch + f.entries_predict) / fs,
                r.entries_switch / rs, r.entries_predict / rs,
                (r.entries_switch + r.entries_predict + r.entries_move) / rs,
                floor_per_switch(n, bs[i], 256 * MIB));
@@ -442,7 +456,7 @@ static int curve(unsigned n)
 int main(int argc, char **argv)
 {
     static struct trace t;
-    const unsigned ns[] = {3, 15, 32, 64};
+    const unsigned ns[] = { 3, 15, 32, 64 };
     if (argc == 3 && strcmp(argv[1], "curve") == 0)
         return curve((unsigned)atoi(argv[2]));
 
@@ -452,10 +466,11 @@ int main(int argc, char **argv)
            "per entry (from gScale's 21.8%%, see docs/benchmarks.md)\n",
            SLICE_US / 1000, SLICES, PHASE, COST_PS / 1000, COST_PS % 1000 / 100);
     printf("measured software cost of this library's copy loop into RAM: %.2f ns/entry "
-           "(lower bound; the real GGTT is uncached MMIO)\n", measure_entry_ns());
+           "(lower bound; the real GGTT is uncached MMIO)\n",
+           measure_entry_ns());
     printf("measured cost of one re-placement plan (gtt_plan) with all busy: %.0f us at 15, "
-           "%.0f us at 32, %.0f us at 64 vGPUs\n\n", measure_plan_us(15), measure_plan_us(32),
-           measure_plan_us(64));
+           "%.0f us at 32, %.0f us at 64 vGPUs\n\n",
+           measure_plan_us(15), measure_plan_us(32), measure_plan_us(64));
 
     printf("entries/sw: entries written on the switch path per switch; ahead/sw: written ahead\n"
            "of the switch while the previous vGPU runs; total/sw: every entry written per switch\n"
@@ -466,12 +481,12 @@ int main(int argc, char **argv)
            "for comparison with gScale); cpu%%: all copying as a share of one CPU core;\n"
            "slots/busy: 64 MiB slots held by each busy guest at the end (6 = the 384 MiB asked);\n"
            "balloon: grow/shrink events; moves: re-placements\n\n");
-    printf("%-11s %3s %4s %4s %8s %10s %9s %9s %9s %7s %7s %8s %7s %10s %7s %5s\n", "policy",
-           "N", "busy", "fits", "switches", "entries/sw", "ahead/sw", "total/sw", "floor/sw",
-           "x floor", "gpu%6ms", "gpu%16ms", "cpu%6ms", "slots/busy", "balloon", "moves");
+    printf("%-11s %3s %4s %4s %8s %10s %9s %9s %9s %7s %7s %8s %7s %10s %7s %5s\n", "policy", "N",
+           "busy", "fits", "switches", "entries/sw", "ahead/sw", "total/sw", "floor/sw", "x floor",
+           "gpu%6ms", "gpu%16ms", "cpu%6ms", "slots/busy", "balloon", "moves");
     for (unsigned ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
         unsigned n = ns[ni];
-        const unsigned bs[4] = {1, 3, n / 2, n};
+        const unsigned bs[4] = { 1, 3, n / 2, n };
         unsigned nb = 0, uniq[4];
         for (unsigned k = 0; k < 4; k++) {
             bool dup = bs[k] == 0 || bs[k] > n;
@@ -488,8 +503,9 @@ int main(int argc, char **argv)
                 struct result r = simulate((enum policy)pol, &t, 256 * MIB);
                 if (!r.fits) {
                     printf("%-11s %3u %4u %4s %8s %10s %9s %9s %9" PRIu64 " %7s %7s %8s %7s "
-                           "%10s %7s %5s\n", policy_name[pol], n, uniq[bi], "no", "-", "-",
-                           "-", "-", floor, "-", "-", "-", "-", "-", "-", "-");
+                           "%10s %7s %5s\n",
+                           policy_name[pol], n, uniq[bi], "no", "-", "-", "-", "-", floor, "-", "-",
+                           "-", "-", "-", "-", "-");
                     continue;
                 }
                 uint64_t all = r.entries_switch + r.entries_predict + r.entries_balloon +
@@ -502,19 +518,20 @@ int main(int argc, char **argv)
                 if (floor)
                     snprintf(xf, sizeof xf, "%.2f", (double)all / (double)sw / (double)floor);
                 printf("%-11s %3u %4u %4s %8" PRIu64 " %10" PRIu64 " %9" PRIu64 " %9" PRIu64
-                       " %9" PRIu64 " %7s %4u.%02u %5u.%02u %4u.%02u %7u.%02u %7" PRIu64 " %5"
-                       PRIu64 "\n", policy_name[pol], n, uniq[bi], "yes", r.switches,
-                       r.entries_switch / sw, r.entries_predict / sw, all / sw, floor, xf,
-                       g6 / 100, g6 % 100, g16 / 100, g16 % 100, c6 / 100, c6 % 100,
-                       r.busy_slots_x100 / 100, r.busy_slots_x100 % 100, r.balloon_events,
-                       r.moves);
+                       " %9" PRIu64 " %7s %4u.%02u %5u.%02u %4u.%02u %7u.%02u %7" PRIu64
+                       " %5" PRIu64 "\n",
+                       policy_name[pol], n, uniq[bi], "yes", r.switches, r.entries_switch / sw,
+                       r.entries_predict / sw, all / sw, floor, xf, g6 / 100, g6 % 100, g16 / 100,
+                       g16 % 100, c6 / 100, c6 % 100, r.busy_slots_x100 / 100,
+                       r.busy_slots_x100 % 100, r.balloon_events, r.moves);
             }
         }
         printf("\n");
     }
 
     printf("maximum N that fits (64/384 MiB guests, 4 GiB GGTT; sharing policies are bounded "
-           "only by the %u vGPU ids):\n", GTT_MAX_VGPUS);
+           "only by the %u vGPU ids):\n",
+           GTT_MAX_VGPUS);
     printf("%-10s %14s %14s\n", "policy", "aperture 256", "aperture 512");
     for (unsigned pol = 0; pol < P_COUNT; pol++)
         printf("%-10s %14u %14u\n", policy_name[pol], max_fit((enum policy)pol, 256 * MIB, 0),

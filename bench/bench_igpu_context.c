@@ -18,18 +18,18 @@
 #include "drivers/igpu/gen9_regs.h"
 #include "drivers/igpu/model/igpu_model.h"
 
-#define GM_SIZE     (16u << 20)
-#define ENTRIES     (GM_SIZE / GEN9_GTT_PAGE_SIZE)
-#define DATA_PA     (1u << 20)
-#define MEM_SIZE    (DATA_PA + GM_SIZE)
-#define HWS         0x0000u
-#define LRCA_A      0x1000u
-#define LRCA_B      0x3000u
-#define RING_A      0x8000u
-#define RING_B      0xC000u
-#define RING_SIZE   0x4000u
-#define DST         (4u << 20)
-#define MIN_SECS    0.5
+#define GM_SIZE   (16u << 20)
+#define ENTRIES   (GM_SIZE / GEN9_GTT_PAGE_SIZE)
+#define DATA_PA   (1u << 20)
+#define MEM_SIZE  (DATA_PA + GM_SIZE)
+#define HWS       0x0000u
+#define LRCA_A    0x1000u
+#define LRCA_B    0x3000u
+#define RING_A    0x8000u
+#define RING_B    0xC000u
+#define RING_SIZE 0x4000u
+#define DST       (4u << 20)
+#define MIN_SECS  0.5
 
 #include "bench/bench_igpu_mem.h"
 
@@ -68,7 +68,11 @@ int main(void)
     uint32_t noop[2] = { GEN9_MI_NOOP, GEN9_MI_NOOP };
     uint32_t fill[8] = { GEN9_XY_COLOR_BLT,
                          GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 1024u,
-                         GEN9_BLT_COORD(0, 0), GEN9_BLT_COORD(256, 256), DST, 0, 0x123456u,
+                         GEN9_BLT_COORD(0, 0),
+                         GEN9_BLT_COORD(256, 256),
+                         DST,
+                         0,
+                         0x123456u,
                          GEN9_MI_NOOP };
 
     m = bench_model();

@@ -17,17 +17,17 @@
 #include "drivers/igpu/gen9_regs.h"
 #include "drivers/igpu/model/igpu_model.h"
 
-#define GM_SIZE     (64u << 20)                 /* graphics memory modelled */
-#define ENTRIES     (GM_SIZE / GEN9_GTT_PAGE_SIZE)
-#define DATA_PA     (1u << 20)                  /* GGTT entries below, pages above */
-#define MEM_SIZE    (DATA_PA + GM_SIZE)
-#define HWS         0x0000u
-#define LRCA        0x1000u
-#define RING        0x4000u
-#define RING_SIZE   0x4000u
-#define DST         (4u << 20)
-#define SRC         (32u << 20)
-#define MIN_SECS    0.3
+#define GM_SIZE   (64u << 20) /* graphics memory modelled */
+#define ENTRIES   (GM_SIZE / GEN9_GTT_PAGE_SIZE)
+#define DATA_PA   (1u << 20) /* GGTT entries below, pages above */
+#define MEM_SIZE  (DATA_PA + GM_SIZE)
+#define HWS       0x0000u
+#define LRCA      0x1000u
+#define RING      0x4000u
+#define RING_SIZE 0x4000u
+#define DST       (4u << 20)
+#define SRC       (32u << 20)
+#define MIN_SECS  0.3
 
 #include "bench/bench_igpu_mem.h"
 

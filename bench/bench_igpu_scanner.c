@@ -13,12 +13,12 @@
 #include "drivers/igpu/gen9_regs.h"
 #include "drivers/igpu/scanner/scanner.h"
 
-#define GM_BASE    0x01000000ull
-#define GM_SIZE    (8u << 20)            /* the guest's memory: 8 MiB */
-#define SHADOW_GM  0x20000000ull
-#define SHADOW_DW  (4u << 20)            /* 16 MiB of shadow */
-#define RING_DW    (256u * 1024u)        /* 1 MiB ring slice */
-#define MIN_SECS   0.3
+#define GM_BASE   0x01000000ull
+#define GM_SIZE   (8u << 20) /* the guest's memory: 8 MiB */
+#define SHADOW_GM 0x20000000ull
+#define SHADOW_DW (4u << 20)     /* 16 MiB of shadow */
+#define RING_DW   (256u * 1024u) /* 1 MiB ring slice */
+#define MIN_SECS  0.3
 
 static uint8_t *guest;
 static uint32_t *ring_src, *ring, *shadow;
@@ -131,9 +131,15 @@ static void run(const struct workload *wl)
 {
     struct igpu_scan_range range = { GM_BASE, GM_SIZE };
     struct igpu_scan_config cfg = {
-        .engine = wl->engine, .ranges = &range, .n_ranges = 1,
-        .max_depth = IGPU_SCAN_HW_MAX_DEPTH, .max_batches = 4096,
-        .read = guest_read, .shadow = shadow, .shadow_dw = SHADOW_DW, .shadow_gm = SHADOW_GM,
+        .engine = wl->engine,
+        .ranges = &range,
+        .n_ranges = 1,
+        .max_depth = IGPU_SCAN_HW_MAX_DEPTH,
+        .max_batches = 4096,
+        .read = guest_read,
+        .shadow = shadow,
+        .shadow_dw = SHADOW_DW,
+        .shadow_gm = SHADOW_GM,
     };
     struct igpu_scan_result res;
     size_t n = wl->gen(ring_src, RING_DW);
@@ -166,8 +172,8 @@ static void run(const struct workload *wl)
     }
     bytes = ((double)n + (double)res.shadow_used_dw) * 4.0;
     printf("%-22s %-4s %9.0f %8" PRIu32 " %7" PRIu32 " %6u %10.1f %8.1f\n", wl->name,
-           wl->engine == IGPU_RCS ? "rcs" : "bcs", bytes / 1024.0, res.commands, res.batches,
-           iters, bytes * iters / t / 1e6, t / iters / res.commands * 1e9);
+           wl->engine == IGPU_RCS ? "rcs" : "bcs", bytes / 1024.0, res.commands, res.batches, iters,
+           bytes * iters / t / 1e6, t / iters / res.commands * 1e9);
 }
 
 int main(void)
@@ -187,8 +193,8 @@ int main(void)
     if (!guest || !ring_src || !ring || !shadow)
         return 1;
     printf("Command scanner throughput (MB = 10^6 bytes of commands decoded, ring + batches)\n");
-    printf("%-22s %-4s %9s %8s %7s %6s %10s %8s\n", "workload", "eng", "KiB", "commands",
-           "batches", "iters", "MB/s", "ns/cmd");
+    printf("%-22s %-4s %9s %8s %7s %6s %10s %8s\n", "workload", "eng", "KiB", "commands", "batches",
+           "iters", "MB/s", "ns/cmd");
     for (i = 0; i < sizeof(wls) / sizeof(wls[0]); i++)
         run(&wls[i]);
     free(guest);

@@ -160,8 +160,8 @@ static int run_scenarios(void)
            (unsigned long long)(p.switch_ns / 1000), (unsigned long long)(p.dispatch_ns / 1000),
            (unsigned long long)(p.duration_ns / 1000000000ull),
            (unsigned long long)(p.warmup_ns / 1000000ull));
-    printf("%-9s %-7s %6s %6s %8s %6s %6s %6s %6s %8s %7s\n", "scenario", "policy", "MMR",
-           "Jain", "overhead", "MMR", "Jain", "ovrhd", "util", "switch/s", "hints/s");
+    printf("%-9s %-7s %6s %6s %8s %6s %6s %6s %6s %8s %7s\n", "scenario", "policy", "MMR", "Jain",
+           "overhead", "MMR", "Jain", "ovrhd", "util", "switch/s", "hints/s");
     printf("%-17s %-22s %-20s\n", "", "|-- vs share ideal --|", "|-- vs gps ideal --|");
     for (uint32_t i = 0; i < nsc; i++) {
         struct scenario *s = &sc[i];
@@ -185,8 +185,7 @@ static int run_scenarios(void)
                 return 1;
             }
             uint64_t secs = (ps.duration_ns - ps.warmup_ns) / 1000000ull;
-            printf("%-9s %-7s", s->name,
-                   cfg.hold_ns ? "fair+h" : sched_policy_name(cfg.policy));
+            printf("%-9s %-7s", s->name, cfg.hold_ns ? "fair+h" : sched_policy_name(cfg.policy));
             printf(" %6s %6s %8s %6s %6s %6s %6s", fmt(ev.mmr_ppm), fmt(ev.jain_ppm),
                    fmt(ev.overhead_ppm), fmt(ev.mmr_gps_ppm), fmt(ev.jain_gps_ppm),
                    fmt(ev.overhead_gps_ppm), fmt(ev.utilisation_ppm));
@@ -211,9 +210,9 @@ static int run_scenarios(void)
  * scheduler clock advances with the simulated GPU time, so periodic accounting (rr balance,
  * credit refill, las decay) happens at its real rate and shows in the mean.
  */
-#define K       16u
-#define BLOCKS  12000u
-#define DEPTH   4u
+#define K      16u
+#define BLOCKS 12000u
+#define DEPTH  4u
 
 struct inst {
     struct sched *s;

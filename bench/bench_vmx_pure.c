@@ -34,7 +34,11 @@ static uint64_t a_alloc(void *ctx)
     memset(a->mem + a->next * 4096, 0, 4096);
     return ARENA_PHYS + 4096 * (uint64_t)a->next++;
 }
-static void a_free(void *ctx, uint64_t phys) { (void)ctx; (void)phys; }
+static void a_free(void *ctx, uint64_t phys)
+{
+    (void)ctx;
+    (void)phys;
+}
 static void *a_virt(void *ctx, uint64_t phys)
 {
     struct arena *a = ctx;
@@ -46,12 +50,12 @@ static volatile uint64_t sink;
 int main(void)
 {
     static const uint8_t insns[][12] = {
-        { 0x89, 0x07 },                                   /* mov [rdi], eax */
-        { 0x8B, 0x87, 0x00, 0x10, 0x00, 0x00 },           /* mov eax, [rdi+0x1000] */
-        { 0x48, 0x8B, 0x44, 0x24, 0x08 },                 /* mov rax, [rsp+8] */
-        { 0xC7, 0x05, 0x10, 0, 0, 0, 1, 0, 0, 0 },        /* mov dword [rip+16], 1 */
-        { 0x0F, 0xB6, 0x07 },                             /* movzx eax, byte [rdi] */
-        { 0x88, 0x27 },                                   /* mov [rdi], ah */
+        { 0x89, 0x07 },                            /* mov [rdi], eax */
+        { 0x8B, 0x87, 0x00, 0x10, 0x00, 0x00 },    /* mov eax, [rdi+0x1000] */
+        { 0x48, 0x8B, 0x44, 0x24, 0x08 },          /* mov rax, [rsp+8] */
+        { 0xC7, 0x05, 0x10, 0, 0, 0, 1, 0, 0, 0 }, /* mov dword [rip+16], 1 */
+        { 0x0F, 0xB6, 0x07 },                      /* movzx eax, byte [rdi] */
+        { 0x88, 0x27 },                            /* mov [rdi], ah */
     };
     const unsigned n_insns = sizeof insns / sizeof insns[0];
     const long iters = 20000000;
@@ -76,8 +80,10 @@ int main(void)
     t0 = now_ns();
     acc = 0;
     for (long i = 0; i < iters; i++)
-        acc += msr_bitmap_exits(bm, (i & 1) ? 0xC0000000u + (uint32_t)(i & 0x1FFF)
-                                             : (uint32_t)(i & 0x1FFF), i & 2);
+        acc += msr_bitmap_exits(bm,
+                                (i & 1) ? 0xC0000000u + (uint32_t)(i & 0x1FFF)
+                                        : (uint32_t)(i & 0x1FFF),
+                                i & 2);
     sink = acc;
     printf("%-44s %12.1f\n", "msr_bitmap_exits", (now_ns() - t0) / iters);
 

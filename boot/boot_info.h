@@ -8,10 +8,10 @@
 #include <stdint.h>
 
 #define BOOT_MAX_MEM_REGIONS 128
-#define BOOT_MAX_MODULES     72      /* 64 guests plus a configuration blob and spares */
+#define BOOT_MAX_MODULES     72 /* 64 guests plus a configuration blob and spares */
 #define BOOT_MODULE_TAG_LEN  64
 #define BOOT_CMDLINE_LEN     256
-#define BOOT_RSDP_MAX        36      /* ACPI 2.0 RSDP (ACPI spec §5.2.5.3) */
+#define BOOT_RSDP_MAX        36 /* ACPI 2.0 RSDP (ACPI spec §5.2.5.3) */
 
 enum boot_mem_type {
     BOOT_MEM_USABLE = 1,
@@ -28,13 +28,13 @@ struct boot_mem_region {
 };
 
 struct boot_module {
-    uint64_t start;                  /* physical, page aligned by the loader */
-    uint64_t end;                    /* exclusive */
-    char tag[BOOT_MODULE_TAG_LEN];   /* the module2 line's arguments, e.g. "hello" */
+    uint64_t start;                /* physical, page aligned by the loader */
+    uint64_t end;                  /* exclusive */
+    char tag[BOOT_MODULE_TAG_LEN]; /* the module2 line's arguments, e.g. "hello" */
 };
 
 struct boot_framebuffer {
-    uint64_t addr;                   /* physical */
+    uint64_t addr; /* physical */
     uint32_t pitch, width, height;
     uint8_t bpp;
     uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
@@ -50,9 +50,9 @@ struct boot_info {
     bool has_framebuffer;
     struct boot_framebuffer fb;
     uint8_t rsdp[BOOT_RSDP_MAX];
-    unsigned rsdp_len;               /* 0: the loader gave none */
-    uint64_t info_addr, info_size;   /* the loader's structure, reserved until parsed */
-    unsigned dropped;                /* entries that did not fit the arrays above */
+    unsigned rsdp_len;             /* 0: the loader gave none */
+    uint64_t info_addr, info_size; /* the loader's structure, reserved until parsed */
+    unsigned dropped;              /* entries that did not fit the arrays above */
 };
 
 /* Multiboot2 (boot/mb2_parse.c).  `len` bounds every read: the parser never looks past it.

@@ -6,8 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
 
 /* Copies a string that must end inside [p, p + max) into dst; false when it is not terminated. */
 static bool copy_string(char *dst, unsigned dstlen, const uint8_t *p, uint64_t max)
@@ -22,24 +32,32 @@ static bool copy_string(char *dst, unsigned dstlen, const uint8_t *p, uint64_t m
 static enum boot_mem_type mem_type(uint32_t t)
 {
     switch (t) {
-    case MB2_MMAP_AVAILABLE:    return BOOT_MEM_USABLE;
-    case MB2_MMAP_ACPI_RECLAIM: return BOOT_MEM_ACPI_RECLAIM;
-    case MB2_MMAP_ACPI_NVS:     return BOOT_MEM_ACPI_NVS;
-    case MB2_MMAP_BAD:          return BOOT_MEM_BAD;
-    default:                    return BOOT_MEM_RESERVED;
+    case MB2_MMAP_AVAILABLE:
+        return BOOT_MEM_USABLE;
+    case MB2_MMAP_ACPI_RECLAIM:
+        return BOOT_MEM_ACPI_RECLAIM;
+    case MB2_MMAP_ACPI_NVS:
+        return BOOT_MEM_ACPI_NVS;
+    case MB2_MMAP_BAD:
+        return BOOT_MEM_BAD;
+    default:
+        return BOOT_MEM_RESERVED;
     }
 }
 
 /* §3.6.8: u32 type, u32 size, u32 entry_size, u32 entry_version, entries of >= 24 bytes. */
-static int parse_mmap(const uint8_t *tag, uint32_t size, struct boot_info *out, char *err, unsigned errlen)
+static int parse_mmap(const uint8_t *tag, uint32_t size, struct boot_info *out, char *err,
+                      unsigned errlen)
 {
     if (size < 16) {
-        snprintf(err, errlen, "memory map tag of %u bytes is shorter than its 16-byte header", size);
+        snprintf(err, errlen, "memory map tag of %u bytes is shorter than its 16-byte header",
+                 size);
         return -1;
     }
     uint32_t esize = rd32(tag + 8);
     if (esize < 24 || esize % 8) {
-        snprintf(err, errlen, "memory map entry size %u (expected a multiple of 8, at least 24)", esize);
+        snprintf(err, errlen, "memory map entry size %u (expected a multiple of 8, at least 24)",
+                 esize);
         return -1;
     }
     /* 64-bit sums: a huge entry_size must end the loop, not wrap around it. */
@@ -57,7 +75,8 @@ static int parse_mmap(const uint8_t *tag, uint32_t size, struct boot_info *out, 
 }
 
 /* §3.6.6: u32 type, u32 size, u32 mod_start, u32 mod_end, NUL-terminated string. */
-static int parse_module(const uint8_t *tag, uint32_t size, struct boot_info *out, char *err, unsigned errlen)
+static int parse_module(const uint8_t *tag, uint32_t size, struct boot_info *out, char *err,
+                        unsigned errlen)
 {
     if (size < 17) {
         snprintf(err, errlen, "module tag of %u bytes is too short", size);
@@ -85,14 +104,15 @@ static int parse_module(const uint8_t *tag, uint32_t size, struct boot_info *out
 
 /* §3.6.12: common part is u64 addr, u32 pitch, u32 width, u32 height, u8 bpp, u8 type, u16
  * reserved; for direct colour six u8 fields follow. */
-static int parse_framebuffer(const uint8_t *tag, uint32_t size, struct boot_info *out, char *err, unsigned errlen)
+static int parse_framebuffer(const uint8_t *tag, uint32_t size, struct boot_info *out, char *err,
+                             unsigned errlen)
 {
     if (size < 31) {
         snprintf(err, errlen, "framebuffer tag of %u bytes is too short", size);
         return -1;
     }
     if (tag[29] != MB2_FB_TYPE_RGB || size < 38)
-        return 0;   /* indexed or text mode: no wall can be drawn on it, so leave it unused */
+        return 0; /* indexed or text mode: no wall can be drawn on it, so leave it unused */
     struct boot_framebuffer *fb = &out->fb;
     fb->addr = rd64(tag + 8);
     fb->pitch = rd32(tag + 16);
@@ -105,7 +125,8 @@ static int parse_framebuffer(const uint8_t *tag, uint32_t size, struct boot_info
     fb->green_size = tag[35];
     fb->blue_pos = tag[36];
     fb->blue_size = tag[37];
-    out->has_framebuffer = fb->width && fb->height && fb->bpp && fb->pitch >= (uint64_t)fb->width * fb->bpp / 8;
+    out->has_framebuffer = fb->width && fb->height && fb->bpp &&
+                           fb->pitch >= (uint64_t)fb->width * fb->bpp / 8;
     return 0;
 }
 
@@ -140,7 +161,7 @@ static int parse_tag(const uint8_t *tag, uint32_t type, uint32_t size, struct bo
         memcpy(out->rsdp, tag + 8, out->rsdp_len);
         return 0;
     default:
-        return 0;   /* tags we do not use (ELF sections, APM, EFI handles, ...) */
+        return 0; /* tags we do not use (ELF sections, APM, EFI handles, ...) */
     }
 }
 
@@ -154,13 +175,14 @@ int mb2_parse(const void *info, uint64_t len, struct boot_info *out, char *err, 
     }
     uint32_t total = rd32(p);
     if (total < 16 || total > len) {
-        snprintf(err, errlen, "boot information claims %u bytes (have %llu)", total, (unsigned long long)len);
+        snprintf(err, errlen, "boot information claims %u bytes (have %llu)", total,
+                 (unsigned long long)len);
         return -1;
     }
     out->info_addr = (uint64_t)(uintptr_t)info;
     out->info_size = total;
     /* §3.6.1: u32 total_size, u32 reserved, then tags, each padded to 8 bytes. */
-    for (uint32_t off = 8; ; ) {
+    for (uint32_t off = 8;;) {
         if (off + 8 > total) {
             snprintf(err, errlen, "boot information ends without an end tag");
             return -1;
@@ -182,11 +204,16 @@ int mb2_parse(const void *info, uint64_t len, struct boot_info *out, char *err, 
 const char *boot_mem_type_name(enum boot_mem_type type)
 {
     switch (type) {
-    case BOOT_MEM_USABLE:       return "usable";
-    case BOOT_MEM_RESERVED:     return "reserved";
-    case BOOT_MEM_ACPI_RECLAIM: return "ACPI reclaimable";
-    case BOOT_MEM_ACPI_NVS:     return "ACPI NVS";
-    case BOOT_MEM_BAD:          return "bad";
+    case BOOT_MEM_USABLE:
+        return "usable";
+    case BOOT_MEM_RESERVED:
+        return "reserved";
+    case BOOT_MEM_ACPI_RECLAIM:
+        return "ACPI reclaimable";
+    case BOOT_MEM_ACPI_NVS:
+        return "ACPI NVS";
+    case BOOT_MEM_BAD:
+        return "bad";
     }
     return "unknown";
 }

@@ -85,26 +85,31 @@ int cfg_blob_load(const void *blob, size_t len, struct cfg *out, char *err, size
     if (!blob || !out)
         return cfg_fail_raw(err, errlen, CFG_EBLOB, "config blob: no data");
     if (len < CFG_BLOB_HEADER_BYTES) {
-        snprintf(msg, sizeof msg, "config blob: %zu bytes, shorter than its %u-byte header",
-                 len, CFG_BLOB_HEADER_BYTES);
+        snprintf(msg, sizeof msg, "config blob: %zu bytes, shorter than its %u-byte header", len,
+                 CFG_BLOB_HEADER_BYTES);
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     if (memcmp(h + OFF_MAGIC, CFG_BLOB_MAGIC, 4) != 0) {
-        snprintf(msg, sizeof msg, "config blob: bad magic %02x %02x %02x %02x (expected \""
-                 CFG_BLOB_MAGIC "\": not a Tessera configuration blob)",
+        snprintf(msg, sizeof msg,
+                 "config blob: bad magic %02x %02x %02x %02x (expected \"" CFG_BLOB_MAGIC
+                 "\": not a Tessera configuration blob)",
                  h[0], h[1], h[2], h[3]);
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     /* The header CRC first: a damaged header must not be read as a new version or size. */
     uint32_t hcrc = get32(h + OFF_HEADER_CRC), hcalc = crc32_ieee(h, OFF_HEADER_CRC);
     if (hcrc != hcalc) {
-        snprintf(msg, sizeof msg, "config blob: header CRC 0x%08x, computed 0x%08x (corrupt "
-                 "header)", hcrc, hcalc);
+        snprintf(msg, sizeof msg,
+                 "config blob: header CRC 0x%08x, computed 0x%08x (corrupt "
+                 "header)",
+                 hcrc, hcalc);
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     if (get16(h + OFF_VERSION) != CFG_BLOB_VERSION) {
-        snprintf(msg, sizeof msg, "config blob: format version %u, this hypervisor reads "
-                 "version %u", get16(h + OFF_VERSION), CFG_BLOB_VERSION);
+        snprintf(msg, sizeof msg,
+                 "config blob: format version %u, this hypervisor reads "
+                 "version %u",
+                 get16(h + OFF_VERSION), CFG_BLOB_VERSION);
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     if (get16(h + OFF_HEADER_BYTES) != CFG_BLOB_HEADER_BYTES) {
@@ -124,15 +129,17 @@ int cfg_blob_load(const void *blob, size_t len, struct cfg *out, char *err, size
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     if (dtb_len > len - CFG_BLOB_HEADER_BYTES) {
-        snprintf(msg, sizeof msg, "config blob: header says %u DTB bytes, only %zu present "
-                 "(truncated)", dtb_len, len - CFG_BLOB_HEADER_BYTES);
+        snprintf(msg, sizeof msg,
+                 "config blob: header says %u DTB bytes, only %zu present "
+                 "(truncated)",
+                 dtb_len, len - CFG_BLOB_HEADER_BYTES);
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     const uint8_t *dtb = h + CFG_BLOB_HEADER_BYTES;
     uint32_t crc = get32(h + OFF_DTB_CRC), calc = crc32_ieee(dtb, dtb_len);
     if (crc != calc) {
-        snprintf(msg, sizeof msg, "config blob: DTB CRC 0x%08x, computed 0x%08x (corrupt)",
-                 crc, calc);
+        snprintf(msg, sizeof msg, "config blob: DTB CRC 0x%08x, computed 0x%08x (corrupt)", crc,
+                 calc);
         return cfg_fail_raw(err, errlen, CFG_EBLOB, msg);
     }
     /* The DTB must be exactly what the wrapper says: no stray bytes a checker would skip. */

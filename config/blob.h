@@ -24,10 +24,10 @@
 #include "config/config.h"
 #include "lib/crc32.h"
 
-#define CFG_BLOB_MAGIC          "TSCF"
-#define CFG_BLOB_VERSION        1u
-#define CFG_BLOB_HEADER_BYTES   32u
-#define CFG_BLOB_MAX_DTB        (1u << 20)      /* far above any real configuration */
+#define CFG_BLOB_MAGIC        "TSCF"
+#define CFG_BLOB_VERSION      1u
+#define CFG_BLOB_HEADER_BYTES 32u
+#define CFG_BLOB_MAX_DTB      (1u << 20) /* far above any real configuration */
 
 /* Bytes a blob wrapping a dtb_len-byte DTB takes. */
 size_t cfg_blob_size(size_t dtb_len);
@@ -35,8 +35,8 @@ size_t cfg_blob_size(size_t dtb_len);
 /* Writes the header and a copy of the DTB into out.  The DTB is not checked here (the tool runs
  * cfg_check_dtb first).  Returns the blob size, or CFG_EBLOB with a message if the DTB is empty
  * or larger than CFG_BLOB_MAX_DTB or out_len is too small. */
-int cfg_blob_wrap(const void *dtb, size_t dtb_len, void *out, size_t out_len,
-                  char *err, size_t errlen);
+int cfg_blob_wrap(const void *dtb, size_t dtb_len, void *out, size_t out_len, char *err,
+                  size_t errlen);
 
 /* The hypervisor's entry point: checks the wrapper (magic, version, header size and CRC, DTB size
  * against len, DTB CRC), then the DTB header (magic, version, totalsize via fdt_check_header and

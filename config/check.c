@@ -33,14 +33,17 @@ static int check_names(struct cfg_ctx *x)
         for (unsigned j = 0; j < i; j++) {
             if (same_name(c->guest[i].name, c->guest[j].name)) {
                 cfg_guest_path(c, i, path);
-                snprintf(what, sizeof what, "duplicate guest name: guest %u is also called "
-                         "\"%s\" (names must differ, ignoring case)", j, c->guest[j].name);
+                snprintf(what, sizeof what,
+                         "duplicate guest name: guest %u is also called "
+                         "\"%s\" (names must differ, ignoring case)",
+                         j, c->guest[j].name);
                 return cfg_fail(x, path, NULL, what);
             }
         }
         if (strcmp(c->guest[i].image, CFG_RESERVED_IMAGE_TAG) == 0) {
             cfg_guest_path(c, i, path);
-            return cfg_fail(x, path, "image", "\"" CFG_RESERVED_IMAGE_TAG "\" is reserved for "
+            return cfg_fail(x, path, "image",
+                            "\"" CFG_RESERVED_IMAGE_TAG "\" is reserved for "
                             "the configuration module; expected a guest image tag");
         }
     }
@@ -62,9 +65,10 @@ static int check_ram(struct cfg_ctx *x)
         sum += c->guest[i].ram_mib;
         if (sum > allowed) {
             cfg_guest_path(c, i, path);
-            snprintf(what, sizeof what, "guests 0..%u need %llu MiB of RAM, the appliance "
-                     "allows %llu MiB (/appliance ram-mib %u minus reserved-mib %u)", i,
-                     (unsigned long long)sum, (unsigned long long)allowed, a->ram_mib,
+            snprintf(what, sizeof what,
+                     "guests 0..%u need %llu MiB of RAM, the appliance "
+                     "allows %llu MiB (/appliance ram-mib %u minus reserved-mib %u)",
+                     i, (unsigned long long)sum, (unsigned long long)allowed, a->ram_mib,
                      a->reserved_mib);
             return cfg_fail(x, path, "ram-mib", what);
         }
@@ -75,8 +79,8 @@ static int check_ram(struct cfg_ctx *x)
 static bool tiles_overlap(const struct cfg_tile *a, const struct cfg_tile *b)
 {
     /* Tiles were checked to lie inside the wall, so these sums cannot overflow. */
-    return a->x < b->x + b->width && b->x < a->x + a->width &&
-           a->y < b->y + b->height && b->y < a->y + a->height;
+    return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height &&
+           b->y < a->y + a->height;
 }
 
 static int check_tiles(struct cfg_ctx *x)
@@ -88,24 +92,28 @@ static int check_tiles(struct cfg_ctx *x)
         const struct cfg_tile *t = &c->guest[i].tile;
         cfg_guest_path(c, i, path);
         if (t->width < CFG_TILE_MIN_PX || t->height < CFG_TILE_MIN_PX) {
-            snprintf(what, sizeof what, "tile %ux%u: width and height must be at least %u "
-                     "pixels", t->width, t->height, CFG_TILE_MIN_PX);
+            snprintf(what, sizeof what,
+                     "tile %ux%u: width and height must be at least %u "
+                     "pixels",
+                     t->width, t->height, CFG_TILE_MIN_PX);
             return cfg_fail(x, path, "tile-px", what);
         }
-        if ((uint64_t)t->x + t->width > d->width_px ||
-            (uint64_t)t->y + t->height > d->height_px) {
-            snprintf(what, sizeof what, "tile at %u,%u size %ux%u reaches %llu,%llu, outside "
-                     "the %ux%u wall (/display)", t->x, t->y, t->width, t->height,
-                     (unsigned long long)t->x + t->width, (unsigned long long)t->y + t->height,
-                     d->width_px, d->height_px);
+        if ((uint64_t)t->x + t->width > d->width_px || (uint64_t)t->y + t->height > d->height_px) {
+            snprintf(what, sizeof what,
+                     "tile at %u,%u size %ux%u reaches %llu,%llu, outside "
+                     "the %ux%u wall (/display)",
+                     t->x, t->y, t->width, t->height, (unsigned long long)t->x + t->width,
+                     (unsigned long long)t->y + t->height, d->width_px, d->height_px);
             return cfg_fail(x, path, "tile-px", what);
         }
         for (unsigned j = 0; j < i; j++) {
             const struct cfg_tile *u = &c->guest[j].tile;
             if (tiles_overlap(t, u)) {
-                snprintf(what, sizeof what, "tile at %u,%u size %ux%u overlaps guest %s's tile "
-                         "at %u,%u size %ux%u", t->x, t->y, t->width, t->height,
-                         c->guest[j].name, u->x, u->y, u->width, u->height);
+                snprintf(what, sizeof what,
+                         "tile at %u,%u size %ux%u overlaps guest %s's tile "
+                         "at %u,%u size %ux%u",
+                         t->x, t->y, t->width, t->height, c->guest[j].name, u->x, u->y, u->width,
+                         u->height);
                 return cfg_fail(x, path, "tile-px", what);
             }
         }
@@ -123,17 +131,17 @@ void cfg_gtt_params(const struct cfg *c, struct gtt_layout_params *p,
     }
     gtt_layout_defaults(p, n, req);
     p->aperture_bytes = (uint64_t)c->appliance.aperture_mib * GTT_MIB;
-    p->share = c->graphics.sharing == CFG_GM_SHARE_NONE   ? GTT_SHARE_NONE
-               : c->graphics.sharing == CFG_GM_SHARE_HIGH ? GTT_SHARE_HIGH
-                                                          : GTT_SHARE_ALL;
+    p->share = c->graphics.sharing == CFG_GM_SHARE_NONE ? GTT_SHARE_NONE
+             : c->graphics.sharing == CFG_GM_SHARE_HIGH ? GTT_SHARE_HIGH
+                                                        : GTT_SHARE_ALL;
     p->max_share = c->graphics.max_share;
 }
 
 /* When the whole set does not fit, blame the first guest whose request makes it overflow (the
  * shortest failing prefix), and its high-GM request if dropping that alone makes it fit, else
  * its low-GM request.  gtt's message for the whole set says by how much. */
-static int blame_gm(struct cfg_ctx *x, struct gtt_layout_params *p,
-                    struct gtt_guest_request *req, struct gtt_layout *l, const char *gtt_msg)
+static int blame_gm(struct cfg_ctx *x, struct gtt_layout_params *p, struct gtt_guest_request *req,
+                    struct gtt_layout *l, const char *gtt_msg)
 {
     const struct cfg *c = x->out;
     char path[CFG_PATH_MAX], what[480];
@@ -165,7 +173,7 @@ static int check_graphics(struct cfg_ctx *x)
     struct gtt_layout_params p;
     struct gtt_guest_request req[TESSERA_MAX_GUESTS];
     char msg[320], what[400];
-    struct gtt_layout *l = malloc(sizeof *l);     /* a few KiB: keep it off the boot stack */
+    struct gtt_layout *l = malloc(sizeof *l); /* a few KiB: keep it off the boot stack */
     if (!l)
         return cfg_fail_raw(x->err, x->errlen, CFG_ENOMEM,
                             "config: out of memory for the graphics-memory layout");
@@ -197,8 +205,10 @@ static int check_balloon(struct cfg_ctx *x)
     if (!x->max_slots_given)
         b->max_slots = c->n_slots;
     if (b->max_slots > c->n_slots) {
-        snprintf(what, sizeof what, "expected at most %u (the high-GM slots with a %u MiB "
-                 "aperture), got %u", c->n_slots, c->appliance.aperture_mib, b->max_slots);
+        snprintf(what, sizeof what,
+                 "expected at most %u (the high-GM slots with a %u MiB "
+                 "aperture), got %u",
+                 c->n_slots, c->appliance.aperture_mib, b->max_slots);
         return cfg_fail(x, "/balloon", "max-slots", what);
     }
     if (b->min_slots > b->max_slots) {
@@ -213,9 +223,10 @@ static int check_balloon(struct cfg_ctx *x)
         uint32_t slots = c->guest[i].high_gm_mib / (uint32_t)CFG_SLOT_MIB;
         if (slots < b->min_slots || slots > b->max_slots) {
             cfg_guest_path(c, i, path);
-            snprintf(what, sizeof what, "%u MiB is %u slots, outside the balloon's bounds "
-                     "%u..%u slots (/balloon min-slots, max-slots)", c->guest[i].high_gm_mib,
-                     slots, b->min_slots, b->max_slots);
+            snprintf(what, sizeof what,
+                     "%u MiB is %u slots, outside the balloon's bounds "
+                     "%u..%u slots (/balloon min-slots, max-slots)",
+                     c->guest[i].high_gm_mib, slots, b->min_slots, b->max_slots);
             return cfg_fail(x, path, "high-gm-mib", what);
         }
     }
@@ -233,7 +244,8 @@ void cfg_fence_shares(const struct cfg *c, uint64_t shares[TESSERA_MAX_GUESTS])
     uint64_t fair = rest && given < pool ? (pool - given) / rest : 0;
     fair -= fair % ((uint64_t)CFG_FENCE_SHARE_UNIT_KIB * 1024u);
     for (unsigned i = 0; i < n; i++)
-        shares[i] = c->guest[i].fence_pool_kib ? (uint64_t)c->guest[i].fence_pool_kib * 1024u : fair;
+        shares[i] = c->guest[i].fence_pool_kib ? (uint64_t)c->guest[i].fence_pool_kib * 1024u
+                                               : fair;
 }
 
 /* The shares given must fit the pool, and leave some for every guest without one. */
@@ -255,12 +267,15 @@ static int check_fence_shares(struct cfg_ctx *x)
         return CFG_OK;
     cfg_guest_path(c, last, path);
     if (given > CFG_FENCE_POOL_KIB) {
-        snprintf(what, sizeof what, "the guests' fence-pool shares add up to %llu KiB, the fence "
-                 "pool holds %u KiB", (unsigned long long)given, CFG_FENCE_POOL_KIB);
+        snprintf(what, sizeof what,
+                 "the guests' fence-pool shares add up to %llu KiB, the fence "
+                 "pool holds %u KiB",
+                 (unsigned long long)given, CFG_FENCE_POOL_KIB);
         return cfg_fail(x, path, "fence-pool-kib", what);
     }
     if (rest && (CFG_FENCE_POOL_KIB - given) / rest < CFG_FENCE_SHARE_UNIT_KIB) {
-        snprintf(what, sizeof what, "the shares given add up to %llu KiB of the %u KiB fence "
+        snprintf(what, sizeof what,
+                 "the shares given add up to %llu KiB of the %u KiB fence "
                  "pool: less than %u KiB is left for each guest without a share (%u)",
                  (unsigned long long)given, CFG_FENCE_POOL_KIB, CFG_FENCE_SHARE_UNIT_KIB, rest);
         return cfg_fail(x, path, "fence-pool-kib", what);
@@ -286,7 +301,7 @@ int cfg_check_semantics(struct cfg_ctx *x)
     struct cfg *c = x->out;
     if (!x->slice_given)
         c->scheduler.slice_us = c->scheduler.policy == CFG_SCHED_RR ? CFG_DEFAULT_RR_SLICE_US
-                                                                   : CFG_DEFAULT_SLICE_US;
+                                                                    : CFG_DEFAULT_SLICE_US;
     int rc = check_names(x);
     if (rc == CFG_OK)
         rc = cfg_check_guest_kinds(x);

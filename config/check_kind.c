@@ -11,7 +11,7 @@
 
 /* The framebuffer is memory the hypervisor holds outside the guest's RAM (the wall reads it like
  * a vGPU plane), so its size is bounded: 32 MiB is 4096x2048 at 32 bits per pixel. */
-#define CFG_FB_MAX_BYTES   (32ull << 20)
+#define CFG_FB_MAX_BYTES    (32ull << 20)
 #define CFG_FB_BYTES_PER_PX 4u
 
 static int check_tessera(struct cfg_ctx *x, unsigned i, const char *path)
@@ -19,21 +19,27 @@ static int check_tessera(struct cfg_ctx *x, unsigned i, const char *path)
     const struct cfg_guest *g = &x->out->guest[i];
     char what[200];
     if (g->initrd[0])
-        return cfg_fail(x, path, "initrd", "only a Linux guest (kernel = \"linux\") takes an "
+        return cfg_fail(x, path, "initrd",
+                        "only a Linux guest (kernel = \"linux\") takes an "
                         "initrd; a Tessera guest boots its ELF image alone");
     if (g->fb_width_px)
-        return cfg_fail(x, path, "framebuffer-px", "only a Linux guest (kernel = \"linux\") has "
+        return cfg_fail(x, path, "framebuffer-px",
+                        "only a Linux guest (kernel = \"linux\") has "
                         "a linear framebuffer; a Tessera guest draws through its vGPU");
     if (g->vgpu == CFG_VGPU_I915)
-        return cfg_fail(x, path, "vgpu", "only a Linux guest (kernel = \"linux\") runs i915; a "
+        return cfg_fail(x, path, "vgpu",
+                        "only a Linux guest (kernel = \"linux\") runs i915; a "
                         "Tessera guest drives the vGPU of docs/vgpu-abi.md");
     if (g->vgpu_display != CFG_DISPLAY_NONE || (x->display_given & (1ull << i)))
-        return cfg_fail(x, path, "vgpu-display", "only an i915 vGPU (vgpu = \"i915\") has a "
+        return cfg_fail(x, path, "vgpu-display",
+                        "only an i915 vGPU (vgpu = \"i915\") has a "
                         "virtual monitor; a Tessera guest's picture is its plane");
     size_t n = strlen(g->cmdline);
     if (n > TESSERA_GUEST_CMDLINE_MAX - 1) {
-        snprintf(what, sizeof what, "%zu characters; a Tessera guest's boot information holds "
-                 "at most %u (docs/guest-abi.md)", n, (unsigned)TESSERA_GUEST_CMDLINE_MAX - 1u);
+        snprintf(what, sizeof what,
+                 "%zu characters; a Tessera guest's boot information holds "
+                 "at most %u (docs/guest-abi.md)",
+                 n, (unsigned)TESSERA_GUEST_CMDLINE_MAX - 1u);
         return cfg_fail(x, path, "cmdline", what);
     }
     return CFG_OK;
@@ -44,9 +50,10 @@ static int check_linux(struct cfg_ctx *x, unsigned i, const char *path)
     struct cfg_guest *g = &x->out->guest[i];
     char what[200];
     if (g->ram_mib < CFG_LINUX_RAM_MIN_MIB) {
-        snprintf(what, sizeof what, "a Linux guest needs at least %u MiB (its kernel is "
-                 "decompressed at 16 MiB and then runs its initramfs), got %u", CFG_LINUX_RAM_MIN_MIB,
-                 g->ram_mib);
+        snprintf(what, sizeof what,
+                 "a Linux guest needs at least %u MiB (its kernel is "
+                 "decompressed at 16 MiB and then runs its initramfs), got %u",
+                 CFG_LINUX_RAM_MIN_MIB, g->ram_mib);
         return cfg_fail(x, path, "ram-mib", what);
     }
     if (!g->fb_width_px) {
@@ -55,12 +62,14 @@ static int check_linux(struct cfg_ctx *x, unsigned i, const char *path)
     }
     uint64_t bytes = (uint64_t)g->fb_width_px * g->fb_height_px * CFG_FB_BYTES_PER_PX;
     if (bytes > CFG_FB_MAX_BYTES) {
-        snprintf(what, sizeof what, "%ux%u at %u bytes per pixel is %llu KiB, at most %llu KiB "
-                 "(the hypervisor holds it outside the guest's RAM)%s", g->fb_width_px,
-                 g->fb_height_px, CFG_FB_BYTES_PER_PX, (unsigned long long)(bytes >> 10),
-                 (unsigned long long)(CFG_FB_MAX_BYTES >> 10),
-                 x->fb_given & (1ull << i) ? "" : "; it defaults to the tile's size, set "
-                 "framebuffer-px = <w h> smaller");
+        snprintf(what, sizeof what,
+                 "%ux%u at %u bytes per pixel is %llu KiB, at most %llu KiB "
+                 "(the hypervisor holds it outside the guest's RAM)%s",
+                 g->fb_width_px, g->fb_height_px, CFG_FB_BYTES_PER_PX,
+                 (unsigned long long)(bytes >> 10), (unsigned long long)(CFG_FB_MAX_BYTES >> 10),
+                 x->fb_given & (1ull << i) ? ""
+                                           : "; it defaults to the tile's size, set "
+                                             "framebuffer-px = <w h> smaller");
         return cfg_fail(x, path, "framebuffer-px", what);
     }
     return CFG_OK;
@@ -75,12 +84,14 @@ static int check_display(struct cfg_ctx *x, unsigned i, const char *path)
     struct edid_mode m;
     if (g->vgpu_display == CFG_DISPLAY_NONE) {
         if (x->display_given & (1ull << i))
-            return cfg_fail(x, path, "display-px", "display-px and display-hz describe the virtual "
+            return cfg_fail(x, path, "display-px",
+                            "display-px and display-hz describe the virtual "
                             "monitor: set vgpu-display = \"dp\" too");
         return CFG_OK;
     }
     if (g->vgpu != CFG_VGPU_I915)
-        return cfg_fail(x, path, "vgpu-display", "a virtual monitor is part of the i915 vGPU: set "
+        return cfg_fail(x, path, "vgpu-display",
+                        "a virtual monitor is part of the i915 vGPU: set "
                         "vgpu = \"i915\" too");
     if (!g->display_width_px) {
         g->display_width_px = g->tile.width;
@@ -90,9 +101,11 @@ static int check_display(struct cfg_ctx *x, unsigned i, const char *path)
         g->display_hz = CFG_DISPLAY_DEFAULT_HZ;
     if (!edid_mode_make(g->display_width_px, g->display_height_px, g->display_hz, &m) ||
         !edid_mode_make(EDID_ALT_WIDTH, EDID_ALT_HEIGHT, g->display_hz, &m)) {
-        snprintf(what, sizeof what, "%ux%u at %u Hz: no mode i915 accepts (each side %u..%u pixels, "
-                 "a pixel clock of at most %u MHz)%s", g->display_width_px, g->display_height_px,
-                 g->display_hz, EDID_MIN_SIDE, EDID_MAX_WIDTH, EDID_MAX_CLOCK_KHZ / 1000,
+        snprintf(what, sizeof what,
+                 "%ux%u at %u Hz: no mode i915 accepts (each side %u..%u pixels, "
+                 "a pixel clock of at most %u MHz)%s",
+                 g->display_width_px, g->display_height_px, g->display_hz, EDID_MIN_SIDE,
+                 EDID_MAX_WIDTH, EDID_MAX_CLOCK_KHZ / 1000,
                  x->display_given & (1ull << i) ? "" : "; it defaults to the tile's size");
         return cfg_fail(x, path, "display-px", what);
     }

@@ -16,8 +16,7 @@ const char *cfg_sched_policy_name(uint32_t policy)
 
 const char *cfg_gm_sharing_name(uint32_t sharing)
 {
-    return sharing < sizeof sharing_names / sizeof sharing_names[0] ? sharing_names[sharing]
-                                                                    : "?";
+    return sharing < sizeof sharing_names / sizeof sharing_names[0] ? sharing_names[sharing] : "?";
 }
 
 const char *cfg_guest_kind_name(uint32_t kind)
@@ -43,11 +42,11 @@ int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
     return snprintf(buf, len,
                     "guest %u %s: %simage %s%s, RAM %u MiB, GM low %u + high %u MiB%s, weight %u, "
                     "tile %u,%u %ux%u, console %s, autostart %s%s%s%s",
-                    id, g->name, g->kind == CFG_GUEST_LINUX ? "linux " : "", g->image,
-                    linux_part, g->ram_mib, g->low_gm_mib, g->high_gm_mib, fences, g->weight,
-                    g->tile.x, g->tile.y, g->tile.width, g->tile.height,
-                    g->console ? "on" : "off", g->autostart ? "on" : "off",
-                    g->cmdline[0] ? ", cmdline \"" : "", g->cmdline, g->cmdline[0] ? "\"" : "");
+                    id, g->name, g->kind == CFG_GUEST_LINUX ? "linux " : "", g->image, linux_part,
+                    g->ram_mib, g->low_gm_mib, g->high_gm_mib, fences, g->weight, g->tile.x,
+                    g->tile.y, g->tile.width, g->tile.height, g->console ? "on" : "off",
+                    g->autostart ? "on" : "off", g->cmdline[0] ? ", cmdline \"" : "", g->cmdline,
+                    g->cmdline[0] ? "\"" : "");
 }
 
 void cfg_format(const struct cfg *c, const char *source, cfg_line_fn line, void *ctx)
@@ -76,8 +75,7 @@ void cfg_format(const struct cfg *c, const char *source, cfg_line_fn line, void 
         snprintf(buf, sizeof buf, "graphics: sharing %s, max-share none, %u slots of %u MiB",
                  cfg_gm_sharing_name(c->graphics.sharing), c->n_slots, (unsigned)CFG_SLOT_MIB);
     line(ctx, buf);
-    snprintf(buf, sizeof buf, "display: wall %ux%u px", c->display.width_px,
-             c->display.height_px);
+    snprintf(buf, sizeof buf, "display: wall %ux%u px", c->display.width_px, c->display.height_px);
     line(ctx, buf);
     snprintf(buf, sizeof buf, "scheduler: %s, slice %u us, workload limit %u us",
              cfg_sched_policy_name(c->scheduler.policy), c->scheduler.slice_us,
@@ -85,9 +83,8 @@ void cfg_format(const struct cfg *c, const char *source, cfg_line_fn line, void 
     line(ctx, buf);
     snprintf(buf, sizeof buf,
              "balloon: %s, period %u ms, thresholds %u%%/%u%%, slots %u..%u per guest",
-             c->balloon.enabled ? "on" : "off", c->balloon.period_ms,
-             c->balloon.low_threshold_pct, c->balloon.high_threshold_pct, c->balloon.min_slots,
-             c->balloon.max_slots);
+             c->balloon.enabled ? "on" : "off", c->balloon.period_ms, c->balloon.low_threshold_pct,
+             c->balloon.high_threshold_pct, c->balloon.min_slots, c->balloon.max_slots);
     line(ctx, buf);
     for (unsigned i = 0; i < c->n_guests && i < TESSERA_MAX_GUESTS; i++) {
         cfg_guest_summary(c, i, buf, sizeof buf);

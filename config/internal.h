@@ -10,21 +10,21 @@
 
 /* The DTB format version accepted: 17, the current one (Devicetree Specification v0.3,
  * section 5.2), which dtc and libfdt's sequential-write API produce. */
-#define CFG_DTB_VERSION  17u
+#define CFG_DTB_VERSION 17u
 
 /* Longest node path we build: "/guests/" plus a node name (libfdt caps names at 31 bytes). */
-#define CFG_PATH_MAX  64u
+#define CFG_PATH_MAX 64u
 
 struct cfg_ctx {
-    const void *fdt;            /* 8-byte aligned, fdt_check_full passed */
+    const void *fdt; /* 8-byte aligned, fdt_check_full passed */
     struct cfg *out;
     char *err;
     size_t errlen;
     /* Optional properties whose default depends on other values (set in check.c). */
     bool slice_given;
     bool max_slots_given;
-    uint64_t fb_given;          /* bit i: guest i sets framebuffer-px */
-    uint64_t display_given;     /* bit i: guest i sets display-px or display-hz */
+    uint64_t fb_given;      /* bit i: guest i sets framebuffer-px */
+    uint64_t display_given; /* bit i: guest i sets display-px or display-hz */
 };
 
 /* Writes "<node>: <prop>: <what>" (or "<node>: <what>" when prop is NULL) into the error
@@ -35,23 +35,23 @@ int cfg_fail(struct cfg_ctx *x, const char *node, const char *prop, const char *
 int cfg_fail_raw(char *err, size_t errlen, int rc, const char *msg);
 
 enum cfg_kind {
-    CFG_K_U32,          /* one 32-bit cell, <N> */
-    CFG_K_BOOL,         /* empty property: present = on, absent = off */
-    CFG_K_STRING,       /* one string, no string lists */
-    CFG_K_ENUM,         /* one string from choices[], the index is stored as uint32_t */
-    CFG_K_TILE,         /* four cells <x y width height>, stored as struct cfg_tile */
-    CFG_K_SIZE,         /* two cells <width height>, each 16..8192 px, two uint32_t */
+    CFG_K_U32,    /* one 32-bit cell, <N> */
+    CFG_K_BOOL,   /* empty property: present = on, absent = off */
+    CFG_K_STRING, /* one string, no string lists */
+    CFG_K_ENUM,   /* one string from choices[], the index is stored as uint32_t */
+    CFG_K_TILE,   /* four cells <x y width height>, stored as struct cfg_tile */
+    CFG_K_SIZE,   /* two cells <width height>, each 16..8192 px, two uint32_t */
 };
 
 enum cfg_charset {
-    CFG_CS_TAG,         /* [A-Za-z0-9._-]: image tags (GRUB module2 command line word) */
-    CFG_CS_PRINTABLE,   /* printable ASCII 0x20..0x7e */
+    CFG_CS_TAG,       /* [A-Za-z0-9._-]: image tags (GRUB module2 command line word) */
+    CFG_CS_PRINTABLE, /* printable ASCII 0x20..0x7e */
 };
 
 /* One property a node may carry: the policy (limits) for the generic reader. */
 struct cfg_prop {
     const char *name;
-    uint8_t kind;               /* enum cfg_kind */
+    uint8_t kind; /* enum cfg_kind */
     bool required;
     uint8_t charset;            /* CFG_K_STRING */
     bool pow2;                  /* CFG_K_U32: must be a power of two */

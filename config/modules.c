@@ -16,7 +16,10 @@ static const char *mib_rounded(uint64_t bytes, bool up, char buf[24])
              (unsigned long long)(tenths % 10));
     return buf;
 }
-static const char *mib(uint64_t bytes, char buf[24]) { return mib_rounded(bytes, true, buf); }
+static const char *mib(uint64_t bytes, char buf[24])
+{
+    return mib_rounded(bytes, true, buf);
+}
 
 static int fail(char *err, size_t errlen, const char *path, const char *prop, const char *what)
 {
@@ -43,7 +46,7 @@ static int check_tessera(const struct cfg_guest *g, const char *path, const stru
                          char *err, size_t errlen)
 {
     char what[200];
-    static const unsigned char elf64[5] = { 0x7f, 'E', 'L', 'F', 2 };   /* magic, ELFCLASS64 */
+    static const unsigned char elf64[5] = { 0x7f, 'E', 'L', 'F', 2 }; /* magic, ELFCLASS64 */
     if (m->len >= sizeof elf64 && memcmp(m->data, elf64, sizeof elf64) == 0)
         return CFG_OK;
     snprintf(what, sizeof what, "'%s' is %s", g->image,
@@ -56,10 +59,14 @@ static int check_tessera(const struct cfg_guest *g, const char *path, const stru
 static const char *place_property(int rc)
 {
     switch (rc) {
-    case LINUX_PLACE_EINITRD:  return "initrd";
-    case LINUX_PLACE_ECMDLINE: return "cmdline";
-    case LINUX_PLACE_ELOAD:    return "image";
-    default:                   return "ram-mib";
+    case LINUX_PLACE_EINITRD:
+        return "initrd";
+    case LINUX_PLACE_ECMDLINE:
+        return "cmdline";
+    case LINUX_PLACE_ELOAD:
+        return "image";
+    default:
+        return "ram-mib";
     }
 }
 
@@ -71,7 +78,8 @@ static int check_linux(const struct cfg_guest *g, const char *path, const struct
     char what[400], why[240];
     memset(f, 0, sizeof *f);
     if (bzimage_parse(m->data, m->len, &f->kernel, why, sizeof why) != BZ_OK) {
-        snprintf(what, sizeof what, "'%s': not a Linux bzImage Tessera can boot: %s", g->image, why);
+        snprintf(what, sizeof what, "'%s': not a Linux bzImage Tessera can boot: %s", g->image,
+                 why);
         return fail(err, errlen, path, "image", what);
     }
     f->ram_bytes = (uint64_t)g->ram_mib * MIB;
@@ -91,8 +99,8 @@ static int check_linux(const struct cfg_guest *g, const char *path, const struct
                          why, sizeof why);
     if (rc != LINUX_PLACE_OK) {
         if (rc == LINUX_PLACE_EINITRD)
-            snprintf(what, sizeof what, "'%s' beside kernel '%s' in %u MiB: %s", g->initrd, g->image,
-                     g->ram_mib, why);
+            snprintf(what, sizeof what, "'%s' beside kernel '%s' in %u MiB: %s", g->initrd,
+                     g->image, g->ram_mib, why);
         else
             snprintf(what, sizeof what, "kernel '%s': %s", g->image, why);
         return fail(err, errlen, path, place_property(rc), what);
@@ -145,6 +153,6 @@ int cfg_linux_fit_summary(const struct cfg *c, unsigned id, const struct cfg_lin
                  mib(f->place.initrd_gpa + f->initrd_bytes, d));
     return snprintf(buf, len, "%s: kernel %s (boot protocol %u.%02u) at %s..%s MiB%s, RAM %u MiB",
                     g->name, g->image, (unsigned)f->kernel.version >> 8, f->kernel.version & 0xffu,
-                    mib_rounded(f->place.load_gpa, false, e), mib(f->place.kernel_end_gpa, a), initrd,
-                    g->ram_mib);
+                    mib_rounded(f->place.load_gpa, false, e), mib(f->place.kernel_end_gpa, a),
+                    initrd, g->ram_mib);
 }

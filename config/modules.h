@@ -31,7 +31,7 @@ struct cfg_linux_fit {
     struct bzimage_info kernel;
     struct linux_placement place;
     uint64_t ram_bytes;
-    uint64_t initrd_bytes;      /* 0 without an initrd */
+    uint64_t initrd_bytes; /* 0 without an initrd */
 };
 
 /* Checks guest `id` of c against the modules: its image (and a Linux guest's initrd) present,

@@ -12,24 +12,36 @@
 #include "lib/edid.h"
 
 #define U32(nm, req, lo, hi, mult, desc, type, field) \
-    { .name = nm, .kind = CFG_K_U32, .required = req, .min = lo, .max = hi, \
-      .multiple_of = mult, .what = desc, .offset = offsetof(type, field) }
+    { \
+        .name = nm, .kind = CFG_K_U32, .required = req, .min = lo, .max = hi, .multiple_of = mult, \
+        .what = desc, .offset = offsetof(type, field) \
+    }
 #define BOOL(nm, desc, type, field) \
-    { .name = nm, .kind = CFG_K_BOOL, .what = desc, .offset = offsetof(type, field) }
+    { \
+        .name = nm, .kind = CFG_K_BOOL, .what = desc, .offset = offsetof(type, field) \
+    }
 #define STR(nm, req, lo, hi, cs, desc, type, field) \
-    { .name = nm, .kind = CFG_K_STRING, .required = req, .min = lo, .max = hi, .charset = cs, \
-      .what = desc, .offset = offsetof(type, field) }
+    { \
+        .name = nm, .kind = CFG_K_STRING, .required = req, .min = lo, .max = hi, .charset = cs, \
+        .what = desc, .offset = offsetof(type, field) \
+    }
 #define ENUM(nm, list, desc, type, field) \
-    { .name = nm, .kind = CFG_K_ENUM, .choices = list, .what = desc, \
-      .offset = offsetof(type, field) }
+    { \
+        .name = nm, .kind = CFG_K_ENUM, .choices = list, .what = desc, \
+        .offset = offsetof(type, field) \
+    }
 
 static const char *const root_compatible[] = { CFG_COMPATIBLE, NULL };
 struct root_props {
     uint32_t compatible;
 };
 static const struct cfg_prop root_props[] = {
-    { .name = "compatible", .kind = CFG_K_ENUM, .required = true, .choices = root_compatible,
-      .what = "the configuration format", .offset = offsetof(struct root_props, compatible) },
+    { .name = "compatible",
+      .kind = CFG_K_ENUM,
+      .required = true,
+      .choices = root_compatible,
+      .what = "the configuration format",
+      .offset = offsetof(struct root_props, compatible) },
 };
 
 static const struct cfg_prop appliance_props[] = {
@@ -39,16 +51,19 @@ static const struct cfg_prop appliance_props[] = {
         "RAM the appliance has, in MiB", struct cfg_appliance, ram_mib),
     U32("reserved-mib", false, CFG_RESERVED_MIN_MIB, CFG_APPLIANCE_RAM_MAX_MIB, 0,
         "RAM kept by the hypervisor, in MiB", struct cfg_appliance, reserved_mib),
-    { .name = "aperture-mib", .kind = CFG_K_U32, .min = CFG_APERTURE_MIN_MIB,
-      .max = CFG_APERTURE_MAX_MIB, .pow2 = true,
+    { .name = "aperture-mib",
+      .kind = CFG_K_U32,
+      .min = CFG_APERTURE_MIN_MIB,
+      .max = CFG_APERTURE_MAX_MIB,
+      .pow2 = true,
       .what = "iGPU aperture (BAR2) size in MiB, as the firmware sets it",
       .offset = offsetof(struct cfg_appliance, aperture_mib) },
 };
 
 static const char *const sharing_names[] = { "all", "high", "none", NULL };
 static const struct cfg_prop graphics_props[] = {
-    ENUM("sharing", sharing_names, "which graphics memory guests may share",
-         struct cfg_graphics, sharing),
+    ENUM("sharing", sharing_names, "which graphics memory guests may share", struct cfg_graphics,
+         sharing),
     U32("max-share", false, 0, CFG_MAX_SHARE_MAX, 0,
         "most guests mapping one graphics-memory page, 0 = no limit", struct cfg_graphics,
         max_share),
@@ -62,13 +77,13 @@ static const struct cfg_prop display_props[] = {
 };
 
 static const char *const policy_names[] = { "fair", "rr", "credit", "las", NULL };
-enum { SCHED_POLICY, SCHED_SLICE, SCHED_LIMIT };   /* indices into scheduler_props (seen bits) */
-enum { BALLOON_MAX_SLOTS = 5 };        /* index of max-slots in balloon_props */
+enum { SCHED_POLICY, SCHED_SLICE, SCHED_LIMIT }; /* indices into scheduler_props (seen bits) */
+enum { BALLOON_MAX_SLOTS = 5 };                  /* index of max-slots in balloon_props */
 /* Slots in the whole GGTT: an upper bound before the layout says how many high GM holds. */
 #define MAX_SLOTS (uint32_t)(GTT_DEFAULT_GGTT_BYTES / GTT_DEFAULT_SLOT_BYTES)
 static const struct cfg_prop scheduler_props[] = {
-    [SCHED_POLICY] = ENUM("policy", policy_names, "render scheduling policy",
-                          struct cfg_scheduler, policy),
+    [SCHED_POLICY] = ENUM("policy", policy_names, "render scheduling policy", struct cfg_scheduler,
+                          policy),
     [SCHED_SLICE] = U32("slice-us", false, CFG_SLICE_MIN_US, CFG_SLICE_MAX_US, 0,
                         "render time slice in microseconds", struct cfg_scheduler, slice_us),
     [SCHED_LIMIT] = U32("workload-limit-us", false, CFG_SLICE_MIN_US, CFG_WORKLOAD_LIMIT_MAX_US, 0,
@@ -93,31 +108,34 @@ static const struct cfg_prop balloon_props[] = {
                               max_slots),
 };
 
-static const char *const kernel_names[] = { "tessera", "linux", NULL };   /* cfg_guest_kind */
-static const char *const vgpu_names[] = { "tessera", "i915", NULL };      /* cfg_vgpu_profile */
-static const char *const display_names[] = { "none", "dp", NULL };        /* cfg_vgpu_display */
-enum { GUEST_FRAMEBUFFER = 11 };        /* index of framebuffer-px in guest_props */
-enum { GUEST_DISPLAY_PX = 15, GUEST_DISPLAY_HZ = 16 };     /* display-px, display-hz */
+static const char *const kernel_names[] = { "tessera", "linux", NULL }; /* cfg_guest_kind */
+static const char *const vgpu_names[] = { "tessera", "i915", NULL };    /* cfg_vgpu_profile */
+static const char *const display_names[] = { "none", "dp", NULL };      /* cfg_vgpu_display */
+enum { GUEST_FRAMEBUFFER = 11 };                       /* index of framebuffer-px in guest_props */
+enum { GUEST_DISPLAY_PX = 15, GUEST_DISPLAY_HZ = 16 }; /* display-px, display-hz */
 _Static_assert(offsetof(struct cfg_guest, display_height_px) ==
-               offsetof(struct cfg_guest, display_width_px) + sizeof(uint32_t),
+                   offsetof(struct cfg_guest, display_width_px) + sizeof(uint32_t),
                "display_width_px and display_height_px must be adjacent");
 /* framebuffer-px is read as two uint32_t side by side. */
 _Static_assert(offsetof(struct cfg_guest, fb_height_px) ==
-               offsetof(struct cfg_guest, fb_width_px) + sizeof(uint32_t),
+                   offsetof(struct cfg_guest, fb_width_px) + sizeof(uint32_t),
                "fb_width_px and fb_height_px must be adjacent");
 static const struct cfg_prop guest_props[] = {
     STR("image", true, 1, CFG_IMAGE_MAX - 1, CFG_CS_TAG, "GRUB module2 tag of the guest image",
         struct cfg_guest, image),
-    U32("ram-mib", true, CFG_GUEST_RAM_MIN_MIB, CFG_GUEST_RAM_MAX_MIB, 0,
-        "guest RAM in MiB", struct cfg_guest, ram_mib),
+    U32("ram-mib", true, CFG_GUEST_RAM_MIN_MIB, CFG_GUEST_RAM_MAX_MIB, 0, "guest RAM in MiB",
+        struct cfg_guest, ram_mib),
     U32("low-gm-mib", true, CFG_LOW_GM_MIN_MIB, CFG_LOW_GM_MAX_MIB, 0,
         "CPU-visible graphics memory in MiB", struct cfg_guest, low_gm_mib),
     U32("high-gm-mib", true, 0, CFG_HIGH_GM_MAX_MIB, CFG_SLOT_MIB,
         "GPU-only graphics memory in MiB, whole 64 MiB slots", struct cfg_guest, high_gm_mib),
-    U32("weight", true, CFG_WEIGHT_MIN, CFG_WEIGHT_MAX, 0, "render weight",
-        struct cfg_guest, weight),
-    { .name = "tile-px", .kind = CFG_K_TILE, .required = true,
-      .what = "place on the wall in pixels", .offset = offsetof(struct cfg_guest, tile) },
+    U32("weight", true, CFG_WEIGHT_MIN, CFG_WEIGHT_MAX, 0, "render weight", struct cfg_guest,
+        weight),
+    { .name = "tile-px",
+      .kind = CFG_K_TILE,
+      .required = true,
+      .what = "place on the wall in pixels",
+      .offset = offsetof(struct cfg_guest, tile) },
     BOOL("console", "keep the guest's serial console", struct cfg_guest, console),
     BOOL("autostart", "start the guest at boot", struct cfg_guest, autostart),
     STR("cmdline", false, 0, CFG_CMDLINE_MAX - 1, CFG_CS_PRINTABLE, "guest command line",
@@ -126,21 +144,27 @@ static const struct cfg_prop guest_props[] = {
          struct cfg_guest, kind),
     STR("initrd", false, 1, CFG_IMAGE_MAX - 1, CFG_CS_TAG,
         "GRUB module2 tag of a Linux guest's initramfs", struct cfg_guest, initrd),
-    [GUEST_FRAMEBUFFER] = { .name = "framebuffer-px", .kind = CFG_K_SIZE,
-      .what = "a Linux guest's linear framebuffer in pixels, shown on its tile",
-      .offset = offsetof(struct cfg_guest, fb_width_px) },
+    [GUEST_FRAMEBUFFER] = { .name = "framebuffer-px",
+                            .kind = CFG_K_SIZE,
+                            .what =
+                                "a Linux guest's linear framebuffer in pixels, shown on its tile",
+                            .offset = offsetof(struct cfg_guest, fb_width_px) },
     U32("fence-pool-kib", false, CFG_FENCE_SHARE_UNIT_KIB, CFG_FENCE_POOL_KIB,
-        CFG_FENCE_SHARE_UNIT_KIB, "the guest's share of the fence pool in KiB",
-        struct cfg_guest, fence_pool_kib),
+        CFG_FENCE_SHARE_UNIT_KIB, "the guest's share of the fence pool in KiB", struct cfg_guest,
+        fence_pool_kib),
     ENUM("vgpu", vgpu_names, "the vGPU its driver finds: Tessera's contract or i915's",
          struct cfg_guest, vgpu),
-    ENUM("vgpu-display", display_names, "the display an i915 vGPU offers: none or one virtual "
-         "DisplayPort monitor", struct cfg_guest, vgpu_display),
-    [GUEST_DISPLAY_PX] = { .name = "display-px", .kind = CFG_K_SIZE,
-      .what = "the virtual monitor's preferred mode in pixels",
-      .offset = offsetof(struct cfg_guest, display_width_px) },
+    ENUM("vgpu-display", display_names,
+         "the display an i915 vGPU offers: none or one virtual "
+         "DisplayPort monitor",
+         struct cfg_guest, vgpu_display),
+    [GUEST_DISPLAY_PX] = { .name = "display-px",
+                           .kind = CFG_K_SIZE,
+                           .what = "the virtual monitor's preferred mode in pixels",
+                           .offset = offsetof(struct cfg_guest, display_width_px) },
     [GUEST_DISPLAY_HZ] = U32("display-hz", false, EDID_MIN_HZ, EDID_MAX_HZ, 0,
-                             "the virtual monitor's refresh rate in Hz", struct cfg_guest, display_hz),
+                             "the virtual monitor's refresh rate in Hz", struct cfg_guest,
+                             display_hz),
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
@@ -176,8 +200,10 @@ static int check_guest_name(struct cfg_ctx *x, const char *name, const char *pat
     char what[200];
     size_t n = strlen(name);
     if (n == 0 || n >= CFG_NAME_MAX) {
-        snprintf(what, sizeof what, "guest name must be 1..%u characters, got %zu: the node "
-                 "name is the guest's name", CFG_NAME_MAX - 1, n);
+        snprintf(what, sizeof what,
+                 "guest name must be 1..%u characters, got %zu: the node "
+                 "name is the guest's name",
+                 CFG_NAME_MAX - 1, n);
         return cfg_fail(x, path, NULL, what);
     }
     for (size_t i = 0; i < n; i++) {
@@ -185,9 +211,10 @@ static int check_guest_name(struct cfg_ctx *x, const char *name, const char *pat
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                   (i > 0 && ((c >= '0' && c <= '9') || c == '_' || c == '-'));
         if (!ok) {
-            snprintf(what, sizeof what, "guest name must start with a letter and hold only "
-                     "letters, digits, '_' and '-' (character %zu is '%c')", i,
-                     (c >= 0x20 && c < 0x7f) ? c : '?');
+            snprintf(what, sizeof what,
+                     "guest name must start with a letter and hold only "
+                     "letters, digits, '_' and '-' (character %zu is '%c')",
+                     i, (c >= 0x20 && c < 0x7f) ? c : '?');
             return cfg_fail(x, path, NULL, what);
         }
     }
@@ -207,7 +234,8 @@ static int parse_guests(struct cfg_ctx *x, int node)
     if (sub != -FDT_ERR_NOTFOUND)
         return cfg_fail(x, "/guests", NULL, "corrupt subnode list");
     if (count == 0)
-        return cfg_fail(x, "/guests", NULL, "no guests: add one node per guest, e.g. "
+        return cfg_fail(x, "/guests", NULL,
+                        "no guests: add one node per guest, e.g. "
                         "kiosk0 { image = \"hello\"; ... };");
     if ((unsigned)count > TESSERA_MAX_GUESTS) {
         snprintf(what, sizeof what, "%d guests, at most %u are supported (TESSERA_MAX_GUESTS)",
@@ -243,13 +271,22 @@ static int parse_guests(struct cfg_ctx *x, int node)
 }
 
 /* The nodes under the root, in the order they are read. */
-enum { NODE_APPLIANCE, NODE_GRAPHICS, NODE_DISPLAY, NODE_SCHEDULER, NODE_BALLOON, NODE_GUESTS,
-       N_NODES };
+enum {
+    NODE_APPLIANCE,
+    NODE_GRAPHICS,
+    NODE_DISPLAY,
+    NODE_SCHEDULER,
+    NODE_BALLOON,
+    NODE_GUESTS,
+    N_NODES
+};
 static const char *const node_names[N_NODES] = {
     "appliance", "graphics", "display", "scheduler", "balloon", "guests",
 };
 static const bool node_required[N_NODES] = {
-    [NODE_APPLIANCE] = true, [NODE_DISPLAY] = true, [NODE_GUESTS] = true,
+    [NODE_APPLIANCE] = true,
+    [NODE_DISPLAY] = true,
+    [NODE_GUESTS] = true,
 };
 
 static int parse_node(struct cfg_ctx *x, unsigned which, int node)
@@ -259,22 +296,20 @@ static int parse_node(struct cfg_ctx *x, unsigned which, int node)
     int rc;
     switch (which) {
     case NODE_APPLIANCE:
-        return plain_node(x, node, "/appliance", appliance_props, N(appliance_props),
-                          &c->appliance, NULL);
-    case NODE_GRAPHICS:
-        return plain_node(x, node, "/graphics", graphics_props, N(graphics_props),
-                          &c->graphics, NULL);
-    case NODE_DISPLAY:
-        return plain_node(x, node, "/display", display_props, N(display_props), &c->display,
+        return plain_node(x, node, "/appliance", appliance_props, N(appliance_props), &c->appliance,
                           NULL);
+    case NODE_GRAPHICS:
+        return plain_node(x, node, "/graphics", graphics_props, N(graphics_props), &c->graphics,
+                          NULL);
+    case NODE_DISPLAY:
+        return plain_node(x, node, "/display", display_props, N(display_props), &c->display, NULL);
     case NODE_SCHEDULER:
-        rc = plain_node(x, node, "/scheduler", scheduler_props, N(scheduler_props),
-                        &c->scheduler, &seen);
+        rc = plain_node(x, node, "/scheduler", scheduler_props, N(scheduler_props), &c->scheduler,
+                        &seen);
         x->slice_given = seen & (1u << SCHED_SLICE);
         return rc;
     case NODE_BALLOON:
-        rc = plain_node(x, node, "/balloon", balloon_props, N(balloon_props), &c->balloon,
-                        &seen);
+        rc = plain_node(x, node, "/balloon", balloon_props, N(balloon_props), &c->balloon, &seen);
         x->max_slots_given = seen & (1u << BALLOON_MAX_SLOTS);
         return rc;
     case NODE_GUESTS:
@@ -327,11 +362,12 @@ static int parse_root(struct cfg_ctx *x)
         if (i == N_NODES) {
             const char *s = cfg_suggest(name, node_names, N_NODES);
             if (s)
-                snprintf(what, sizeof what, "unknown node \"%s\" (did you mean \"%s\"?)",
-                         shown, s);
+                snprintf(what, sizeof what, "unknown node \"%s\" (did you mean \"%s\"?)", shown, s);
             else
-                snprintf(what, sizeof what, "unknown node \"%s\" (known: appliance, graphics, "
-                         "display, scheduler, balloon, guests)", shown);
+                snprintf(what, sizeof what,
+                         "unknown node \"%s\" (known: appliance, graphics, "
+                         "display, scheduler, balloon, guests)",
+                         shown);
             return cfg_fail(x, "/", NULL, what);
         }
         if (node_at[i] >= 0) {
@@ -361,10 +397,14 @@ static int parse_root(struct cfg_ctx *x)
 static const char *fdt_problem(int rc)
 {
     switch (-rc) {
-    case FDT_ERR_BADMAGIC:   return "bad magic (expected 0xd00dfeed: is this a DTB?)";
-    case FDT_ERR_BADVERSION: return "unsupported DTB version";
-    case FDT_ERR_TRUNCATED:  return "truncated";
-    default:                 return fdt_strerror(rc);
+    case FDT_ERR_BADMAGIC:
+        return "bad magic (expected 0xd00dfeed: is this a DTB?)";
+    case FDT_ERR_BADVERSION:
+        return "unsupported DTB version";
+    case FDT_ERR_TRUNCATED:
+        return "truncated";
+    default:
+        return fdt_strerror(rc);
     }
 }
 

@@ -79,7 +79,7 @@ static unsigned edit_distance(const char *a, const char *b)
 const char *cfg_suggest(const char *name, const char *const *known, unsigned n_known)
 {
     const char *best = NULL;
-    unsigned best_d = 3;            /* at most two edits away */
+    unsigned best_d = 3; /* at most two edits away */
     size_t ln = strlen(name);
     for (unsigned i = 0; i < n_known; i++) {
         unsigned d = edit_distance(name, known[i]);
@@ -129,19 +129,18 @@ static bool looks_like_string(const char *v, int len)
     return true;
 }
 
-static int read_u32(struct cfg_ctx *x, const char *path, const struct cfg_prop *p,
-                    const void *v, int len, uint32_t *dst)
+static int read_u32(struct cfg_ctx *x, const char *path, const struct cfg_prop *p, const void *v,
+                    int len, uint32_t *dst)
 {
     char what[200], shown[48];
     if (looks_like_string(v, len)) {
         snprintf(what, sizeof what,
-                 "expected one 32-bit cell (%s), e.g. %s = <%u>; got the string \"%s\"",
-                 p->what, p->name, p->min, printable(v, (size_t)len, shown));
+                 "expected one 32-bit cell (%s), e.g. %s = <%u>; got the string \"%s\"", p->what,
+                 p->name, p->min, printable(v, (size_t)len, shown));
         return cfg_fail(x, path, p->name, what);
     }
     if (len != 4) {
-        snprintf(what, sizeof what,
-                 "expected one 32-bit cell (%s), e.g. %s = <%u>; got %d bytes",
+        snprintf(what, sizeof what, "expected one 32-bit cell (%s), e.g. %s = <%u>; got %d bytes",
                  p->what, p->name, p->min, len);
         return cfg_fail(x, path, p->name, what);
     }
@@ -151,8 +150,8 @@ static int read_u32(struct cfg_ctx *x, const char *path, const struct cfg_prop *
         return cfg_fail(x, path, p->name, what);
     }
     if (p->multiple_of && u % p->multiple_of != 0) {
-        snprintf(what, sizeof what, "expected a multiple of %u (%s), got %u",
-                 p->multiple_of, p->what, u);
+        snprintf(what, sizeof what, "expected a multiple of %u (%s), got %u", p->multiple_of,
+                 p->what, u);
         return cfg_fail(x, path, p->name, what);
     }
     if (p->pow2 && (u & (u - 1)) != 0) {
@@ -163,8 +162,8 @@ static int read_u32(struct cfg_ctx *x, const char *path, const struct cfg_prop *
     return CFG_OK;
 }
 
-static int read_string(struct cfg_ctx *x, const char *path, const struct cfg_prop *p,
-                       const char *v, int len, char *dst, size_t cap)
+static int read_string(struct cfg_ctx *x, const char *path, const struct cfg_prop *p, const char *v,
+                       int len, char *dst, size_t cap)
 {
     char what[200], shown[48];
     int n = one_string(v, len);
@@ -176,28 +175,28 @@ static int read_string(struct cfg_ctx *x, const char *path, const struct cfg_pro
     }
     if (p->kind == CFG_K_STRING) {
         if ((uint32_t)n < p->min || (uint32_t)n > p->max) {
-            snprintf(what, sizeof what, "expected %u..%u characters (%s), got %d",
-                     p->min, p->max, p->what, n);
+            snprintf(what, sizeof what, "expected %u..%u characters (%s), got %d", p->min, p->max,
+                     p->what, n);
             return cfg_fail(x, path, p->name, what);
         }
         for (int i = 0; i < n; i++) {
             if (!char_ok(v[i], p->charset)) {
-                snprintf(what, sizeof what, "character %d (0x%02x) not allowed in \"%s\" (%s%s)",
-                         i, (unsigned char)v[i], printable(v, (size_t)n, shown), p->what,
+                snprintf(what, sizeof what, "character %d (0x%02x) not allowed in \"%s\" (%s%s)", i,
+                         (unsigned char)v[i], printable(v, (size_t)n, shown), p->what,
                          p->charset == CFG_CS_TAG ? ": letters, digits, '.', '_' and '-'"
                                                   : ": printable ASCII");
                 return cfg_fail(x, path, p->name, what);
             }
         }
-        if ((size_t)n >= cap)   /* the tables keep max below the buffer; belt and braces */
+        if ((size_t)n >= cap) /* the tables keep max below the buffer; belt and braces */
             return cfg_fail(x, path, p->name, "string too long");
         memcpy(dst, v, (size_t)n + 1);
     }
     return n;
 }
 
-static int read_enum(struct cfg_ctx *x, const char *path, const struct cfg_prop *p,
-                     const char *v, int len, uint32_t *dst)
+static int read_enum(struct cfg_ctx *x, const char *path, const struct cfg_prop *p, const char *v,
+                     int len, uint32_t *dst)
 {
     char what[240], shown[48];
     int n = read_string(x, path, p, v, len, NULL, 0);
@@ -220,8 +219,8 @@ static int read_enum(struct cfg_ctx *x, const char *path, const struct cfg_prop 
     return cfg_fail(x, path, p->name, what);
 }
 
-static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *p,
-                    const void *v, int len, void *dst)
+static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *p, const void *v,
+                    int len, void *dst)
 {
     char what[200];
     char *at = (char *)dst + p->offset;
@@ -237,7 +236,8 @@ static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *
         if (len != 0) {
             snprintf(what, sizeof what,
                      "expected an empty property (%s: write `%s;` for on, leave it out for off), "
-                     "got %d bytes", p->what, p->name, len);
+                     "got %d bytes",
+                     p->what, p->name, len);
             return cfg_fail(x, path, p->name, what);
         }
         bool on = true;
@@ -257,8 +257,8 @@ static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *
     }
     case CFG_K_TILE: {
         if (len != 16) {
-            snprintf(what, sizeof what,
-                     "expected four cells <x y width height> (%s), got %d bytes", p->what, len);
+            snprintf(what, sizeof what, "expected four cells <x y width height> (%s), got %d bytes",
+                     p->what, len);
             return cfg_fail(x, path, p->name, what);
         }
         struct cfg_tile t = { be32(v), be32((const char *)v + 4), be32((const char *)v + 8),
@@ -277,8 +277,7 @@ static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *
         for (int i = 0; i < 2; i++) {
             if (wh[i] < CFG_TILE_MIN_PX || wh[i] > CFG_WALL_MAX_PX) {
                 snprintf(what, sizeof what, "%s %u: expected %u..%u pixels (%s)",
-                         i ? "height" : "width", wh[i], CFG_TILE_MIN_PX, CFG_WALL_MAX_PX,
-                         p->what);
+                         i ? "height" : "width", wh[i], CFG_TILE_MIN_PX, CFG_WALL_MAX_PX, p->what);
                 return cfg_fail(x, path, p->name, what);
             }
         }
@@ -318,11 +317,9 @@ int cfg_read_props(struct cfg_ctx *x, int node, const char *path, const struct c
             } else if (n_props == 0) {
                 snprintf(what, sizeof what, "unknown property (%s takes none)", path);
             } else {
-                used = (size_t)snprintf(what, sizeof what, "unknown property (%s takes:",
-                                        path);
+                used = (size_t)snprintf(what, sizeof what, "unknown property (%s takes:", path);
                 for (unsigned k = 0; k < n_props && used < sizeof what; k++)
-                    used += (size_t)snprintf(what + used, sizeof what - used, " %s",
-                                             props[k].name);
+                    used += (size_t)snprintf(what + used, sizeof what - used, " %s", props[k].name);
                 if (used < sizeof what)
                     snprintf(what + used, sizeof what - used, ")");
             }

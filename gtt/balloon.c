@@ -27,7 +27,7 @@ int gtt_balloon_expand(unsigned M, unsigned N, const unsigned *P, const unsigned
     int rc = check(M, N, P, S, K, L, R);
     if (rc)
         return rc;
-    if (S[K] + Q > M)                                   /* (1) */
+    if (S[K] + Q > M) /* (1) */
         return GTT_ELIMIT;
     unsigned pk = P[K], sk = S[K];
     unsigned right_room = M - pk - sk, left_room = pk;
@@ -36,15 +36,15 @@ int gtt_balloon_expand(unsigned M, unsigned N, const unsigned *P, const unsigned
     if (lo > hi)
         return GTT_ELIMIT;
     unsigned best = UINT32_MAX, best_l = lo;
-    for (unsigned i = lo; i <= hi; i++) {               /* (3) */
+    for (unsigned i = lo; i <= hi; i++) { /* (3) */
         unsigned count = 0;
-        for (unsigned j = 0; j < N; j++) {              /* (5)-(8) */
+        for (unsigned j = 0; j < N; j++) { /* (5)-(8) */
             if (S[j] == 0)
                 continue;
             count += overlap(P[j], S[j], pk - i, pk);
             count += overlap(P[j], S[j], pk + sk, pk + sk + Q - i);
         }
-        if (count < best) {                             /* (10)-(12) */
+        if (count < best) { /* (10)-(12) */
             best = count;
             best_l = i;
         }
@@ -60,12 +60,12 @@ int gtt_balloon_reduce(unsigned M, unsigned N, const unsigned *P, const unsigned
     int rc = check(M, N, P, S, K, L, R);
     if (rc)
         return rc;
-    if (S[K] < Q)                                       /* (1) */
+    if (S[K] < Q) /* (1) */
         return GTT_ELIMIT;
     unsigned pk = P[K], sk = S[K];
     long maximum = -1;
     unsigned best_l = 0;
-    for (unsigned i = 0; i <= Q; i++) {                 /* (3) */
+    for (unsigned i = 0; i <= Q; i++) { /* (3) */
         long count = 0;
         for (unsigned j = 0; j < N; j++) {
             if (j == K || S[j] == 0)
@@ -73,7 +73,7 @@ int gtt_balloon_reduce(unsigned M, unsigned N, const unsigned *P, const unsigned
             count += overlap(P[j], S[j], pk, pk + i);
             count += overlap(P[j], S[j], pk + sk + i - Q, pk + sk);
         }
-        if (maximum < count) {                          /* (12)-(14) */
+        if (maximum < count) { /* (12)-(14) */
             maximum = count;
             best_l = i;
         }
@@ -142,9 +142,9 @@ static int pick(unsigned M, const uint16_t *occ, const uint64_t *held, unsigned 
         for (unsigned s = 0; s < M; s++) {
             if (held_bit(held, s) != want_held)
                 continue;
-            uint64_t key = prefer_low_occ ? ((uint64_t)occ[s] << 32) | s
-                                          : ((uint64_t)(0xFFFFu - occ[s]) << 32) |
-                                                (uint32_t)(UINT32_MAX - s);
+            uint64_t key = prefer_low_occ
+                             ? ((uint64_t)occ[s] << 32) | s
+                             : ((uint64_t)(0xFFFFu - occ[s]) << 32) | (uint32_t)(UINT32_MAX - s);
             if (have_last && key <= last)
                 continue;
             if (key < best) {

@@ -33,7 +33,7 @@ static bool push(struct gtt_ctl_action *out, unsigned cap, unsigned *n, enum gtt
 {
     if (*n >= cap)
         return false;
-    out[(*n)++] = (struct gtt_ctl_action){k, id, q};
+    out[(*n)++] = (struct gtt_ctl_action){ k, id, q };
     return true;
 }
 
@@ -87,7 +87,7 @@ int gtt_ctl_decide(const struct gtt_ctl_params *p, uint32_t w_ppm, uint32_t rcop
 
     /* High: reclaim high_shrink slots regardless of use, largest holders first. */
     unsigned left = p->high_shrink;
-    unsigned taken[256] = {0};  /* per input index, slots already reclaimed (n <= 256) */
+    unsigned taken[256] = { 0 }; /* per input index, slots already reclaimed (n <= 256) */
     if (n > 256)
         return GTT_EINVAL;
     while (left) {

@@ -20,12 +20,12 @@
 #include "gtt/err.h"
 
 struct gtt_ctl_params {
-    uint32_t w_max_ppm;         /* W at which the W term reaches 1 (platform-measured) */
-    uint32_t rcopy_max_ppm;     /* R_copy at which the R_copy term reaches 1 */
-    uint32_t th_low, th_high;   /* thresholds on f, in thousandths */
-    unsigned mid_shrink;        /* slots reclaimed between the thresholds (gBalloon: 1 VM) */
-    unsigned high_shrink;       /* slots reclaimed above the high threshold (gBalloon: 2) */
-    uint32_t period_ms;         /* 500 in gBalloon; informational for callers */
+    uint32_t w_max_ppm;       /* W at which the W term reaches 1 (platform-measured) */
+    uint32_t rcopy_max_ppm;   /* R_copy at which the R_copy term reaches 1 */
+    uint32_t th_low, th_high; /* thresholds on f, in thousandths */
+    unsigned mid_shrink;      /* slots reclaimed between the thresholds (gBalloon: 1 VM) */
+    unsigned high_shrink;     /* slots reclaimed above the high threshold (gBalloon: 2) */
+    uint32_t period_ms;       /* 500 in gBalloon; informational for callers */
 };
 
 /* gBalloon's values: thresholds 0.5 and 1.0, two slots above the high one, 0.5 s period;
@@ -35,8 +35,8 @@ void gtt_ctl_defaults(struct gtt_ctl_params *p);
 struct gtt_ctl_vgpu {
     unsigned id;
     unsigned slots, min_slots, max_slots;
-    uint32_t util_permille;     /* how much of its graphics memory it uses */
-    unsigned grow_request;      /* slots it asked for this period (0 = none) */
+    uint32_t util_permille; /* how much of its graphics memory it uses */
+    unsigned grow_request;  /* slots it asked for this period (0 = none) */
 };
 
 enum gtt_ctl_band { GTT_CTL_LOW = 0, GTT_CTL_MID, GTT_CTL_HIGH };

@@ -11,19 +11,32 @@
 const char *gtt_strerror(int code)
 {
     switch (code) {
-    case 0: return "ok";
-    case GTT_EINVAL: return "invalid argument";
-    case GTT_ENOSPC: return "does not fit";
-    case GTT_ETOOMANY: return "too many vGPUs";
-    case GTT_ERANGE: return "outside the vGPU's ranges";
-    case GTT_EPERM: return "page not owned by the guest";
-    case GTT_ENOMEM: return "out of memory";
-    case GTT_ENOENT: return "no such object";
-    case GTT_EEXIST: return "already exists";
-    case GTT_ELIMIT: return "beyond the balloon limits";
-    case GTT_EFULL: return "pool exhausted";
-    case GTT_EBUSY: return "pinned by its fences";
-    default: return "unknown error";
+    case 0:
+        return "ok";
+    case GTT_EINVAL:
+        return "invalid argument";
+    case GTT_ENOSPC:
+        return "does not fit";
+    case GTT_ETOOMANY:
+        return "too many vGPUs";
+    case GTT_ERANGE:
+        return "outside the vGPU's ranges";
+    case GTT_EPERM:
+        return "page not owned by the guest";
+    case GTT_ENOMEM:
+        return "out of memory";
+    case GTT_ENOENT:
+        return "no such object";
+    case GTT_EEXIST:
+        return "already exists";
+    case GTT_ELIMIT:
+        return "beyond the balloon limits";
+    case GTT_EFULL:
+        return "pool exhausted";
+    case GTT_EBUSY:
+        return "pinned by its fences";
+    default:
+        return "unknown error";
     }
 }
 
@@ -32,7 +45,7 @@ void gtt_emit_ept(struct gtt *g, unsigned vgpu, uint64_t aper_off, enum gtt_ept_
 {
     if (!g->ops.ept_update)
         return;
-    struct gtt_ept_update u = {.aper_off = aper_off, .target = target, .kind = kind};
+    struct gtt_ept_update u = { .aper_off = aper_off, .target = target, .kind = kind };
     g->ops.ept_update(g->ops.ctx, vgpu, &u);
     if (vgpu < GTT_MAX_VGPUS)
         g->ept_dirty[vgpu / 64] |= 1ull << (vgpu % 64);
@@ -56,7 +69,7 @@ void gtt_phys_write_run(struct gtt *g, uint32_t first, uint32_t n, const uint64_
     g->ggtt_dirty = true;
 }
 
-#define SCRUB_CHUNK 64u     /* scratch PTEs written per run call */
+#define SCRUB_CHUNK 64u /* scratch PTEs written per run call */
 
 uint64_t gtt_scrub_owned(struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
 {
@@ -76,7 +89,7 @@ uint64_t gtt_scrub_owned(struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
             g->owner[k] = GTT_NO_VGPU;
             uint32_t s = gtt_slot_of(g, k);
             if (s != UINT32_MAX && g->slot_owner[s] != GTT_NO_VGPU)
-                g->slot_owner[s] = GTT_OWNER_MIXED;     /* as gtt_phys_set */
+                g->slot_owner[s] = GTT_OWNER_MIXED; /* as gtt_phys_set */
             if (k < g->first_slot_entry && g->low_owner[k / GTT_LOW_BLOCK_ENTRIES] != GTT_NO_VGPU)
                 g->low_owner[k / GTT_LOW_BLOCK_ENTRIES] = GTT_OWNER_MIXED;
         }
@@ -107,9 +120,9 @@ void gtt_phys_set(struct gtt *g, uint32_t index, uint64_t pte, uint16_t owner)
     g->owner[index] = owner;
     uint32_t s = gtt_slot_of(g, index);
     if (s != UINT32_MAX && g->slot_owner[s] != owner)
-        g->slot_owner[s] = GTT_OWNER_MIXED;   /* whole-slot writers set it back themselves */
+        g->slot_owner[s] = GTT_OWNER_MIXED; /* whole-slot writers set it back themselves */
     if (index < g->first_slot_entry && g->low_owner[index / GTT_LOW_BLOCK_ENTRIES] != owner)
-        g->low_owner[index / GTT_LOW_BLOCK_ENTRIES] = GTT_OWNER_MIXED;   /* likewise */
+        g->low_owner[index / GTT_LOW_BLOCK_ENTRIES] = GTT_OWNER_MIXED; /* likewise */
 }
 
 static uint64_t *alloc_entries(uint32_t n, uint64_t fill)
@@ -126,14 +139,13 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     if (!g || !cfg || !cfg->layout || !cfg->ops.ggtt_write || !cfg->ops.translate)
         return GTT_EINVAL;
     const struct gtt_layout *l = cfg->layout;
-    if (l->ggtt_bytes == 0 || l->ggtt_bytes % PAGE || l->slot_bytes == 0 ||
-        l->slot_bytes % PAGE || l->slots.start % PAGE || l->n_guests > GTT_MAX_VGPUS ||
+    if (l->ggtt_bytes == 0 || l->ggtt_bytes % PAGE || l->slot_bytes == 0 || l->slot_bytes % PAGE ||
+        l->slots.start % PAGE || l->n_guests > GTT_MAX_VGPUS ||
         l->slots.start + l->slots.size > l->ggtt_bytes || l->aperture_bytes > l->ggtt_bytes ||
         l->fence_pool.start % PAGE || l->fence_pool.size % PAGE ||
         l->fence_pool.start + l->fence_pool.size > l->aperture_bytes ||
         l->low_guest.start + l->low_guest.size > l->aperture_bytes ||
-        l->slots.start < l->aperture_bytes ||
-        (uint64_t)l->n_slots * l->slot_bytes != l->slots.size)
+        l->slots.start < l->aperture_bytes || (uint64_t)l->n_slots * l->slot_bytes != l->slots.size)
         return GTT_EINVAL;
     if (cfg->host_fences >= GEN9_FENCE_COUNT || cfg->fences_per_vgpu > GTT_MAX_VGPU_FENCES)
         return GTT_EINVAL;
@@ -192,7 +204,7 @@ static void vgpu_free(struct gtt *g, struct gtt_vgpu *v)
     if (!v)
         return;
     if (v->pool.size)
-        gtt_pool_free(&g->pool, v->pool.base);      /* its share of the fence pool */
+        gtt_pool_free(&g->pool, v->pool.base); /* its share of the fence pool */
     if (v->slot_host)
         for (unsigned s = 0; s < g->layout.n_slots; s++) {
             free(v->slot_host[s]);
@@ -256,10 +268,11 @@ void gtt_slot_release(struct gtt *g, struct gtt_vgpu *v, unsigned s)
      * never in use by the running vGPU. */
     uint16_t was = g->slot_owner[s];
     if (was == v->id || was == GTT_OWNER_MIXED) {
-        g->st.entries_scrub += gtt_scrub_owned(g, (uint16_t)v->id, g->first_slot_entry + s * g->slot_entries,
+        g->st.entries_scrub += gtt_scrub_owned(g, (uint16_t)v->id,
+                                               g->first_slot_entry + s * g->slot_entries,
                                                g->slot_entries);
         if (was == v->id)
-            g->slot_owner[s] = GTT_NO_VGPU;     /* wholly scrubbed: uniform again */
+            g->slot_owner[s] = GTT_NO_VGPU; /* wholly scrubbed: uniform again */
     }
     free(v->slot_host[s]);
     free(v->slot_guest[s]);
@@ -427,7 +440,7 @@ int gtt_vgpu_destroy(struct gtt *g, unsigned id, uint32_t *disable_regs)
     }
     if (g->running == id)
         g->running = GTT_NO_VGPU;
-    g->st.ahead_wasted += v->ahead_pending;     /* written ahead for it, never used */
+    g->st.ahead_wasted += v->ahead_pending; /* written ahead for it, never used */
     g->ahead_pending -= v->ahead_pending;
     g->vgpu[id] = NULL;
     vgpu_free(g, v);
@@ -462,7 +475,8 @@ bool gtt_vgpu_covers(const struct gtt *g, unsigned vgpu, uint32_t index)
 }
 
 /* One of a vGPU's two views of entry `index`: the shadow (host value) or what the guest wrote. */
-static int read_entry(const struct gtt *g, unsigned vgpu, uint32_t index, bool guest_view, uint64_t *pte)
+static int read_entry(const struct gtt *g, unsigned vgpu, uint32_t index, bool guest_view,
+                      uint64_t *pte)
 {
     const struct gtt_vgpu *v = gtt_vgpu_get(g, vgpu);
     uint64_t *h, *q;

@@ -31,7 +31,7 @@ uint64_t gtt_fence_encode(uint64_t start, uint64_t size, uint32_t pitch_bytes, b
                           bool valid)
 {
     uint64_t v = start & GEN9_FENCE_START_MASK;
-    uint64_t last = (start + size - PAGE) & GEN9_FENCE_START_MASK;   /* address of the last page */
+    uint64_t last = (start + size - PAGE) & GEN9_FENCE_START_MASK; /* address of the last page */
     v |= (last << GEN9_FENCE_END_SHIFT) & GEN9_FENCE_END_MASK;
     uint64_t p = pitch_bytes / GEN9_FENCE_PITCH_UNIT;
     if (p)
@@ -155,7 +155,7 @@ static bool target_range(const struct gtt_vfence *o, struct gtt_range *r)
     struct gtt_fence_fields ff;
     if (o->refused || gtt_fence_decode(o->guest_value, &ff) != 0 || !ff.valid)
         return false;
-    *r = (struct gtt_range){ff.start, ff.size};
+    *r = (struct gtt_range){ ff.start, ff.size };
     return true;
 }
 
@@ -196,8 +196,7 @@ static int setup_begin(struct gtt *g, struct gtt_vgpu *v, unsigned fence, struct
         struct gtt_range o;
         if (i != fence && target_range(&v->fence[i], &o) && ff.start < o.start + o.size &&
             o.start < ff.start + ff.size) {
-            snprintf(msg, sizeof msg, "fence %u of vGPU %u overlaps its fence %u", fence, vgpu,
-                     i);
+            snprintf(msg, sizeof msg, "fence %u of vGPU %u overlaps its fence %u", fence, vgpu, i);
             return refuse(g, v, GTT_EINVAL, err, errlen, msg);
         }
     }
@@ -206,7 +205,8 @@ static int setup_begin(struct gtt *g, struct gtt_vgpu *v, unsigned fence, struct
         snprintf(msg, sizeof msg,
                  "fence pool share full: fence %u of vGPU %u needs %" PRIu64 " KiB, the largest "
                  "free range of its %" PRIu64 " KiB share is %" PRIu64 " KiB (%" PRIu64
-                 " KiB free)", fence, vgpu, ff.size / 1024, v->pool.size / 1024,
+                 " KiB free)",
+                 fence, vgpu, ff.size / 1024, v->pool.size / 1024,
                  gtt_pool_largest_free(&v->pool) / 1024,
                  (v->pool.size - gtt_pool_used(&v->pool)) / 1024);
         return refuse(g, v, GTT_EFULL, err, errlen, msg);
@@ -227,7 +227,7 @@ static int setup_begin(struct gtt *g, struct gtt_vgpu *v, unsigned fence, struct
     f->pooled = true;
     f->applied = f->guest_value;
     f->mapped = 0;
-    f->guest = (struct gtt_range){ff.start, ff.size};
+    f->guest = (struct gtt_range){ ff.start, ff.size };
     f->pool_start = pool_start;
     f->phys_reg = reg;
     /* The register can describe the pool range at once: only pages already remapped reach the
@@ -235,9 +235,10 @@ static int setup_begin(struct gtt *g, struct gtt_vgpu *v, unsigned fence, struct
     res->program = true;
     res->phys_reg = reg;
     res->phys_value = gtt_fence_encode(pool_start, ff.size, 0, false, false) |
-                      (f->guest_value & (GEN9_FENCE_PITCH_MASK | GEN9_FENCE_TILING_Y | GEN9_FENCE_VALID));
+                      (f->guest_value &
+                       (GEN9_FENCE_PITCH_MASK | GEN9_FENCE_TILING_Y | GEN9_FENCE_VALID));
     if (res->program_old && res->old_reg == reg)
-        res->program_old = false;   /* the same register is reprogrammed */
+        res->program_old = false; /* the same register is reprogrammed */
     return 0;
 }
 
@@ -281,7 +282,7 @@ int gtt_fence_pending(const struct gtt *g, unsigned vgpu)
         if (!f->pending)
             continue;
         if (f->pooled && f->applied != f->guest_value)
-            return (int)i;          /* releases first: their ranges may be wanted by others */
+            return (int)i; /* releases first: their ranges may be wanted by others */
         if (first < 0)
             first = (int)i;
     }

@@ -11,7 +11,7 @@ void gtt_pool_init(struct gtt_fence_pool *p, uint64_t base, uint64_t size)
     p->base = base;
     p->size = size;
     if (size) {
-        p->free[0] = (struct gtt_pool_range){base, size};
+        p->free[0] = (struct gtt_pool_range){ base, size };
         p->n_free = 1;
     }
 }
@@ -49,7 +49,7 @@ int gtt_pool_alloc(struct gtt_fence_pool *p, uint64_t size, uint64_t *start)
         unsigned j = 0;
         while (j < p->n_used && p->used[j].start < s)
             j++;
-        insert_at(p->used, &p->n_used, j, (struct gtt_pool_range){s, size});
+        insert_at(p->used, &p->n_used, j, (struct gtt_pool_range){ s, size });
         p->allocs++;
         *start = s;
         return 0;
@@ -114,7 +114,7 @@ bool gtt_pool_consistent(const struct gtt_fence_pool *p)
         if (r->start != at || r->size == 0)
             return false;
         if (take_free && prev_free)
-            return false;       /* two adjacent free ranges: coalescing missed */
+            return false; /* two adjacent free ranges: coalescing missed */
         prev_free = take_free;
         at += r->size;
     }

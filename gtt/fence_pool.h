@@ -18,9 +18,9 @@ struct gtt_pool_range {
 
 struct gtt_fence_pool {
     uint64_t base, size;
-    unsigned n_free;        /* free ranges, sorted by address, never adjacent */
+    unsigned n_free; /* free ranges, sorted by address, never adjacent */
     struct gtt_pool_range free[GTT_POOL_MAX_RANGES + 1];
-    unsigned n_used;        /* live allocations, sorted by address */
+    unsigned n_used; /* live allocations, sorted by address */
     struct gtt_pool_range used[GTT_POOL_MAX_RANGES];
     uint64_t allocs, frees, refusals;
 };

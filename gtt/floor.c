@@ -15,8 +15,8 @@
 
 struct edge {
     uint64_t at;
-    int d;          /* +1 a range starts, -1 one ends */
-    uint64_t w;     /* its weight */
+    int d;      /* +1 a range starts, -1 one ends */
+    uint64_t w; /* its weight */
 };
 
 static int cmp_edge(const void *a, const void *b)
@@ -24,7 +24,7 @@ static int cmp_edge(const void *a, const void *b)
     const struct edge *x = a, *y = b;
     if (x->at != y->at)
         return x->at < y->at ? -1 : 1;
-    return x->d - y->d;         /* ends before starts at the same unit */
+    return x->d - y->d; /* ends before starts at the same unit */
 }
 
 uint64_t gtt_cover_cost_weighted(const uint64_t *start, const uint64_t *size, const uint64_t *w,
@@ -38,8 +38,8 @@ uint64_t gtt_cover_cost_weighted(const uint64_t *start, const uint64_t *size, co
         if (!size[i])
             continue;
         uint64_t wi = w ? w[i] : 1;
-        e[m++] = (struct edge){start[i], +1, wi};
-        e[m++] = (struct edge){start[i] + size[i], -1, wi};
+        e[m++] = (struct edge){ start[i], +1, wi };
+        e[m++] = (struct edge){ start[i] + size[i], -1, wi };
     }
     qsort(e, m, sizeof *e, cmp_edge);
     uint64_t cost = 0, weight = 0;
@@ -85,7 +85,8 @@ uint64_t gtt_floor_weighted(uint64_t area, const uint64_t *size, const uint64_t 
     if (n == 0)
         return 0;
     struct item *it = malloc(n * sizeof *it);
-    uint64_t *st = malloc(n * sizeof *st), *sz = malloc(n * sizeof *sz), *ww = malloc(n * sizeof *ww);
+    uint64_t *st = malloc(n * sizeof *st), *sz = malloc(n * sizeof *sz),
+             *ww = malloc(n * sizeof *ww);
     if (!it || !st || !sz || !ww) {
         free(it), free(st), free(sz), free(ww);
         return UINT64_MAX;
@@ -93,7 +94,7 @@ uint64_t gtt_floor_weighted(uint64_t area, const uint64_t *size, const uint64_t 
     bool equal = true;
     uint64_t total = 0;
     for (unsigned i = 0; i < n; i++) {
-        it[i] = (struct item){size[i] < area ? size[i] : area, f ? f[i] : 1};
+        it[i] = (struct item){ size[i] < area ? size[i] : area, f ? f[i] : 1 };
         equal &= size[i] == size[0];
         total += it[i].size;
     }
@@ -106,7 +107,7 @@ uint64_t gtt_floor_weighted(uint64_t area, const uint64_t *size, const uint64_t 
         if (n <= c) {
             cost = 0;
         } else if (n == c + 1) {
-            cost = (it[n - 1].w + it[c - 1].w) * (s - r);     /* c >= 1: s <= area */
+            cost = (it[n - 1].w + it[c - 1].w) * (s - r); /* c >= 1: s <= area */
         } else {
             for (unsigned i = (unsigned)c; i < n; i++)
                 cost += it[i].w * s;

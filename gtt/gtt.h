@@ -27,25 +27,25 @@
 #include "gtt/balloon_ctl.h"
 #include "gtt/fence_pool.h"
 
-#define GTT_NO_VGPU        0xFFFFu   /* "nobody" for running vGPU and entry owners */
-#define GTT_OWNER_MIXED    0xFFFEu   /* slot and block summaries: entries have different owners */
+#define GTT_NO_VGPU     0xFFFFu /* "nobody" for running vGPU and entry owners */
+#define GTT_OWNER_MIXED 0xFFFEu /* slot and block summaries: entries have different owners */
 /* Below slot 0 (low GM) owners are also summarised per block of this many entries (256 KiB), so
  * a switch or a write-ahead skips a block that is the incoming vGPU's throughout without reading
  * its entries' owners.  Small enough that the blocks a window shares with its neighbours (read
  * entry by entry) stay few: windows are page-aligned, compacted ones 1-2 MiB. */
 #define GTT_LOW_BLOCK_ENTRIES 64u
-#define GTT_MAX_VGPU_FENCES 16u      /* virtual fence registers one vGPU may have */
+#define GTT_MAX_VGPU_FENCES   16u /* virtual fence registers one vGPU may have */
 
 /* Where the VMM must point one guest aperture page (guest-physical BAR2 base + aper_off). */
 enum gtt_ept_kind {
-    GTT_EPT_UNMAP = 0,      /* the guest's GGTT entry is not present: map nothing */
-    GTT_EPT_MAP_RAM,        /* ladder mapping: straight to host-physical page `target` */
-    GTT_EPT_MAP_APERTURE,   /* fenced: to the physical aperture at offset `target` */
+    GTT_EPT_UNMAP = 0,    /* the guest's GGTT entry is not present: map nothing */
+    GTT_EPT_MAP_RAM,      /* ladder mapping: straight to host-physical page `target` */
+    GTT_EPT_MAP_APERTURE, /* fenced: to the physical aperture at offset `target` */
 };
 
 struct gtt_ept_update {
-    uint64_t aper_off;      /* offset in the guest's aperture (= graphics address) */
-    uint64_t target;        /* host-physical address, or physical-aperture offset */
+    uint64_t aper_off; /* offset in the guest's aperture (= graphics address) */
+    uint64_t target;   /* host-physical address, or physical-aperture offset */
     enum gtt_ept_kind kind;
 };
 
@@ -82,25 +82,25 @@ struct gtt_ops {
 
 /* How a switch decides what to write (the benchmark compares them; Tessera uses ENTRY). */
 enum gtt_copy_mode {
-    GTT_COPY_ENTRY = 0,     /* only entries whose owner differs (per-entry owner tracking) */
-    GTT_COPY_RANGE,         /* a whole range (window or slot) if any entry of it differs */
-    GTT_COPY_FULL,          /* every entry of the incoming vGPU's ranges (gScale-basic) */
+    GTT_COPY_ENTRY = 0, /* only entries whose owner differs (per-entry owner tracking) */
+    GTT_COPY_RANGE,     /* a whole range (window or slot) if any entry of it differs */
+    GTT_COPY_FULL,      /* every entry of the incoming vGPU's ranges (gScale-basic) */
 };
 
 /* How a vGPU's high-GM slots may be arranged. */
 enum gtt_slot_mode {
-    GTT_SLOTS_CONTIGUOUS = 0,   /* one range [first, first + n): what i915's PV info expresses */
-    GTT_SLOTS_SPARSE,           /* any set of slots (gBalloon's future work); see docs/gtt.md */
+    GTT_SLOTS_CONTIGUOUS = 0, /* one range [first, first + n): what i915's PV info expresses */
+    GTT_SLOTS_SPARSE,         /* any set of slots (gBalloon's future work); see docs/gtt.md */
 };
 
 struct gtt_config {
     const struct gtt_layout *layout;
     struct gtt_ops ops;
-    uint64_t scratch_pte;       /* host PTE for entries no vGPU owns: the host's scratch page */
+    uint64_t scratch_pte; /* host PTE for entries no vGPU owns: the host's scratch page */
     enum gtt_copy_mode copy;
     enum gtt_slot_mode slots;
-    unsigned host_fences;       /* physical fence registers kept for the host (< 32) */
-    unsigned fences_per_vgpu;   /* virtual fence registers per vGPU (0 = 4, GVT-g's default) */
+    unsigned host_fences;     /* physical fence registers kept for the host (< 32) */
+    unsigned fences_per_vgpu; /* virtual fence registers per vGPU (0 = 4, GVT-g's default) */
     /* Balloon plans weigh sharing by the vGPUs that are active (false, Tessera's default: an
      * idle vGPU is never copied, so sharing a slot with it costs nothing), or by every vGPU
      * (true: gBalloon's Algorithm 1 exactly as published). */
@@ -111,10 +111,10 @@ struct gtt_config {
 };
 
 struct gtt_vgpu_spec {
-    struct gtt_range low;       /* low-GM window inside layout->low_guest (size may be 0) */
+    struct gtt_range low; /* low-GM window inside layout->low_guest (size may be 0) */
     unsigned n_slots;
-    const unsigned *slots;      /* n_slots slot indices (contiguous mode: consecutive) */
-    unsigned min_slots, max_slots;  /* balloon bounds; max 0 = n_slots */
+    const unsigned *slots;         /* n_slots slot indices (contiguous mode: consecutive) */
+    unsigned min_slots, max_slots; /* balloon bounds; max 0 = n_slots */
     /* Its share of the fence pool (bytes, a page multiple): a part of the pool that is its
      * own, where its fences' copies go, so no other vGPU can take it.  0 = the fair split,
      * pool size / layout's guest count (or what is left of the pool, if less). */
@@ -124,40 +124,40 @@ struct gtt_vgpu_spec {
 /* One virtual fence register of a vGPU.  Applying a write is work in proportion to the fence's
  * pages (a pool copy and an EPT remap each), done in bounded steps by gtt_fence_work(). */
 struct gtt_vfence {
-    uint64_t guest_value;       /* what the guest wrote */
-    bool pending;               /* the state below does not match guest_value yet */
-    bool refused;               /* guest_value was refused: the fence stays disabled */
-    bool pooled;                /* a pool range and a physical register are held */
-    uint64_t applied;           /* the guest_value the held range is for */
-    uint32_t mapped;            /* pages [0, mapped) of the range are copied and remapped */
-    struct gtt_range guest;     /* fenced guest range (graphics addresses) */
-    uint64_t pool_start;        /* graphics address of the pool copy */
-    unsigned phys_reg;          /* physical fence register number */
+    uint64_t guest_value;   /* what the guest wrote */
+    bool pending;           /* the state below does not match guest_value yet */
+    bool refused;           /* guest_value was refused: the fence stays disabled */
+    bool pooled;            /* a pool range and a physical register are held */
+    uint64_t applied;       /* the guest_value the held range is for */
+    uint32_t mapped;        /* pages [0, mapped) of the range are copied and remapped */
+    struct gtt_range guest; /* fenced guest range (graphics addresses) */
+    uint64_t pool_start;    /* graphics address of the pool copy */
+    unsigned phys_reg;      /* physical fence register number */
 };
 
 struct gtt_vgpu_stats {
-    uint64_t switches_in;       /* times it became the render owner */
-    uint64_t entries_switch;    /* entries written for it on switches */
-    uint64_t entries_predict;   /* entries written for it ahead of a switch */
-    uint64_t entries_balloon;   /* entries written when its slots grew while running */
-    uint64_t writes_ok;         /* guest GGTT writes accepted */
-    uint64_t writes_forwarded;  /* ... of which reached the physical GGTT at once */
-    uint64_t writes_refused;    /* guest GGTT writes refused (range or ownership) */
+    uint64_t switches_in;      /* times it became the render owner */
+    uint64_t entries_switch;   /* entries written for it on switches */
+    uint64_t entries_predict;  /* entries written for it ahead of a switch */
+    uint64_t entries_balloon;  /* entries written when its slots grew while running */
+    uint64_t writes_ok;        /* guest GGTT writes accepted */
+    uint64_t writes_forwarded; /* ... of which reached the physical GGTT at once */
+    uint64_t writes_refused;   /* guest GGTT writes refused (range or ownership) */
     uint64_t fence_writes, fence_refused;
-    uint64_t fence_pages;       /* pages of fence work done for it: copies, remaps, scrubs */
-    uint64_t balloon_grows, balloon_shrinks, balloon_refused;  /* events, not slots */
-    uint64_t moves;             /* re-placements (gtt_vgpu_relocate) */
+    uint64_t fence_pages; /* pages of fence work done for it: copies, remaps, scrubs */
+    uint64_t balloon_grows, balloon_shrinks, balloon_refused; /* events, not slots */
+    uint64_t moves; /* re-placements (gtt_vgpu_relocate) */
 };
 
 struct gtt_vgpu {
     unsigned id;
-    bool active;                /* the scheduler says it has work */
-    uint64_t scratch_pte;       /* what its shadow holds for entries the guest has not mapped */
+    bool active;          /* the scheduler says it has work */
+    uint64_t scratch_pte; /* what its shadow holds for entries the guest has not mapped */
     struct gtt_range low;
-    uint64_t *low_host, *low_guest;   /* shadow of the low window: host PTE and guest PTE */
-    uint64_t *slot_set;         /* bitmap over the layout's slots */
+    uint64_t *low_host, *low_guest; /* shadow of the low window: host PTE and guest PTE */
+    uint64_t *slot_set;             /* bitmap over the layout's slots */
     unsigned n_slots;
-    uint64_t **slot_host, **slot_guest;   /* per slot index: shadow, NULL if not granted */
+    uint64_t **slot_host, **slot_guest; /* per slot index: shadow, NULL if not granted */
     /* Entries the guest mapped (present in its view): of the low window, and per slot index.
      * Kept at every guest write so the balloon controller's utilisation is O(slots), not a
      * read of every entry of every vGPU each period (786k entries at 32 guests, about 150 ms
@@ -165,10 +165,10 @@ struct gtt_vgpu {
     uint32_t low_mapped;
     uint32_t *slot_mapped;
     unsigned min_slots, max_slots;
-    bool slots_held;                /* gtt_vgpu_hold_slots(): no shrink until released */
+    bool slots_held; /* gtt_vgpu_hold_slots(): no shrink until released */
     unsigned n_fences;
     struct gtt_vfence fence[GTT_MAX_VGPU_FENCES];
-    struct gtt_fence_pool pool;     /* its share of the fence pool (size 0: none) */
+    struct gtt_fence_pool pool; /* its share of the fence pool (size 0: none) */
     uint64_t ahead_pending;     /* entries written ahead for it since the last switch */
     unsigned prev;              /* the owner before its last switch-in (GTT_NO_VGPU: none):
                                  * whose entries it had to replace on the switch path */
@@ -177,23 +177,23 @@ struct gtt_vgpu {
 
 struct gtt_stats {
     uint64_t switches;
-    uint64_t entries_switch;        /* written on the switch path (the GPU waits for these) */
+    uint64_t entries_switch; /* written on the switch path (the GPU waits for these) */
     uint64_t entries_last_switch;
     uint64_t max_entries_switch;
-    uint64_t entries_predict;       /* written ahead of a switch (CPU only, GPU busy) */
-    uint64_t entries_checked;       /* looked at one by one by switches and write-aheads (the
+    uint64_t entries_predict; /* written ahead of a switch (CPU only, GPU busy) */
+    uint64_t entries_checked; /* looked at one by one by switches and write-aheads (the
                                      * rest were skipped by a slot's or block's summary) */
-    uint64_t ahead_used;            /* ... for the vGPU the next switch brought in */
-    uint64_t ahead_wasted;          /* ... for a vGPU the next switch did not bring in */
+    uint64_t ahead_used;      /* ... for the vGPU the next switch brought in */
+    uint64_t ahead_wasted;    /* ... for a vGPU the next switch did not bring in */
     uint64_t entries_balloon;
-    uint64_t entries_fence;         /* written into the fence pool */
-    uint64_t entries_scrub;         /* written to the scratch page (init, destroy, fence free) */
+    uint64_t entries_fence; /* written into the fence pool */
+    uint64_t entries_scrub; /* written to the scratch page (init, destroy, fence free) */
     uint64_t writes_refused;
     uint64_t fence_refused;
     uint64_t balloon_grows, balloon_shrinks, balloon_refused;
-    uint64_t invalidates;           /* GGTT invalidations requested (ops.ggtt_invalidate) */
-    uint64_t moves;                 /* re-placements of a vGPU's ranges */
-    uint64_t entries_move;          /* written by them (its old ranges scrubbed) */
+    uint64_t invalidates;  /* GGTT invalidations requested (ops.ggtt_invalidate) */
+    uint64_t moves;        /* re-placements of a vGPU's ranges */
+    uint64_t entries_move; /* written by them (its old ranges scrubbed) */
 };
 
 struct gtt {
@@ -202,25 +202,25 @@ struct gtt {
     uint64_t scratch_pte;
     enum gtt_copy_mode copy;
     enum gtt_slot_mode slot_mode;
-    uint32_t n_entries;             /* entries in the GGTT */
-    uint32_t slot_entries;          /* entries per slot */
-    uint32_t first_slot_entry;      /* entry index of slot 0 */
-    uint16_t *owner;                /* per entry: owning vGPU or GTT_NO_VGPU */
-    uint16_t *slot_owner;           /* per slot: owner of all its entries, or GTT_OWNER_MIXED */
-    uint16_t *low_owner;            /* per block below slot 0: owner of all its entries, or
+    uint32_t n_entries;        /* entries in the GGTT */
+    uint32_t slot_entries;     /* entries per slot */
+    uint32_t first_slot_entry; /* entry index of slot 0 */
+    uint16_t *owner;           /* per entry: owning vGPU or GTT_NO_VGPU */
+    uint16_t *slot_owner;      /* per slot: owner of all its entries, or GTT_OWNER_MIXED */
+    uint16_t *low_owner;       /* per block below slot 0: owner of all its entries, or
                                      * GTT_OWNER_MIXED (also when unsure: never wrong) */
-    uint16_t *slot_sharers;         /* per slot: how many vGPUs hold it */
-    unsigned running;               /* render owner, or GTT_NO_VGPU */
+    uint16_t *slot_sharers;    /* per slot: how many vGPUs hold it */
+    unsigned running;          /* render owner, or GTT_NO_VGPU */
     struct gtt_vgpu *vgpu[GTT_MAX_VGPUS];
-    struct gtt_fence_pool pool;     /* the fence pool, handed out as each vGPU's share */
-    uint32_t phys_fence_busy;       /* bitmap of physical fence registers in use */
+    struct gtt_fence_pool pool; /* the fence pool, handed out as each vGPU's share */
+    uint32_t phys_fence_busy;   /* bitmap of physical fence registers in use */
     unsigned host_fences;
     unsigned fences_per_vgpu;
     bool balloon_count_idle;
     uint64_t fence_share[GTT_MAX_VGPUS];    /* gtt_config.fence_pool_shares */
-    bool ggtt_dirty;                /* physical entries written since the last invalidate */
-    uint64_t ept_dirty[GTT_MAX_VGPUS / 64];   /* vGPUs with EPT updates not yet flushed */
-    uint64_t ahead_pending;         /* entries written ahead since the last switch, all vGPUs */
+    bool ggtt_dirty;                        /* physical entries written since the last invalidate */
+    uint64_t ept_dirty[GTT_MAX_VGPUS / 64]; /* vGPUs with EPT updates not yet flushed */
+    uint64_t ahead_pending; /* entries written ahead since the last switch, all vGPUs */
     struct gtt_stats st;
 };
 
@@ -277,13 +277,13 @@ int gtt_set_active(struct gtt *g, unsigned vgpu, bool active);
 /* ---- fences ------------------------------------------------------------------------------- */
 
 struct gtt_fence_result {
-    bool program;           /* the caller must write phys_value to physical register phys_reg */
+    bool program; /* the caller must write phys_value to physical register phys_reg */
     unsigned phys_reg;
-    uint64_t phys_value;    /* pool range, same pitch and tiling; 0 = disable */
-    bool program_old;       /* also disable the register previously used (if it changed) */
+    uint64_t phys_value; /* pool range, same pitch and tiling; 0 = disable */
+    bool program_old;    /* also disable the register previously used (if it changed) */
     unsigned old_reg;
-    uint32_t pages;         /* pages of work this call did */
-    bool done;              /* the fence now is what the guest wrote (or refused) */
+    uint32_t pages; /* pages of work this call did */
+    bool done;      /* the fence now is what the guest wrote (or refused) */
 };
 
 /* The guest wrote `value` to its fence register `fence`.  What it asks for is done by
@@ -315,7 +315,7 @@ int gtt_fence_write(struct gtt *g, unsigned vgpu, unsigned fence, uint64_t value
 uint64_t gtt_fence_encode(uint64_t start, uint64_t size, uint32_t pitch_bytes, bool tiled_y,
                           bool valid);
 struct gtt_fence_fields {
-    uint64_t start, size;   /* graphics addresses, bytes */
+    uint64_t start, size; /* graphics addresses, bytes */
     uint32_t pitch_bytes;
     bool tiled_y, valid;
 };
@@ -344,8 +344,8 @@ bool gtt_vgpu_has_slot(const struct gtt *g, unsigned vgpu, unsigned slot);
  * Algorithm 1 cannot place counts as refused. */
 struct gtt_ctl_report {
     enum gtt_ctl_band band;
-    uint32_t f;                 /* thousandths */
-    unsigned granted, refused;  /* growth requests */
+    uint32_t f;                /* thousandths */
+    unsigned granted, refused; /* growth requests */
     unsigned shrunk_slots;
 };
 int gtt_balloon_period(struct gtt *g, const struct gtt_ctl_params *p, uint32_t w_ppm,
@@ -382,25 +382,25 @@ uint32_t gtt_vgpu_use_permille(const struct gtt *g, unsigned vgpu);
  * then all entries). */
 struct gtt_move {
     unsigned vgpu;
-    struct gtt_range low;       /* new low window (start, size) */
-    unsigned first_slot;        /* new first slot */
+    struct gtt_range low; /* new low window (start, size) */
+    unsigned first_slot;  /* new first slot */
 };
 struct gtt_plan_input {
-    const bool *busy;           /* [GTT_MAX_VGPUS]: vGPUs that ran recently; others may overlap */
-    const uint64_t *freq;       /* [GTT_MAX_VGPUS] or NULL: how often each was brought in
+    const bool *busy;         /* [GTT_MAX_VGPUS]: vGPUs that ran recently; others may overlap */
+    const uint64_t *freq;     /* [GTT_MAX_VGPUS] or NULL: how often each was brought in
                                  * lately (NULL: equally often) */
-    const bool *movable;        /* [GTT_MAX_VGPUS]: its guest follows re-placements */
-    const uint64_t *low_want;   /* [GTT_MAX_VGPUS] or NULL: the low window size its guest asks
+    const bool *movable;      /* [GTT_MAX_VGPUS]: its guest follows re-placements */
+    const uint64_t *low_want; /* [GTT_MAX_VGPUS] or NULL: the low window size its guest asks
                                  * for (smaller: compaction; larger: it needs more), never
                                  * below what it mapped; 0 = keep the size */
-    uint32_t min_gain_ppm;      /* a plan must cut the cost (switch path + all entries) by at
+    uint32_t min_gain_ppm;    /* a plan must cut the cost (switch path + all entries) by at
                                  * least this part to be worth its moves; 0: any cut */
 };
 struct gtt_plan_report {
-    uint64_t cost_now, cost_plan;   /* entries written per cycle (weighted by freq), current
+    uint64_t cost_now, cost_plan; /* entries written per cycle (weighted by freq), current
                                      * and planned */
-    uint64_t path_now, path_plan;   /* ... of which the previous owner holds (switch path) */
-    unsigned moves;                 /* vGPUs the plan moves */
+    uint64_t path_now, path_plan; /* ... of which the previous owner holds (switch path) */
+    unsigned moves;               /* vGPUs the plan moves */
 };
 /* Writes at most cap moves to out and returns how many (>= 0), or GTT_EINVAL. */
 int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_move *out,
@@ -425,11 +425,11 @@ struct gtt_vgpu_summary {
     bool exists, active;
     struct gtt_range low;
     unsigned n_slots;
-    unsigned first_slot, last_slot;     /* lowest and highest slot held */
-    unsigned shared_slots;              /* of its slots, how many others also hold */
-    unsigned max_sharing;               /* most vGPUs on any of its slots (incl. itself) */
-    uint64_t fence_bytes;               /* pool bytes its fences use */
-    uint64_t fence_share;               /* its share of the pool */
+    unsigned first_slot, last_slot; /* lowest and highest slot held */
+    unsigned shared_slots;          /* of its slots, how many others also hold */
+    unsigned max_sharing;           /* most vGPUs on any of its slots (incl. itself) */
+    uint64_t fence_bytes;           /* pool bytes its fences use */
+    uint64_t fence_share;           /* its share of the pool */
     unsigned fences_active, fences_pending;
     struct gtt_vgpu_stats st;
 };
@@ -437,7 +437,7 @@ struct gtt_vgpu_summary {
 struct gtt_summary {
     unsigned n_vgpus, n_active;
     unsigned n_slots, slots_used, slots_shared, max_sharing;
-    uint64_t pool_bytes, pool_used, pool_largest_free;   /* used: by fences, in all shares */
+    uint64_t pool_bytes, pool_used, pool_largest_free; /* used: by fences, in all shares */
     unsigned pool_ranges;
     struct gtt_stats st;
 };

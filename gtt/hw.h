@@ -12,8 +12,8 @@
 
 /* One GGTT page as a 64-bit byte count, so page arithmetic on graphics addresses never wraps
  * at 4 GiB. */
-#define GTT_PAGE_BYTES       ((uint64_t)GEN9_GTT_PAGE_SIZE)
+#define GTT_PAGE_BYTES ((uint64_t)GEN9_GTT_PAGE_SIZE)
 /* The graphics address space a full GGTT maps: 1 Mi entries x 4 KiB = 4 GiB. */
-#define GEN9_GGTT_MAX_BYTES  ((uint64_t)GEN9_GGTT_MAX_ENTRIES << GEN9_GTT_PAGE_SHIFT)
+#define GEN9_GGTT_MAX_BYTES ((uint64_t)GEN9_GGTT_MAX_ENTRIES << GEN9_GTT_PAGE_SHIFT)
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "gtt/gtt.h"
 
-#define GTT_PTE_FLAGS_MASK  (GEN9_GTT_PAGE_SIZE - 1)    /* bits 11:0 pass through */
+#define GTT_PTE_FLAGS_MASK (GEN9_GTT_PAGE_SIZE - 1) /* bits 11:0 pass through */
 
 static inline uint32_t gtt_page_of(uint64_t addr)
 {

@@ -34,7 +34,7 @@ static int fail(char *err, size_t errlen, int code, const char *msg)
 /* ---- placement of intervals on a line, minimising overlap -------------------------------- */
 
 struct ivl {
-    uint64_t lo, hi;     /* [lo, hi) */
+    uint64_t lo, hi; /* [lo, hi) */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -45,8 +45,8 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Coverage of [a, b) by the placed intervals: the maximum number covering any point and the
  * overlap volume (sum over intervals of the length they share with [a, b)). */
-static void coverage(const struct ivl *iv, unsigned n, uint64_t a, uint64_t b,
-                     unsigned *max_cov, uint64_t *volume)
+static void coverage(const struct ivl *iv, unsigned n, uint64_t a, uint64_t b, unsigned *max_cov,
+                     uint64_t *volume)
 {
     unsigned best = 0;
     uint64_t vol = 0;
@@ -83,7 +83,7 @@ static uint64_t place_interval(const struct ivl *iv, unsigned n, uint64_t lo, ui
     cand[nc++] = lo;
     cand[nc++] = hi - size;
     for (unsigned i = 0; i < n; i++) {
-        const uint64_t pts[2] = {iv[i].lo, iv[i].hi};
+        const uint64_t pts[2] = { iv[i].lo, iv[i].hi };
         for (unsigned k = 0; k < 2; k++) {
             if (pts[k] >= lo && pts[k] + size <= hi)
                 cand[nc++] = pts[k];
@@ -168,8 +168,8 @@ static int check_params(const struct gtt_layout_params *p, char *err, size_t err
 {
     char msg[256], sz[2][32];
     if (p->n_guests > GTT_MAX_VGPUS) {
-        snprintf(msg, sizeof msg, "%u guests asked, at most %u vGPUs are supported",
-                 p->n_guests, GTT_MAX_VGPUS);
+        snprintf(msg, sizeof msg, "%u guests asked, at most %u vGPUs are supported", p->n_guests,
+                 GTT_MAX_VGPUS);
         return fail(err, errlen, GTT_ETOOMANY, msg);
     }
     if (p->n_guests > 0 && !p->req)
@@ -182,8 +182,7 @@ static int check_params(const struct gtt_layout_params *p, char *err, size_t err
                  SZ(0, p->ggtt_bytes), SZ(1, GEN9_GGTT_MAX_BYTES));
         return fail(err, errlen, GTT_EINVAL, msg);
     }
-    if (p->aperture_bytes == 0 || p->aperture_bytes % PAGE ||
-        p->aperture_bytes > p->ggtt_bytes) {
+    if (p->aperture_bytes == 0 || p->aperture_bytes % PAGE || p->aperture_bytes > p->ggtt_bytes) {
         snprintf(msg, sizeof msg,
                  "aperture size %s must be a non-zero multiple of 4 KiB and at most the GGTT (%s)",
                  SZ(0, p->aperture_bytes), SZ(1, p->ggtt_bytes));
@@ -195,8 +194,7 @@ static int check_params(const struct gtt_layout_params *p, char *err, size_t err
         return fail(err, errlen, GTT_EINVAL, msg);
     }
     if (p->host_area_bytes % PAGE || p->fence_pool_bytes % PAGE) {
-        snprintf(msg, sizeof msg,
-                 "host area (%s) and fence pool (%s) must be multiples of 4 KiB",
+        snprintf(msg, sizeof msg, "host area (%s) and fence pool (%s) must be multiples of 4 KiB",
                  SZ(0, p->host_area_bytes), SZ(1, p->fence_pool_bytes));
         return fail(err, errlen, GTT_EINVAL, msg);
     }
@@ -230,8 +228,8 @@ static int check_low(const struct gtt_layout_params *p, uint64_t low_avail, char
         for (unsigned i = 0; i < p->n_guests; i++) {
             uint64_t want = p->req[i].low_gm_bytes;
             if (want > low_avail) {
-                snprintf(msg, sizeof msg, "low graphics memory: guest %u asks %s, %s: %s short",
-                         i, SZ(4, want), tail, SZ(0, want - low_avail));
+                snprintf(msg, sizeof msg, "low graphics memory: guest %u asks %s, %s: %s short", i,
+                         SZ(4, want), tail, SZ(0, want - low_avail));
                 return fail(err, errlen, GTT_ENOSPC, msg);
             }
         }
@@ -241,15 +239,15 @@ static int check_low(const struct gtt_layout_params *p, uint64_t low_avail, char
     for (unsigned i = 0; i < p->n_guests; i++)
         sum += p->req[i].low_gm_bytes;
     if (sum > low_avail) {
-        snprintf(msg, sizeof msg, "low graphics memory: guests ask %s, %s: %s short",
-                 SZ(4, sum), tail, SZ(0, sum - low_avail));
+        snprintf(msg, sizeof msg, "low graphics memory: guests ask %s, %s: %s short", SZ(4, sum),
+                 tail, SZ(0, sum - low_avail));
         return fail(err, errlen, GTT_ENOSPC, msg);
     }
     return 0;
 }
 
-static int check_high(const struct gtt_layout_params *p, const struct gtt_layout *l,
-                      char *err, size_t errlen)
+static int check_high(const struct gtt_layout_params *p, const struct gtt_layout *l, char *err,
+                      size_t errlen)
 {
     char msg[320], sz[4][32];
     uint64_t total = 0;
@@ -296,15 +294,15 @@ static void place_all(const struct gtt_layout_params *p, struct gtt_layout *l, b
         struct gtt_guest_layout *g = &l->guest[id];
         if (units == 0) {
             if (low)
-                g->low = (struct gtt_range){0, 0};
+                g->low = (struct gtt_range){ 0, 0 };
             else
                 g->first_slot = 0, g->n_slots = 0;
             continue;
         }
         uint64_t s = place_interval(placed, n, lo, hi, units);
-        placed[n++] = (struct ivl){s, s + units};
+        placed[n++] = (struct ivl){ s, s + units };
         if (low)
-            g->low = (struct gtt_range){s * PAGE, units * PAGE};
+            g->low = (struct gtt_range){ s * PAGE, units * PAGE };
         else
             g->first_slot = (unsigned)s, g->n_slots = (unsigned)units;
     }
@@ -342,11 +340,11 @@ int gtt_layout_compute(const struct gtt_layout_params *p, struct gtt_layout *out
     l->slot_bytes = p->slot_bytes;
     l->share = p->share;
     l->n_guests = p->n_guests;
-    l->host = (struct gtt_range){0, p->host_area_bytes};
-    l->fence_pool = (struct gtt_range){p->host_area_bytes, p->fence_pool_bytes};
-    l->low_guest = (struct gtt_range){reserved, p->aperture_bytes - reserved};
+    l->host = (struct gtt_range){ 0, p->host_area_bytes };
+    l->fence_pool = (struct gtt_range){ p->host_area_bytes, p->fence_pool_bytes };
+    l->low_guest = (struct gtt_range){ reserved, p->aperture_bytes - reserved };
     l->n_slots = (unsigned)((p->ggtt_bytes - p->aperture_bytes) / p->slot_bytes);
-    l->slots = (struct gtt_range){p->aperture_bytes, (uint64_t)l->n_slots * p->slot_bytes};
+    l->slots = (struct gtt_range){ p->aperture_bytes, (uint64_t)l->n_slots * p->slot_bytes };
 
     rc = check_low(p, l->low_guest.size, err, errlen);
     if (rc)
@@ -360,7 +358,7 @@ int gtt_layout_compute(const struct gtt_layout_params *p, struct gtt_layout *out
 
     if (p->max_share) {
         unsigned worst = l->max_low_share > l->max_slot_share ? l->max_low_share
-                                                               : l->max_slot_share;
+                                                              : l->max_slot_share;
         if (worst > p->max_share) {
             bool lowside = l->max_low_share >= l->max_slot_share;
             snprintf(msg, sizeof msg,

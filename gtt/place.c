@@ -32,17 +32,17 @@
 #include "gtt/gtt.h"
 #include "gtt/internal.h"
 
-#define PAGE      GTT_PAGE_BYTES
+#define PAGE       GTT_PAGE_BYTES
 #define MAX_STACKS 3u
 
 struct span {
     unsigned id;
-    uint64_t at, len;       /* current start; length wanted */
-    uint64_t at_len;        /* current length */
-    uint64_t to;            /* planned start */
+    uint64_t at, len; /* current start; length wanted */
+    uint64_t at_len;  /* current length */
+    uint64_t to;      /* planned start */
     bool movable;
-    int prev;               /* index of the span of the vGPU before it, or -1 */
-    uint64_t w;             /* how often it is brought in */
+    int prev;   /* index of the span of the vGPU before it, or -1 */
+    uint64_t w; /* how often it is brought in */
 };
 
 struct area {
@@ -66,7 +66,7 @@ static uint64_t overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 
 static struct cost cost_of(struct area *a, const uint64_t *pos)
 {
-    struct cost c = {0, 0, 0};
+    struct cost c = { 0, 0, 0 };
     for (unsigned i = 0; i < a->n; i++) {
         a->st[i] = pos[i];
         a->sz[i] = a->sp[i].len;
@@ -100,8 +100,7 @@ static uint64_t first_fit(const struct area *a, const uint64_t *pos, const bool 
             return UINT64_MAX;
         uint64_t bump = 0;
         for (unsigned i = 0; i < a->n; i++)
-            if (placed[i] && overlap(at, len, pos[i], a->sp[i].len) &&
-                pos[i] + a->sp[i].len > bump)
+            if (placed[i] && overlap(at, len, pos[i], a->sp[i].len) && pos[i] + a->sp[i].len > bump)
                 bump = pos[i] + a->sp[i].len;
         for (unsigned i = 0; i < nex; i++)
             if (overlap(at, len, ex[i][0], ex[i][1]) && ex[i][0] + ex[i][1] > bump)
@@ -123,7 +122,7 @@ static void stack_rest(struct area *a, uint64_t *pos, bool *placed)
     if (!maxlen || maxlen > a->hi - a->lo)
         return;
     uint64_t best = a->lo;
-    struct cost best_cost = {UINT64_MAX, UINT64_MAX, ~0u};
+    struct cost best_cost = { UINT64_MAX, UINT64_MAX, ~0u };
     for (unsigned c = 0; c < 2 * a->n + 2; c++) {
         uint64_t p;
         unsigned j = (c - 2) / 2;
@@ -216,7 +215,7 @@ static bool plan_grouped(struct area *a, unsigned g, uint64_t *pos, bool *placed
             if (!placed[i] && a->sp[i].len > rest)
                 rest = a->sp[i].len;
         if (!rest)
-            return g == 1;          /* all apart: one candidate is enough */
+            return g == 1; /* all apart: one candidate is enough */
         unsigned ns = 0;
         for (; ns < g; ns++) {
             uint64_t p = first_fit(a, pos, placed, (const uint64_t(*)[2])stack, ns, rest);
@@ -235,7 +234,7 @@ static bool plan_grouped(struct area *a, unsigned g, uint64_t *pos, bool *placed
     }
     /* Colour the stacked ranges: each into the stack that keeps it away from the vGPUs before
      * and after it, then the emptiest. */
-    unsigned members[MAX_STACKS] = {0};
+    unsigned members[MAX_STACKS] = { 0 };
     for (unsigned i = 0; i < a->n; i++)
         group[i] = -1;
     for (unsigned i = 0; i < a->n; i++) {
@@ -266,7 +265,7 @@ static bool plan_grouped(struct area *a, unsigned g, uint64_t *pos, bool *placed
 /* Plans one area: sets sp[i].to; returns the chosen cost, *now the current one. */
 static struct cost plan_area(struct area *a, struct cost *now)
 {
-    struct cost c_best = {0, 0, 0};
+    struct cost c_best = { 0, 0, 0 };
     *now = c_best;
     if (a->n == 0)
         return c_best;
@@ -279,14 +278,14 @@ static struct cost plan_area(struct area *a, struct cost *now)
             a->sp[i].to = a->sp[i].at;
         goto out;
     }
-    bool must = false;          /* a range sticking out of the area (it grew) must move */
+    bool must = false; /* a range sticking out of the area (it grew) must move */
     for (unsigned i = 0; i < a->n; i++) {
         cur[i] = best[i] = a->sp[i].at;
         must |= a->sp[i].at + a->sp[i].len > a->hi;
     }
     *now = c_best = cost_of(a, cur);
     if (must)
-        c_best = (struct cost){UINT64_MAX, UINT64_MAX, ~0u};
+        c_best = (struct cost){ UINT64_MAX, UINT64_MAX, ~0u };
     for (unsigned k = 0; k <= MAX_STACKS; k++) {
         if (k == 0)
             plan_few(a, cand, placed);
@@ -300,8 +299,8 @@ static struct cost plan_area(struct area *a, struct cost *now)
     }
     /* Not worth its moves: the current placement stays (unless a range sticks out). */
     uint64_t was = now->path + now->total, will = c_best.path + c_best.total;
-    if (!must && a->min_gain_ppm && was - will < was / 1000000 * a->min_gain_ppm +
-                                                 was % 1000000 * a->min_gain_ppm / 1000000) {
+    if (!must && a->min_gain_ppm &&
+        was - will < was / 1000000 * a->min_gain_ppm + was % 1000000 * a->min_gain_ppm / 1000000) {
         memcpy(best, cur, a->n * sizeof *best);
         c_best = *now;
     }
@@ -361,18 +360,26 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
             uint64_t area = g->layout.low_guest.size / PAGE;
             if (can && want && want * PAGE >= gtt_vgpu_low_extent(g, id))
                 len = want < area ? want : area;
-            lo[nl++] = (struct span){id, v->low.start / PAGE, len, v->low.size / PAGE, 0, can, -1,
-                                     w};
+            lo[nl++] = (struct span){ id, v->low.start / PAGE, len, v->low.size / PAGE, 0, can, -1,
+                                      w };
         }
         if (v->n_slots)
-            hi[nh++] = (struct span){id, gtt_first_slot(g, v), v->n_slots, v->n_slots, 0,
-                                     in->movable[id] && g->slot_mode == GTT_SLOTS_CONTIGUOUS, -1,
-                                     w};
+            hi[nh++] = (struct span){
+                id,         gtt_first_slot(g, v),
+                v->n_slots, v->n_slots,
+                0,          in->movable[id] && g->slot_mode == GTT_SLOTS_CONTIGUOUS,
+                -1,         w
+            };
     }
-    struct area al = {lo, nl, g->layout.low_guest.start / PAGE,
-                      (g->layout.low_guest.start + g->layout.low_guest.size) / PAGE, st, sz, ww,
-                      in->min_gain_ppm};
-    struct area ah = {hi, nh, 0, g->layout.n_slots, st, sz, ww, in->min_gain_ppm};
+    struct area al = { lo,
+                       nl,
+                       g->layout.low_guest.start / PAGE,
+                       (g->layout.low_guest.start + g->layout.low_guest.size) / PAGE,
+                       st,
+                       sz,
+                       ww,
+                       in->min_gain_ppm };
+    struct area ah = { hi, nh, 0, g->layout.n_slots, st, sz, ww, in->min_gain_ppm };
     order(g, &al);
     order(g, &ah);
     struct cost now_l, now_h;
@@ -390,11 +397,11 @@ int gtt_plan(const struct gtt *g, const struct gtt_plan_input *in, struct gtt_mo
         const struct gtt_vgpu *v = g->vgpu[id];
         if (!v || !in->busy[id])
             continue;
-        struct gtt_move m = {id, v->low, gtt_first_slot(g, v)};
+        struct gtt_move m = { id, v->low, gtt_first_slot(g, v) };
         bool change = false;
         for (unsigned i = 0; i < nl; i++)
             if (lo[i].id == id && (lo[i].to != lo[i].at || lo[i].len * PAGE != v->low.size)) {
-                m.low = (struct gtt_range){lo[i].to * PAGE, lo[i].len * PAGE};
+                m.low = (struct gtt_range){ lo[i].to * PAGE, lo[i].len * PAGE };
                 change = true;
             }
         for (unsigned i = 0; i < nh; i++)

@@ -42,7 +42,7 @@ static int check(const struct gtt *g, const struct gtt_vgpu *v, struct gtt_range
             low.start - l->low_guest.start > l->low_guest.size - low.size)
             return GTT_ERANGE;
         if (low.size < v->low.size && gtt_vgpu_low_extent(g, v->id) > low.size)
-            return GTT_EINVAL;      /* it would lose pages it mapped */
+            return GTT_EINVAL; /* it would lose pages it mapped */
         if (gtt_fenced(v))
             return GTT_EBUSY;
     }
@@ -100,12 +100,13 @@ static void move_slots(struct gtt *g, struct gtt_vgpu *v, unsigned first_slot, u
             continue;
         uint16_t was = g->slot_owner[s];
         if (was == v->id || was == GTT_OWNER_MIXED) {
-            uint64_t w = gtt_scrub_owned(g, (uint16_t)v->id, g->first_slot_entry + s * g->slot_entries,
+            uint64_t w = gtt_scrub_owned(g, (uint16_t)v->id,
+                                         g->first_slot_entry + s * g->slot_entries,
                                          g->slot_entries);
             g->st.entries_move += w;
             g->st.entries_scrub += w;
             if (was == v->id)
-                g->slot_owner[s] = GTT_NO_VGPU;     /* wholly scrubbed: uniform again */
+                g->slot_owner[s] = GTT_NO_VGPU; /* wholly scrubbed: uniform again */
         }
         h[n] = v->slot_host[s];
         q[n] = v->slot_guest[s];

@@ -52,8 +52,7 @@ static uint16_t *occupancy(const struct gtt *g, const struct gtt_vgpu *v)
 }
 
 /* Contiguous plan: fills out[] with the q slots to add (grow) or remove (shrink). */
-static int plan_contiguous(struct gtt *g, struct gtt_vgpu *v, unsigned q, bool grow,
-                           unsigned *out)
+static int plan_contiguous(struct gtt *g, struct gtt_vgpu *v, unsigned q, bool grow, unsigned *out)
 {
     unsigned M = g->layout.n_slots;
     if (grow && v->n_slots == 0) {
@@ -126,8 +125,8 @@ static int balloon(struct gtt *g, unsigned vgpu, unsigned q, bool grow)
         } else {
             uint16_t *occ = occupancy(g, v);
             rc = !occ ? GTT_ENOMEM
-                 : grow ? gtt_balloon_sparse_grow(M, occ, v->slot_set, q, plan)
-                        : gtt_balloon_sparse_shrink(M, occ, v->slot_set, q, plan);
+               : grow ? gtt_balloon_sparse_grow(M, occ, v->slot_set, q, plan)
+                      : gtt_balloon_sparse_shrink(M, occ, v->slot_set, q, plan);
             free(occ);
         }
     }

@@ -62,14 +62,13 @@ uint64_t gtt_copy_slot(struct gtt *g, struct gtt_vgpu *v, unsigned s)
         w = copy_run(g, id, first, g->slot_entries, v->slot_host[s], false);
         break;
     case GTT_COPY_RANGE:
-        w = g->slot_owner[s] == id ? 0
-                                   : copy_run(g, id, first, g->slot_entries, v->slot_host[s],
-                                              false);
+        w = g->slot_owner[s] == id
+              ? 0
+              : copy_run(g, id, first, g->slot_entries, v->slot_host[s], false);
         break;
     default:
         w = g->slot_owner[s] == id ? 0
-                                   : copy_run(g, id, first, g->slot_entries, v->slot_host[s],
-                                              true);
+                                   : copy_run(g, id, first, g->slot_entries, v->slot_host[s], true);
         break;
     }
     g->slot_owner[s] = id;
@@ -123,7 +122,7 @@ long gtt_switch_to(struct gtt *g, unsigned vgpu)
     if (!v)
         return GTT_ENOENT;
     if (!v->active)
-        return GTT_EINVAL;      /* idle vGPUs are skipped by the scheduler, never copied */
+        return GTT_EINVAL; /* idle vGPUs are skipped by the scheduler, never copied */
     if (g->running == vgpu)
         return 0;
     uint64_t w = 0;

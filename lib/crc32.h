@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CRC32_IEEE_POLY   0xEDB88320u   /* x^32 + x^26 + ... + 1, bit-reversed */
+#define CRC32_IEEE_POLY   0xEDB88320u /* x^32 + x^26 + ... + 1, bit-reversed */
 #define CRC32_IEEE_INIT   0xFFFFFFFFu
 #define CRC32_IEEE_XOROUT 0xFFFFFFFFu
 

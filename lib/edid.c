@@ -9,18 +9,21 @@
 
 /* Blanking at its narrowest: VESA CVT reduced blanking's horizontal front porch, sync and back
  * porch (48 + 32 + 80 pixels), and short vertical porches (3 + 4 + 7 lines). */
-#define H_FRONT     48u
-#define H_SYNC      32u
-#define H_BACK_MIN  80u
-#define V_FRONT     3u
-#define V_SYNC      4u
-#define V_BACK_MIN  7u
-#define BLANK_MAX   4095u       /* the detailed timing's 12-bit blanking fields */
-#define EXACT_SEARCH 1000u      /* pixels of extra blanking tried for an exact refresh */
-#define CLOCK_UNIT_HZ 10000u    /* the EDID's pixel-clock unit */
-#define DPI         96u         /* the physical size the EDID claims */
+#define H_FRONT       48u
+#define H_SYNC        32u
+#define H_BACK_MIN    80u
+#define V_FRONT       3u
+#define V_SYNC        4u
+#define V_BACK_MIN    7u
+#define BLANK_MAX     4095u  /* the detailed timing's 12-bit blanking fields */
+#define EXACT_SEARCH  1000u  /* pixels of extra blanking tried for an exact refresh */
+#define CLOCK_UNIT_HZ 10000u /* the EDID's pixel-clock unit */
+#define DPI           96u    /* the physical size the EDID claims */
 
-static uint32_t div_up(uint64_t a, uint64_t b) { return (uint32_t)((a + b - 1) / b); }
+static uint32_t div_up(uint64_t a, uint64_t b)
+{
+    return (uint32_t)((a + b - 1) / b);
+}
 
 bool edid_mode_make(uint32_t w, uint32_t h, uint32_t hz, struct edid_mode *m)
 {
@@ -52,8 +55,14 @@ bool edid_mode_make(uint32_t w, uint32_t h, uint32_t hz, struct edid_mode *m)
         return false;
     *m = (struct edid_mode){
         .clock_khz = clock_khz,
-        .hdisplay = w, .hsync_start = w + H_FRONT, .hsync_end = w + H_FRONT + H_SYNC, .htotal = htotal,
-        .vdisplay = h, .vsync_start = h + V_FRONT, .vsync_end = h + V_FRONT + V_SYNC, .vtotal = vtotal,
+        .hdisplay = w,
+        .hsync_start = w + H_FRONT,
+        .hsync_end = w + H_FRONT + H_SYNC,
+        .htotal = htotal,
+        .vdisplay = h,
+        .vsync_start = h + V_FRONT,
+        .vsync_end = h + V_FRONT + V_SYNC,
+        .vtotal = vtotal,
     };
     return true;
 }
@@ -69,18 +78,21 @@ bool edid_mode_i915_valid(const struct edid_mode *m)
     return m->hdisplay >= EDID_MIN_SIDE && m->htotal >= m->hdisplay + 32u &&
            m->vtotal >= m->vdisplay + 5u && m->hsync_start > m->hdisplay &&
            m->hsync_end > m->hsync_start && m->htotal >= m->hsync_end &&
-           m->vsync_start > m->vdisplay && m->vsync_end > m->vsync_start && m->vtotal >= m->vsync_end &&
-           m->clock_khz >= EDID_MIN_CLOCK_KHZ;
+           m->vsync_start > m->vdisplay && m->vsync_end > m->vsync_start &&
+           m->vtotal >= m->vsync_end && m->clock_khz >= EDID_MIN_CLOCK_KHZ;
 }
 
 /* ---- the EDID --------------------------------------------------------------------------- */
 
-#define DESC0           54u     /* the four 18-byte descriptors */
+#define DESC0           54u /* the four 18-byte descriptors */
 #define DESC_BYTES      18u
 #define EDID_EXTENSIONS 126u
 #define EDID_CHECKSUM   127u
 
-static uint32_t mm_of(uint32_t px) { return px * 254u / (DPI * 10u); }
+static uint32_t mm_of(uint32_t px)
+{
+    return px * 254u / (DPI * 10u);
+}
 
 /* A detailed timing descriptor (E-EDID 1.4 table 3.21): digital separate sync, both polarities
  * positive. */
@@ -105,8 +117,8 @@ static void put_timing(uint8_t *d, const struct edid_mode *m)
     d[12] = (uint8_t)wmm;
     d[13] = (uint8_t)hmm;
     d[14] = (uint8_t)((wmm >> 8) << 4 | (hmm >> 8));
-    d[15] = d[16] = 0;                  /* no border */
-    d[17] = 0x1E;                       /* digital separate sync, +vsync, +hsync */
+    d[15] = d[16] = 0; /* no border */
+    d[17] = 0x1E;      /* digital separate sync, +vsync, +hsync */
 }
 
 bool edid_timing(const uint8_t edid[EDID_BYTES], unsigned i, struct edid_mode *m)
@@ -114,9 +126,12 @@ bool edid_timing(const uint8_t edid[EDID_BYTES], unsigned i, struct edid_mode *m
     const uint8_t *d = edid + DESC0 + DESC_BYTES * i;
     if (i > 3 || (d[0] == 0 && d[1] == 0))
         return false;
-    uint32_t hblank = d[3] | (uint32_t)(d[4] & 0xFu) << 8, vblank = d[6] | (uint32_t)(d[7] & 0xFu) << 8;
-    uint32_t hso = d[8] | (uint32_t)(d[11] >> 6) << 8, hsw = d[9] | (uint32_t)(d[11] >> 4 & 3u) << 8;
-    uint32_t vso = (d[10] >> 4) | (uint32_t)(d[11] >> 2 & 3u) << 4, vsw = (d[10] & 0xFu) | (uint32_t)(d[11] & 3u) << 4;
+    uint32_t hblank = d[3] | (uint32_t)(d[4] & 0xFu) << 8, vblank = d[6] | (uint32_t)(d[7] & 0xFu)
+                                                                               << 8;
+    uint32_t hso = d[8] | (uint32_t)(d[11] >> 6) << 8, hsw = d[9] | (uint32_t)(d[11] >> 4 & 3u)
+                                                                        << 8;
+    uint32_t vso = (d[10] >> 4) | (uint32_t)(d[11] >> 2 & 3u) << 4,
+             vsw = (d[10] & 0xFu) | (uint32_t)(d[11] & 3u) << 4;
     m->clock_khz = (d[0] | (uint32_t)d[1] << 8) * 10u;
     m->hdisplay = d[2] | (uint32_t)(d[4] >> 4) << 8;
     m->vdisplay = d[5] | (uint32_t)(d[7] >> 4) << 8;
@@ -167,13 +182,13 @@ bool edid_build(uint32_t w, uint32_t h, uint32_t hz, uint8_t edid[EDID_BYTES])
     edid[17] = 2024 - 1990;
     edid[18] = 1;
     edid[19] = 4;
-    edid[20] = 0xA5;                    /* digital, 8 bits per colour, DisplayPort */
-    edid[21] = (uint8_t)((mm_of(w) + 5) / 10 ? (mm_of(w) + 5) / 10 : 1);   /* cm */
+    edid[20] = 0xA5; /* digital, 8 bits per colour, DisplayPort */
+    edid[21] = (uint8_t)((mm_of(w) + 5) / 10 ? (mm_of(w) + 5) / 10 : 1); /* cm */
     edid[22] = (uint8_t)((mm_of(h) + 5) / 10 ? (mm_of(h) + 5) / 10 : 1);
-    edid[23] = 120;                     /* gamma 2.2: (2.2 - 1) * 100 */
-    edid[24] = 0x06;                    /* RGB 4:4:4, sRGB, preferred timing is native */
+    edid[23] = 120;  /* gamma 2.2: (2.2 - 1) * 100 */
+    edid[24] = 0x06; /* RGB 4:4:4, sRGB, preferred timing is native */
     memcpy(edid + 25, srgb, sizeof srgb);
-    for (unsigned i = 38; i < 54; i++)  /* no standard timings */
+    for (unsigned i = 38; i < 54; i++) /* no standard timings */
         edid[i] = 0x01;
     put_timing(edid + DESC0, &pref);
     if (two)

@@ -20,16 +20,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define EDID_BYTES        128u
-#define EDID_MIN_SIDE          64u       /* i915: hdisplay >= 64 */
-#define EDID_MAX_WIDTH         4095u     /* the detailed timing's 12-bit fields */
-#define EDID_MAX_HEIGHT        4095u
-#define EDID_MIN_HZ            10u
-#define EDID_MAX_HZ            60u
-#define EDID_MIN_CLOCK_KHZ     10000u    /* intel_dp_mode_valid(): MODE_CLOCK_LOW below */
-#define EDID_MAX_CLOCK_KHZ     655350u   /* the detailed timing's 16 bits of 10 kHz */
-#define EDID_ALT_WIDTH         640u      /* the second mode offered */
-#define EDID_ALT_HEIGHT        480u
+#define EDID_BYTES         128u
+#define EDID_MIN_SIDE      64u   /* i915: hdisplay >= 64 */
+#define EDID_MAX_WIDTH     4095u /* the detailed timing's 12-bit fields */
+#define EDID_MAX_HEIGHT    4095u
+#define EDID_MIN_HZ        10u
+#define EDID_MAX_HZ        60u
+#define EDID_MIN_CLOCK_KHZ 10000u  /* intel_dp_mode_valid(): MODE_CLOCK_LOW below */
+#define EDID_MAX_CLOCK_KHZ 655350u /* the detailed timing's 16 bits of 10 kHz */
+#define EDID_ALT_WIDTH     640u    /* the second mode offered */
+#define EDID_ALT_HEIGHT    480u
 
 struct edid_mode {
     uint32_t clock_khz;

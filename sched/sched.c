@@ -13,15 +13,24 @@
 const char *sched_strerror(int err)
 {
     switch (err) {
-    case SCHED_OK:     return "ok";
-    case SCHED_EINVAL: return "invalid argument";
-    case SCHED_ENOENT: return "no such vGPU";
-    case SCHED_EEXIST: return "vGPU already exists";
-    case SCHED_EFULL:  return "vGPU queue full";
-    case SCHED_ESTATE: return "not allowed in the current state";
-    case SCHED_ENOMEM: return "out of memory";
-    case SCHED_EBUSY:  return "vGPU has workloads in flight";
-    default:           return "unknown error";
+    case SCHED_OK:
+        return "ok";
+    case SCHED_EINVAL:
+        return "invalid argument";
+    case SCHED_ENOENT:
+        return "no such vGPU";
+    case SCHED_EEXIST:
+        return "vGPU already exists";
+    case SCHED_EFULL:
+        return "vGPU queue full";
+    case SCHED_ESTATE:
+        return "not allowed in the current state";
+    case SCHED_ENOMEM:
+        return "out of memory";
+    case SCHED_EBUSY:
+        return "vGPU has workloads in flight";
+    default:
+        return "unknown error";
     }
 }
 
@@ -31,14 +40,14 @@ void sched_config_default(struct sched_config *cfg)
     cfg->policy = SCHED_POLICY_FAIR;
     cfg->max_vgpus = TESSERA_MAX_GUESTS;
     cfg->queue_depth = 256;
-    cfg->slice_ns = SCHED_MS(6);            /* FairGV's slice for non-preemptive GPUs */
-    cfg->sample_count = 5;                  /* FairGV samples the first 5 requests */
+    cfg->slice_ns = SCHED_MS(6); /* FairGV's slice for non-preemptive GPUs */
+    cfg->sample_count = 5;       /* FairGV samples the first 5 requests */
     cfg->max_batch = 0;
     cfg->watchdog_ns = SCHED_MS(200);
     cfg->interactive_window_ns = SCHED_MS(10);
-    cfg->interactive_waits = 10;            /* FairGV: more than 10 sync calls per 10 ms */
+    cfg->interactive_waits = 10; /* FairGV: more than 10 sync calls per 10 ms */
     cfg->cosched_hints = true;
-    cfg->preempt_lag_ns = SCHED_US(500);    /* docs/sched.md "Preemption on arrival" */
+    cfg->preempt_lag_ns = SCHED_US(500); /* docs/sched.md "Preemption on arrival" */
     cfg->rr_slice_ns = SCHED_MS(16);
     cfg->rr_balance_ns = SCHED_MS(100);
     cfg->rr_reset_periods = 10;
@@ -77,14 +86,14 @@ int sched_config_check(const struct sched_config *cfg, char *msg, size_t len)
         return bad(msg, len, "watchdog: must be > 0");
     if (cfg->interactive_window_ns == 0 || cfg->interactive_window_ns > ten_s)
         return bad(msg, len, "interactive window: must be 1 ns..10 s");
-    if (cfg->rr_slice_ns == 0 || cfg->rr_slice_ns > ten_s ||
-        cfg->rr_balance_ns == 0 || cfg->rr_balance_ns > ten_s)
+    if (cfg->rr_slice_ns == 0 || cfg->rr_slice_ns > ten_s || cfg->rr_balance_ns == 0 ||
+        cfg->rr_balance_ns > ten_s)
         return bad(msg, len, "rr slice/balance period: must be 1 ns..10 s");
     if (cfg->rr_reset_periods == 0)
         return bad(msg, len, "rr reset periods: must be >= 1");
-    if (cfg->credit_slice_ns == 0 || cfg->credit_slice_ns > ten_s ||
-        cfg->credit_period_ns == 0 || cfg->credit_period_ns > ten_s ||
-        cfg->credit_tick_ns == 0 || cfg->credit_tick_ns > cfg->credit_slice_ns)
+    if (cfg->credit_slice_ns == 0 || cfg->credit_slice_ns > ten_s || cfg->credit_period_ns == 0 ||
+        cfg->credit_period_ns > ten_s || cfg->credit_tick_ns == 0 ||
+        cfg->credit_tick_ns > cfg->credit_slice_ns)
         return bad(msg, len, "credit slice/period/tick: must be 1 ns..10 s, tick <= slice");
     if (cfg->las_decay_ns == 0 || cfg->las_decay_ns > ten_s)
         return bad(msg, len, "las decay period: must be 1 ns..10 s");
@@ -214,15 +223,14 @@ bool sched_interactive_at(const struct sched *s, const struct sched_vgpu *v, uin
 {
     uint64_t w = s->cfg.interactive_window_ns;
     uint32_t thr = s->cfg.interactive_waits;
-    if (v->svc_ns >= SCHED_MS(1) &&
-        sched_muldiv(v->svc_waits, w, v->svc_ns) > thr)
+    if (v->svc_ns >= SCHED_MS(1) && sched_muldiv(v->svc_waits, w, v->svc_ns) > thr)
         return true;
     if (!v->win_started || now < v->win_start_ns)
         return v->win_started && (v->prev_win_count > thr || v->win_count > thr);
     if (now - v->win_start_ns < w)
         return v->prev_win_count > thr || v->win_count > thr;
     if (now - v->win_start_ns < 2 * w)
-        return v->win_count > thr;      /* that window is now the previous one */
+        return v->win_count > thr; /* that window is now the previous one */
     return false;
 }
 
@@ -341,8 +349,8 @@ int sched_pick(struct sched *s, struct sched_decision *d)
         }
         /* An interactive vGPU may hold the engine briefly for its next submission; the
          * engine time it holds idle is charged to it like time it used. */
-        if (v->turn_hinted && s->cfg.hold_ns && !v->suspended &&
-            v->turn_used_ns < v->quota_ns && now >= v->last_done_ns) {
+        if (v->turn_hinted && s->cfg.hold_ns && !v->suspended && v->turn_used_ns < v->quota_ns &&
+            now >= v->last_done_ns) {
             uint64_t until = v->last_done_ns + s->cfg.hold_ns;
             if (pending(v) == 0 && now < until) {
                 d->kind = SCHED_PICK_IDLE;
@@ -374,7 +382,7 @@ int sched_pick(struct sched *s, struct sched_decision *d)
 
     uint32_t n = dispatch_count(s, v);
     if (n < v->resume)
-        n = v->resume;          /* preempted workloads resume together (sched_preempt.c) */
+        n = v->resume; /* preempted workloads resume together (sched_preempt.c) */
     d->kind = SCHED_PICK_DISPATCH;
     d->vgpu = v->id;
     d->count = n;

@@ -45,41 +45,41 @@
 #include "sched/sched_metrics.h"
 #include "tessera/limits.h"
 
-#define SCHED_MAX_VGPUS     1024u      /* hard upper bound for cfg.max_vgpus */
+#define SCHED_MAX_VGPUS 1024u /* hard upper bound for cfg.max_vgpus */
 _Static_assert(SCHED_MAX_VGPUS >= TESSERA_MAX_GUESTS, "every guest has a vGPU id");
-#define SCHED_WEIGHT_MAX    65535u     /* weights are 1..SCHED_WEIGHT_MAX */
-#define SCHED_QUEUE_MAX     65536u     /* upper bound for cfg.queue_depth */
-#define SCHED_NO_VGPU       UINT32_MAX
-#define SCHED_NEVER         UINT64_MAX /* "no such time" */
-#define SCHED_PPM           1000000u   /* fixed-point unit of ratios: 1.0 == SCHED_PPM */
+#define SCHED_WEIGHT_MAX 65535u /* weights are 1..SCHED_WEIGHT_MAX */
+#define SCHED_QUEUE_MAX  65536u /* upper bound for cfg.queue_depth */
+#define SCHED_NO_VGPU    UINT32_MAX
+#define SCHED_NEVER      UINT64_MAX /* "no such time" */
+#define SCHED_PPM        1000000u   /* fixed-point unit of ratios: 1.0 == SCHED_PPM */
 
-#define SCHED_MS(x) ((uint64_t)(x) * 1000000ull)
-#define SCHED_US(x) ((uint64_t)(x) * 1000ull)
+#define SCHED_MS(x) ((uint64_t)(x)*1000000ull)
+#define SCHED_US(x) ((uint64_t)(x)*1000ull)
 
 /* Error codes (negative return values). */
 enum sched_err {
-    SCHED_OK      = 0,
-    SCHED_EINVAL  = -1,  /* bad argument (weight 0, NULL pointer, out-of-range config) */
-    SCHED_ENOENT  = -2,  /* no such vGPU */
-    SCHED_EEXIST  = -3,  /* vGPU id already in use */
-    SCHED_EFULL   = -4,  /* the vGPU's queue is full: hold the workload back and retry */
-    SCHED_ESTATE  = -5,  /* call does not fit the current state (completion out of order, ...) */
-    SCHED_ENOMEM  = -6,
-    SCHED_EBUSY   = -7,  /* the vGPU has workloads in flight */
+    SCHED_OK = 0,
+    SCHED_EINVAL = -1, /* bad argument (weight 0, NULL pointer, out-of-range config) */
+    SCHED_ENOENT = -2, /* no such vGPU */
+    SCHED_EEXIST = -3, /* vGPU id already in use */
+    SCHED_EFULL = -4,  /* the vGPU's queue is full: hold the workload back and retry */
+    SCHED_ESTATE = -5, /* call does not fit the current state (completion out of order, ...) */
+    SCHED_ENOMEM = -6,
+    SCHED_EBUSY = -7, /* the vGPU has workloads in flight */
 };
 const char *sched_strerror(int err);
 
 /* The policies, named as the vendor configuration names them. */
 enum sched_policy {
-    SCHED_POLICY_FAIR = 0,  /* weighted fair queuing in virtual time (FairGV) — the default */
-    SCHED_POLICY_RR,        /* GVT-g: 16 ms round robin, weighted time-slice balance per 100 ms */
-    SCHED_POLICY_CREDIT,    /* Xen-style credit: UNDER/OVER classes, credits refilled per period */
-    SCHED_POLICY_LAS,       /* least attained service (Rain): unweighted, decaying history */
+    SCHED_POLICY_FAIR = 0, /* weighted fair queuing in virtual time (FairGV) — the default */
+    SCHED_POLICY_RR,       /* GVT-g: 16 ms round robin, weighted time-slice balance per 100 ms */
+    SCHED_POLICY_CREDIT,   /* Xen-style credit: UNDER/OVER classes, credits refilled per period */
+    SCHED_POLICY_LAS,      /* least attained service (Rain): unweighted, decaying history */
     SCHED_POLICY_COUNT
 };
 /* "fair", "rr", "credit", "las" -> the enum; returns SCHED_EINVAL for anything else. */
 int sched_policy_from_name(const char *name, enum sched_policy *out);
-const char *sched_policy_name(enum sched_policy p);   /* NULL when out of range */
+const char *sched_policy_name(enum sched_policy p); /* NULL when out of range */
 
 struct sched_config {
     enum sched_policy policy;
@@ -91,7 +91,7 @@ struct sched_config {
     uint64_t watchdog_ns;           /* one workload running longer is a runaway; default 200 ms */
     uint64_t interactive_window_ns; /* default 10 ms */
     uint32_t interactive_waits;     /* more sync waits than this per window => interactive; 10 */
-    bool     cosched_hints;         /* emit the coscheduling hint on pick; default true */
+    bool cosched_hints;             /* emit the coscheduling hint on pick; default true */
     uint64_t hold_ns;               /* an interactive vGPU keeps the engine this long after its
                                      * queue runs dry, for its boosted vCPU's next submission
                                      * (FairGV's hybrid spinning); charged to it.  Default 0:
@@ -122,16 +122,16 @@ struct sched_clock {
     void *ctx;
 };
 
-struct sched;   /* opaque */
+struct sched; /* opaque */
 
-int  sched_create(const struct sched_config *cfg, const struct sched_clock *clock,
-                  struct sched **out);
+int sched_create(const struct sched_config *cfg, const struct sched_clock *clock,
+                 struct sched **out);
 void sched_destroy(struct sched *s);
 enum sched_policy sched_get_policy(const struct sched *s);
 
 /* vGPUs. */
 int sched_vgpu_add(struct sched *s, uint32_t vgpu, uint32_t weight);
-int sched_vgpu_remove(struct sched *s, uint32_t vgpu);          /* SCHED_EBUSY if in flight */
+int sched_vgpu_remove(struct sched *s, uint32_t vgpu); /* SCHED_EBUSY if in flight */
 int sched_vgpu_set_weight(struct sched *s, uint32_t vgpu, uint32_t weight);
 /* idle: the vGPU takes no part in scheduling (guest paused) even with queued work; its turn,
  * if any, ends at the next pick.  wake: it takes part again; like any wake-up it gets no credit
@@ -160,14 +160,14 @@ enum sched_pick_kind {
 };
 struct sched_decision {
     enum sched_pick_kind kind;
-    uint32_t vgpu;          /* DISPATCH/BUSY: owner of the engine */
-    uint32_t count;         /* DISPATCH: how many queued workloads to dispatch now (>= 1) */
-    uint64_t first_id;      /* DISPATCH: id of the first of them */
-    bool     new_turn;      /* DISPATCH: this pick started a turn */
-    bool     switched;      /* DISPATCH: the owner differs from the previous turn's */
-    bool     cosched_hint;  /* DISPATCH, new turn: vGPU is interactive — boost its vCPU */
-    uint64_t budget_ns;     /* DISPATCH: what is left of the turn's quota */
-    uint64_t retry_at_ns;   /* IDLE: pick again by then even without an event (or SCHED_NEVER);
+    uint32_t vgpu;        /* DISPATCH/BUSY: owner of the engine */
+    uint32_t count;       /* DISPATCH: how many queued workloads to dispatch now (>= 1) */
+    uint64_t first_id;    /* DISPATCH: id of the first of them */
+    bool new_turn;        /* DISPATCH: this pick started a turn */
+    bool switched;        /* DISPATCH: the owner differs from the previous turn's */
+    bool cosched_hint;    /* DISPATCH, new turn: vGPU is interactive — boost its vCPU */
+    uint64_t budget_ns;   /* DISPATCH: what is left of the turn's quota */
+    uint64_t retry_at_ns; /* IDLE: pick again by then even without an event (or SCHED_NEVER);
                              * while an interactive vGPU holds the engine, vgpu names it */
 };
 int sched_pick(struct sched *s, struct sched_decision *d);
@@ -214,13 +214,13 @@ int sched_vgpu_switch_cost(struct sched *s, uint32_t vgpu, uint64_t ns);
 
 /* Introspection. */
 bool sched_vgpu_interactive(const struct sched *s, uint32_t vgpu);
-uint32_t sched_vgpu_queued(const struct sched *s, uint32_t vgpu);    /* queued + in flight */
+uint32_t sched_vgpu_queued(const struct sched *s, uint32_t vgpu); /* queued + in flight */
 uint32_t sched_vgpu_inflight(const struct sched *s, uint32_t vgpu);
-uint32_t sched_current(const struct sched *s);   /* owner of the current turn or SCHED_NO_VGPU */
+uint32_t sched_current(const struct sched *s); /* owner of the current turn or SCHED_NO_VGPU */
 /* The policy's ordering key of a vGPU, for the shell and tests: fair = start tag (virtual ns),
  * rr = left time slice, credit = credit, las = attained service. */
 int64_t sched_vgpu_key(const struct sched *s, uint32_t vgpu);
-uint64_t sched_virtual_time(struct sched *s);    /* fair: global virtual time; else 0 */
+uint64_t sched_virtual_time(struct sched *s); /* fair: global virtual time; else 0 */
 
 /* Prediction for predictive copying: the vGPU most likely to own the engine after the current
  * turn (never the current owner), in the policy's order: the runnable vGPU select() would take

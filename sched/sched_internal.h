@@ -19,19 +19,19 @@ struct sched_wl {
 };
 
 struct sched_vgpu {
-    bool     present;
-    bool     suspended;     /* sched_vgpu_idle() */
-    bool     runnable;      /* held by the policy's run queue */
-    bool     running;       /* owns the current turn */
-    bool     active;        /* had work since the last metrics reset */
-    bool     arrived;       /* work arrived on an empty queue since its last turn began */
+    bool present;
+    bool suspended; /* sched_vgpu_idle() */
+    bool runnable;  /* held by the policy's run queue */
+    bool running;   /* owns the current turn */
+    bool active;    /* had work since the last metrics reset */
+    bool arrived;   /* work arrived on an empty queue since its last turn began */
     uint32_t id;
     uint32_t weight;
 
     /* FIFO of workloads; the first `inflight` entries have been dispatched. */
     struct sched_wl *ring;
     uint32_t head, count, inflight;
-    uint64_t head_start_ns;  /* when the oldest in-flight workload began running */
+    uint64_t head_start_ns; /* when the oldest in-flight workload began running */
     /* sched_preempted(): the first `resume` queued workloads were on the engine when its turn
      * was cut; the next dispatch takes them all again (they resume, not restart), and the
      * oldest had run resume_ran_ns, which the watchdog keeps counting. */
@@ -47,26 +47,26 @@ struct sched_vgpu {
     /* The current turn. */
     uint64_t quota_ns;
     uint64_t turn_used_ns;
-    uint32_t turn_done;       /* workloads completed this turn (the samples) */
-    uint64_t turn_est_ns;     /* their scanner estimates, summed */
+    uint32_t turn_done;   /* workloads completed this turn (the samples) */
+    uint64_t turn_est_ns; /* their scanner estimates, summed */
     uint64_t turn_start_ns;
-    uint64_t last_done_ns;    /* last completion (start of a hold) */
-    bool     turn_hinted;     /* the turn began with a coscheduling hint */
+    uint64_t last_done_ns; /* last completion (start of a hold) */
+    bool turn_hinted;      /* the turn began with a coscheduling hint */
 
     /* Per-policy accounting. */
-    uint64_t start_tag;      /* fair: virtual start tag (virtual ns) */
-    uint64_t vt_rem;         /* fair: remainder of used*1/weight not yet added to the tag */
-    int64_t  left_ts;        /* rr: time slice left in this balance period */
-    int64_t  credit;         /* credit */
-    bool     credit_active;  /* credit: ran or was runnable in the last period */
-    uint64_t attained_ns;    /* las: decayed attained service */
+    uint64_t start_tag;   /* fair: virtual start tag (virtual ns) */
+    uint64_t vt_rem;      /* fair: remainder of used*1/weight not yet added to the tag */
+    int64_t left_ts;      /* rr: time slice left in this balance period */
+    int64_t credit;       /* credit */
+    bool credit_active;   /* credit: ran or was runnable in the last period */
+    uint64_t attained_ns; /* las: decayed attained service */
 
     /* Interactivity: sync waits counted per window. */
     uint64_t win_start_ns;
     uint32_t win_count;
     uint32_t prev_win_count;
-    bool     win_started;
-    uint64_t svc_waits;      /* sync waits and GPU time received, recent (halved together) */
+    bool win_started;
+    uint64_t svc_waits; /* sync waits and GPU time received, recent (halved together) */
     uint64_t svc_ns;
 
     /* Backlog: the vGPU wants the GPU while it has work submitted and not completed and is
@@ -74,20 +74,20 @@ struct sched_vgpu {
      * one ended at backlog_end_ns. */
     uint64_t backlog_since;
     uint64_t backlog_end_ns;
-    bool     backlog_seen;   /* it has been backlogged at least once */
+    bool backlog_seen; /* it has been backlogged at least once */
 
     struct sched_vgpu_stats st;
 };
 
 struct sched_policy_ops {
     const char *name;
-    bool predicts;   /* dispatch by sampling prediction (else by raw estimates, time-slice style) */
+    bool predicts; /* dispatch by sampling prediction (else by raw estimates, time-slice style) */
     void (*start)(struct sched *s, uint64_t now);
-    void (*advance)(struct sched *s, uint64_t now);                /* periodic accounting */
-    uint64_t (*next_event)(const struct sched *s);                 /* next advance, or NEVER */
+    void (*advance)(struct sched *s, uint64_t now); /* periodic accounting */
+    uint64_t (*next_event)(const struct sched *s);  /* next advance, or NEVER */
     void (*enqueue)(struct sched *s, struct sched_vgpu *v, bool woke);
     void (*dequeue)(struct sched *s, struct sched_vgpu *v);
-    struct sched_vgpu *(*select)(struct sched *s);                 /* removes from the queue */
+    struct sched_vgpu *(*select)(struct sched *s); /* removes from the queue */
     uint64_t (*quota)(struct sched *s, struct sched_vgpu *v);
     void (*charge)(struct sched *s, struct sched_vgpu *v, uint64_t used_ns);
     void (*weight_changed)(struct sched *s, struct sched_vgpu *v);
@@ -110,21 +110,21 @@ struct sched {
 
     struct sched_vgpu *vgpus;
     struct sched_wl *rings;
-    uint32_t nvgpus;          /* present */
+    uint32_t nvgpus; /* present */
 
-    struct sched_vgpu *cur;   /* owner of the current turn */
-    uint32_t last_owner;      /* owner of the previous turn, for switch counting */
+    struct sched_vgpu *cur; /* owner of the current turn */
+    uint32_t last_owner;    /* owner of the previous turn, for switch counting */
     uint64_t seq;
 
-    struct sched_heap heap;          /* fair, las */
-    struct sched_list_node *nodes;   /* rr, credit: list links, indexed by vGPU id */
-    struct sched_list lists[2];      /* rr: [0]; credit: [0] UNDER, [1] OVER */
+    struct sched_heap heap;        /* fair, las */
+    struct sched_list_node *nodes; /* rr, credit: list links, indexed by vGPU id */
+    struct sched_list lists[2];    /* rr: [0]; credit: [0] UNDER, [1] OVER */
 
     /* Policy clocks. */
-    uint64_t gvt;             /* fair: global virtual time */
-    uint64_t next_period_ns;  /* rr/credit/las: next periodic accounting */
+    uint64_t gvt;            /* fair: global virtual time */
+    uint64_t next_period_ns; /* rr/credit/las: next periodic accounting */
     uint32_t rr_stage;
-    bool     started;
+    bool started;
 
     /* Metrics since the last reset. */
     uint64_t metrics_start_ns;
@@ -157,7 +157,8 @@ bool sched_is_backlogged(const struct sched_vgpu *v);
 uint64_t sched_fair_gvt(struct sched *s);
 /* fair: GPU time, at cur's weight, by which cur (having used used_ns more than its start tag
  * counts) is ahead of o's start tag in virtual time; 0 if it is not ahead. */
-uint64_t sched_fair_lead_ns(const struct sched_vgpu *cur, uint64_t used_ns, const struct sched_vgpu *o);
+uint64_t sched_fair_lead_ns(const struct sched_vgpu *cur, uint64_t used_ns,
+                            const struct sched_vgpu *o);
 
 /* Sum of weights of present, not suspended vGPUs (rr/credit allotments). */
 uint64_t sched_weight_sum(const struct sched *s, bool active_only);

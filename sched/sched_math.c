@@ -12,7 +12,7 @@ uint64_t sched_muldiv(uint64_t a, uint64_t b, uint64_t c)
     uint64_t hi = p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
 
     if (c == 0 || hi >= c)
-        return UINT64_MAX;          /* quotient would need more than 64 bits */
+        return UINT64_MAX; /* quotient would need more than 64 bits */
     if (hi == 0)
         return lo / c;
     /* Restoring long division of hi:lo by c, one quotient bit per step; hi stays < c. */

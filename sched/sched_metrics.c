@@ -15,11 +15,11 @@ uint32_t sched_ratio_ppm(uint64_t num, uint64_t den)
 
 /* Jain's index works on x scaled so the largest is 2^16: sums and squares then stay far from
  * 64-bit overflow for up to 2^14 entries, and the index keeps ~5 significant digits. */
-#define JAIN_SCALE   65536u
-#define JAIN_MAX_N   16384u
+#define JAIN_SCALE 65536u
+#define JAIN_MAX_N 16384u
 
-size_t sched_fairness(const uint64_t *achieved, const uint64_t *ideal, size_t n,
-                      uint32_t *mmr_ppm, uint32_t *jain_ppm)
+size_t sched_fairness(const uint64_t *achieved, const uint64_t *ideal, size_t n, uint32_t *mmr_ppm,
+                      uint32_t *jain_ppm)
 {
     uint64_t xmin = UINT64_MAX, xmax = 0;
     size_t used = 0;
@@ -50,7 +50,7 @@ size_t sched_fairness(const uint64_t *achieved, const uint64_t *ideal, size_t n,
         }
         jain = sched_ratio_ppm(sum * sum, (uint64_t)used * sumsq);
     } else if (used > 0) {
-        mmr = jain = SCHED_PPM;     /* nobody got anything: equally (un)served */
+        mmr = jain = SCHED_PPM; /* nobody got anything: equally (un)served */
     }
     if (mmr_ppm)
         *mmr_ppm = mmr;
@@ -59,8 +59,8 @@ size_t sched_fairness(const uint64_t *achieved, const uint64_t *ideal, size_t n,
     return used;
 }
 
-int sched_waterfill(const uint32_t *weight, const uint64_t *demand, size_t n,
-                    uint64_t capacity, uint64_t *share)
+int sched_waterfill(const uint32_t *weight, const uint64_t *demand, size_t n, uint64_t capacity,
+                    uint64_t *share)
 {
     if (!weight || !demand || !share)
         return SCHED_EINVAL;

@@ -4,10 +4,10 @@
 #include <string.h>
 
 static const struct sched_policy_ops *const policies[SCHED_POLICY_COUNT] = {
-    [SCHED_POLICY_FAIR]   = &sched_policy_fair_ops,
-    [SCHED_POLICY_RR]     = &sched_policy_rr_ops,
+    [SCHED_POLICY_FAIR] = &sched_policy_fair_ops,
+    [SCHED_POLICY_RR] = &sched_policy_rr_ops,
     [SCHED_POLICY_CREDIT] = &sched_policy_credit_ops,
-    [SCHED_POLICY_LAS]    = &sched_policy_las_ops,
+    [SCHED_POLICY_LAS] = &sched_policy_las_ops,
 };
 
 const struct sched_policy_ops *sched_policy_ops_of(enum sched_policy p)

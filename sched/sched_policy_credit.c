@@ -116,7 +116,7 @@ static void credit_charge(struct sched *s, struct sched_vgpu *v, uint64_t used)
 static void credit_weight_changed(struct sched *s, struct sched_vgpu *v)
 {
     (void)s;
-    (void)v;    /* takes effect at the next accounting */
+    (void)v; /* takes effect at the next accounting */
 }
 
 static int64_t credit_key(const struct sched *s, const struct sched_vgpu *v)

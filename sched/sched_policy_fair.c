@@ -29,10 +29,12 @@ uint64_t sched_fair_gvt(struct sched *s)
     return s->gvt;
 }
 
-uint64_t sched_fair_lead_ns(const struct sched_vgpu *cur, uint64_t used_ns, const struct sched_vgpu *o)
+uint64_t sched_fair_lead_ns(const struct sched_vgpu *cur, uint64_t used_ns,
+                            const struct sched_vgpu *o)
 {
     /* cur's finish tag if its turn ended now, as fair_charge() would make it. */
-    uint64_t finish = sched_sat_add(cur->start_tag, sched_sat_add(used_ns, cur->vt_rem) / cur->weight);
+    uint64_t finish = sched_sat_add(cur->start_tag,
+                                    sched_sat_add(used_ns, cur->vt_rem) / cur->weight);
     if (finish <= o->start_tag)
         return 0;
     uint64_t lead = finish - o->start_tag;

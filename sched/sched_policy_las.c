@@ -19,7 +19,7 @@ static void las_decay(struct sched *s)
 {
     for (uint32_t i = 0; i < s->cfg.max_vgpus; i++)
         s->vgpus[i].attained_ns >>= 1;
-    sched_heap_halve_keys(&s->heap);    /* the heap holds copies of the keys */
+    sched_heap_halve_keys(&s->heap); /* the heap holds copies of the keys */
 }
 
 static void las_advance(struct sched *s, uint64_t now)
@@ -28,7 +28,7 @@ static void las_advance(struct sched *s, uint64_t now)
         return;
     uint64_t period = s->cfg.las_decay_ns;
     uint64_t periods = (now - s->next_period_ns) / period + 1;
-    uint64_t runs = periods < 64 ? periods : 64;    /* 64 halvings clear any history */
+    uint64_t runs = periods < 64 ? periods : 64; /* 64 halvings clear any history */
     for (uint64_t i = 0; i < runs; i++)
         las_decay(s);
     s->next_period_ns += periods * period;
@@ -37,7 +37,7 @@ static void las_advance(struct sched *s, uint64_t now)
 static uint64_t las_next_event(const struct sched *s)
 {
     (void)s;
-    return SCHED_NEVER;     /* decay never makes an idle engine busy */
+    return SCHED_NEVER; /* decay never makes an idle engine busy */
 }
 
 static void las_enqueue(struct sched *s, struct sched_vgpu *v, bool woke)
@@ -72,7 +72,7 @@ static void las_charge(struct sched *s, struct sched_vgpu *v, uint64_t used)
 static void las_weight_changed(struct sched *s, struct sched_vgpu *v)
 {
     (void)s;
-    (void)v;    /* las ignores weights */
+    (void)v; /* las ignores weights */
 }
 
 static int64_t las_key(const struct sched *s, const struct sched_vgpu *v)

@@ -30,7 +30,7 @@ static void rr_balance(struct sched *s)
 static void rr_start(struct sched *s, uint64_t now)
 {
     s->rr_stage = 0;
-    s->next_period_ns = now;    /* the first pick balances */
+    s->next_period_ns = now; /* the first pick balances */
 }
 
 static void rr_advance(struct sched *s, uint64_t now)
@@ -90,7 +90,7 @@ static void rr_charge(struct sched *s, struct sched_vgpu *v, uint64_t used)
 static void rr_weight_changed(struct sched *s, struct sched_vgpu *v)
 {
     (void)s;
-    (void)v;    /* takes effect at the next balance */
+    (void)v; /* takes effect at the next balance */
 }
 
 static int64_t rr_key(const struct sched *s, const struct sched_vgpu *v)

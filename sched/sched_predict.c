@@ -30,9 +30,8 @@ uint32_t sched_predict_next(struct sched *s, uint64_t recent_ns)
             !v->backlog_seen || now - v->backlog_end_ns > recent_ns || now < v->backlog_end_ns)
             continue;
         uint64_t key = v->start_tag > gvt ? v->start_tag : gvt;
-        bool better = key < best_key ||
-                      (key == best_key && best_waking &&
-                       v->backlog_end_ns < s->vgpus[best].backlog_end_ns);
+        bool better = key < best_key || (key == best_key && best_waking &&
+                                         v->backlog_end_ns < s->vgpus[best].backlog_end_ns);
         if (better || best == SCHED_NO_VGPU) {
             best = i;
             best_key = key;

@@ -30,8 +30,9 @@ bool sched_preempt_due(struct sched *s, uint64_t running_ns)
         const struct sched_vgpu *o = &s->vgpus[i];
         if (o == v || !o->present || !o->runnable || o->suspended)
             continue;
-        if (spent || (by_lag && o->arrived &&
-                      sched_fair_lead_ns(v, used, o) > sched_sat_add(s->cfg.preempt_lag_ns, v->switch_ns)))
+        if (spent ||
+            (by_lag && o->arrived &&
+             sched_fair_lead_ns(v, used, o) > sched_sat_add(s->cfg.preempt_lag_ns, v->switch_ns)))
             return true;
     }
     return false;

@@ -28,15 +28,15 @@ struct wl {
 struct gsim {
     const struct sched_sim_guest *cfg;
     enum gstate st;
-    uint64_t until;             /* end of THINK or SLEEP */
-    uint64_t active_until;      /* duty cycle */
+    uint64_t until;        /* end of THINK or SLEEP */
+    uint64_t active_until; /* duty cycle */
     uint64_t boost_until;
     uint32_t outstanding;
-    struct wl *fifo;            /* mirror of the scheduler's queue, oldest first */
+    struct wl *fifo; /* mirror of the scheduler's queue, oldest first */
     uint32_t head, count;
     uint64_t next_id;
     bool runaway_done;
-    uint64_t rem;               /* ideal engine: head workload's work left, 1/GPS_UNIT ns */
+    uint64_t rem; /* ideal engine: head workload's work left, 1/GPS_UNIT ns */
 };
 
 /* The ideal engine serves every backlogged guest at once, each at weight / total weight of
@@ -45,14 +45,14 @@ struct gsim {
 #define GPS_UNIT 1024u
 
 struct core {
-    int32_t running;            /* guest index or -1 */
-    uint32_t *fifo;             /* guests waiting for the core, in order */
+    int32_t running; /* guest index or -1 */
+    uint32_t *fifo;  /* guests waiting for the core, in order */
     uint32_t n;
 };
 
 struct sim {
     uint64_t now;
-    bool gps;                   /* ideal engine instead of scheduler + engine */
+    bool gps; /* ideal engine instead of scheduler + engine */
     struct sched *s;
     const struct sched_sim_params *p;
     uint32_t depth;
@@ -298,12 +298,11 @@ static void do_pick(struct sim *m)
         return;
     }
     if (d.kind != SCHED_PICK_DISPATCH) {
-        m->err = SCHED_ESTATE;      /* nothing is in flight when the simulator picks */
+        m->err = SCHED_ESTATE; /* nothing is in flight when the simulator picks */
         return;
     }
     struct gsim *g = &m->g[d.vgpu];
-    if (d.vgpu >= m->n || d.count == 0 || d.count > g->count ||
-        g->fifo[g->head].id != d.first_id) {
+    if (d.vgpu >= m->n || d.count == 0 || d.count > g->count || g->fifo[g->head].id != d.first_id) {
         m->err = SCHED_ESTATE;
         return;
     }
@@ -568,9 +567,9 @@ int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *
     return run(cfg, g, n, p, r, gr, false);
 }
 
-int sched_sim_run_ideal(const struct sched_config *cfg, const struct sched_sim_guest *g,
-                        uint32_t n, const struct sched_sim_params *p,
-                        struct sched_sim_result *r, struct sched_sim_guest_result *gr)
+int sched_sim_run_ideal(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
+                        const struct sched_sim_params *p, struct sched_sim_result *r,
+                        struct sched_sim_guest_result *gr)
 {
     return run(cfg, g, n, p, r, gr, true);
 }

@@ -30,40 +30,40 @@
 #define SCHED_SIM_MAX_SIZES 16
 
 struct sched_sim_size {
-    uint64_t ns;        /* GPU time of the workload */
-    uint32_t freq;      /* relative frequency in the guest's mix */
+    uint64_t ns;   /* GPU time of the workload */
+    uint32_t freq; /* relative frequency in the guest's mix */
 };
 
 struct sched_sim_guest {
     uint32_t weight;
     struct sched_sim_size sizes[SCHED_SIM_MAX_SIZES];
     uint32_t nsizes;
-    uint32_t est_error_pct;     /* estimate = actual * (1 +- up to this %) */
-    bool     est_unknown;       /* the scanner gives no estimate (0) */
-    bool     sync;              /* wait for each burst (CPU-GPU interactive) */
-    uint32_t burst;             /* workloads per iteration, >= 1 */
-    uint64_t think_ns;          /* CPU time per iteration */
-    uint32_t max_outstanding;   /* async: block at this many queued + in flight */
-    uint64_t on_ns, off_ns;     /* duty cycle; on_ns == 0: always active */
-    uint32_t core;              /* CPU core of its vCPU (ignored when ncores == 0) */
-    uint64_t runaway_at_ns;     /* submit one runaway workload at this time (0: never) */
-    uint64_t runaway_ns;        /* its GPU time */
+    uint32_t est_error_pct;   /* estimate = actual * (1 +- up to this %) */
+    bool est_unknown;         /* the scanner gives no estimate (0) */
+    bool sync;                /* wait for each burst (CPU-GPU interactive) */
+    uint32_t burst;           /* workloads per iteration, >= 1 */
+    uint64_t think_ns;        /* CPU time per iteration */
+    uint32_t max_outstanding; /* async: block at this many queued + in flight */
+    uint64_t on_ns, off_ns;   /* duty cycle; on_ns == 0: always active */
+    uint32_t core;            /* CPU core of its vCPU (ignored when ncores == 0) */
+    uint64_t runaway_at_ns;   /* submit one runaway workload at this time (0: never) */
+    uint64_t runaway_ns;      /* its GPU time */
 };
 
 struct sched_sim_params {
     uint64_t duration_ns;
-    uint64_t warmup_ns;         /* results count from here on */
+    uint64_t warmup_ns; /* results count from here on */
     uint64_t switch_ns;
     uint64_t dispatch_ns;
-    uint64_t tick_ns;           /* render-loop timer */
-    uint64_t boost_ns;          /* how long a coscheduling hint boosts the vCPU */
-    uint32_t ncores;            /* 0: every guest has a core of its own */
+    uint64_t tick_ns;  /* render-loop timer */
+    uint64_t boost_ns; /* how long a coscheduling hint boosts the vCPU */
+    uint32_t ncores;   /* 0: every guest has a core of its own */
     uint64_t seed;
 };
 void sched_sim_params_default(struct sched_sim_params *p);
 
 struct sched_sim_guest_result {
-    uint64_t gpu_ns;            /* GPU time of workloads completed in the measured window */
+    uint64_t gpu_ns; /* GPU time of workloads completed in the measured window */
     uint64_t workloads;
     uint64_t sync_waits;
     uint64_t hints;
@@ -72,13 +72,13 @@ struct sched_sim_guest_result {
 };
 
 struct sched_sim_result {
-    uint64_t window_ns;         /* duration - warmup */
-    uint64_t busy_ns;           /* useful GPU time, all guests */
-    uint64_t switch_ns;         /* engine time lost to owner switches */
-    uint64_t dispatch_ns;       /* engine time lost to dispatch gaps */
+    uint64_t window_ns;   /* duration - warmup */
+    uint64_t busy_ns;     /* useful GPU time, all guests */
+    uint64_t switch_ns;   /* engine time lost to owner switches */
+    uint64_t dispatch_ns; /* engine time lost to dispatch gaps */
     uint64_t switches;
     uint64_t dispatches;
-    uint64_t picks;             /* sched_pick calls */
+    uint64_t picks; /* sched_pick calls */
     uint64_t events;
 };
 
@@ -94,9 +94,9 @@ int sched_sim_run(const struct sched_config *cfg, const struct sched_sim_guest *
  * and it keeps the guests' closed-loop behaviour (think times, sync waits, sleeps, CPU
  * contention), so it is the ideal for bursty and interactive guests too.  cfg supplies only
  * queue_depth. */
-int sched_sim_run_ideal(const struct sched_config *cfg, const struct sched_sim_guest *g,
-                        uint32_t n, const struct sched_sim_params *p,
-                        struct sched_sim_result *r, struct sched_sim_guest_result *gr);
+int sched_sim_run_ideal(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
+                        const struct sched_sim_params *p, struct sched_sim_result *r,
+                        struct sched_sim_guest_result *gr);
 
 /*
  * FairGV's measures for one scenario and policy.  x_i = achieved GPU time / ideal GPU time,
@@ -115,18 +115,18 @@ int sched_sim_run_ideal(const struct sched_config *cfg, const struct sched_sim_g
  * useful GPU time over the window.
  */
 struct sched_sim_eval {
-    uint32_t mmr_ppm;           /* against the share ideal */
+    uint32_t mmr_ppm; /* against the share ideal */
     uint32_t jain_ppm;
-    uint32_t mmr_gps_ppm;       /* against the gps ideal */
+    uint32_t mmr_gps_ppm; /* against the gps ideal */
     uint32_t jain_gps_ppm;
-    uint32_t overhead_ppm;      /* against the share ideal (FairGV's) */
-    uint32_t overhead_gps_ppm;  /* against the gps ideal */
+    uint32_t overhead_ppm;     /* against the share ideal (FairGV's) */
+    uint32_t overhead_gps_ppm; /* against the gps ideal */
     uint32_t utilisation_ppm;
     uint64_t switches;
     uint64_t hints;
 };
-int sched_sim_evaluate(const struct sched_config *cfg, const struct sched_sim_guest *g,
-                       uint32_t n, const struct sched_sim_params *p,
-                       struct sched_sim_eval *ev, struct sched_sim_guest_result *gr);
+int sched_sim_evaluate(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
+                       const struct sched_sim_params *p, struct sched_sim_eval *ev,
+                       struct sched_sim_guest_result *gr);
 
 #endif

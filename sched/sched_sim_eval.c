@@ -6,8 +6,8 @@
 
 /* The share ideal: each guest run alone gives its demand; the best of those is the engine's
  * capacity, divided weighted max-min fair. */
-static int share_ideal(const struct sched_config *cfg, const struct sched_sim_guest *g,
-                       uint32_t n, const struct sched_sim_params *p, uint64_t *ideal)
+static int share_ideal(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
+                       const struct sched_sim_params *p, uint64_t *ideal)
 {
     uint64_t *demand = calloc(n, sizeof(*demand));
     uint32_t *weight = calloc(n, sizeof(*weight));
@@ -37,9 +37,9 @@ static int share_ideal(const struct sched_config *cfg, const struct sched_sim_gu
     return rc;
 }
 
-int sched_sim_evaluate(const struct sched_config *cfg, const struct sched_sim_guest *g,
-                       uint32_t n, const struct sched_sim_params *p,
-                       struct sched_sim_eval *ev, struct sched_sim_guest_result *gr)
+int sched_sim_evaluate(const struct sched_config *cfg, const struct sched_sim_guest *g, uint32_t n,
+                       const struct sched_sim_params *p, struct sched_sim_eval *ev,
+                       struct sched_sim_guest_result *gr)
 {
     if (!ev || !gr || n == 0)
         return SCHED_EINVAL;

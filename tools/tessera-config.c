@@ -26,8 +26,8 @@
 #include "config/config.h"
 #include "config/modules.h"
 
-#define MAX_FILE (16u << 20)
-#define MAX_MODULE_FILE (1024u << 20)   /* a kernel or initramfs: far below this */
+#define MAX_FILE        (16u << 20)
+#define MAX_MODULE_FILE (1024u << 20) /* a kernel or initramfs: far below this */
 
 static const char *prog = "tessera-config";
 

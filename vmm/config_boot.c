@@ -28,8 +28,8 @@ bool config_boot(const struct boot_info *bi)
     if (m) {
         blob = (const void *)(uintptr_t)m->start;
         len = (size_t)(m->end - m->start);
-        snprintf(a->source, sizeof a->source, "module %s at %#llx, %zu bytes", CFG_RESERVED_IMAGE_TAG,
-                 (unsigned long long)m->start, len);
+        snprintf(a->source, sizeof a->source, "module %s at %#llx, %zu bytes",
+                 CFG_RESERVED_IMAGE_TAG, (unsigned long long)m->start, len);
     } else {
         snprintf(a->source, sizeof a->source, "built-in, %zu bytes", len);
     }
@@ -44,7 +44,7 @@ bool config_boot(const struct boot_info *bi)
     log_info("config (%s): %u guests, scheduler %s, CRC-32 %08x", a->source, a->cfg.n_guests,
              cfg_sched_policy_name(a->cfg.scheduler.policy), a->cfg.dtb_crc32);
     for (unsigned i = 0; i < a->cfg.n_guests; i++) {
-        char line[CFG_CMDLINE_MAX + 200];   /* a guest line holds its whole command line */
+        char line[CFG_CMDLINE_MAX + 200]; /* a guest line holds its whole command line */
         cfg_guest_summary(&a->cfg, i, line, sizeof line);
         log_info("%s", line);
     }

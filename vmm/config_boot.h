@@ -11,8 +11,8 @@
 
 struct active_config {
     struct cfg cfg;
-    bool valid;                 /* false: guests are not started, `error` says why */
-    char source[96];            /* "built-in" or "module tessera-config at 0x..." */
+    bool valid;      /* false: guests are not started, `error` says why */
+    char source[96]; /* "built-in" or "module tessera-config at 0x..." */
     char error[240];
 };
 

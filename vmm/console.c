@@ -8,7 +8,7 @@
 
 static bool have_uart;
 static char tx[CONSOLE_TX_BYTES];
-static size_t tx_head, tx_tail;     /* bytes ever queued / ever sent */
+static size_t tx_head, tx_tail; /* bytes ever queued / ever sent */
 
 bool console_init(void)
 {
@@ -50,7 +50,7 @@ void console_tx_poll(void)
 static void queue(char c)
 {
     while (tx_head - tx_tail == CONSOLE_TX_BYTES) {
-        drain();                        /* full: wait for the UART, the only case that blocks */
+        drain(); /* full: wait for the UART, the only case that blocks */
         cpu_pause();
     }
     tx[tx_head++ % CONSOLE_TX_BYTES] = c;

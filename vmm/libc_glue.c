@@ -22,8 +22,14 @@ void libc_heap_init(void *base, size_t size)
     heap_limit = heap_base + size;
 }
 
-size_t libc_heap_used(void) { return (size_t)(heap_brk - heap_base); }
-size_t libc_heap_size(void) { return (size_t)(heap_limit - heap_base); }
+size_t libc_heap_used(void)
+{
+    return (size_t)(heap_brk - heap_base);
+}
+size_t libc_heap_size(void)
+{
+    return (size_t)(heap_limit - heap_base);
+}
 
 void *_sbrk(ptrdiff_t incr);
 void *_sbrk(ptrdiff_t incr)
@@ -50,15 +56,34 @@ int _write(int fd, const char *buf, int len)
 
 /* The shell reads the UART directly; stdin is not a stream here. */
 int _read(int fd, char *buf, int len);
-int _read(int fd, char *buf, int len) { errno = EBADF; return -1; }
+int _read(int fd, char *buf, int len)
+{
+    errno = EBADF;
+    return -1;
+}
 int _close(int fd);
-int _close(int fd) { errno = EBADF; return -1; }
+int _close(int fd)
+{
+    errno = EBADF;
+    return -1;
+}
 int _open(const char *path, int flags, int mode);
-int _open(const char *path, int flags, int mode) { errno = ENOSYS; return -1; }
+int _open(const char *path, int flags, int mode)
+{
+    errno = ENOSYS;
+    return -1;
+}
 int _lseek(int fd, int off, int whence);
-int _lseek(int fd, int off, int whence) { errno = ESPIPE; return -1; }
+int _lseek(int fd, int off, int whence)
+{
+    errno = ESPIPE;
+    return -1;
+}
 int _isatty(int fd);
-int _isatty(int fd) { return fd <= 2; }
+int _isatty(int fd)
+{
+    return fd <= 2;
+}
 int _fstat(int fd, struct stat *st);
 int _fstat(int fd, struct stat *st)
 {
@@ -70,9 +95,16 @@ int _fstat(int fd, struct stat *st)
     return 0;
 }
 int _getpid(void);
-int _getpid(void) { return 1; }
+int _getpid(void)
+{
+    return 1;
+}
 int _kill(int pid, int sig);
-int _kill(int pid, int sig) { errno = EINVAL; return -1; }
+int _kill(int pid, int sig)
+{
+    errno = EINVAL;
+    return -1;
+}
 
 /* Debian's libfdt.a is built with -fstack-protector-strong; its canary is read at %fs:0x28. */
 void __stack_chk_fail(void);

@@ -13,7 +13,7 @@
 
 static enum log_level level = LOG_INFO;
 static char ring[LOG_RING_BYTES];
-static size_t ring_head;        /* next write position */
+static size_t ring_head; /* next write position */
 static bool ring_wrapped;
 
 static const char *const names[LOG_LEVELS] = { "error", "warn", "info", "debug" };
@@ -51,10 +51,12 @@ static void say_suppressed(int src, uint32_t n, uint64_t since_us, uint64_t us)
 {
     char line[160];
     uint64_t d = us - since_us;
-    int len = snprintf(line, sizeof line - 1, "[%5llu.%06llu] %sguest %d: %u similar lines "
-                       "suppressed in %llu.%01llu s", (unsigned long long)(us / 1000000),
-                       (unsigned long long)(us % 1000000), level_prefix(dropped_level[src]), src,
-                       n, (unsigned long long)(d / 1000000), (unsigned long long)(d % 1000000 / 100000));
+    int len = snprintf(line, sizeof line - 1,
+                       "[%5llu.%06llu] %sguest %d: %u similar lines "
+                       "suppressed in %llu.%01llu s",
+                       (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000),
+                       level_prefix(dropped_level[src]), src, n, (unsigned long long)(d / 1000000),
+                       (unsigned long long)(d % 1000000 / 100000));
     emit(dropped_level[src], line, (size_t)len);
     dropped_level[src] = LOG_DEBUG;
 }
@@ -95,9 +97,18 @@ void log_poll(void)
     }
 }
 
-enum log_level log_get_level(void) { return level; }
-void log_set_level(enum log_level l) { level = l; }
-const char *log_level_name(enum log_level l) { return l < LOG_LEVELS ? names[l] : "?"; }
+enum log_level log_get_level(void)
+{
+    return level;
+}
+void log_set_level(enum log_level l)
+{
+    level = l;
+}
+const char *log_level_name(enum log_level l)
+{
+    return l < LOG_LEVELS ? names[l] : "?";
+}
 
 int log_level_from_name(const char *name)
 {
@@ -113,7 +124,7 @@ void log_replay(void (*line)(const char *text, void *ctx), void *ctx)
     size_t n = 0;
     size_t start = ring_wrapped ? ring_head : 0;
     size_t total = ring_wrapped ? LOG_RING_BYTES : ring_head;
-    bool skip_partial = ring_wrapped;   /* the oldest line was cut by the wrap */
+    bool skip_partial = ring_wrapped; /* the oldest line was cut by the wrap */
     for (size_t i = 0; i < total; i++) {
         char c = ring[(start + i) % LOG_RING_BYTES];
         if (c == '\n') {

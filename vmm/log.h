@@ -8,8 +8,7 @@
 
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG, LOG_LEVELS };
 
-__attribute__((format(printf, 2, 3)))
-void log_msg(enum log_level lvl, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void log_msg(enum log_level lvl, const char *fmt, ...);
 
 #define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
 #define log_warn(...)  log_msg(LOG_WARN, __VA_ARGS__)

@@ -12,17 +12,17 @@
 #include <stdint.h>
 
 #define LOG_LIMIT_BURST     20u
-#define LOG_LIMIT_EVERY_NS  500000000ull        /* then 2 lines a second */
-#define LOG_LIMIT_REPORT_NS 10000000000ull      /* a summary at most every 10 s */
+#define LOG_LIMIT_EVERY_NS  500000000ull   /* then 2 lines a second */
+#define LOG_LIMIT_REPORT_NS 10000000000ull /* a summary at most every 10 s */
 
 struct log_limit {
     uint32_t tokens;
     bool started;
-    uint64_t refilled_ns;       /* time the tokens were last topped up to */
-    uint32_t suppressed;        /* lines dropped since the last one printed or reported */
+    uint64_t refilled_ns; /* time the tokens were last topped up to */
+    uint32_t suppressed;  /* lines dropped since the last one printed or reported */
     uint64_t first_dropped_ns;
     uint64_t last_dropped_ns;
-    bool reported;              /* a summary was given, at last_report_ns */
+    bool reported; /* a summary was given, at last_report_ns */
     uint64_t last_report_ns;
 };
 

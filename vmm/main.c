@@ -30,10 +30,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GPU_POLL_US     4000            /* rendering per main-loop round, at most */
-#define HEAP_BYTES      (32ULL << 20)
-#define LOW_MEMORY_END  0x100000ULL     /* real-mode IVT, BDA, EBDA, option ROMs, BIOS */
-#define MB2_INFO_MAX    (1ULL << 20)    /* no sane loader hands over more */
+#define GPU_POLL_US    4000 /* rendering per main-loop round, at most */
+#define HEAP_BYTES     (32ULL << 20)
+#define LOW_MEMORY_END 0x100000ULL  /* real-mode IVT, BDA, EBDA, option ROMs, BIOS */
+#define MB2_INFO_MAX   (1ULL << 20) /* no sane loader hands over more */
 
 struct platform platform;
 
@@ -61,7 +61,8 @@ static void memory_init(void)
     unsigned n = 0;
     for (unsigned i = 0; i < bi->n_mem; i++)
         if (bi->mem[i].type == BOOT_MEM_USABLE)
-            usable[n++] = (struct phys_range){ bi->mem[i].base, bi->mem[i].base + bi->mem[i].length };
+            usable[n++] = (struct phys_range){ bi->mem[i].base,
+                                               bi->mem[i].base + bi->mem[i].length };
 
     reserve(0, LOW_MEMORY_END);
     reserve((uint64_t)(uintptr_t)_image_start, (uint64_t)(uintptr_t)_image_end);
@@ -70,11 +71,13 @@ static void memory_init(void)
 
     size_t bm_bytes = page_alloc_bitmap_bytes(usable, n);
     uint64_t bm;
-    if (!phys_find_free(usable, n, platform.reserved, platform.n_reserved, bm_bytes, LOW_MEMORY_END, &bm)
-        || bm + bm_bytes > 4ULL << 30)
+    if (!phys_find_free(usable, n, platform.reserved, platform.n_reserved, bm_bytes, LOW_MEMORY_END,
+                        &bm) ||
+        bm + bm_bytes > 4ULL << 30)
         stop("no room below 4 GiB for the page allocator's bitmap");
     reserve(bm, bm + ((bm_bytes + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)));
-    page_alloc_init(&platform.pages, (uint64_t *)(uintptr_t)bm, usable, n, platform.reserved, platform.n_reserved);
+    page_alloc_init(&platform.pages, (uint64_t *)(uintptr_t)bm, usable, n, platform.reserved,
+                    platform.n_reserved);
 
     platform.mapped_top = paging_init(bi, &platform.pages);
 
@@ -119,8 +122,9 @@ static void smp_init(void)
         if (smp_state(c) == CPU_FAILED)
             log_warn("cpu %u (APIC id %u): did not start: %s", i, c->apic_id, c->why);
         else if (smp_state(c) == CPU_NOT_ENABLED)
-            log_info("cpu %u (APIC id %u): online-capable, not enabled by the firmware: not started",
-                     i, c->apic_id);
+            log_info(
+                "cpu %u (APIC id %u): online-capable, not enabled by the firmware: not started", i,
+                c->apic_id);
     }
     if (smp_count() == 1)
         log_info("smp: one CPU (%s)", s.why);
@@ -129,7 +133,10 @@ static void smp_init(void)
                  s.listed, s.parked, s.failed, (unsigned long long)(s.max_start_ns / 1000));
 }
 
-static bool gpu_poll(void) { return vgpu_host_poll(GPU_POLL_US); }
+static bool gpu_poll(void)
+{
+    return vgpu_host_poll(GPU_POLL_US);
+}
 
 void kmain(uint32_t magic, uint64_t info);
 void kmain(uint32_t magic, uint64_t info)
@@ -147,8 +154,9 @@ void kmain(uint32_t magic, uint64_t info)
     char err[160];
     uint32_t info_size;
     memcpy(&info_size, (const void *)(uintptr_t)info, sizeof info_size);
-    if (mb2_parse((const void *)(uintptr_t)info, info_size < MB2_INFO_MAX ? info_size : MB2_INFO_MAX,
-                  &platform.boot, err, sizeof err) < 0) {
+    if (mb2_parse((const void *)(uintptr_t)info,
+                  info_size < MB2_INFO_MAX ? info_size : MB2_INFO_MAX, &platform.boot, err,
+                  sizeof err) < 0) {
         console_puts("boot information is malformed: ");
         stop(err);
     }
@@ -157,8 +165,9 @@ void kmain(uint32_t magic, uint64_t info)
     timer_set_tick_hook(console_tx_poll);
     irq_enable();
     log_boot_info();
-    log_info("time: TSC %llu MHz (calibrated from %s); %s", (unsigned long long)(timer_tsc_hz() / 1000000),
-             timer_tsc_source(), ticking ? "LAPIC tick at 1000 Hz" : "no LAPIC: no periodic tick");
+    log_info("time: TSC %llu MHz (calibrated from %s); %s",
+             (unsigned long long)(timer_tsc_hz() / 1000000), timer_tsc_source(),
+             ticking ? "LAPIC tick at 1000 Hz" : "no LAPIC: no periodic tick");
     log_info("memory: %llu MiB free for guests and graphics memory, heap 32 MiB",
              (unsigned long long)(platform.pages.free_pages * PAGE_SIZE >> 20));
     log_info("pci: %u functions", pci_scan());
@@ -183,7 +192,7 @@ void kmain(uint32_t magic, uint64_t info)
             board_attach(vm_get(i));
     }
     if (config_ok && !(guests && vgpu_host_init(&active_config.cfg)))
-        wall_init(&active_config.cfg, NULL);    /* the wall shows "no signal" tiles */
+        wall_init(&active_config.cfg, NULL); /* the wall shows "no signal" tiles */
     if (guests)
         vm_autostart_all();
 
@@ -199,9 +208,9 @@ void kmain(uint32_t magic, uint64_t info)
          * per round of guest slices. */
         bool gpu_busy = vgpu_host_poll(GPU_POLL_US);
         if (vcpu_run_round() || gpu_busy)
-            continue;               /* some guest or the GPU wanted more CPU: next round at once */
+            continue; /* some guest or the GPU wanted more CPU: next round at once */
         if (ticking)
-            irq_enable_and_halt();  /* sleep until the next tick or interrupt */
+            irq_enable_and_halt(); /* sleep until the next tick or interrupt */
         else
             cpu_pause();
     }

@@ -11,11 +11,11 @@ struct platform {
     struct page_alloc pages;
     struct phys_range reserved[BOOT_MAX_MODULES + 8];
     unsigned n_reserved;
-    uint64_t mapped_top;            /* identity mapping ends here */
+    uint64_t mapped_top; /* identity mapping ends here */
     uint64_t heap_base, heap_size;
     struct vmx_caps vmx;
     char vmx_line[160];
-    uint64_t boot_done_us;          /* uptime when the prompt first appeared */
+    uint64_t boot_done_us; /* uptime when the prompt first appeared */
 };
 
 extern struct platform platform;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define PAGE_2M_BYTES (2ULL << 20)
-#define PAGES_2M (PAGE_2M_BYTES / PAGE_SIZE)    /* guest RAM is 2 MiB aligned for large EPT pages */
+#define PAGES_2M      (PAGE_2M_BYTES / PAGE_SIZE) /* guest RAM is 2 MiB aligned for large EPT pages */
 
 static struct vm *vms;
 static unsigned n_vms;
@@ -21,10 +21,19 @@ static const struct guest_loader *loaders[VM_MAX_LOADERS];
 static unsigned n_loaders;
 static const struct vm_cpu_ops *cpu;
 
-void vm_set_cpu(const struct vm_cpu_ops *ops) { cpu = ops; }
+void vm_set_cpu(const struct vm_cpu_ops *ops)
+{
+    cpu = ops;
+}
 
-unsigned vm_count(void) { return n_vms; }
-struct vm *vm_get(unsigned id) { return id < n_vms ? &vms[id] : NULL; }
+unsigned vm_count(void)
+{
+    return n_vms;
+}
+struct vm *vm_get(unsigned id)
+{
+    return id < n_vms ? &vms[id] : NULL;
+}
 
 struct vm *vm_lookup(const char *s)
 {
@@ -41,11 +50,16 @@ struct vm *vm_lookup(const char *s)
 const char *vm_state_name(enum vm_state s)
 {
     switch (s) {
-    case VM_STOPPED: return "stopped";
-    case VM_RUNNING: return "running";
-    case VM_FAILED:  return "failed";
-    case VM_CRASHED: return "crashed";
-    case VM_EXITED:  return "exited";
+    case VM_STOPPED:
+        return "stopped";
+    case VM_RUNNING:
+        return "running";
+    case VM_FAILED:
+        return "failed";
+    case VM_CRASHED:
+        return "crashed";
+    case VM_EXITED:
+        return "exited";
     }
     return "?";
 }
@@ -161,8 +175,14 @@ static uint64_t ept_alloc(void *ctx)
         memset((void *)(uintptr_t)pa, 0, PAGE_SIZE);
     return pa;
 }
-static void ept_free(void *ctx, uint64_t phys) { page_free(&platform.pages, phys, 1); }
-static void *ept_virt(void *ctx, uint64_t phys) { return (void *)(uintptr_t)phys; }
+static void ept_free(void *ctx, uint64_t phys)
+{
+    page_free(&platform.pages, phys, 1);
+}
+static void *ept_virt(void *ctx, uint64_t phys)
+{
+    return (void *)(uintptr_t)phys;
+}
 
 /* RAM and EPT: taken once, kept across stop and start. */
 static bool vm_allocate(struct vm *vm)
@@ -172,11 +192,13 @@ static bool vm_allocate(struct vm *vm)
     vm->ram_bytes = (uint64_t)vm->cfg->ram_mib << 20;
     vm->ram_hpa = page_alloc(&platform.pages, vm->ram_bytes / PAGE_SIZE, PAGES_2M);
     if (!vm->ram_hpa) {
-        snprintf(vm->reason, sizeof vm->reason, "no %u MiB of contiguous free memory for its RAM", vm->cfg->ram_mib);
+        snprintf(vm->reason, sizeof vm->reason, "no %u MiB of contiguous free memory for its RAM",
+                 vm->cfg->ram_mib);
         return false;
     }
     const struct ept_ops ops = { ept_alloc, ept_free, ept_virt, NULL };
-    if (ept_init(&vm->ept, &ops) != 0 || ept_map(&vm->ept, 0, vm->ram_hpa, vm->ram_bytes, EPT_PERM_RWX, EPT_MT_WB) != 0) {
+    if (ept_init(&vm->ept, &ops) != 0 ||
+        ept_map(&vm->ept, 0, vm->ram_hpa, vm->ram_bytes, EPT_PERM_RWX, EPT_MT_WB) != 0) {
         snprintf(vm->reason, sizeof vm->reason, "no memory for its EPT tables");
         return false;
     }
@@ -201,7 +223,7 @@ bool vm_start(struct vm *vm)
         return false;
     }
     if (vm->board_failed)
-        return false;               /* failed, with the reason its board gave */
+        return false; /* failed, with the reason its board gave */
     const struct boot_module *m = find_image(vm->cfg->image);
     const struct boot_module *rd = vm->cfg->initrd[0] ? find_image(vm->cfg->initrd) : NULL;
     if (!m) {
@@ -218,11 +240,13 @@ bool vm_start(struct vm *vm)
         return false;
     }
     if (vm->state == VM_RUNNING)
-        life_end(vm);               /* a restart: the running life ends here */
+        life_end(vm); /* a restart: the running life ends here */
     vm->boot_count++;
     const struct guest_image img = {
-        (const void *)(uintptr_t)m->start, m->end - m->start,
-        rd ? (const void *)(uintptr_t)rd->start : NULL, rd ? rd->end - rd->start : 0,
+        (const void *)(uintptr_t)m->start,
+        m->end - m->start,
+        rd ? (const void *)(uintptr_t)rd->start : NULL,
+        rd ? rd->end - rd->start : 0,
     };
     /* The board first, as a reset machine's devices are before its firmware loads anything: a
      * device may give the guest something the loader describes (a framebuffer). */
@@ -237,8 +261,9 @@ bool vm_start(struct vm *vm)
     vm->state = VM_RUNNING;
     life_begin(vm);
     log_info("guest %u (%s): started from '%s' (%llu KiB), %u MiB RAM at %#llx, entry %#llx",
-             vm->id, vm->cfg->name, vm->cfg->image, (unsigned long long)((m->end - m->start) / 1024),
-             vm->cfg->ram_mib, (unsigned long long)vm->ram_hpa, (unsigned long long)vm->boot.rip);
+             vm->id, vm->cfg->name, vm->cfg->image,
+             (unsigned long long)((m->end - m->start) / 1024), vm->cfg->ram_mib,
+             (unsigned long long)vm->ram_hpa, (unsigned long long)vm->boot.rip);
     return true;
 }
 

@@ -22,24 +22,24 @@
 #include "vmm/vdev/vuart.h"
 
 enum vm_state {
-    VM_STOPPED,         /* not running: never started, or `vm stop` */
+    VM_STOPPED, /* not running: never started, or `vm stop` */
     VM_RUNNING,
-    VM_FAILED,          /* could not be started (bad or missing image, no memory): reason */
-    VM_CRASHED,         /* stopped by the hypervisor for what it did: reason */
-    VM_EXITED,          /* the guest asked to stop (hypercall) */
+    VM_FAILED,  /* could not be started (bad or missing image, no memory): reason */
+    VM_CRASHED, /* stopped by the hypervisor for what it did: reason */
+    VM_EXITED,  /* the guest asked to stop (hypercall) */
 };
 
 /* How the vCPU starts, as the guest's loader decided (vmcs_setup writes it into the VMCS). */
 struct vm_boot_state {
     uint64_t rip, rsp, rsi;
-    uint16_t cs, ds;                /* selectors in the GDT at gdt_base */
+    uint16_t cs, ds; /* selectors in the GDT at gdt_base */
     uint64_t gdt_base;
     uint16_t gdt_limit;
 };
 
 struct vm;
-struct lfb;                         /* vmm/display/linux_fb.h */
-struct vcpu;                        /* vmm/vcpu/vcpu.h */
+struct lfb;  /* vmm/display/linux_fb.h */
+struct vcpu; /* vmm/vcpu/vcpu.h */
 
 /* The guest's CPU (vmm/vcpu/ implements it: vcpu_ops).  Both false with vm->reason set. */
 struct vm_cpu_ops {
@@ -73,7 +73,7 @@ struct vm_device {
 struct guest_image {
     const void *data;
     uint64_t len;
-    const void *initrd;             /* NULL without one */
+    const void *initrd; /* NULL without one */
     uint64_t initrd_len;
 };
 
@@ -88,9 +88,9 @@ struct guest_loader {
 
 /* The hypervisor's free pages around a guest's lives, so that a leak shows (shell `mem`). */
 struct vm_life {
-    uint64_t count;                 /* lives begun (starts that succeeded) */
-    uint64_t free_at_start;         /* the page allocator's free pages once the last start was done */
-    uint64_t free_at_end;           /* ... when that life ended (valid with ended) */
+    uint64_t count;         /* lives begun (starts that succeeded) */
+    uint64_t free_at_start; /* the page allocator's free pages once the last start was done */
+    uint64_t free_at_end;   /* ... when that life ended (valid with ended) */
     bool ended;
 };
 
@@ -98,24 +98,24 @@ struct vm {
     unsigned id;
     const struct cfg_guest *cfg;
     enum vm_state state;
-    char reason[200];               /* why it is not running */
+    char reason[200]; /* why it is not running */
 
-    uint64_t ram_hpa, ram_bytes;    /* guest-physical [0, ram_bytes) -> host [ram_hpa, ...) */
+    uint64_t ram_hpa, ram_bytes; /* guest-physical [0, ram_bytes) -> host [ram_hpa, ...) */
     struct ept ept;
     bool ept_ready;
-    struct vcpu *vcpu;              /* its one vCPU */
+    struct vcpu *vcpu; /* its one vCPU */
     struct vm_boot_state boot;
 
-    struct io_bus io;               /* its ports and MMIO regions */
+    struct io_bus io; /* its ports and MMIO regions */
     struct vm_device devices[VM_MAX_DEVICES];
     unsigned n_devices;
-    bool board_failed;              /* a device could not be set up: it is never started */
-    struct lfb *lfb;                /* a linear framebuffer on its board (a Linux guest's), or NULL */
+    bool board_failed; /* a device could not be set up: it is never started */
+    struct lfb *lfb;   /* a linear framebuffer on its board (a Linux guest's), or NULL */
 
     struct vuart uart;
-    struct vpic pic;                /* 8259A pair behind its vCPU's LINT0; the UART drives IRQ 4 */
+    struct vpic pic; /* 8259A pair behind its vCPU's LINT0; the UART drives IRQ 4 */
     uint64_t started_ns;
-    uint64_t slice_ns;              /* its vCPU's time slice: the configured one scaled by its weight */
+    uint64_t slice_ns; /* its vCPU's time slice: the configured one scaled by its weight */
     uint64_t boot_count;
     struct vm_life life;
 };
@@ -135,10 +135,14 @@ struct vm *vm_lookup(const char *id_or_name);
 /* Loads the image afresh and starts the vCPU from its entry point (a running guest is
  * restarted: its life ends first). */
 bool vm_start(struct vm *vm);
-void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 const char *vm_state_name(enum vm_state s);
 
-static inline bool vm_is_linux(const struct vm *vm) { return vm->cfg->kind == CFG_GUEST_LINUX; }
+static inline bool vm_is_linux(const struct vm *vm)
+{
+    return vm->cfg->kind == CFG_GUEST_LINUX;
+}
 
 /* The loader for guests of l->kind (the composition root registers one per kind); false when
  * there is no room. */

@@ -11,7 +11,8 @@
 static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 {
     struct cpuid_regs r;
-    __asm__ volatile("cpuid" : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+    __asm__ volatile("cpuid"
+                     : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
                      : "a"(leaf), "c"(subleaf));
     return r;
 }
@@ -39,28 +40,98 @@ static inline uint64_t rdtsc(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
-static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-static inline uint16_t inw(uint16_t port) { uint16_t v; __asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-static inline uint32_t inl(uint16_t port) { uint32_t v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+static inline void outb(uint16_t port, uint8_t v)
+{
+    __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline void outw(uint16_t port, uint16_t v)
+{
+    __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline void outl(uint16_t port, uint32_t v)
+{
+    __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline uint8_t inb(uint16_t port)
+{
+    uint8_t v;
+    __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+static inline uint16_t inw(uint16_t port)
+{
+    uint16_t v;
+    __asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+static inline uint32_t inl(uint16_t port)
+{
+    uint32_t v;
+    __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
 
-static inline uint64_t read_cr0(void) { uint64_t v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr2(void) { uint64_t v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr3(void) { uint64_t v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr4(void) { uint64_t v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
-static inline void write_cr0(uint64_t v) { __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory"); }
-static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory"); }
-static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory"); }
-static inline uint64_t read_rflags(void) { uint64_t v; __asm__ volatile("pushfq; pop %0" : "=r"(v)); return v; }
+static inline uint64_t read_cr0(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr0, %0" : "=r"(v));
+    return v;
+}
+static inline uint64_t read_cr2(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr2, %0" : "=r"(v));
+    return v;
+}
+static inline uint64_t read_cr3(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr3, %0" : "=r"(v));
+    return v;
+}
+static inline uint64_t read_cr4(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr4, %0" : "=r"(v));
+    return v;
+}
+static inline void write_cr0(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+static inline void write_cr3(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
+static inline void write_cr4(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+static inline uint64_t read_rflags(void)
+{
+    uint64_t v;
+    __asm__ volatile("pushfq; pop %0" : "=r"(v));
+    return v;
+}
 
-static inline void irq_enable(void) { __asm__ volatile("sti" : : : "memory"); }
-static inline void irq_disable(void) { __asm__ volatile("cli" : : : "memory"); }
+static inline void irq_enable(void)
+{
+    __asm__ volatile("sti" : : : "memory");
+}
+static inline void irq_disable(void)
+{
+    __asm__ volatile("cli" : : : "memory");
+}
 /* Enable interrupts and halt as one step (STI's one-instruction shadow), so a tick that arrives
  * between the two cannot be missed. */
-static inline void irq_enable_and_halt(void) { __asm__ volatile("sti; hlt" : : : "memory"); }
-static inline void cpu_pause(void) { __asm__ volatile("pause"); }
+static inline void irq_enable_and_halt(void)
+{
+    __asm__ volatile("sti; hlt" : : : "memory");
+}
+static inline void cpu_pause(void)
+{
+    __asm__ volatile("pause");
+}
 
 /* Stops this CPU for good, with interrupts off. */
 __attribute__((noreturn)) void cpu_halt_forever(void);

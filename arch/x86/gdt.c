@@ -29,7 +29,7 @@ void gdt_load(struct gdt_cpu *c, const uint64_t ist_top[IST_STACKS])
     memset(tss, 0, sizeof *tss);
     for (unsigned i = 0; i < IST_STACKS; i++)
         tss->ist[i] = ist_top[i];
-    tss->iomap_base = sizeof *tss;      /* no I/O permission bitmap */
+    tss->iomap_base = sizeof *tss; /* no I/O permission bitmap */
 
     uint64_t base = (uint64_t)(uintptr_t)tss, limit = sizeof *tss - 1;
     gdt[0] = 0;
@@ -41,21 +41,28 @@ void gdt_load(struct gdt_cpu *c, const uint64_t ist_top[IST_STACKS])
     gdt[4] = base >> 32;
 
     struct descriptor_ptr ptr = { sizeof c->gdt - 1, (uint64_t)(uintptr_t)gdt };
-    __asm__ volatile(
-        "lgdt %0\n\t"
-        "pushq %1\n\t"
-        "leaq 1f(%%rip), %%rax\n\t"
-        "pushq %%rax\n\t"
-        "lretq\n"
-        "1:\n\t"
-        "mov %2, %%ax\n\t"
-        "mov %%ax, %%ds\n\t"
-        "mov %%ax, %%es\n\t"
-        "mov %%ax, %%ss\n\t"
-        "mov %3, %%ax\n\t"
-        "ltr %%ax"
-        : : "m"(ptr), "i"(GDT_KERNEL_CS), "i"(GDT_KERNEL_DS), "i"(GDT_TSS) : "rax", "memory");
+    __asm__ volatile("lgdt %0\n\t"
+                     "pushq %1\n\t"
+                     "leaq 1f(%%rip), %%rax\n\t"
+                     "pushq %%rax\n\t"
+                     "lretq\n"
+                     "1:\n\t"
+                     "mov %2, %%ax\n\t"
+                     "mov %%ax, %%ds\n\t"
+                     "mov %%ax, %%es\n\t"
+                     "mov %%ax, %%ss\n\t"
+                     "mov %3, %%ax\n\t"
+                     "ltr %%ax"
+                     :
+                     : "m"(ptr), "i"(GDT_KERNEL_CS), "i"(GDT_KERNEL_DS), "i"(GDT_TSS)
+                     : "rax", "memory");
 }
 
-uint64_t gdt_base(void) { return (uint64_t)(uintptr_t)boot_cpu.gdt; }
-uint64_t tss_base(void) { return (uint64_t)(uintptr_t)&boot_cpu.tss; }
+uint64_t gdt_base(void)
+{
+    return (uint64_t)(uintptr_t)boot_cpu.gdt;
+}
+uint64_t tss_base(void)
+{
+    return (uint64_t)(uintptr_t)&boot_cpu.tss;
+}

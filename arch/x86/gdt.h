@@ -3,29 +3,29 @@
 #ifndef TESSERA_ARCH_X86_GDT_H
 #define TESSERA_ARCH_X86_GDT_H
 
-#define GDT_KERNEL_CS   0x08
-#define GDT_KERNEL_DS   0x10
-#define GDT_TSS         0x18
-#define GDT_ENTRIES     5       /* null, code, data, and the TSS's 16-byte descriptor */
+#define GDT_KERNEL_CS 0x08
+#define GDT_KERNEL_DS 0x10
+#define GDT_TSS       0x18
+#define GDT_ENTRIES   5 /* null, code, data, and the TSS's 16-byte descriptor */
 /* In the application processors' start-up GDT (arch/x86/trampoline.S) 0x18 is a flat 32-bit
  * code segment: the step from real mode through protected mode to long mode. */
 #define GDT_TRAMPOLINE_CS32 0x18
 
 /* Segment descriptors (SDM Vol. 3A §3.4.5): present, DPL 0, 4 GiB limit; L=1 for 64-bit code,
  * D=1 for 32-bit code and data.  No suffix: the trampoline's assembly uses them too. */
-#define GDT_SEG_CODE64  0x00AF9A000000FFFF
-#define GDT_SEG_CODE32  0x00CF9A000000FFFF
-#define GDT_SEG_DATA    0x00CF92000000FFFF
+#define GDT_SEG_CODE64 0x00AF9A000000FFFF
+#define GDT_SEG_CODE32 0x00CF9A000000FFFF
+#define GDT_SEG_DATA   0x00CF92000000FFFF
 
 /* Interrupt stack table slots (SDM Vol. 3A §6.14.5): faults that mean the normal stack may be
  * unusable get their own. */
-#define IST_DOUBLE_FAULT 1
-#define IST_NMI          2
+#define IST_DOUBLE_FAULT  1
+#define IST_NMI           2
 #define IST_MACHINE_CHECK 3
 /* External interrupts get a stack of their own too, so an interrupt never writes below the
  * interrupted code's stack pointer: Debian's libfdt.a (linked unchanged) uses the red zone. */
-#define IST_IRQ          4
-#define IST_STACKS       4
+#define IST_IRQ    4
+#define IST_STACKS 4
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

@@ -5,10 +5,19 @@
 
 static volatile uint32_t *regs;
 
-static uint32_t rd(uint32_t off) { return regs[off / 4]; }
-static void wr(uint32_t off, uint32_t v) { regs[off / 4] = v; }
+static uint32_t rd(uint32_t off)
+{
+    return regs[off / 4];
+}
+static void wr(uint32_t off, uint32_t v)
+{
+    regs[off / 4] = v;
+}
 
-uint64_t lapic_base(void) { return (uint64_t)(uintptr_t)regs; }
+uint64_t lapic_base(void)
+{
+    return (uint64_t)(uintptr_t)regs;
+}
 
 bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_us, uint64_t tsc_hz)
 {
@@ -36,9 +45,15 @@ bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_
     return true;
 }
 
-static bool x2apic_mode(void) { return rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_EXTD; }
+static bool x2apic_mode(void)
+{
+    return rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_EXTD;
+}
 
-bool lapic_ready(void) { return regs || x2apic_mode(); }
+bool lapic_ready(void)
+{
+    return regs || x2apic_mode();
+}
 
 uint32_t lapic_id(void)
 {
@@ -69,7 +84,10 @@ bool lapic_ipi_pending(void)
     return !x2apic_mode() && (rd(LAPIC_ICR) & LAPIC_ICR_PENDING);
 }
 
-bool lapic_x2apic(void) { return x2apic_mode(); }
+bool lapic_x2apic(void)
+{
+    return x2apic_mode();
+}
 
 void lapic_eoi(void)
 {

@@ -10,7 +10,8 @@
 
 /* Enables the LAPIC and starts a periodic interrupt on `vector` every `period_us`, calibrated
  * against the TSC.  False when the CPU has no LAPIC. */
-bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_us, uint64_t tsc_hz);
+bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_us,
+                       uint64_t tsc_hz);
 void lapic_eoi(void);
 
 /* True once the LAPIC can be used: its MMIO base is known (lapic_timer_start), or it is in

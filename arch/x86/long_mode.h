@@ -6,6 +6,8 @@
 #include "arch/x86/regs.h"
 
 #ifdef __ASSEMBLER__
+/* Assembler, which clang-format would read as C. */
+/* clang-format off */
 /* From 32-bit protected mode: paging on the tables at `pml4` (below 4 GiB), long mode active
  * after the next far jump to a 64-bit code segment.  SDM Vol. 3A §9.8.5 gives the order: PAE,
  * CR3, EFER.LME, then CR0.PG.  Clobbers EAX, ECX, EDX. */
@@ -46,6 +48,7 @@
     or      $(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
     mov     %rax, %cr4
 .endm
+/* clang-format on */
 #endif
 
 #endif

@@ -6,12 +6,27 @@
 
 #define BITS 64u
 
-static uint64_t page_up(uint64_t a) { return (a + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1); }
-static uint64_t page_down(uint64_t a) { return a & ~(PAGE_SIZE - 1); }
+static uint64_t page_up(uint64_t a)
+{
+    return (a + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+}
+static uint64_t page_down(uint64_t a)
+{
+    return a & ~(PAGE_SIZE - 1);
+}
 
-static bool bit_get(const uint64_t *bm, uint64_t i) { return bm[i / BITS] >> (i % BITS) & 1; }
-static void bit_set(uint64_t *bm, uint64_t i) { bm[i / BITS] |= 1ULL << (i % BITS); }
-static void bit_clear(uint64_t *bm, uint64_t i) { bm[i / BITS] &= ~(1ULL << (i % BITS)); }
+static bool bit_get(const uint64_t *bm, uint64_t i)
+{
+    return bm[i / BITS] >> (i % BITS) & 1;
+}
+static void bit_set(uint64_t *bm, uint64_t i)
+{
+    bm[i / BITS] |= 1ULL << (i % BITS);
+}
+static void bit_clear(uint64_t *bm, uint64_t i)
+{
+    bm[i / BITS] &= ~(1ULL << (i % BITS));
+}
 
 static void usable_span(const struct phys_range *u, unsigned n, uint64_t *lo, uint64_t *hi)
 {
@@ -21,8 +36,10 @@ static void usable_span(const struct phys_range *u, unsigned n, uint64_t *lo, ui
         uint64_t b = page_up(u[i].base), e = page_down(u[i].end);
         if (e <= b)
             continue;
-        if (b < *lo) *lo = b;
-        if (e > *hi) *hi = e;
+        if (b < *lo)
+            *lo = b;
+        if (e > *hi)
+            *hi = e;
     }
     if (*hi == 0)
         *lo = 0;
@@ -50,8 +67,8 @@ static bool overlaps_reserved(uint64_t b, uint64_t e, const struct phys_range *r
 }
 
 bool phys_find_free(const struct phys_range *usable, unsigned n_usable,
-                    const struct phys_range *reserved, unsigned n_reserved,
-                    uint64_t bytes, uint64_t min_addr, uint64_t *out)
+                    const struct phys_range *reserved, unsigned n_reserved, uint64_t bytes,
+                    uint64_t min_addr, uint64_t *out)
 {
     /* Sizes and addresses so close to 2^64 that rounding up would wrap have no place. */
     if (bytes > UINT64_MAX - PAGE_SIZE || min_addr > UINT64_MAX - PAGE_SIZE)
@@ -69,7 +86,7 @@ bool phys_find_free(const struct phys_range *usable, unsigned n_usable,
                 *out = b;
                 return true;
             }
-            if (skip <= b)      /* a reserved range reaching the top of the address space */
+            if (skip <= b) /* a reserved range reaching the top of the address space */
                 break;
             b = skip;
         }
@@ -82,7 +99,7 @@ static void free_span(struct page_alloc *pa, uint64_t b, uint64_t e)
 {
     for (uint64_t a = page_up(b); a + PAGE_SIZE <= e; a += PAGE_SIZE) {
         uint64_t bit = (a >> PAGE_SHIFT) - pa->first_pfn;
-        if (bit_get(pa->bitmap, bit)) {     /* overlapping usable entries count once */
+        if (bit_get(pa->bitmap, bit)) { /* overlapping usable entries count once */
             bit_clear(pa->bitmap, bit);
             pa->free_pages++;
         }
@@ -90,19 +107,19 @@ static void free_span(struct page_alloc *pa, uint64_t b, uint64_t e)
 }
 
 /* The lowest reserved range that overlaps [b, e), or NULL. */
-static const struct phys_range *first_overlap(uint64_t b, uint64_t e,
-                                              const struct phys_range *r, unsigned n)
+static const struct phys_range *first_overlap(uint64_t b, uint64_t e, const struct phys_range *r,
+                                              unsigned n)
 {
     const struct phys_range *best = NULL;
     for (unsigned i = 0; i < n; i++)
-        if (r[i].base < r[i].end && b < r[i].end && r[i].base < e && (!best || r[i].base < best->base))
+        if (r[i].base < r[i].end && b < r[i].end && r[i].base < e &&
+            (!best || r[i].base < best->base))
             best = &r[i];
     return best;
 }
 
-void page_alloc_init(struct page_alloc *pa, uint64_t *bitmap,
-                     const struct phys_range *usable, unsigned n_usable,
-                     const struct phys_range *reserved, unsigned n_reserved)
+void page_alloc_init(struct page_alloc *pa, uint64_t *bitmap, const struct phys_range *usable,
+                     unsigned n_usable, const struct phys_range *reserved, unsigned n_reserved)
 {
     uint64_t lo, hi;
     usable_span(usable, n_usable, &lo, &hi);
@@ -143,7 +160,8 @@ static bool run_free(const struct page_alloc *pa, uint64_t start, uint64_t count
     return true;
 }
 
-static uint64_t search(struct page_alloc *pa, uint64_t from, uint64_t to, uint64_t count, uint64_t align)
+static uint64_t search(struct page_alloc *pa, uint64_t from, uint64_t to, uint64_t count,
+                       uint64_t align)
 {
     uint64_t mask = align - 1;
     /* Alignment is of physical frame numbers, not of bitmap positions. */
@@ -165,7 +183,8 @@ static uint64_t search(struct page_alloc *pa, uint64_t from, uint64_t to, uint64
 
 uint64_t page_alloc(struct page_alloc *pa, uint64_t count, uint64_t align_pages)
 {
-    if (count == 0 || count > pa->free_pages || align_pages == 0 || (align_pages & (align_pages - 1)))
+    if (count == 0 || count > pa->free_pages || align_pages == 0 ||
+        (align_pages & (align_pages - 1)))
         return 0;
     uint64_t i = search(pa, pa->next_hint, pa->n_frames, count, align_pages);
     if (i == UINT64_MAX)

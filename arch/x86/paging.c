@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#define BOOT_PDS  4                                         /* boot/entry.S's: 4 GiB */
-#define PDPT_SPAN ((uint64_t)PT_ENTRIES * PT_ENTRIES * PAGE_2M)  /* one PDPT maps 512 GiB */
+#define BOOT_PDS  4                                             /* boot/entry.S's: 4 GiB */
+#define PDPT_SPAN ((uint64_t)PT_ENTRIES * PT_ENTRIES * PAGE_2M) /* one PDPT maps 512 GiB */
 
 extern uint64_t boot_pml4[PT_ENTRIES], boot_pdpt[PT_ENTRIES], boot_pd[BOOT_PDS * PT_ENTRIES];
 

@@ -44,7 +44,8 @@ static unsigned size_bars(struct pci_device *d)
     unsigned n_bars = bridge ? PCI_BRIDGE_BARS : PCI_MAX_BARS;
     uint16_t cmd = pci_read16(d->bus, d->dev, d->fn, PCI_COMMAND);
     uint32_t cmd_dword = pci_read32(d->bus, d->dev, d->fn, PCI_COMMAND);
-    pci_write32(d->bus, d->dev, d->fn, PCI_COMMAND, cmd_dword & ~(uint32_t)(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
+    pci_write32(d->bus, d->dev, d->fn, PCI_COMMAND,
+                cmd_dword & ~(uint32_t)(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
     for (unsigned i = 0; i < n_bars; i++) {
         uint8_t off = (uint8_t)PCI_BAR_OFFSET(i);
         uint32_t orig = pci_read32(d->bus, d->dev, d->fn, off);
@@ -73,7 +74,7 @@ static unsigned size_bars(struct pci_device *d)
             b->is64 = true;
             b->base = base;
             b->size = ~m + 1;
-            i++;                    /* the upper half is not a BAR of its own */
+            i++; /* the upper half is not a BAR of its own */
         } else {
             b->base = base;
             b->size = (uint32_t)(~(uint32_t)m + 1);
@@ -90,11 +91,16 @@ static void add_function(uint8_t bus, uint8_t dev, uint8_t fn)
     struct pci_device *d = &devices[n_devices++];
     uint32_t cr = pci_read32(bus, dev, fn, PCI_CLASS_REVISION);
     *d = (struct pci_device){
-        .bus = bus, .dev = dev, .fn = fn,
+        .bus = bus,
+        .dev = dev,
+        .fn = fn,
         .vendor = pci_read16(bus, dev, fn, PCI_VENDOR_ID),
         .device = pci_read16(bus, dev, fn, PCI_DEVICE_ID),
-        .class_code = cr >> 24, .subclass = (cr >> 16) & 0xFF, .prog_if = (cr >> 8) & 0xFF,
-        .revision = cr & 0xFF, .header_type = pci_read8(bus, dev, fn, PCI_HEADER_TYPE),
+        .class_code = cr >> 24,
+        .subclass = (cr >> 16) & 0xFF,
+        .prog_if = (cr >> 8) & 0xFF,
+        .revision = cr & 0xFF,
+        .header_type = pci_read8(bus, dev, fn, PCI_HEADER_TYPE),
     };
     size_bars(d);
 }
@@ -119,8 +125,14 @@ unsigned pci_scan(void)
     return n_devices;
 }
 
-unsigned pci_count(void) { return n_devices; }
-const struct pci_device *pci_get(unsigned i) { return i < n_devices ? &devices[i] : 0; }
+unsigned pci_count(void)
+{
+    return n_devices;
+}
+const struct pci_device *pci_get(unsigned i)
+{
+    return i < n_devices ? &devices[i] : 0;
+}
 
 const struct pci_device *pci_find(uint8_t bus, uint8_t dev, uint8_t fn)
 {
@@ -134,18 +146,30 @@ const struct pci_device *pci_find(uint8_t bus, uint8_t dev, uint8_t fn)
 const char *pci_class_name(uint8_t class_code, uint8_t subclass)
 {
     switch (class_code << 8 | subclass) {
-    case 0x0100: return "SCSI";
-    case 0x0101: return "IDE";
-    case 0x0106: return "SATA";
-    case 0x0200: return "Ethernet";
-    case 0x0300: return "VGA";
-    case 0x0380: return "display";
-    case 0x0600: return "host bridge";
-    case 0x0601: return "ISA bridge";
-    case 0x0604: return "PCI bridge";
-    case 0x0680: return "bridge";
-    case 0x0C03: return "USB";
-    case 0x0C05: return "SMBus";
+    case 0x0100:
+        return "SCSI";
+    case 0x0101:
+        return "IDE";
+    case 0x0106:
+        return "SATA";
+    case 0x0200:
+        return "Ethernet";
+    case 0x0300:
+        return "VGA";
+    case 0x0380:
+        return "display";
+    case 0x0600:
+        return "host bridge";
+    case 0x0601:
+        return "ISA bridge";
+    case 0x0604:
+        return "PCI bridge";
+    case 0x0680:
+        return "bridge";
+    case 0x0C03:
+        return "USB";
+    case 0x0C05:
+        return "SMBus";
     }
     return class_code == PCI_BASE_CLASS_BRIDGE ? "bridge" : "device";
 }

@@ -9,7 +9,7 @@
 
 #include "arch/x86/pci_regs.h"
 
-#define PCI_MAX_DEVICES     64         /* functions the enumeration keeps */
+#define PCI_MAX_DEVICES 64 /* functions the enumeration keeps */
 
 struct pci_bar {
     uint64_t base, size;

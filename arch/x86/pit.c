@@ -28,7 +28,7 @@ void pic_disable(uint8_t vector_base)
     outb(PIC2_CMD, PIC_ICW1_INIT_ICW4);
     outb(PIC1_DATA, vector_base);
     outb(PIC2_DATA, vector_base + 8);
-    outb(PIC1_DATA, 1u << PIC_CASCADE_IR);    /* slave on IRQ 2 */
+    outb(PIC1_DATA, 1u << PIC_CASCADE_IR); /* slave on IRQ 2 */
     outb(PIC2_DATA, PIC_CASCADE_IR);
     outb(PIC1_DATA, PIC_ICW4_8086);
     outb(PIC2_DATA, PIC_ICW4_8086);

@@ -13,7 +13,10 @@ void machine_reboot(void)
     outb(I8042_COMMAND_PORT, I8042_CMD_PULSE_RESET);
     timer_delay_us(50000);
     /* An empty IDT turns the next exception into a triple fault, which resets the CPU. */
-    struct __attribute__((packed)) { uint16_t limit; uint64_t base; } empty = { 0, 0 };
+    struct __attribute__((packed)) {
+        uint16_t limit;
+        uint64_t base;
+    } empty = { 0, 0 };
     __asm__ volatile("lidt %0; int3" : : "m"(empty));
     cpu_halt_forever();
 }

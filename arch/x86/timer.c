@@ -10,7 +10,10 @@ static const char *tsc_source = "uncalibrated";
 static volatile uint64_t ticks;
 static void (*tick_hook)(void);
 
-void timer_set_tick_hook(void (*hook)(void)) { tick_hook = hook; }
+void timer_set_tick_hook(void (*hook)(void))
+{
+    tick_hook = hook;
+}
 
 static void tick(struct trap_frame *f)
 {
@@ -53,9 +56,18 @@ bool timer_init(void)
     return lapic_timer_start(VEC_TIMER, VEC_SPURIOUS, 1000000 / TIMER_TICK_HZ, tsc_hz);
 }
 
-uint64_t timer_tsc_hz(void) { return tsc_hz; }
-const char *timer_tsc_source(void) { return tsc_source; }
-uint64_t timer_ticks(void) { return ticks; }
+uint64_t timer_tsc_hz(void)
+{
+    return tsc_hz;
+}
+const char *timer_tsc_source(void)
+{
+    return tsc_source;
+}
+uint64_t timer_ticks(void)
+{
+    return ticks;
+}
 
 uint64_t timer_now_ns(void)
 {
@@ -66,7 +78,10 @@ uint64_t timer_now_ns(void)
     return d / tsc_hz * 1000000000ULL + d % tsc_hz * 1000000000ULL / tsc_hz;
 }
 
-uint64_t timer_uptime_us(void) { return timer_now_ns() / 1000; }
+uint64_t timer_uptime_us(void)
+{
+    return timer_now_ns() / 1000;
+}
 
 void timer_delay_us(uint64_t us)
 {

@@ -21,8 +21,12 @@ struct idt_gate {
 } __attribute__((packed));
 
 
-struct isr_entry { uint64_t vector, entry; };
-struct ex_entry { uint64_t insn, fixup; };
+struct isr_entry {
+    uint64_t vector, entry;
+};
+struct ex_entry {
+    uint64_t insn, fixup;
+};
 extern const struct isr_entry isr_table[];
 extern const struct ex_entry __ex_table_start[], __ex_table_end[];
 extern char _image_start[], _image_end[];
@@ -33,8 +37,11 @@ static irq_handler handlers[256];
 static void set_gate(unsigned vec, uint64_t entry, uint8_t ist)
 {
     idt[vec] = (struct idt_gate){
-        .offset_lo = entry & 0xFFFF, .selector = GDT_KERNEL_CS, .ist = ist,
-        .type_attr = IDT_INTERRUPT_GATE, .offset_mid = (entry >> 16) & 0xFFFF,
+        .offset_lo = entry & 0xFFFF,
+        .selector = GDT_KERNEL_CS,
+        .ist = ist,
+        .type_attr = IDT_INTERRUPT_GATE,
+        .offset_mid = (entry >> 16) & 0xFFFF,
         .offset_hi = entry >> 32,
     };
 }
@@ -42,10 +49,11 @@ static void set_gate(unsigned vec, uint64_t entry, uint8_t ist)
 void idt_init(void)
 {
     for (const struct isr_entry *e = isr_table; e->vector != (uint64_t)-1; e++) {
-        uint8_t ist = e->vector == VEC_DOUBLE_FAULT ? IST_DOUBLE_FAULT
-                    : e->vector == VEC_NMI ? IST_NMI
+        uint8_t ist = e->vector == VEC_DOUBLE_FAULT  ? IST_DOUBLE_FAULT
+                    : e->vector == VEC_NMI           ? IST_NMI
                     : e->vector == VEC_MACHINE_CHECK ? IST_MACHINE_CHECK
-                    : e->vector >= VEC_EXCEPTIONS ? IST_IRQ : 0;
+                    : e->vector >= VEC_EXCEPTIONS    ? IST_IRQ
+                                                     : 0;
         set_gate((unsigned)e->vector, e->entry, ist);
     }
     idt_load();
@@ -53,12 +61,17 @@ void idt_init(void)
 
 void idt_load(void)
 {
-    struct __attribute__((packed)) { uint16_t limit; uint64_t base; } ptr = {
-        sizeof idt - 1, (uint64_t)(uintptr_t)idt };
+    struct __attribute__((packed)) {
+        uint16_t limit;
+        uint64_t base;
+    } ptr = { sizeof idt - 1, (uint64_t)(uintptr_t)idt };
     __asm__ volatile("lidt %0" : : "m"(ptr));
 }
 
-uint64_t idt_base(void) { return (uint64_t)(uintptr_t)idt; }
+uint64_t idt_base(void)
+{
+    return (uint64_t)(uintptr_t)idt;
+}
 
 void irq_register(uint8_t vector, irq_handler handler)
 {
@@ -66,14 +79,38 @@ void irq_register(uint8_t vector, irq_handler handler)
 }
 
 static const char *const exception_names[VEC_EXCEPTIONS] = {
-    "#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
-    "#BR bound range", "#UD invalid opcode", "#NM device not available", "#DF double fault",
-    "coprocessor segment overrun", "#TS invalid TSS", "#NP segment not present",
-    "#SS stack fault", "#GP general protection", "#PF page fault", "reserved 15",
-    "#MF x87 error", "#AC alignment check", "#MC machine check", "#XM SIMD exception",
-    "#VE virtualization exception", "#CP control protection", "reserved 22", "reserved 23",
-    "reserved 24", "reserved 25", "reserved 26", "reserved 27", "reserved 28", "reserved 29",
-    "#SX security exception", "reserved 31",
+    "#DE divide error",
+    "#DB debug",
+    "NMI",
+    "#BP breakpoint",
+    "#OF overflow",
+    "#BR bound range",
+    "#UD invalid opcode",
+    "#NM device not available",
+    "#DF double fault",
+    "coprocessor segment overrun",
+    "#TS invalid TSS",
+    "#NP segment not present",
+    "#SS stack fault",
+    "#GP general protection",
+    "#PF page fault",
+    "reserved 15",
+    "#MF x87 error",
+    "#AC alignment check",
+    "#MC machine check",
+    "#XM SIMD exception",
+    "#VE virtualization exception",
+    "#CP control protection",
+    "reserved 22",
+    "reserved 23",
+    "reserved 24",
+    "reserved 25",
+    "reserved 26",
+    "reserved 27",
+    "reserved 28",
+    "reserved 29",
+    "#SX security exception",
+    "reserved 31",
 };
 
 /* Until the hypervisor's console says where reports go, they are written to COM1 a byte at a
@@ -86,7 +123,9 @@ static void uart_report(const char *s)
         uart_putc(COM1_PORT, *s);
     }
 }
-static void uart_flush(void) {}
+static void uart_flush(void)
+{
+}
 
 static void (*report_write)(const char *s) = uart_report;
 static void (*report_flush)(void) = uart_flush;
@@ -119,13 +158,14 @@ static bool plausible_frame(uint64_t rbp)
 
 static void stack_trace(uint64_t rip, uint64_t rbp)
 {
-    say("stack trace (addr2line -e build/image/tessera.elf ADDR):\n  %#llx\n", (unsigned long long)rip);
+    say("stack trace (addr2line -e build/image/tessera.elf ADDR):\n  %#llx\n",
+        (unsigned long long)rip);
     for (int depth = 0; depth < 16 && plausible_frame(rbp); depth++) {
         const uint64_t *f = (const uint64_t *)(uintptr_t)rbp;
         if (!f[1])
             break;
         say("  %#llx\n", (unsigned long long)f[1]);
-        if (f[0] <= rbp)    /* frames grow upwards as we unwind; anything else is corrupt */
+        if (f[0] <= rbp) /* frames grow upwards as we unwind; anything else is corrupt */
             break;
         rbp = f[0];
     }
@@ -154,7 +194,8 @@ static __attribute__((noreturn)) void fatal_exception(struct trap_frame *f)
         cpu_halt_forever();
     }
     say("\n*** hypervisor exception: %s (vector %llu), error code %#llx\n",
-        exception_names[f->vector], (unsigned long long)f->vector, (unsigned long long)f->error_code);
+        exception_names[f->vector], (unsigned long long)f->vector,
+        (unsigned long long)f->error_code);
     say("RIP=%016llx CS=%04llx RFLAGS=%016llx CR2=%016llx\n", (unsigned long long)f->rip,
         (unsigned long long)f->cs, (unsigned long long)f->rflags, (unsigned long long)read_cr2());
     say("RAX=%016llx RBX=%016llx RCX=%016llx RDX=%016llx\n", (unsigned long long)f->rax,

@@ -15,7 +15,7 @@
 #define VEC_PAGE_FAULT      14
 #define VEC_MACHINE_CHECK   18
 #define VEC_EXCEPTIONS      32
-#define VEC_LEGACY_PIC_BASE 0x20    /* the masked 8259s are moved here, away from exceptions */
+#define VEC_LEGACY_PIC_BASE 0x20 /* the masked 8259s are moved here, away from exceptions */
 #define VEC_TIMER           0x30
 #define VEC_SPURIOUS        0xFF
 
@@ -24,7 +24,7 @@ struct trap_frame {
     uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
     uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
     uint64_t vector, error_code;
-    uint64_t rip, cs, rflags, rsp, ss;      /* pushed by the CPU */
+    uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
 };
 
 typedef void (*irq_handler)(struct trap_frame *frame);

@@ -9,15 +9,15 @@
 
 #include "arch/x86/vmcs/fields.h"
 
-#define VMX_OK             0
-#define VMX_FAIL_INVALID  (-1)     /* CF=1: no current VMCS or a bad pointer */
-#define VMX_FAIL_VALID    (-2)     /* ZF=1: error number in VMCS_VM_INSTRUCTION_ERROR */
+#define VMX_OK           0
+#define VMX_FAIL_INVALID (-1) /* CF=1: no current VMCS or a bad pointer */
+#define VMX_FAIL_VALID   (-2) /* ZF=1: error number in VMCS_VM_INSTRUCTION_ERROR */
 
 /* INVEPT / INVVPID types (SDM §31.3, INVEPT and INVVPID). */
-#define INVEPT_SINGLE_CONTEXT   1
-#define INVEPT_ALL_CONTEXTS     2
-#define INVVPID_SINGLE_CONTEXT  1
-#define INVVPID_ALL_CONTEXTS    2
+#define INVEPT_SINGLE_CONTEXT  1
+#define INVEPT_ALL_CONTEXTS    2
+#define INVVPID_SINGLE_CONTEXT 1
+#define INVVPID_ALL_CONTEXTS   2
 
 int vmxon(uint64_t region_phys);
 int vmxoff(void);
@@ -36,10 +36,27 @@ const char *vmx_exit_reason_name(uint32_t basic_reason);
 /* Guest general-purpose registers, saved and restored around every VM entry by vmx_run
  * (RSP and RIP live in the VMCS).  The order is the x86 register number, so an instruction's
  * register field indexes gpr[] directly. */
-enum { GPR_RAX, GPR_RCX, GPR_RDX, GPR_RBX, GPR_RSP, GPR_RBP, GPR_RSI, GPR_RDI,
-       GPR_R8, GPR_R9, GPR_R10, GPR_R11, GPR_R12, GPR_R13, GPR_R14, GPR_R15, GPR_COUNT };
+enum {
+    GPR_RAX,
+    GPR_RCX,
+    GPR_RDX,
+    GPR_RBX,
+    GPR_RSP,
+    GPR_RBP,
+    GPR_RSI,
+    GPR_RDI,
+    GPR_R8,
+    GPR_R9,
+    GPR_R10,
+    GPR_R11,
+    GPR_R12,
+    GPR_R13,
+    GPR_R14,
+    GPR_R15,
+    GPR_COUNT
+};
 struct vmx_gprs {
-    uint64_t gpr[GPR_COUNT];        /* gpr[GPR_RSP] is unused: RSP is a VMCS field */
+    uint64_t gpr[GPR_COUNT]; /* gpr[GPR_RSP] is unused: RSP is a VMCS field */
 };
 
 /* Enters the guest of the current VMCS (VMLAUNCH when !launched, else VMRESUME) and returns at

@@ -8,7 +8,10 @@
 #include <string.h>
 
 /* A capability MSR's high dword lists the controls that may be 1 (Appendix A.3). */
-static bool may_set(uint64_t cap_msr, uint32_t bit) { return (cap_msr >> 32) & bit; }
+static bool may_set(uint64_t cap_msr, uint32_t bit)
+{
+    return (cap_msr >> 32) & bit;
+}
 
 void vmx_probe(struct vmx_caps *c)
 {
@@ -23,14 +26,17 @@ void vmx_probe(struct vmx_caps *c)
         wrmsr(MSR_IA32_FEATURE_CONTROL, fc);
     }
     if (!(fc & FEATURE_CONTROL_VMX_OUTSIDE_SMX)) {
-        c->why_not = "locked off by firmware in IA32_FEATURE_CONTROL (enable VT-x in the setup menu)";
+        c->why_not =
+            "locked off by firmware in IA32_FEATURE_CONTROL (enable VT-x in the setup menu)";
         return;
     }
     c->basic = rdmsr(MSR_IA32_VMX_BASIC);
     c->revision = c->basic & VMX_BASIC_REVISION_MASK;
     c->true_controls = c->basic & VMX_BASIC_TRUE_CTLS;
-    c->pinbased = rdmsr(c->true_controls ? MSR_IA32_VMX_TRUE_PINBASED_CTLS : MSR_IA32_VMX_PINBASED_CTLS);
-    c->procbased = rdmsr(c->true_controls ? MSR_IA32_VMX_TRUE_PROCBASED_CTLS : MSR_IA32_VMX_PROCBASED_CTLS);
+    c->pinbased = rdmsr(c->true_controls ? MSR_IA32_VMX_TRUE_PINBASED_CTLS
+                                         : MSR_IA32_VMX_PINBASED_CTLS);
+    c->procbased = rdmsr(c->true_controls ? MSR_IA32_VMX_TRUE_PROCBASED_CTLS
+                                          : MSR_IA32_VMX_PROCBASED_CTLS);
     if (may_set(c->procbased, PROC_ACTIVATE_SECONDARY)) {
         c->procbased2 = rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2);
         c->ept = may_set(c->procbased2, PROC2_ENABLE_EPT);
@@ -55,8 +61,11 @@ void vmx_caps_describe(const struct vmx_caps *c, char *buf, size_t len)
         return;
     }
     char feats[96] = "EPT";
-    if (c->vpid) strcat(feats, ", VPID");
-    if (c->unrestricted_guest) strcat(feats, ", unrestricted guest");
-    if (c->preemption_timer) strcat(feats, ", preemption timer");
+    if (c->vpid)
+        strcat(feats, ", VPID");
+    if (c->unrestricted_guest)
+        strcat(feats, ", unrestricted guest");
+    if (c->preemption_timer)
+        strcat(feats, ", preemption timer");
     snprintf(buf, len, "VT-x: available (VMCS rev %#x; %s)", c->revision, feats);
 }

@@ -8,10 +8,10 @@
 #include <stdint.h>
 
 struct vmx_caps {
-    bool available;             /* usable: CPUID bit set and not locked off */
-    const char *why_not;        /* when !available */
-    uint32_t revision;          /* VMCS revision identifier */
-    bool true_controls;         /* the TRUE_* capability MSRs exist */
+    bool available;      /* usable: CPUID bit set and not locked off */
+    const char *why_not; /* when !available */
+    uint32_t revision;   /* VMCS revision identifier */
+    bool true_controls;  /* the TRUE_* capability MSRs exist */
     bool ept, vpid, unrestricted_guest, preemption_timer;
     uint64_t basic, pinbased, procbased, procbased2, ept_vpid;
 };

@@ -7,7 +7,10 @@
 
 #include <string.h>
 
-static uint8_t u8_at(const uint8_t *p, size_t off) { return p[off]; }
+static uint8_t u8_at(const uint8_t *p, size_t off)
+{
+    return p[off];
+}
 
 static uint16_t u16_at(const uint8_t *p, size_t off)
 {
@@ -33,37 +36,46 @@ int bzimage_parse(const void *img, size_t len, struct bzimage_info *out, char *e
     if (!p || !out)
         return loader_error(BZ_ECORRUPT, err, errlen, "no image");
     if (len < BZ_VERSION + 2)
-        return loader_error(BZ_ETRUNCATED, err, errlen, "truncated: %zu bytes is too short for a bzImage setup header", len);
+        return loader_error(BZ_ETRUNCATED, err, errlen,
+                            "truncated: %zu bytes is too short for a bzImage setup header", len);
     if (u16_at(p, BZ_BOOT_FLAG) != BZ_BOOT_FLAG_MAGIC || u32_at(p, BZ_HEADER) != BZ_HEADER_MAGIC)
-        return loader_error(BZ_ECORRUPT, err, errlen, "not a bzImage (no 0xAA55 boot flag and \"HdrS\" header magic)");
+        return loader_error(BZ_ECORRUPT, err, errlen,
+                            "not a bzImage (no 0xAA55 boot flag and \"HdrS\" header magic)");
 
     struct bzimage_info bi;
     memset(&bi, 0, sizeof bi);
     bi.version = u16_at(p, BZ_VERSION);
     if (bi.version < BZ_PROTOCOL_MIN)
-        return loader_error(BZ_EUNSUPPORTED, err, errlen, "boot protocol %u.%02u is older than 2.12 (no 64-bit entry)",
-                    bi.version >> 8, bi.version & 0xFF);
+        return loader_error(BZ_EUNSUPPORTED, err, errlen,
+                            "boot protocol %u.%02u is older than 2.12 (no 64-bit entry)",
+                            bi.version >> 8, bi.version & 0xFF);
     bi.header_end = BZ_HEADER_END_BASE + u8_at(p, BZ_JUMP + 1);
     if (bi.header_end < BZ_HEADER_MIN_END)
-        return loader_error(BZ_ECORRUPT, err, errlen, "corrupt: the setup header ends at %#x, before the 2.12 fields",
-                    bi.header_end);
+        return loader_error(BZ_ECORRUPT, err, errlen,
+                            "corrupt: the setup header ends at %#x, before the 2.12 fields",
+                            bi.header_end);
     if (bi.header_end > len)
-        return loader_error(BZ_ETRUNCATED, err, errlen, "truncated: the setup header ends at %#x, the file at %#zx",
-                    bi.header_end, len);
+        return loader_error(BZ_ETRUNCATED, err, errlen,
+                            "truncated: the setup header ends at %#x, the file at %#zx",
+                            bi.header_end, len);
 
     unsigned sects = u8_at(p, BZ_SETUP_SECTS);
     bi.setup_bytes = ((sects ? sects : BZ_SETUP_SECTS_DEFAULT) + 1) * BZ_SECTOR_BYTES;
     if (bi.setup_bytes < bi.header_end)
-        return loader_error(BZ_ECORRUPT, err, errlen, "corrupt: %u setup sectors end before the setup header does", sects);
+        return loader_error(BZ_ECORRUPT, err, errlen,
+                            "corrupt: %u setup sectors end before the setup header does", sects);
     uint64_t kernel_bytes = (uint64_t)u32_at(p, BZ_SYSSIZE) * BZ_SYSSIZE_UNIT;
     if (kernel_bytes == 0 || kernel_bytes > UINT32_MAX)
-        return loader_error(BZ_ECORRUPT, err, errlen, "corrupt: protected-mode code of %llu bytes (syssize)",
-                    (unsigned long long)kernel_bytes);
+        return loader_error(BZ_ECORRUPT, err, errlen,
+                            "corrupt: protected-mode code of %llu bytes (syssize)",
+                            (unsigned long long)kernel_bytes);
     bi.kernel_bytes = (uint32_t)kernel_bytes;
     if (bi.setup_bytes > len || bi.kernel_bytes > len - bi.setup_bytes)
-        return loader_error(BZ_ETRUNCATED, err, errlen,
-                    "truncated: %zu bytes, but the header says %u of setup and %u of kernel (%llu in all)", len,
-                    bi.setup_bytes, bi.kernel_bytes, (unsigned long long)bi.setup_bytes + bi.kernel_bytes);
+        return loader_error(
+            BZ_ETRUNCATED, err, errlen,
+            "truncated: %zu bytes, but the header says %u of setup and %u of kernel (%llu in all)",
+            len, bi.setup_bytes, bi.kernel_bytes,
+            (unsigned long long)bi.setup_bytes + bi.kernel_bytes);
 
     bi.loadflags = u8_at(p, BZ_LOADFLAGS);
     bi.xloadflags = u16_at(p, BZ_XLOADFLAGS);
@@ -77,27 +89,31 @@ int bzimage_parse(const void *img, size_t len, struct bzimage_info *out, char *e
     bi.payload_length = u32_at(p, BZ_PAYLOAD_LENGTH);
 
     if (!(bi.xloadflags & BZ_XLF_KERNEL_64))
-        return loader_error(BZ_EUNSUPPORTED, err, errlen, "a 32-bit kernel (xloadflags %#x has no XLF_KERNEL_64)",
-                    bi.xloadflags);
+        return loader_error(BZ_EUNSUPPORTED, err, errlen,
+                            "a 32-bit kernel (xloadflags %#x has no XLF_KERNEL_64)", bi.xloadflags);
     if (!(bi.loadflags & BZ_LOADED_HIGH))
-        return loader_error(BZ_EUNSUPPORTED, err, errlen, "a zImage that loads low (loadflags %#x has no LOADED_HIGH)",
-                    bi.loadflags);
+        return loader_error(BZ_EUNSUPPORTED, err, errlen,
+                            "a zImage that loads low (loadflags %#x has no LOADED_HIGH)",
+                            bi.loadflags);
     if (bi.kernel_alignment == 0 || (bi.kernel_alignment & (bi.kernel_alignment - 1)))
-        return loader_error(BZ_ECORRUPT, err, errlen, "corrupt: kernel_alignment %#x is not a power of two",
-                    bi.kernel_alignment);
-    if ((uint64_t)bi.payload_offset + bi.payload_length > bi.kernel_bytes || bi.payload_length == 0)
         return loader_error(BZ_ECORRUPT, err, errlen,
-                    "corrupt: the compressed kernel (%u bytes at offset %u) is not inside the %u bytes of code",
-                    bi.payload_length, bi.payload_offset, bi.kernel_bytes);
+                            "corrupt: kernel_alignment %#x is not a power of two",
+                            bi.kernel_alignment);
+    if ((uint64_t)bi.payload_offset + bi.payload_length > bi.kernel_bytes || bi.payload_length == 0)
+        return loader_error(
+            BZ_ECORRUPT, err, errlen,
+            "corrupt: the compressed kernel (%u bytes at offset %u) is not inside the %u bytes of code",
+            bi.payload_length, bi.payload_offset, bi.kernel_bytes);
     if (bi.init_size < bi.kernel_bytes)
-        return loader_error(BZ_ECORRUPT, err, errlen, "corrupt: init_size %#x is smaller than the kernel's %#x bytes",
-                    bi.init_size, bi.kernel_bytes);
+        return loader_error(BZ_ECORRUPT, err, errlen,
+                            "corrupt: init_size %#x is smaller than the kernel's %#x bytes",
+                            bi.init_size, bi.kernel_bytes);
     if (bi.cmdline_size == 0)
         return loader_error(BZ_ECORRUPT, err, errlen, "corrupt: cmdline_size is 0");
     if (!bi.relocatable && (bi.pref_address == 0 || bi.pref_address & (bi.kernel_alignment - 1)))
         return loader_error(BZ_EUNSUPPORTED, err, errlen,
-                    "not relocatable and no aligned pref_address (%#llx) to load it at",
-                    (unsigned long long)bi.pref_address);
+                            "not relocatable and no aligned pref_address (%#llx) to load it at",
+                            (unsigned long long)bi.pref_address);
     *out = bi;
     return BZ_OK;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 /* Writes the formatted line into err (when errlen > 0) and returns rc. */
-int loader_error(int rc, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int loader_error(int rc, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 #endif

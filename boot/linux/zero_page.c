@@ -11,14 +11,17 @@ _Static_assert(ZP_E820_TABLE + ZP_E820_MAX * sizeof(struct boot_e820_entry) <= 0
                "the e820 table ends where eddbuf begins");
 
 /* XRGB8888 channel positions and sizes (bits), the wall's format. */
-#define XRGB_RED_POS    16u
-#define XRGB_GREEN_POS  8u
-#define XRGB_BLUE_POS   0u
-#define XRGB_RSVD_POS   24u
-#define XRGB_CHANNEL    8u
-#define XRGB_DEPTH      32u
+#define XRGB_RED_POS   16u
+#define XRGB_GREEN_POS 8u
+#define XRGB_BLUE_POS  0u
+#define XRGB_RSVD_POS  24u
+#define XRGB_CHANNEL   8u
+#define XRGB_DEPTH     32u
 
-static void put8(uint8_t *p, size_t off, uint8_t v) { p[off] = v; }
+static void put8(uint8_t *p, size_t off, uint8_t v)
+{
+    p[off] = v;
+}
 
 static void put32(uint8_t *p, size_t off, uint32_t v)
 {
@@ -33,8 +36,8 @@ static void put64(uint8_t *p, size_t off, uint64_t v)
 }
 
 /* Appends one entry; n == 0 means an earlier one did not fit, and stays 0. */
-static unsigned add(struct boot_e820_entry *tab, unsigned n, unsigned max, uint64_t addr, uint64_t size,
-                    uint32_t type)
+static unsigned add(struct boot_e820_entry *tab, unsigned n, unsigned max, uint64_t addr,
+                    uint64_t size, uint32_t type)
 {
     if (n == 0 || size == 0)
         return n;
@@ -44,13 +47,15 @@ static unsigned add(struct boot_e820_entry *tab, unsigned n, unsigned max, uint6
     return n + 1;
 }
 
-unsigned zp_e820_build(struct boot_e820_entry *tab, unsigned max, uint64_t ram_bytes, const struct zp_framebuffer *fb)
+unsigned zp_e820_build(struct boot_e820_entry *tab, unsigned max, uint64_t ram_bytes,
+                       const struct zp_framebuffer *fb)
 {
     if (max < 1 || ram_bytes < LINUX_BIOS_AREA_END)
         return 0;
     tab[0] = (struct boot_e820_entry){ 0, LINUX_LOW_RAM_END, E820_TYPE_RAM };
     unsigned n = 1;
-    n = add(tab, n, max, LINUX_LOW_RAM_END, LINUX_BIOS_AREA_END - LINUX_LOW_RAM_END, E820_TYPE_RESERVED);
+    n = add(tab, n, max, LINUX_LOW_RAM_END, LINUX_BIOS_AREA_END - LINUX_LOW_RAM_END,
+            E820_TYPE_RESERVED);
     n = add(tab, n, max, LINUX_BIOS_AREA_END, ram_bytes - LINUX_BIOS_AREA_END, E820_TYPE_RAM);
     if (fb && fb->base && fb->bytes)
         n = add(tab, n, max, fb->base, fb->bytes, E820_TYPE_RESERVED);
@@ -73,11 +78,16 @@ void zp_screen_info_vlfb(struct linux_screen_info *si, const struct zp_framebuff
     si->blue_pos = XRGB_BLUE_POS;
     si->rsvd_pos = XRGB_RSVD_POS;
     si->orig_video_points = VLFB_FONT_HEIGHT;
-    si->orig_video_cols = (uint8_t)(fb->width / VLFB_FONT_WIDTH > 255 ? 255 : fb->width / VLFB_FONT_WIDTH);
-    si->orig_video_lines = (uint8_t)(fb->height / VLFB_FONT_HEIGHT > 255 ? 255 : fb->height / VLFB_FONT_HEIGHT);
+    si->orig_video_cols = (uint8_t)(fb->width / VLFB_FONT_WIDTH > 255
+                                        ? 255
+                                        : fb->width / VLFB_FONT_WIDTH);
+    si->orig_video_lines = (uint8_t)(fb->height / VLFB_FONT_HEIGHT > 255
+                                         ? 255
+                                         : fb->height / VLFB_FONT_HEIGHT);
 }
 
-int zp_build(uint8_t *zp, const uint8_t *img, const struct bzimage_info *bi, const struct zp_config *c)
+int zp_build(uint8_t *zp, const uint8_t *img, const struct bzimage_info *bi,
+             const struct zp_config *c)
 {
     memset(zp, 0, ZP_BYTES);
     /* boot.rst "64-bit Boot Protocol": the setup header goes into the zero page at its own offset. */

@@ -10,12 +10,14 @@
 #include "drivers/igpu/gen9_gfxpipe.h"
 
 #define CMD(nm, sub, op, so, k, lo, hi) \
-    { .name = (nm), .subtype = (sub), .opcode = (op), .subop = (so), .kind = (k), \
-      .len_min = (lo), .len_max = (hi) }
-#define STATE(nm, sub, op, so, len) CMD(nm, sub, op, so, GEN9_GFX_STATE, len, len)
+    { \
+        .name = (nm), .subtype = (sub), .opcode = (op), .subop = (so), .kind = (k), \
+        .len_min = (lo), .len_max = (hi) \
+    }
+#define STATE(nm, sub, op, so, len)        CMD(nm, sub, op, so, GEN9_GFX_STATE, len, len)
 #define STATE_VAR(nm, sub, op, so, lo, hi) CMD(nm, sub, op, so, GEN9_GFX_STATE, lo, hi)
-#define S3D GEN9_GFXPIPE_3D
-#define MAX3D (0xFFu + 2u)
+#define S3D                                GEN9_GFXPIPE_3D
+#define MAX3D                              (0xFFu + 2u)
 
 static const struct gen9_gfxpipe_cmd table[] = {
     /* Common and single-dword state (sub-types 0 and 1). */

@@ -22,20 +22,20 @@
 #include <stdint.h>
 
 enum gen9_gfxpipe_kind {
-    GEN9_GFX_STATE = 1,         /* 3D or common state: skipped */
-    GEN9_GFX_MEDIA_STATE,       /* media pipeline state: skipped */
-    GEN9_GFX_PIPE_CONTROL,      /* a command of its own (post-sync writes) */
-    GEN9_GFX_DRAW,              /* 3DPRIMITIVE: refused unless it provably draws nothing */
-    GEN9_GFX_MEDIA_OBJECT,      /* MEDIA_OBJECT*: runs kernels, refused */
-    GEN9_GFX_GPGPU_WALKER,      /* GPGPU_WALKER: runs kernels, refused */
-    GEN9_GFX_WRITES_MEMORY,     /* state with an immediate memory write: refused */
+    GEN9_GFX_STATE = 1,     /* 3D or common state: skipped */
+    GEN9_GFX_MEDIA_STATE,   /* media pipeline state: skipped */
+    GEN9_GFX_PIPE_CONTROL,  /* a command of its own (post-sync writes) */
+    GEN9_GFX_DRAW,          /* 3DPRIMITIVE: refused unless it provably draws nothing */
+    GEN9_GFX_MEDIA_OBJECT,  /* MEDIA_OBJECT*: runs kernels, refused */
+    GEN9_GFX_GPGPU_WALKER,  /* GPGPU_WALKER: runs kernels, refused */
+    GEN9_GFX_WRITES_MEMORY, /* state with an immediate memory write: refused */
 };
 
 struct gen9_gfxpipe_cmd {
     const char *name;
     uint8_t subtype, opcode, subop;
-    uint8_t kind;               /* enum gen9_gfxpipe_kind */
-    uint16_t len_min, len_max;  /* total dwords, inclusive */
+    uint8_t kind;              /* enum gen9_gfxpipe_kind */
+    uint16_t len_min, len_max; /* total dwords, inclusive */
 };
 
 /* The render engine's meaning of a type-3 header, or NULL if Tessera does not know it. */
@@ -46,7 +46,7 @@ const struct gen9_gfxpipe_cmd *gen9_gfxpipe_lookup(uint32_t hdr);
 unsigned gen9_topology_min_vertices(uint32_t topology);
 
 /* No topology has been set by 3DSTATE_VF_TOPOLOGY in what was decoded so far. */
-#define GEN9_TOPOLOGY_UNKNOWN   0xFFFFFFFFu
+#define GEN9_TOPOLOGY_UNKNOWN 0xFFFFFFFFu
 
 /*
  * True if the 3DPRIMITIVE cmd[0..7) draws nothing, whatever the rest of the 3D state: it takes

@@ -13,21 +13,21 @@
 
 #include <stdint.h>
 
-#define GEN9_GTT_PAGE_SHIFT         12u
-#define GEN9_GTT_PAGE_SIZE          (1u << GEN9_GTT_PAGE_SHIFT)
-#define GEN9_GTT_PAGE_MASK          (GEN9_GTT_PAGE_SIZE - 1u)
+#define GEN9_GTT_PAGE_SHIFT 12u
+#define GEN9_GTT_PAGE_SIZE  (1u << GEN9_GTT_PAGE_SHIFT)
+#define GEN9_GTT_PAGE_MASK  (GEN9_GTT_PAGE_SIZE - 1u)
 
 /* A GGTT entry is 8 bytes; an 8 MiB table therefore holds 1 Mi entries = 4 GiB of graphics
  * address space. */
-#define GEN9_GGTT_PTE_SIZE          8u
-#define GEN9_GGTT_MAX_ENTRIES       (1u << 20)
-#define GEN9_GGTT_MAX_SIZE          (GEN9_GGTT_MAX_ENTRIES * GEN9_GGTT_PTE_SIZE)
+#define GEN9_GGTT_PTE_SIZE    8u
+#define GEN9_GGTT_MAX_ENTRIES (1u << 20)
+#define GEN9_GGTT_MAX_SIZE    (GEN9_GGTT_MAX_ENTRIES * GEN9_GGTT_PTE_SIZE)
 
 /* Entry bits: bit 0 present; bits 38:12 physical page address (39-bit physical addressing
  * on Skylake). The remaining bits are ignored for the GGTT on Gen9 (the PAT selection bits
  * apply to PPGTT only: "For GGTT, there is NO pat_sel[2:0] from the entry"). */
-#define GEN9_GGTT_PTE_PRESENT       (1ull << 0)
-#define GEN9_GGTT_PTE_ADDR_MASK     0x0000007FFFFFF000ull   /* bits 38:12 */
+#define GEN9_GGTT_PTE_PRESENT   (1ull << 0)
+#define GEN9_GGTT_PTE_ADDR_MASK 0x0000007FFFFFF000ull /* bits 38:12 */
 
 static inline uint64_t gen9_ggtt_pte_encode(uint64_t phys)
 {
@@ -47,11 +47,11 @@ static inline uint64_t gen9_ggtt_pte_addr(uint64_t pte)
  * PML4 47:39, PDP 38:30, PD 29:21, PT 20:12 (i915 gen8_pd_shift(lvl) = 9 * lvl above
  * GEN8_PTE_SHIFT).  Every table is one 4 KiB page of 512 8-byte entries.  Level numbers below
  * are i915's: 3 = PML4, 2 = PDP, 1 = PD, 0 = PT (whose entries map 4 KiB pages). */
-#define GEN9_PPGTT_LEVELS           4u
-#define GEN9_PPGTT_ENTRIES          512u      /* i915 GEN8_PDES */
-#define GEN9_PPGTT_INDEX_BITS       9u
-#define GEN9_PPGTT_ADDR_BITS        48u
-#define GEN9_PPGTT_TOP_LEVEL        3u        /* the PML4 */
+#define GEN9_PPGTT_LEVELS     4u
+#define GEN9_PPGTT_ENTRIES    512u /* i915 GEN8_PDES */
+#define GEN9_PPGTT_INDEX_BITS 9u
+#define GEN9_PPGTT_ADDR_BITS  48u
+#define GEN9_PPGTT_TOP_LEVEL  3u /* the PML4 */
 
 static inline unsigned gen9_ppgtt_index(uint64_t gfx, unsigned level)
 {
@@ -70,17 +70,17 @@ static inline uint64_t gen9_ppgtt_entry_span(unsigned level)
  * (PAT), PPAT_DISPLAY_ELLC (PCD)).  i915 writes entries as gen8_pde_encode(addr) = addr |
  * PRESENT | RW | cache bits for directories, gen8_pte_encode() = the same with RW cleared for
  * read-only pages (its scratch page on Gen9) for page-table entries. */
-#define GEN9_PPGTT_PRESENT          (1ull << 0)
-#define GEN9_PPGTT_RW               (1ull << 1)
-#define GEN9_PPGTT_PWT              (1ull << 3)
-#define GEN9_PPGTT_PCD              (1ull << 4)
-#define GEN9_PPGTT_PTE_PAT          (1ull << 7)   /* in a page-table entry: PAT selector */
-#define GEN9_PPGTT_PDE_PS           (1ull << 7)   /* in a PD / PDP entry: 2 MiB / 1 GiB page */
-#define GEN9_PPGTT_PDE_IPS_64K      (1ull << 11)  /* in a PD entry: its table maps 64 KiB pages */
-#define GEN9_PPGTT_CACHE_BITS       (GEN9_PPGTT_PWT | GEN9_PPGTT_PCD)
+#define GEN9_PPGTT_PRESENT     (1ull << 0)
+#define GEN9_PPGTT_RW          (1ull << 1)
+#define GEN9_PPGTT_PWT         (1ull << 3)
+#define GEN9_PPGTT_PCD         (1ull << 4)
+#define GEN9_PPGTT_PTE_PAT     (1ull << 7)  /* in a page-table entry: PAT selector */
+#define GEN9_PPGTT_PDE_PS      (1ull << 7)  /* in a PD / PDP entry: 2 MiB / 1 GiB page */
+#define GEN9_PPGTT_PDE_IPS_64K (1ull << 11) /* in a PD entry: its table maps 64 KiB pages */
+#define GEN9_PPGTT_CACHE_BITS  (GEN9_PPGTT_PWT | GEN9_PPGTT_PCD)
 /* Bits 47:12 hold the address of the next table or of the page (i915 keeps dma addresses there;
  * in a guest, guest-physical addresses). */
-#define GEN9_PPGTT_ADDR_MASK        0x0000FFFFFFFFF000ull
+#define GEN9_PPGTT_ADDR_MASK 0x0000FFFFFFFFF000ull
 
 static inline uint64_t gen9_ppgtt_entry_addr(uint64_t e)
 {
@@ -90,11 +90,11 @@ static inline uint64_t gen9_ppgtt_entry_addr(uint64_t e)
 /* Tiles are 4 KiB. X-major: 512 bytes wide, 8 rows, rows stored one after another.
  * Y-major: 128 bytes wide, 32 rows, stored as 8 columns of 16-byte OWords, each column
  * 32 rows tall (PRM Vol 5 "Y-Major Tile"). */
-#define GEN9_TILE_SIZE              4096u
-#define GEN9_TILE_X_WIDTH           512u
-#define GEN9_TILE_X_HEIGHT          8u
-#define GEN9_TILE_Y_WIDTH           128u
-#define GEN9_TILE_Y_HEIGHT          32u
-#define GEN9_TILE_Y_OWORD           16u
+#define GEN9_TILE_SIZE     4096u
+#define GEN9_TILE_X_WIDTH  512u
+#define GEN9_TILE_X_HEIGHT 8u
+#define GEN9_TILE_Y_WIDTH  128u
+#define GEN9_TILE_Y_HEIGHT 32u
+#define GEN9_TILE_Y_OWORD  16u
 
 #endif /* TESSERA_DRIVERS_IGPU_GEN9_GTT_H */

@@ -19,14 +19,14 @@
 
 enum igpu_err {
     IGPU_OK = 0,
-    IGPU_EINVAL = -1,        /* bad argument (engine, index, alignment) */
-    IGPU_ERANGE = -2,        /* offset or index outside the device's range */
-    IGPU_EUNSUPPORTED = -3,  /* the backend does not implement this register/feature */
-    IGPU_ETIMEDOUT = -4,     /* the hardware did not acknowledge in time */
-    IGPU_EBUSY = -5,         /* engine busy / execlist queue full */
-    IGPU_ENODEV = -6,        /* not a supported Gen9 device */
+    IGPU_EINVAL = -1,       /* bad argument (engine, index, alignment) */
+    IGPU_ERANGE = -2,       /* offset or index outside the device's range */
+    IGPU_EUNSUPPORTED = -3, /* the backend does not implement this register/feature */
+    IGPU_ETIMEDOUT = -4,    /* the hardware did not acknowledge in time */
+    IGPU_EBUSY = -5,        /* engine busy / execlist queue full */
+    IGPU_ENODEV = -6,       /* not a supported Gen9 device */
     IGPU_ENOMEM = -7,
-    IGPU_EFAULT = -8,        /* memory accessor failed / engine is faulted */
+    IGPU_EFAULT = -8, /* memory accessor failed / engine is faulted */
 };
 
 const char *igpu_strerror(int err);
@@ -36,13 +36,13 @@ const char *igpu_strerror(int err);
  * i915 guest's virtual engines (an MI-only software command streamer, drivers/igpu/cs/) and in
  * the scanner's tables, so they are numbered after the backends' engines. */
 enum igpu_engine {
-    IGPU_RCS = 0,            /* render command streamer */
-    IGPU_BCS = 1,            /* blitter command streamer */
-    IGPU_VCS = 2,            /* video decode (VCS0, "BSD") */
-    IGPU_VECS = 3,           /* video enhancement (VECS0, "VEBOX") */
+    IGPU_RCS = 0,  /* render command streamer */
+    IGPU_BCS = 1,  /* blitter command streamer */
+    IGPU_VCS = 2,  /* video decode (VCS0, "BSD") */
+    IGPU_VECS = 3, /* video enhancement (VECS0, "VEBOX") */
 };
-#define IGPU_NUM_ENGINES     2u   /* engines a backend drives: RCS and BCS */
-#define IGPU_NUM_GT_ENGINES  4u   /* every engine of a Skylake GT2 */
+#define IGPU_NUM_ENGINES    2u /* engines a backend drives: RCS and BCS */
+#define IGPU_NUM_GT_ENGINES 4u /* every engine of a Skylake GT2 */
 
 const char *igpu_engine_name(enum igpu_engine e);
 /* MMIO base of an engine (GEN9_RCS_BASE, GEN9_BCS_BASE, GEN9_VCS_BASE, GEN9_VECS_BASE), 0 for
@@ -59,24 +59,24 @@ uint32_t igpu_engine_reset_domain(enum igpu_engine e);
 
 /* One context status buffer event, as the engine wrote it. */
 struct igpu_csb_event {
-    uint32_t status;         /* GEN9_CTX_STATUS_* bits */
-    uint32_t ctx_id;         /* upper dword: context id of the element concerned */
+    uint32_t status; /* GEN9_CTX_STATUS_* bits */
+    uint32_t ctx_id; /* upper dword: context id of the element concerned */
 };
 
 /* Facts about the device, from discovery (hw) or from the model's configuration. */
 struct igpu_info {
     uint16_t vendor, device;
     uint8_t revision;
-    uint64_t bar0_base, bar0_size;   /* GTTMMADR: registers + GGTT */
-    uint64_t bar2_base, bar2_size;   /* GMADR: the CPU aperture */
-    uint16_t gmch_ctl;               /* raw PCI 0x50 */
-    uint32_t bdsm;                   /* raw PCI 0x5C */
-    uint64_t ggtt_size;              /* bytes of GGTT entries (from GMCH GGMS) */
-    uint32_t ggtt_entries;           /* ggtt_size / 8 */
-    uint64_t gm_size;                /* graphics address space: entries * 4 KiB */
-    uint64_t aperture_size;          /* = bar2_size */
+    uint64_t bar0_base, bar0_size; /* GTTMMADR: registers + GGTT */
+    uint64_t bar2_base, bar2_size; /* GMADR: the CPU aperture */
+    uint16_t gmch_ctl;             /* raw PCI 0x50 */
+    uint32_t bdsm;                 /* raw PCI 0x5C */
+    uint64_t ggtt_size;            /* bytes of GGTT entries (from GMCH GGMS) */
+    uint32_t ggtt_entries;         /* ggtt_size / 8 */
+    uint64_t gm_size;              /* graphics address space: entries * 4 KiB */
+    uint64_t aperture_size;        /* = bar2_size */
     uint64_t stolen_base, stolen_size;
-    uint32_t timestamp_hz;           /* engine timestamp tick rate */
+    uint32_t timestamp_hz; /* engine timestamp tick rate */
 };
 
 /* Event counts drained by irq_ack, per engine (GEN9_GT_* bits, unshifted). */
@@ -124,12 +124,19 @@ struct igpu {
 };
 
 static inline int igpu_reg_read(struct igpu *g, uint32_t reg, uint32_t *val)
-{ return g->ops->reg_read(g->be, reg, val); }
+{
+    return g->ops->reg_read(g->be, reg, val);
+}
 static inline int igpu_reg_write(struct igpu *g, uint32_t reg, uint32_t val)
-{ return g->ops->reg_write(g->be, reg, val); }
+{
+    return g->ops->reg_write(g->be, reg, val);
+}
 static inline int igpu_ggtt_write(struct igpu *g, uint32_t index, uint64_t pte)
-{ return g->ops->ggtt_write(g->be, index, pte); }
-static inline int igpu_ggtt_write_run(struct igpu *g, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    return g->ops->ggtt_write(g->be, index, pte);
+}
+static inline int igpu_ggtt_write_run(struct igpu *g, uint32_t index, uint32_t n,
+                                      const uint64_t *ptes)
 {
     if (g->ops->ggtt_write_run)
         return g->ops->ggtt_write_run(g->be, index, n, ptes);
@@ -141,24 +148,42 @@ static inline int igpu_ggtt_write_run(struct igpu *g, uint32_t index, uint32_t n
     return 0;
 }
 static inline int igpu_ggtt_read(struct igpu *g, uint32_t index, uint64_t *pte)
-{ return g->ops->ggtt_read(g->be, index, pte); }
+{
+    return g->ops->ggtt_read(g->be, index, pte);
+}
 static inline int igpu_ggtt_flush(struct igpu *g)
-{ return g->ops->ggtt_flush(g->be); }
+{
+    return g->ops->ggtt_flush(g->be);
+}
 static inline int igpu_fence_write(struct igpu *g, uint32_t index, uint64_t value)
-{ return g->ops->fence_write(g->be, index, value); }
+{
+    return g->ops->fence_write(g->be, index, value);
+}
 static inline int igpu_engine_init(struct igpu *g, enum igpu_engine e, uint32_t hws_gaddr)
-{ return g->ops->engine_init(g->be, e, hws_gaddr); }
+{
+    return g->ops->engine_init(g->be, e, hws_gaddr);
+}
 static inline int igpu_elsp_submit(struct igpu *g, enum igpu_engine e, uint64_t d0, uint64_t d1)
-{ return g->ops->elsp_submit(g->be, e, d0, d1); }
+{
+    return g->ops->elsp_submit(g->be, e, d0, d1);
+}
 static inline int igpu_csb_read(struct igpu *g, enum igpu_engine e, struct igpu_csb_event *ev,
                                 unsigned max)
-{ return g->ops->csb_read(g->be, e, ev, max); }
+{
+    return g->ops->csb_read(g->be, e, ev, max);
+}
 static inline int igpu_irq_ack(struct igpu *g, struct igpu_irq_status *st)
-{ return g->ops->irq_ack(g->be, st); }
+{
+    return g->ops->irq_ack(g->be, st);
+}
 static inline int igpu_engine_reset(struct igpu *g, enum igpu_engine e)
-{ return g->ops->engine_reset(g->be, e); }
+{
+    return g->ops->engine_reset(g->be, e);
+}
 static inline int igpu_timestamp(struct igpu *g, enum igpu_engine e, uint64_t *ticks)
-{ return g->ops->timestamp(g->be, e, ticks); }
+{
+    return g->ops->timestamp(g->be, e, ticks);
+}
 
 /* The complete register-state layout of engine e's logical ring context (gen9_context.h),
  * NULL for an invalid engine. */

@@ -16,23 +16,23 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define NAME            "dashboard"
-#define DEFAULT_BG      0x202020u
-#define DEFAULT_BURST   8u
+#define NAME             "dashboard"
+#define DEFAULT_BG       0x202020u
+#define DEFAULT_BURST    8u
 #define DEFAULT_PAUSE_MS 1500u
-#define STATUS_US       (2u * 1000u * 1000u)
-#define PANELS_X        2u
-#define PANELS_Y        2u
-#define BARS            5u
-#define MARGIN          4u
-#define MAX_CMDS        ((PANELS_X * PANELS_Y * (BARS + 1u) + 1u) * GEN9_XY_COLOR_BLT_LEN)
+#define STATUS_US        (2u * 1000u * 1000u)
+#define PANELS_X         2u
+#define PANELS_Y         2u
+#define BARS             5u
+#define MARGIN           4u
+#define MAX_CMDS         ((PANELS_X * PANELS_Y * (BARS + 1u) + 1u) * GEN9_XY_COLOR_BLT_LEN)
 
 static struct vgpu_kiosk k;
 static uint32_t rng = 12345u;
 
 static uint32_t next_rand(void)
 {
-    rng = rng * 1103515245u + 12345u;       /* a plain LCG: deterministic pictures */
+    rng = rng * 1103515245u + 12345u; /* a plain LCG: deterministic pictures */
     return rng >> 16;
 }
 
@@ -78,7 +78,7 @@ int guest_main(const struct tessera_boot_info *boot)
     uint64_t now = guest_now_us(), last_status = now, next_status = now + STATUS_US;
     for (;;) {
         for (uint64_t f = 0; f < burst; f++) {
-            vgpu_kiosk_follow(&k);     /* before the frame's addresses are taken */
+            vgpu_kiosk_follow(&k); /* before the frame's addresses are taken */
             uint32_t dw[MAX_CMDS];
             struct vgpu_cmdbuf cb;
             vgpu_cmdbuf_init(&cb, dw, MAX_CMDS);
@@ -104,8 +104,8 @@ int guest_main(const struct tessera_boot_info *boot)
                 uint64_t dt = now - last_status, df = frames - last_frames;
                 uint64_t fps10 = dt ? df * 10000000u / dt : 0;
                 printf(NAME ": frames %" PRIu64 " bursts %" PRIu64 " fps %" PRIu64 ".%" PRIu64
-                       " waits %" PRIu64 " failures %" PRIu64 "\n", frames, bursts, fps10 / 10,
-                       fps10 % 10, k.v.stats.waits, failures);
+                            " waits %" PRIu64 " failures %" PRIu64 "\n",
+                       frames, bursts, fps10 / 10, fps10 % 10, k.v.stats.waits, failures);
                 last_status = now;
                 last_frames = frames;
                 next_status += STATUS_US;

@@ -25,15 +25,15 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define NAME                "heavy"
-#define DEFAULT_BG          0x600000u
-#define DEFAULT_BALLOON_MS  3000u
-#define DEFAULT_SCRATCH_W   1024u
-#define DEFAULT_SCRATCH_H   512u
-#define STATUS_US           (2u * 1000u * 1000u)
-#define CHECK_EVERY         5u
-#define BALLOON_ANSWER_US   (5u * 1000u * 1000u)
-#define CMDS                (GEN9_XY_COLOR_BLT_LEN + 2u * GEN9_XY_SRC_COPY_BLT_LEN)
+#define NAME               "heavy"
+#define DEFAULT_BG         0x600000u
+#define DEFAULT_BALLOON_MS 3000u
+#define DEFAULT_SCRATCH_W  1024u
+#define DEFAULT_SCRATCH_H  512u
+#define STATUS_US          (2u * 1000u * 1000u)
+#define CHECK_EVERY        5u
+#define BALLOON_ANSWER_US  (5u * 1000u * 1000u)
+#define CMDS               (GEN9_XY_COLOR_BLT_LEN + 2u * GEN9_XY_SRC_COPY_BLT_LEN)
 
 static struct vgpu_kiosk k;
 static struct vgpu_surface s1, s2;
@@ -47,7 +47,10 @@ static uint32_t frame_color(uint64_t n)
     return (k.bg | (step << 8) | step) & 0xFFFFFFu;
 }
 
-static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
 
 static uint32_t submit_frame(uint64_t n)
 {
@@ -68,8 +71,9 @@ static bool check_pixel(const char *what, const struct vgpu_surface *s, uint32_t
     uint32_t got = ((const uint32_t *)vgpu_bo_cpu(&s->bo))[y * (s->pitch / 4u) + x] & 0xFFFFFFu;
     if (got == want)
         return true;
-    printf(NAME ": check FAILED at %s (%" PRIu32 ",%" PRIu32 "): 0x%06" PRIx32 " want 0x%06"
-           PRIx32 "\n", what, x, y, got, want);
+    printf(NAME ": check FAILED at %s (%" PRIu32 ",%" PRIu32 "): 0x%06" PRIx32 " want 0x%06" PRIx32
+                "\n",
+           what, x, y, got, want);
     check_failures++;
     return false;
 }
@@ -86,7 +90,7 @@ static void check(uint64_t last_ok_frame)
 static bool place_scratch(bool first)
 {
     bool ok = first ? vgpu_surface_alloc(&k.v, &s1, s1.width, s1.height, VGPU_GM_HIGH) &&
-                      vgpu_surface_alloc(&k.v, &s2, s2.width, s2.height, VGPU_GM_HIGH)
+                          vgpu_surface_alloc(&k.v, &s2, s2.width, s2.height, VGPU_GM_HIGH)
                     : vgpu_bo_replace(&k.v, &s1.bo) && vgpu_bo_replace(&k.v, &s2.bo);
     placed = ok;
     return ok;
@@ -114,8 +118,8 @@ int guest_main(const struct tessera_boot_info *boot)
     s1.height = s2.height = (uint32_t)sh;
     if (!place_scratch(true))
         return 1;
-    printf(NAME ": scratch 2 x %" PRIu32 "x%" PRIu32 " at 0x%" PRIx64 " 0x%" PRIx64 "\n",
-           s1.width, s1.height, s1.bo.gm, s2.bo.gm);
+    printf(NAME ": scratch 2 x %" PRIu32 "x%" PRIu32 " at 0x%" PRIx64 " 0x%" PRIx64 "\n", s1.width,
+           s1.height, s1.bo.gm, s2.bo.gm);
     if (!vgpu_moves_enable(&k.v))
         return 1;
 
@@ -124,21 +128,21 @@ int guest_main(const struct tessera_boot_info *boot)
     uint64_t next_balloon = now + balloon_ms * 1000u, last_completed = 0;
     uint32_t seqno_of_frame[VGPU_OUTCOMES] = { 0 };
     for (;;) {
-        vgpu_kiosk_follow(&k);         /* before any frame's addresses are taken */
+        vgpu_kiosk_follow(&k); /* before any frame's addresses are taken */
         if (vgpu_refresh_ranges(&k.v, false)) {
             /* Work on memory that went away is dropped (counted as rejected). */
             vgpu_wait_idle(&k.v, VGPU_WAIT_DEFAULT_US);
             if (place_scratch(false))
-                printf(NAME ": ranges changed (generation %" PRIu32 ") high 0x%" PRIx64 "+0x%"
-                       PRIx64 ", scratch re-placed at 0x%" PRIx64 " 0x%" PRIx64 "\n",
+                printf(NAME ": ranges changed (generation %" PRIu32 ") high 0x%" PRIx64
+                            "+0x%" PRIx64 ", scratch re-placed at 0x%" PRIx64 " 0x%" PRIx64 "\n",
                        k.v.generation, k.v.high_base, k.v.high_size, s1.bo.gm, s2.bo.gm);
             else
-                printf(NAME ": ranges changed (generation %" PRIu32 ") high 0x%" PRIx64 "+0x%"
-                       PRIx64 ": no room for the scratch surfaces, waiting\n", k.v.generation,
-                       k.v.high_base, k.v.high_size);
+                printf(NAME ": ranges changed (generation %" PRIu32 ") high 0x%" PRIx64
+                            "+0x%" PRIx64 ": no room for the scratch surfaces, waiting\n",
+                       k.v.generation, k.v.high_base, k.v.high_size);
         }
         if (placed && vgpu_poll(&k.v) >= k.v.max_inflight) {
-            guest_sleep_us(1000u);      /* all in flight: yield, keep the status on time */
+            guest_sleep_us(1000u); /* all in flight: yield, keep the status on time */
         } else if (placed) {
             uint64_t n = submitted_frames++;
             uint32_t seqno = submit_frame(n);
@@ -146,7 +150,7 @@ int guest_main(const struct tessera_boot_info *boot)
                 submit_failures++;
             seqno_of_frame[n % VGPU_OUTCOMES] = seqno;
         } else {
-            guest_sleep_us(100000u);     /* until the ranges change or room appears */
+            guest_sleep_us(100000u); /* until the ranges change or room appears */
             place_scratch(false);
         }
 
@@ -164,9 +168,10 @@ int guest_main(const struct tessera_boot_info *boot)
             uint64_t failures = k.v.stats.rejected + k.v.stats.resets + k.v.stats.timeouts +
                                 submit_failures + check_failures;
             now = guest_now_us();
-            printf(NAME ": frames %" PRIu64 " +%" PRIu64 " in %" PRIu64 " ms inflight %u waits %"
-                   PRIu64 " failures %" PRIu64 " slots %" PRIu32 "\n", done,
-                   done - last_completed, (now - last_status) / 1000u, k.v.n_inflight,
+            printf(NAME ": frames %" PRIu64 " +%" PRIu64 " in %" PRIu64
+                        " ms inflight %u waits %" PRIu64 " failures %" PRIu64 " slots %" PRIu32
+                        "\n",
+                   done, done - last_completed, (now - last_status) / 1000u, k.v.n_inflight,
                    k.v.stats.waits, failures, k.v.slots);
             last_completed = done;
             last_status = now;

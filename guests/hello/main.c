@@ -31,7 +31,7 @@ int guest_main(const struct tessera_boot_info *boot)
     uint64_t due_us = 0;
     for (uint64_t n = 0;; n++) {
         guest_sleep_until_us(due_us);
-        for (int c; (c = guest_console_getc()) >= 0; ) {
+        for (int c; (c = guest_console_getc()) >= 0;) {
             if (c >= 0x20 && c < 0x7F)
                 printf("guest %" PRIu32 " key '%c'\n", boot->guest_id, c);
             else

@@ -12,14 +12,14 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define WAIT_US          (120u * 1000u * 1000u)
-#define RUNAWAY_BLITS    64u                 /* fills of the big surface in one runaway batch */
-#define FENCE_PITCH      512u                /* X tiles: one 4 KiB tile row per 8 rows */
-#define FENCE_MAX_BYTES  (32u << 20)
-#define FENCE_MIN_BYTES  (64u << 10)
-#define FLOOD_GGTT_INDEX 0u                  /* entry 0: the hypervisor's, never a guest's */
-#define NOOP_REJECT_BYTES (16u << 10)        /* the vGPU's batch-copy buffer */
-#define FOREIGN_LRCA     0x1000u             /* the hypervisor's graphics memory, never a guest's */
+#define WAIT_US           (120u * 1000u * 1000u)
+#define RUNAWAY_BLITS     64u  /* fills of the big surface in one runaway batch */
+#define FENCE_PITCH       512u /* X tiles: one 4 KiB tile row per 8 rows */
+#define FENCE_MAX_BYTES   (32u << 20)
+#define FENCE_MIN_BYTES   (64u << 10)
+#define FLOOD_GGTT_INDEX  0u          /* entry 0: the hypervisor's, never a guest's */
+#define NOOP_REJECT_BYTES (16u << 10) /* the vGPU's batch-copy buffer */
+#define FOREIGN_LRCA      0x1000u     /* the hypervisor's graphics memory, never a guest's */
 
 static uint64_t status_next;
 uint64_t hog_until_us = UINT64_MAX;
@@ -38,7 +38,10 @@ static bool status_due(void)
     return true;
 }
 
-static uint64_t now_ms(void) { return guest_now_us() / 1000u; }
+static uint64_t now_ms(void)
+{
+    return guest_now_us() / 1000u;
+}
 
 /* Keeps `depth` workloads of `dw` in flight until the attack ends, counting how they end. */
 static void keep_busy_depth(const char *name, const uint32_t *dw, uint32_t n, unsigned depth)
@@ -128,8 +131,8 @@ static void one_fill_forever(const char *name, uint64_t want_ns)
         return;
     }
     printf(HOG ": attack %s: one fill of %ux%" PRIu32 " per workload, measured %" PRIu64
-           " ms of GPU time, %u in flight\n", name, HOG_PITCH_PX, rows, fill_ns / 1000000u,
-           k.v.max_inflight);
+               " ms of GPU time, %u in flight\n",
+           name, HOG_PITCH_PX, rows, fill_ns / 1000000u, k.v.max_inflight);
     uint32_t dw[GEN9_XY_COLOR_BLT_LEN];
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, dw, GEN9_XY_COLOR_BLT_LEN);
@@ -167,15 +170,16 @@ void attack_fence_storm(void)
     }
     uint64_t value = vgpu_read64(&k.v, GEN9_FENCE_REG_LO(0)), writes = 0;
     printf(HOG ": attack fence-storm: fence 0 of %" PRIu32 " KiB at 0x%" PRIx32
-           " written and cleared in a loop\n", size >> 10, gm);
+               " written and cleared in a loop\n",
+           size >> 10, gm);
     while (running()) {
         vgpu_write64(&k.v, GEN9_FENCE_REG_LO(0), 0);
         vgpu_write64(&k.v, GEN9_FENCE_REG_LO(0), value);
         writes += 2;
         if (status_due())
             printf(HOG ": fence-storm t %" PRIu64 " writes %" PRIu64 " refused %" PRIu32 "\n",
-                   now_ms(), writes, vgpu_ext_read(&k.v, offsetof(struct tessera_balloon_if,
-                                                                  fence_refused)));
+                   now_ms(), writes,
+                   vgpu_ext_read(&k.v, offsetof(struct tessera_balloon_if, fence_refused)));
     }
     vgpu_write64(&k.v, GEN9_FENCE_REG_LO(0), 0);
 }
@@ -192,7 +196,8 @@ void attack_fence_hog(void)
         n++;
     }
     printf(HOG ": attack fence-hog: holds %" PRIu32 " KiB of the fence pool in %" PRIu32
-           " fences\n", held >> 10, n);
+               " fences\n",
+           held >> 10, n);
     while (running()) {
         uint64_t left = hog_until_us - guest_now_us();
         guest_sleep_us(left < STATUS_US ? left : STATUS_US);
@@ -207,7 +212,7 @@ void attack_log_flood(void)
     uint32_t dw[3];
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, dw, 3);
-    vgpu_emit_lri(&cb, GEN9_GDRST, GEN9_GRDOM_FULL);        /* refused by the scanner */
+    vgpu_emit_lri(&cb, GEN9_GDRST, GEN9_GRDOM_FULL); /* refused by the scanner */
     printf(HOG ": attack log-flood: refused workloads, GGTT writes and fence writes in a loop\n");
     uint64_t n = 0;
     while (running()) {

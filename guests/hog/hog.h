@@ -13,10 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HOG                 "hog"
-#define STATUS_US           (2u * 1000u * 1000u)
+#define HOG       "hog"
+#define STATUS_US (2u * 1000u * 1000u)
 
-#define HOG_PITCH_PX        8000u       /* big surfaces: a 32000-byte pitch, under BR13's
+#define HOG_PITCH_PX \
+    8000u /* big surfaces: a 32000-byte pitch, under BR13's
                                          * signed 16 bits */
 
 extern struct vgpu_kiosk k;

@@ -43,8 +43,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEFAULT_BG      0x804000u
-#define BACKING_BYTES   (1u << 20)      /* RAM behind every big surface */
+#define DEFAULT_BG    0x804000u
+#define BACKING_BYTES (1u << 20) /* RAM behind every big surface */
 
 struct vgpu_kiosk k;
 
@@ -86,7 +86,7 @@ bool hog_big_surface(uint32_t rows, uint64_t *gm)
     if (!backing.gm && !vgpu_bo_alloc(v, &backing, BACKING_BYTES, VGPU_GM_LOW))
         return false;
     if (mapped_in && vgpu_wait_idle(v, 60u * 1000u * 1000u) == VGPU_OK) {
-        vgpu_alloc_put(mapped_in, mapped_gm);       /* the old one is too small */
+        vgpu_alloc_put(mapped_in, mapped_gm); /* the old one is too small */
         mapped_in = NULL;
         mapped_bytes = 0;
     }

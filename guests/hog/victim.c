@@ -12,16 +12,16 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define VNAME           "victim"
-#define VICTIM_BG       0x204060u
-#define DEFAULT_GAP_US  30000u
-#define FRAME_WAIT_US   (30u * 1000u * 1000u)
-#define MARK_W          128u
-#define MARK_H          96u
-#define VSTATUS_US      (1000u * 1000u)
-#define FENCE_EVERY_US  (2u * 1000u * 1000u)
-#define FENCE_BYTES     (64u << 10)
-#define FENCE_PITCH     512u
+#define VNAME          "victim"
+#define VICTIM_BG      0x204060u
+#define DEFAULT_GAP_US 30000u
+#define FRAME_WAIT_US  (30u * 1000u * 1000u)
+#define MARK_W         128u
+#define MARK_H         96u
+#define VSTATUS_US     (1000u * 1000u)
+#define FENCE_EVERY_US (2u * 1000u * 1000u)
+#define FENCE_BYTES    (64u << 10)
+#define FENCE_PITCH    512u
 
 int victim_main(const struct tessera_boot_info *boot)
 {
@@ -58,7 +58,8 @@ int victim_main(const struct tessera_boot_info *boot)
         }
         if (now >= next_status) {
             printf(VNAME ": t %" PRIu64 " frames %" PRIu64 " failed %" PRIu64 " fences ok %" PRIu64
-                   " refused %" PRIu64 "\n", now / 1000u, frames, failed, fence_ok, fence_refused);
+                         " refused %" PRIu64 "\n",
+                   now / 1000u, frames, failed, fence_ok, fence_refused);
             next_status += VSTATUS_US;
             if (next_status < now)
                 next_status = now + VSTATUS_US;

@@ -11,19 +11,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define NAME                "hostile-gpu"
-#define ATTACK_TIMEOUT_US   (10u * 1000u * 1000u)
+#define NAME              "hostile-gpu"
+#define ATTACK_TIMEOUT_US (10u * 1000u * 1000u)
 
 /* What each side leaves where the other could see it, so that anything else is foreign. */
-#define GPR_DWORDS          (GEN9_CS_GPR_COUNT * 2u)    /* sixteen 64-bit GPRs */
-#define HOSTILE_GPR_TAG     0x4B1D0000u     /* | dword index */
+#define GPR_DWORDS          (GEN9_CS_GPR_COUNT * 2u) /* sixteen 64-bit GPRs */
+#define HOSTILE_GPR_TAG     0x4B1D0000u              /* | dword index */
 #define HOSTILE_SCRATCH_TAG 0x5C5C5C5Cu
-#define HOSTILE_OWN_TAG     0xF0000000u     /* | word index, its own fenced data */
-#define VICTIM_GPR_TAG      0x71C70000u     /* | dword index */
+#define HOSTILE_OWN_TAG     0xF0000000u /* | word index, its own fenced data */
+#define VICTIM_GPR_TAG      0x71C70000u /* | dword index */
 #define VICTIM_SCRATCH_TAG  0x71C7C0DEu
 #define VICTIM_DATA_TAG     0x71C7DA7Au
 /* The fence of the de-tiling attack: 256 KiB, and the victim's fenced data is as big. */
-#define DETILE_BYTES        (256u * 1024u)
+#define DETILE_BYTES (256u * 1024u)
 
 extern struct vgpu_kiosk k;
 

@@ -24,9 +24,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define ROUNDS          12u                 /* looks, spaced so the victim runs in between */
-#define ROUND_GAP_US    (150u * 1000u)
-#define SAMPLE_STRIDE   512u                /* bytes between the dwords read through the fence */
+#define ROUNDS        12u /* looks, spaced so the victim runs in between */
+#define ROUND_GAP_US  (150u * 1000u)
+#define SAMPLE_STRIDE 512u /* bytes between the dwords read through the fence */
 
 bool hostile_unmapped_page(struct vgpu *v, uint64_t *gm)
 {
@@ -76,7 +76,8 @@ bool attack_fence_detile(void)
     for (uint32_t i = 0; i < DETILE_BYTES / 4u; i++)
         own[i] = HOSTILE_OWN_TAG | i;
     printf(NAME ": attack fence-detile: fence 1 over its 0x%" PRIx64 "+0x%x, X-tiled, pitch 0x%x "
-           "(one row as wide as the fence)\n", bo.gm, DETILE_BYTES, DETILE_BYTES);
+                "(one row as wide as the fence)\n",
+           bo.gm, DETILE_BYTES, DETILE_BYTES);
     if (!vgpu_fence_set(v, 1, (uint32_t)bo.gm, DETILE_BYTES, DETILE_BYTES, false)) {
         vgpu_bo_free(v, &bo);
         printf(NAME ": fence-detile: refused\n");
@@ -96,7 +97,8 @@ bool attack_fence_detile(void)
     vgpu_bo_free(v, &bo);
     if (foreign) {
         printf(NAME ": fence-detile: NOT CONTAINED (%u of %u dwords read through the fence were "
-               "not its own, e.g. 0x%08" PRIx32 ")\n", foreign, n, example);
+                    "not its own, e.g. 0x%08" PRIx32 ")\n",
+               foreign, n, example);
         return false;
     }
     printf(NAME ": fence-detile: contained (%u dwords read, all its own)\n", n);
@@ -152,7 +154,8 @@ bool attack_gpr_plant(void)
     if (!vgpu_bo_alloc(v, &out, VGPU_PAGE, VGPU_GM_LOW))
         return printf(NAME ": gpr-plant: cannot set up\n"), false;
     printf(NAME ": attack gpr-plant: loads 0x%08x|n into its %u BCS GPR dwords for the next "
-           "guest to find\n", HOSTILE_GPR_TAG, GPR_DWORDS);
+                "guest to find\n",
+           HOSTILE_GPR_TAG, GPR_DWORDS);
     uint32_t dw[GPR_DWORDS * 3u];
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, dw, GPR_DWORDS * 3u);
@@ -188,7 +191,8 @@ bool attack_scratch_share(void)
     if (!hostile_unmapped_page(v, &hole) || !vgpu_bo_alloc(v, &out, VGPU_PAGE, VGPU_GM_LOW))
         return printf(NAME ": scratch-share: cannot set up\n"), false;
     printf(NAME ": attack scratch-share: copies its never-mapped page 0x%" PRIx64 " out, then "
-           "writes 0x%08x there\n", hole, HOSTILE_SCRATCH_TAG);
+                "writes 0x%08x there\n",
+           hole, HOSTILE_SCRATCH_TAG);
     unsigned foreign = 0, runs = 0;
     uint32_t example = 0;
     for (unsigned r = 0; r < ROUNDS; r++) {

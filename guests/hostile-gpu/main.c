@@ -33,15 +33,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_BG          0xC000C0u
-#define GM_LIMIT            (1ull << 32)        /* the 4 GiB a Gen9 GGTT maps */
-#define RUNAWAY_TIMEOUT_US  (60u * 1000u * 1000u)
+#define DEFAULT_BG            0xC000C0u
+#define GM_LIMIT              (1ull << 32) /* the 4 GiB a Gen9 GGTT maps */
+#define RUNAWAY_TIMEOUT_US    (60u * 1000u * 1000u)
 #define DEFAULT_RUNAWAY_BLITS 512u
-#define RUNAWAY_W           4096u               /* pixels: pitch 16 KiB, under BR13's 32 KiB */
-#define RUNAWAY_H           2048u
-#define RUNAWAY_BACKING     (1u << 20)          /* RAM behind the runaway surface */
-#define STATUS_US           (2u * 1000u * 1000u)
-#define EXT(f)              ((uint32_t)offsetof(struct tessera_balloon_if, f))
+#define RUNAWAY_W             4096u /* pixels: pitch 16 KiB, under BR13's 32 KiB */
+#define RUNAWAY_H             2048u
+#define RUNAWAY_BACKING       (1u << 20) /* RAM behind the runaway surface */
+#define STATUS_US             (2u * 1000u * 1000u)
+#define EXT(f)                ((uint32_t)offsetof(struct tessera_balloon_if, f))
 
 struct vgpu_kiosk k;
 static uint64_t frames, frame_failures;
@@ -154,7 +154,7 @@ static bool attack_ggtt_foreign(void)
     uint64_t foreign = (v->ram_bytes + GEN9_GTT_PAGE_MASK) & ~(uint64_t)GEN9_GTT_PAGE_MASK;
     uint64_t old = vgpu_ggtt_read(v, idx_in);
     printf(NAME ": attack ggtt-foreign: entry %" PRIu32 " (own) -> RAM 0x%" PRIx64
-           " (beyond its RAM); entry %" PRIu32 " (not its own) -> its page 0x%" PRIx64 "\n",
+                " (beyond its RAM); entry %" PRIu32 " (not its own) -> its page 0x%" PRIx64 "\n",
            idx_in, foreign, idx_out, victim.gpa);
 
     uint64_t bad = gen9_ggtt_pte_encode(foreign);
@@ -162,7 +162,7 @@ static bool attack_ggtt_foreign(void)
     bool leaked1 = vgpu_ggtt_read(v, idx_in) == bad;
     bool acc2 = vgpu_ggtt_write(v, idx_out, gen9_ggtt_pte_encode(victim.gpa));
     if (acc1 || leaked1)
-        vgpu_ggtt_write(v, idx_in, old);    /* put its own page back */
+        vgpu_ggtt_write(v, idx_in, old); /* put its own page back */
     vgpu_bo_free(v, &victim);
     if (acc1 || leaked1 || acc2) {
         printf(NAME ": ggtt-foreign: NOT CONTAINED (%s%s)\n",
@@ -186,7 +186,8 @@ static bool attack_fence_foreign(void)
         what = "memory that is not its own";
     }
     printf(NAME ": attack fence-foreign: fence 0 over 0x%" PRIx64 "+0x%" PRIx32 " (%s; %" PRIu32
-           " fences)\n", gm, size, what, v->fence_num);
+                " fences)\n",
+           gm, size, what, v->fence_num);
     if (vgpu_fence_set(v, 0, (uint32_t)gm, size, pitch, false)) {
         vgpu_fence_write(v, 0, 0);
         printf(NAME ": fence-foreign: NOT CONTAINED\n");
@@ -205,7 +206,7 @@ static bool attack_batch_loop(void)
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, vgpu_bo_cpu(&batch), GEN9_GTT_PAGE_SIZE / 4u);
     vgpu_emit_noop(&cb);
-    vgpu_emit_bb_start(&cb, batch.gm, false);      /* chains back to its own start */
+    vgpu_emit_bb_start(&cb, batch.gm, false); /* chains back to its own start */
     uint32_t dw[GEN9_MI_BATCH_BUFFER_START_LEN];
     vgpu_cmdbuf_init(&cb, dw, GEN9_MI_BATCH_BUFFER_START_LEN);
     vgpu_emit_bb_start(&cb, batch.gm, false);
@@ -256,13 +257,13 @@ static bool attack_runaway(void)
     vgpu_emit_bb_end(&cb);
     uint64_t est_ms = runaway_blits * vgpu_blit_est_ns((uint64_t)RUNAWAY_W * h) / 1000000u;
     printf(NAME ": attack runaway: a batch of %" PRIu64 " blits of %ux%" PRIu32 " at 0x%" PRIx64
-           " in its own %s memory, about %" PRIu64 " ms of GPU time\n", runaway_blits, RUNAWAY_W,
-           h, gm, where == VGPU_GM_HIGH ? "high" : "low", est_ms);
+                " in its own %s memory, about %" PRIu64 " ms of GPU time\n",
+           runaway_blits, RUNAWAY_W, h, gm, where == VGPU_GM_HIGH ? "high" : "low", est_ms);
     uint32_t dw[GEN9_MI_BATCH_BUFFER_START_LEN];
     vgpu_cmdbuf_init(&cb, dw, GEN9_MI_BATCH_BUFFER_START_LEN);
     vgpu_emit_bb_start(&cb, batch.gm, false);
     bool ok = judge_workload("runaway", dw, cb.n, RUNAWAY_TIMEOUT_US);
-    if (v->n_inflight == 0) {       /* never free what the GPU may still use */
+    if (v->n_inflight == 0) { /* never free what the GPU may still use */
         vgpu_alloc_put(a, gm);
         vgpu_bo_free(v, &batch);
         vgpu_bo_free(v, &backing);

@@ -21,12 +21,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define VNAME           "victim"
-#define VICTIM_BG       0x208040u
-#define FRAME_GAP_US    (100u * 1000u)
-#define MARK_SIDE       32u                /* the square each frame redraws */
-#define STATUS_US       (2u * 1000u * 1000u)
-#define CHECK_SCRATCH   VGPU_PAGE          /* offset of the page copy in the check buffer */
+#define VNAME         "victim"
+#define VICTIM_BG     0x208040u
+#define FRAME_GAP_US  (100u * 1000u)
+#define MARK_SIDE     32u /* the square each frame redraws */
+#define STATUS_US     (2u * 1000u * 1000u)
+#define CHECK_SCRATCH VGPU_PAGE /* offset of the page copy in the check buffer */
 
 static bool fence_data_behind_a_hole(struct vgpu *v, struct vgpu_bo *data)
 {
@@ -57,8 +57,9 @@ int victim_main(const struct tessera_boot_info *boot)
         printf(VNAME ": cannot set up\n");
         return 1;
     }
-    printf(VNAME ": ready: data fenced at 0x%" PRIx64 "+0x%x behind a hole; unmapped page 0x%" PRIx64
-           "\n", data.gm, DETILE_BYTES, page);
+    printf(VNAME ": ready: data fenced at 0x%" PRIx64
+                 "+0x%x behind a hole; unmapped page 0x%" PRIx64 "\n",
+           data.gm, DETILE_BYTES, page);
 
     uint64_t frames = 0, bad_gpr = 0, bad_page = 0, next_status = guest_now_us() + STATUS_US;
     for (;;) {
@@ -84,11 +85,13 @@ int victim_main(const struct tessera_boot_info *boot)
         const volatile uint32_t *c = vgpu_bo_cpu(&check);
         for (uint32_t i = 0; i < GPR_DWORDS; i++)
             if (c[i] != 0 && c[i] != (VICTIM_GPR_TAG | i) && !bad_gpr++)
-                printf(VNAME ": GPRs POISONED: 0x%08" PRIx32 " in GPR dword %" PRIu32 "\n", c[i], i);
+                printf(VNAME ": GPRs POISONED: 0x%08" PRIx32 " in GPR dword %" PRIu32 "\n", c[i],
+                       i);
         for (uint32_t i = 0; i < VGPU_PAGE / 4u; i++) {
             uint32_t w = c[CHECK_SCRATCH / 4u + i];
             if (w != 0 && w != VICTIM_SCRATCH_TAG && !bad_page++)
-                printf(VNAME ": unmapped page POISONED: 0x%08" PRIx32 " at dword %" PRIu32 "\n", w, i);
+                printf(VNAME ": unmapped page POISONED: 0x%08" PRIx32 " at dword %" PRIu32 "\n", w,
+                       i);
         }
         if (guest_now_us() >= next_status) {
             printf(VNAME ": frames %" PRIu64 " poisoned gpr %" PRIu64 " page %" PRIu64 "\n", frames,

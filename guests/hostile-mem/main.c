@@ -25,11 +25,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MIB                     (1024ULL * 1024)
-#define READ_BEYOND_RAM         (64 * MIB)
-#define WRITE_HIGH_GPA          0xC0000000ULL   /* 3 GiB */
-#define MSR_VALUE               0x10
-#define VMX_REGION_SIZE         4096
+#define MIB             (1024ULL * 1024)
+#define READ_BEYOND_RAM (64 * MIB)
+#define WRITE_HIGH_GPA  0xC0000000ULL /* 3 GiB */
+#define MSR_VALUE       0x10
+#define VMX_REGION_SIZE 4096
 
 static const struct tessera_boot_info *boot;
 static uint64_t msr_index = MSR_IA32_SYSENTER_CS;
@@ -115,15 +115,12 @@ static void check_cpuid(void *arg)
 struct attack {
     const char *name;
     void (*run)(void *arg);
-    bool hostile;           /* false: a check that is supposed to complete */
+    bool hostile; /* false: a check that is supposed to complete */
 };
 
 static const struct attack attacks[] = {
-    { "read", attack_read, true },
-    { "write", attack_write, true },
-    { "vmxon", attack_vmxon, true },
-    { "msr", attack_msr, true },
-    { "cpuid", check_cpuid, false },
+    { "read", attack_read, true }, { "write", attack_write, true }, { "vmxon", attack_vmxon, true },
+    { "msr", attack_msr, true },   { "cpuid", check_cpuid, false },
 };
 
 static const char *const all_sequence[] = { "msr", "vmxon", "read" };

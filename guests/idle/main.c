@@ -22,11 +22,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define NAME            "idle"
-#define DEFAULT_BG      0x203040u
-#define BORDER          4u
-#define BORDER_COLOR    0xFFFFFFu
-#define HEARTBEAT_US    (5u * 1000u * 1000u)
+#define NAME         "idle"
+#define DEFAULT_BG   0x203040u
+#define BORDER       4u
+#define BORDER_COLOR 0xFFFFFFu
+#define HEARTBEAT_US (5u * 1000u * 1000u)
 
 static struct vgpu_kiosk k;
 
@@ -109,9 +109,9 @@ int guest_main(const struct tessera_boot_info *boot)
     for (;;) {
         uint64_t now = guest_now_us();
         uint64_t wake = redraw_ms && now + redraw_ms * 1000u < next_beat ? now + redraw_ms * 1000u
-                                                                       : next_beat;
+                                                                         : next_beat;
         guest_sleep_until_us(wake);
-        vgpu_kiosk_follow(&k);         /* before the frame's addresses are taken */
+        vgpu_kiosk_follow(&k); /* before the frame's addresses are taken */
         if (redraw_ms) {
             if (draw(w, h) != VGPU_OK)
                 return 1;
@@ -125,7 +125,8 @@ int guest_main(const struct tessera_boot_info *boot)
         if (guest_now_us() >= next_beat) {
             printf(NAME ": heartbeat %" PRIu64 " t=%" PRIu64 "s\n", n, guest_now_us() / 1000000u);
             if (redraw_ms)
-                printf(NAME ": redrawn %" PRIu64 " times, %" PRIu64 " differed\n", redrawn, differed);
+                printf(NAME ": redrawn %" PRIu64 " times, %" PRIu64 " differed\n", redrawn,
+                       differed);
             n++;
             next_beat += HEARTBEAT_US;
         }

@@ -28,23 +28,23 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#define NAME             "irq-test"
-#define VEC_PIC_BASE     0x30
-#define VEC_UART         (VEC_PIC_BASE + 4)
-#define UART_IRQ         4u
-#define VEC_ONE_SHOT     0x40
-#define VEC_PERIODIC     0x41
-#define VEC_SELF_IPI     0x50
-#define VEC_ICR_SELF     0x51
-#define VEC_LOW          0x52
-#define VEC_HIGH         0x61
-#define TIMER_US         20000u
-#define PERIOD_US        10000u
-#define PERIODS          10u
-#define SLEEP_US         2000000u
-#define HEARTBEAT_US     10000000u
-#define WAIT_LIMIT_US    5000000u      /* no interrupt within this: the check fails */
-#define COM              TESSERA_GUEST_CONSOLE_PORT
+#define NAME          "irq-test"
+#define VEC_PIC_BASE  0x30
+#define VEC_UART      (VEC_PIC_BASE + 4)
+#define UART_IRQ      4u
+#define VEC_ONE_SHOT  0x40
+#define VEC_PERIODIC  0x41
+#define VEC_SELF_IPI  0x50
+#define VEC_ICR_SELF  0x51
+#define VEC_LOW       0x52
+#define VEC_HIGH      0x61
+#define TIMER_US      20000u
+#define PERIOD_US     10000u
+#define PERIODS       10u
+#define SLEEP_US      2000000u
+#define HEARTBEAT_US  10000000u
+#define WAIT_LIMIT_US 5000000u /* no interrupt within this: the check fails */
+#define COM           TESSERA_GUEST_CONSOLE_PORT
 
 static uint64_t tsc_hz;
 static volatile uint64_t count[256], last_tsc[256];
@@ -55,10 +55,22 @@ static volatile unsigned keys_head, keys_tail;
 static volatile unsigned thre_seen;
 static unsigned failures;
 
-static uint64_t apic_rd(uint32_t reg) { return x86_rdmsr(X2APIC_MSR(reg)); }
-static void apic_wr(uint32_t reg, uint64_t v) { x86_wrmsr(X2APIC_MSR(reg), v); }
-static uint64_t tsc_to_us(uint64_t t) { return t * 1000000u / tsc_hz; }
-static uint64_t us_to_tsc(uint64_t us) { return us * tsc_hz / 1000000u; }
+static uint64_t apic_rd(uint32_t reg)
+{
+    return x86_rdmsr(X2APIC_MSR(reg));
+}
+static void apic_wr(uint32_t reg, uint64_t v)
+{
+    x86_wrmsr(X2APIC_MSR(reg), v);
+}
+static uint64_t tsc_to_us(uint64_t t)
+{
+    return t * 1000000u / tsc_hz;
+}
+static uint64_t us_to_tsc(uint64_t us)
+{
+    return us * tsc_hz / 1000000u;
+}
 
 static void fail(const char *what)
 {
@@ -80,9 +92,9 @@ static void on_apic_vector(unsigned v)
 static void on_uart(unsigned v)
 {
     count[v]++;
-    for (uint8_t iir; !((iir = x86_inb(COM + UART_IIR)) & UART_IIR_NO_INT); ) {
+    for (uint8_t iir; !((iir = x86_inb(COM + UART_IIR)) & UART_IIR_NO_INT);) {
         if ((iir & 0x0F) == UART_IIR_THRE)
-            thre_seen++;                    /* reading IIR cleared it */
+            thre_seen++; /* reading IIR cleared it */
         while (x86_inb(COM + UART_LSR) & UART_LSR_DR) {
             char c = (char)x86_inb(COM + UART_RBR);
             if (keys_head - keys_tail < sizeof keys)
@@ -99,7 +111,7 @@ static bool wait_for(unsigned v, uint64_t n)
     while (count[v] < n) {
         if (tsc_to_us(x86_rdtsc() - t0) > WAIT_LIMIT_US)
             return false;
-        guest_timer_arm(x86_rdtsc() + us_to_tsc(WAIT_LIMIT_US));   /* never halt for good */
+        guest_timer_arm(x86_rdtsc() + us_to_tsc(WAIT_LIMIT_US)); /* never halt for good */
         guest_irq_wait();
     }
     return true;
@@ -140,7 +152,7 @@ static void restore_library_timer(void)
 
 static void check_one_shot(void)
 {
-    uint32_t initial = (uint32_t)us_to_tsc(TIMER_US);      /* divide by 1: one count per TSC tick */
+    uint32_t initial = (uint32_t)us_to_tsc(TIMER_US); /* divide by 1: one count per TSC tick */
     apic_wr(LAPIC_TIMER_DIVIDE, LAPIC_DIVIDE_BY_1);
     apic_wr(LAPIC_LVT_TIMER, LAPIC_LVT_ONESHOT | VEC_ONE_SHOT);
     uint64_t t0 = x86_rdtsc();
@@ -155,7 +167,8 @@ static void check_one_shot(void)
     else if (current == 0 || current > initial)
         fail("one-shot current count out of range");
     else
-        printf(NAME ": one-shot fired after %" PRIu64 " us (asked %u), count read %" PRIu64 " of %u\n",
+        printf(NAME ": one-shot fired after %" PRIu64 " us (asked %u), count read %" PRIu64
+                    " of %u\n",
                us, TIMER_US, current, initial);
     if (apic_rd(LAPIC_TIMER_CURRENT) != 0)
         fail("one-shot count not 0 after firing");
@@ -176,7 +189,8 @@ static void check_periodic(void)
     else if (us < (uint64_t)PERIODS * PERIOD_US)
         fail("periodic timer ran fast");
     else
-        printf(NAME ": periodic %u interrupts in %" PRIu64 " us (period %u)\n", PERIODS, us, PERIOD_US);
+        printf(NAME ": periodic %u interrupts in %" PRIu64 " us (period %u)\n", PERIODS, us,
+               PERIOD_US);
 }
 
 static void check_self_ipis(void)
@@ -213,12 +227,13 @@ static void setup_pic(void)
     x86_outb(PIC2_DATA, VEC_PIC_BASE + 8);
     x86_outb(PIC2_DATA, PIC_CASCADE_IR);
     x86_outb(PIC2_DATA, PIC_ICW4_8086);
-    x86_outb(PIC1_DATA, (uint8_t)~((1u << PIC_CASCADE_IR) | (1u << UART_IRQ)));
+    x86_outb(PIC1_DATA, (uint8_t) ~((1u << PIC_CASCADE_IR) | (1u << UART_IRQ)));
     x86_outb(PIC2_DATA, 0xFF);
-    if (x86_inb(PIC1_DATA) != (uint8_t)~((1u << PIC_CASCADE_IR) | (1u << UART_IRQ)))
+    if (x86_inb(PIC1_DATA) != (uint8_t) ~((1u << PIC_CASCADE_IR) | (1u << UART_IRQ)))
         fail("PIC mask does not read back");
     uint64_t lint0 = apic_rd(LAPIC_LVT_LINT0);
-    if ((lint0 & LAPIC_LVT_MASKED) || (lint0 & LAPIC_LVT_DELIVERY_MASK) != LAPIC_LVT_DELIVERY_EXTINT)
+    if ((lint0 & LAPIC_LVT_MASKED) ||
+        (lint0 & LAPIC_LVT_DELIVERY_MASK) != LAPIC_LVT_DELIVERY_EXTINT)
         fail("LINT0 is not an unmasked ExtINT");
     /* The UART's interrupt reaches IRQ 4 with OUT2 set, as on a PC. */
     x86_outb(COM + UART_MCR, UART_MCR_DTR | UART_MCR_RTS | UART_MCR_OUT2);
@@ -228,7 +243,7 @@ static void setup_pic(void)
 static void check_thre_interrupt(void)
 {
     uint64_t before = count[VEC_UART];
-    x86_outb(COM + UART_IER, UART_IER_ETBEI);      /* THR is empty: raises at once */
+    x86_outb(COM + UART_IER, UART_IER_ETBEI); /* THR is empty: raises at once */
     bool ok = wait_for(VEC_UART, before + 1);
     x86_outb(COM + UART_IER, 0);
     if (!ok || !thre_seen)
@@ -247,7 +262,8 @@ static void check_sleep(void)
 int guest_main(const struct tessera_boot_info *boot)
 {
     tsc_hz = boot->tsc_hz;
-    const unsigned apic_vectors[] = { VEC_ONE_SHOT, VEC_PERIODIC, VEC_SELF_IPI, VEC_ICR_SELF, VEC_LOW, VEC_HIGH };
+    const unsigned apic_vectors[] = { VEC_ONE_SHOT, VEC_PERIODIC, VEC_SELF_IPI,
+                                      VEC_ICR_SELF, VEC_LOW,      VEC_HIGH };
     for (unsigned i = 0; i < sizeof apic_vectors / sizeof apic_vectors[0]; i++)
         guest_irq_set_handler(apic_vectors[i], on_apic_vector);
     guest_irq_set_handler(VEC_UART, on_uart);

@@ -7,16 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_space(char c) { return c == ' ' || c == '\t'; }
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
-int guest_cmdline_get(const struct tessera_boot_info *boot, const char *key, char *buf,
-                      size_t len)
+int guest_cmdline_get(const struct tessera_boot_info *boot, const char *key, char *buf, size_t len)
 {
     if (!boot || !key)
         return -1;
     size_t key_len = strlen(key);
     if (key_len == 0 || strpbrk(key, "= \t"))
-        return -1;      /* no word can have that key */
+        return -1; /* no word can have that key */
     /* Never trust the terminator: stop at the end of the field whatever it holds. */
     const char *s = boot->cmdline;
     const char *end = s + strnlen(s, sizeof(boot->cmdline));
@@ -32,7 +34,7 @@ int guest_cmdline_get(const struct tessera_boot_info *boot, const char *key, cha
         size_t word_len = (size_t)(s - word);
         if (word_len < key_len || memcmp(word, key, key_len) != 0)
             continue;
-        if (word_len == key_len) {                  /* bare key */
+        if (word_len == key_len) { /* bare key */
             value = word + key_len;
             value_len = 0;
         } else if (word[key_len] == '=') {

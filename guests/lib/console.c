@@ -6,11 +6,11 @@
 #include "guests/lib/x86.h"
 
 /* 16550 registers and line-status bits (PC16550D datasheet, Table 2 and §8.6.3). */
-#define UART_RBR 0          /* receive buffer (read, DLAB = 0) */
-#define UART_THR 0          /* transmit holding register (write, DLAB = 0) */
-#define UART_LSR 5          /* line status */
-#define UART_LSR_DR   0x01  /* a received byte is waiting in RBR */
-#define UART_LSR_THRE 0x20  /* THR is empty: the next byte may be written */
+#define UART_RBR      0    /* receive buffer (read, DLAB = 0) */
+#define UART_THR      0    /* transmit holding register (write, DLAB = 0) */
+#define UART_LSR      5    /* line status */
+#define UART_LSR_DR   0x01 /* a received byte is waiting in RBR */
+#define UART_LSR_THRE 0x20 /* THR is empty: the next byte may be written */
 
 /* Each LSR read is a VM exit; an emulated UART is ready at once, and a wedged one must not hang
  * the guest, so the wait is bounded and the byte goes out anyway. */

@@ -25,23 +25,23 @@ int guest_main(const struct tessera_boot_info *boot);
 const struct tessera_boot_info *guest_boot_info(void);
 
 /* Exit statuses the library itself uses; a guest's own statuses should stay below 0x80. */
-#define GUEST_EXIT_BAD_BOOT    0x7f        /* boot info missing, wrong magic or version */
-#define GUEST_EXIT_UNEXPECTED_IRQ 0x7e     /* an interrupt vector with no handler */
-#define GUEST_EXIT_TRAP_BASE   0x80        /* + vector: an exception nobody caught */
-#define GUEST_EXIT_DOUBLE_TRAP 0xff        /* an exception inside the exception handler */
+#define GUEST_EXIT_BAD_BOOT       0x7f /* boot info missing, wrong magic or version */
+#define GUEST_EXIT_UNEXPECTED_IRQ 0x7e /* an interrupt vector with no handler */
+#define GUEST_EXIT_TRAP_BASE      0x80 /* + vector: an exception nobody caught */
+#define GUEST_EXIT_DOUBLE_TRAP    0xff /* an exception inside the exception handler */
 
 /* ---- Console: the virtual 16550 at TESSERA_GUEST_CONSOLE_PORT (polled, no interrupts) ---- */
 
-void guest_console_putc(char c);                        /* "\n" is sent as "\r\n" */
+void guest_console_putc(char c); /* "\n" is sent as "\r\n" */
 void guest_console_write(const char *s, size_t len);
-void guest_console_puts(const char *s);                 /* no newline added */
-void guest_console_put_hex(uint64_t v);                 /* "0x" and lower-case hex digits */
+void guest_console_puts(const char *s); /* no newline added */
+void guest_console_put_hex(uint64_t v); /* "0x" and lower-case hex digits */
 void guest_console_put_dec(uint64_t v);
-int guest_console_getc(void);                           /* a received byte, or -1 if none */
+int guest_console_getc(void); /* a received byte, or -1 if none */
 
 /* ---- Time: the TSC at boot_info->tsc_hz ---- */
 
-uint64_t guest_now_us(void);                    /* microseconds since the guest started */
+uint64_t guest_now_us(void); /* microseconds since the guest started */
 /* Sleep until the deadline, no earlier.  With the APIC timer (guest_irq_timer_ready) a sleep of
  * GUEST_SLEEP_TIMER_MIN_US or more arms the TSC deadline and waits halted with interrupts on:
  * the vCPU is off the CPU, costing no exits, until the timer fires.  Shorter sleeps (and every
@@ -49,7 +49,7 @@ uint64_t guest_now_us(void);                    /* microseconds since the guest 
  * the rest of the time slice", and re-check the time after each one. */
 #define GUEST_SLEEP_TIMER_MIN_US 2000
 void guest_sleep_us(uint64_t us);
-void guest_sleep_until_us(uint64_t t_us);       /* until guest_now_us() >= t_us */
+void guest_sleep_until_us(uint64_t t_us); /* until guest_now_us() >= t_us */
 
 /* ---- Interrupts (docs/guest-abi.md "Interrupts") ----
  *
@@ -85,7 +85,7 @@ uint64_t guest_hypercall(uint64_t nr, uint64_t arg0, uint64_t arg1);
 /* Flushes stdio and stops the guest with `status` (TESSERA_HC_EXIT).  Never returns: should the
  * hypervisor not stop it, the vCPU halts for good. */
 __attribute__((noreturn)) void guest_exit(uint64_t status);
-void guest_yield(void);                         /* TESSERA_HC_YIELD */
+void guest_yield(void); /* TESSERA_HC_YIELD */
 
 /* ---- Command line: space-separated words, `key=value` or a bare `key` ---- */
 
@@ -94,8 +94,7 @@ void guest_yield(void);                         /* TESSERA_HC_YIELD */
  * result >= len means it was truncated), or -1 if no word has that key.  buf may be NULL when
  * len is 0, to test for presence.  A key that is empty or holds '=', ' ' or a tab is never
  * found. */
-int guest_cmdline_get(const struct tessera_boot_info *boot, const char *key, char *buf,
-                      size_t len);
+int guest_cmdline_get(const struct tessera_boot_info *boot, const char *key, char *buf, size_t len);
 /* The value of `key` as a number (decimal, 0x hex or 0 octal, like strtoull with base 0).
  * Returns false, leaving *out alone, if the key is absent or its value is not entirely a
  * number. */
@@ -108,10 +107,10 @@ bool guest_cmdline_u64(const struct tessera_boot_info *boot, const char *key, ui
  * (#PF adds " cr2 0x..."), and then stops the guest with GUEST_EXIT_TRAP_BASE + vector, unless
  * it happened inside guest_trap_try. */
 struct guest_trap {
-    unsigned vector;            /* 13 for #GP, 6 for #UD, 14 for #PF, ... */
-    uint64_t rip;               /* the faulting instruction */
-    uint64_t error;             /* the error code, 0 for vectors without one */
-    uint64_t cr2;               /* the faulting address for #PF, else 0 */
+    unsigned vector; /* 13 for #GP, 6 for #UD, 14 for #PF, ... */
+    uint64_t rip;    /* the faulting instruction */
+    uint64_t error;  /* the error code, 0 for vectors without one */
+    uint64_t cr2;    /* the faulting address for #PF, else 0 */
 };
 #define GUEST_VEC_UD 6
 #define GUEST_VEC_GP 13
@@ -121,7 +120,7 @@ struct guest_trap {
  * abandoned (as by longjmp) and guest_trap_try returns true with the details in *trap.  Returns
  * false if fn returned normally.  For guests that provoke faults on purpose. */
 bool guest_trap_try(void (*fn)(void *arg), void *arg, struct guest_trap *trap);
-const char *guest_trap_name(unsigned vector);   /* "#GP"; "#??" for a reserved vector */
+const char *guest_trap_name(unsigned vector); /* "#GP"; "#??" for a reserved vector */
 
 /* ---- Memory ---- */
 

@@ -11,14 +11,20 @@
 #include "arch/x86/regs.h"
 
 #define FIRST_IRQ_VECTOR 32
-#define VECTORS 256
+#define VECTORS          256
 
 static guest_irq_handler handlers[VECTORS];
 static bool timer_ready;
 static volatile uint64_t timer_irqs;
 
-bool guest_irq_timer_ready(void) { return timer_ready; }
-uint64_t guest_irq_timer_count(void) { return timer_irqs; }
+bool guest_irq_timer_ready(void)
+{
+    return timer_ready;
+}
+uint64_t guest_irq_timer_count(void)
+{
+    return timer_irqs;
+}
 
 void guest_apic_eoi(void)
 {
@@ -62,9 +68,9 @@ bool guest_irq_set_handler(unsigned vector, guest_irq_handler fn)
 void guest_irq_dispatch(unsigned vector, uint64_t rip)
 {
     if (vector == GUEST_VEC_SPURIOUS)
-        return;                     /* a spurious interrupt takes no EOI (SDM §11.9) */
+        return; /* a spurious interrupt takes no EOI (SDM §11.9) */
     if (vector == GUEST_VEC_TIMER) {
-        timer_irqs++;               /* the wake-up is all a sleep needs */
+        timer_irqs++; /* the wake-up is all a sleep needs */
         guest_apic_eoi();
         return;
     }

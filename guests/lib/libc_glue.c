@@ -36,7 +36,7 @@ void guest_heap_init(uintptr_t base, uintptr_t limit)
 bool guest_heap_limit(uintptr_t limit)
 {
     if (!heap_base || (char *)limit < heap_brk)
-        return false;           /* malloc already handed out memory above it */
+        return false; /* malloc already handed out memory above it */
     heap_limit = (char *)limit;
     return true;
 }
@@ -84,17 +84,35 @@ int _read(int fd, char *buf, int len)
 }
 
 int _close(int fd);
-int _close(int fd) { return fail(EBADF); }
+int _close(int fd)
+{
+    return fail(EBADF);
+}
 int _open(const char *path, int flags, int mode);
-int _open(const char *path, int flags, int mode) { return fail(ENOSYS); }
+int _open(const char *path, int flags, int mode)
+{
+    return fail(ENOSYS);
+}
 int _lseek(int fd, int off, int whence);
-int _lseek(int fd, int off, int whence) { return fail(ESPIPE); }
+int _lseek(int fd, int off, int whence)
+{
+    return fail(ESPIPE);
+}
 int _isatty(int fd);
-int _isatty(int fd) { return fd >= 0 && fd <= 2; }
+int _isatty(int fd)
+{
+    return fd >= 0 && fd <= 2;
+}
 int _getpid(void);
-int _getpid(void) { return 1; }
+int _getpid(void)
+{
+    return 1;
+}
 int _kill(int pid, int sig);
-int _kill(int pid, int sig) { return fail(EINVAL); }
+int _kill(int pid, int sig)
+{
+    return fail(EINVAL);
+}
 
 /* The console is a character device (a terminal, as isatty says). */
 int _fstat(int fd, struct stat *st);

@@ -33,7 +33,7 @@ bool guest_map_uncached(uint64_t gpa, uint64_t len)
 {
     uint64_t first = gpa & ~(PAGE_2M - 1);
     if (len == 0 || gpa + len < gpa || gpa + len > (1ULL << (PAGING_VA_BITS - 1)))
-        return false;       /* the lower canonical half: identity addresses stay canonical */
+        return false; /* the lower canonical half: identity addresses stay canonical */
     uint64_t *pml4 = (uint64_t *)(uintptr_t)(x86_read_cr3() & PTE_ADDR_MASK);
 
     for (uint64_t page = first; page < gpa + len; page += PAGE_2M) {
@@ -42,13 +42,13 @@ bool guest_map_uncached(uint64_t gpa, uint64_t len)
             return false;
         uint64_t *pdpte = &pdpt[PT_INDEX(page, 2)];
         if ((*pdpte & PTE_P) && (*pdpte & PTE_PS))
-            continue;       /* already inside a 1 GiB page */
+            continue; /* already inside a 1 GiB page */
         uint64_t *pd = next_table(pdpte);
         if (!pd)
             return false;
         uint64_t *pde = &pd[PT_INDEX(page, 1)];
         if (*pde & PTE_P)
-            continue;       /* guest RAM or an earlier mapping: keep its caching */
+            continue; /* guest RAM or an earlier mapping: keep its caching */
         *pde = page | PTE_P | PTE_W | PTE_PS | PTE_PCD | PTE_PWT;
         x86_invlpg(page);
     }

@@ -8,7 +8,10 @@
 
 static const struct tessera_boot_info *boot_info;
 
-const struct tessera_boot_info *guest_boot_info(void) { return boot_info; }
+const struct tessera_boot_info *guest_boot_info(void)
+{
+    return boot_info;
+}
 
 static __attribute__((noreturn)) void bad_boot(const char *why, uint64_t value)
 {
@@ -22,7 +25,7 @@ static __attribute__((noreturn)) void bad_boot(const char *why, uint64_t value)
 
 void guest_runtime_start(const struct tessera_boot_info *boot)
 {
-    guest_trap_init();      /* first, so a bad boot-info pointer faults visibly */
+    guest_trap_init(); /* first, so a bad boot-info pointer faults visibly */
 
     uintptr_t at = (uintptr_t)boot;
     if (!boot || at % 8 != 0 || at >= (uintptr_t)_image_start)

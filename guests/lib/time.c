@@ -37,10 +37,10 @@ uint64_t guest_now_us(void)
 void guest_sleep_until_us(uint64_t t_us)
 {
     uint64_t deadline = us_to_ticks(t_us), timer_min = us_to_ticks(GUEST_SLEEP_TIMER_MIN_US);
-    for (uint64_t now; (now = x86_rdtsc() - tsc_start) < deadline; ) {
+    for (uint64_t now; (now = x86_rdtsc() - tsc_start) < deadline;) {
         if (guest_irq_timer_ready() && deadline - now >= timer_min) {
             guest_timer_arm(tsc_start + deadline);
-            guest_irq_wait();       /* the timer, or another interrupt: the loop checks */
+            guest_irq_wait(); /* the timer, or another interrupt: the loop checks */
         } else {
             x86_hlt();
         }

@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#define TRAP_VECTORS 32             /* CPU exceptions; the IDT has IDT_VECTORS entries */
+#define TRAP_VECTORS 32 /* CPU exceptions; the IDT has IDT_VECTORS entries */
 #define IDT_VECTORS  256
 
 /* What trap_entry.S pushes, lowest address first, then what the CPU pushed. */
@@ -39,15 +39,15 @@ extern const uint64_t guest_trap_stubs[IDT_VECTORS];
 void guest_trap_dispatch(struct guest_trap_frame *f);
 
 static struct idt_gate idt[IDT_VECTORS] __attribute__((aligned(16)));
-static jmp_buf *catch_env;          /* set while guest_trap_try runs its function */
+static jmp_buf *catch_env; /* set while guest_trap_try runs its function */
 static struct guest_trap caught;
 static volatile int in_handler;
 
 static const char *const trap_names[TRAP_VECTORS] = {
-    [0] = "#DE", [1] = "#DB", [2] = "NMI", [3] = "#BP", [4] = "#OF", [5] = "#BR", [6] = "#UD",
-    [7] = "#NM", [8] = "#DF", [9] = "#MF(old)", [10] = "#TS", [11] = "#NP", [12] = "#SS",
-    [13] = "#GP", [14] = "#PF", [16] = "#MF", [17] = "#AC", [18] = "#MC", [19] = "#XM",
-    [20] = "#VE", [21] = "#CP", [28] = "#HV", [29] = "#VC", [30] = "#SX",
+    [0] = "#DE",  [1] = "#DB",  [2] = "NMI",  [3] = "#BP",      [4] = "#OF",  [5] = "#BR",
+    [6] = "#UD",  [7] = "#NM",  [8] = "#DF",  [9] = "#MF(old)", [10] = "#TS", [11] = "#NP",
+    [12] = "#SS", [13] = "#GP", [14] = "#PF", [16] = "#MF",     [17] = "#AC", [18] = "#MC",
+    [19] = "#XM", [20] = "#VE", [21] = "#CP", [28] = "#HV",     [29] = "#VC", [30] = "#SX",
 };
 
 const char *guest_trap_name(unsigned vector)
@@ -107,10 +107,12 @@ void guest_trap_dispatch(struct guest_trap_frame *f)
     if (catch_env) {
         jmp_buf *env = catch_env;
         catch_env = NULL;
-        caught = (struct guest_trap){ .vector = vector, .rip = f->rip, .error = f->error,
+        caught = (struct guest_trap){ .vector = vector,
+                                      .rip = f->rip,
+                                      .error = f->error,
                                       .cr2 = cr2 };
         in_handler = 0;
-        longjmp(*env, 1);       /* abandons the exception frame: we stay at CPL 0, IF = 0 */
+        longjmp(*env, 1); /* abandons the exception frame: we stay at CPL 0, IF = 0 */
     }
     guest_exit_now(GUEST_EXIT_TRAP_BASE + vector);
 }

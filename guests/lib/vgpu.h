@@ -34,20 +34,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VGPU_PAGE               4096u
-#define VGPU_RING_SIZE          (16u * 1024u)   /* the blitter ring: 4 KiB multiple */
-#define VGPU_MAX_INFLIGHT       8u              /* workloads submitted and not yet retired */
-#define VGPU_SUBMIT_MAX_DW      512u            /* commands in one submission (the vGPU takes
+#define VGPU_PAGE         4096u
+#define VGPU_RING_SIZE    (16u * 1024u) /* the blitter ring: 4 KiB multiple */
+#define VGPU_MAX_INFLIGHT 8u            /* workloads submitted and not yet retired */
+#define VGPU_SUBMIT_MAX_DW \
+    512u                         /* commands in one submission (the vGPU takes
                                                  * at most 4 KiB of ring per submission, and
                                                  * the wrap padding can double a workload) */
-#define VGPU_BC_SLOTS           64u             /* breadcrumb slots (64 bytes each) per page */
-#define VGPU_OUTCOMES           64u             /* remembered outcomes, by seqno */
-#define VGPU_ALLOC_MAX          48u             /* allocations per range allocator */
-#define VGPU_BO_MAX             48u             /* buffers the library keeps track of */
-#define VGPU_WAIT_DEFAULT_US    (5u * 1000u * 1000u)
+#define VGPU_BC_SLOTS        64u /* breadcrumb slots (64 bytes each) per page */
+#define VGPU_OUTCOMES        64u /* remembered outcomes, by seqno */
+#define VGPU_ALLOC_MAX       48u /* allocations per range allocator */
+#define VGPU_BO_MAX          48u /* buffers the library keeps track of */
+#define VGPU_WAIT_DEFAULT_US (5u * 1000u * 1000u)
 /* A wait whose GPU is busy (its work waits behind other guests', or ran meanwhile) goes on past
  * its timeout up to this long in all (vgpu_wait). */
-#define VGPU_WAIT_BUSY_MAX_US   (60u * 1000u * 1000u)
+#define VGPU_WAIT_BUSY_MAX_US (60u * 1000u * 1000u)
 
 /* ---- Range allocator: first fit over [base, base + size), page granular ---- */
 
@@ -57,7 +58,7 @@ struct vgpu_extent {
 
 struct vgpu_alloc {
     uint64_t base, size;
-    unsigned n;                                 /* used extents, sorted by start */
+    unsigned n; /* used extents, sorted by start */
     struct vgpu_extent used[VGPU_ALLOC_MAX];
 };
 
@@ -73,87 +74,87 @@ uint64_t vgpu_alloc_free_bytes(const struct vgpu_alloc *a);
 enum vgpu_gm { VGPU_GM_LOW, VGPU_GM_HIGH };
 
 struct vgpu_bo {
-    uint64_t gm;                /* graphics address (0: not placed) */
-    uint64_t gpa;               /* guest-physical address of the backing pages (contiguous) */
-    uint32_t size;              /* bytes, a multiple of VGPU_PAGE */
+    uint64_t gm;   /* graphics address (0: not placed) */
+    uint64_t gpa;  /* guest-physical address of the backing pages (contiguous) */
+    uint32_t size; /* bytes, a multiple of VGPU_PAGE */
     enum vgpu_gm where;
-    uint32_t epoch;             /* the allocator epoch its graphics address came from */
+    uint32_t epoch; /* the allocator epoch its graphics address came from */
 };
 
 /* A 32-bpp linear surface inside a buffer. */
 struct vgpu_surface {
     struct vgpu_bo bo;
-    uint32_t width, height;     /* pixels */
-    uint32_t pitch;             /* bytes per row, a multiple of 64 (the plane's stride unit) */
+    uint32_t width, height; /* pixels */
+    uint32_t pitch;         /* bytes per row, a multiple of 64 (the plane's stride unit) */
 };
 
 /* How a workload ended. */
 enum vgpu_result {
-    VGPU_OK = 0,                /* it ran: its breadcrumb arrived */
-    VGPU_REJECTED,              /* retired without running; the extension says why */
-    VGPU_RESET,                 /* dropped by an engine reset (watchdog or operator) */
-    VGPU_TIMEOUT,               /* not retired within the wait's time limit */
-    VGPU_ERROR,                 /* no such workload, or the library could not submit */
+    VGPU_OK = 0,   /* it ran: its breadcrumb arrived */
+    VGPU_REJECTED, /* retired without running; the extension says why */
+    VGPU_RESET,    /* dropped by an engine reset (watchdog or operator) */
+    VGPU_TIMEOUT,  /* not retired within the wait's time limit */
+    VGPU_ERROR,    /* no such workload, or the library could not submit */
 };
 
 struct vgpu_outcome {
     uint32_t seqno;
     enum vgpu_result result;
-    uint32_t reason;            /* TESSERA_REJECT_* (1..99: the scanner's reasons) */
+    uint32_t reason; /* TESSERA_REJECT_* (1..99: the scanner's reasons) */
 };
 
 struct vgpu_request {
     uint32_t seqno;
-    uint32_t tail;              /* ring offset after the workload */
-    uint32_t rejected, resets;  /* the extension's counters when it was submitted */
+    uint32_t tail;             /* ring offset after the workload */
+    uint32_t rejected, resets; /* the extension's counters when it was submitted */
 };
 
 struct vgpu_stats {
     uint64_t submitted, completed, rejected, resets, timeouts;
-    uint64_t waits;             /* polls that found the GPU still busy (each one yields) */
-    uint64_t busy_waits;        /* timeouts passed while the GPU was busy: the wait went on */
+    uint64_t waits;      /* polls that found the GPU still busy (each one yields) */
+    uint64_t busy_waits; /* timeouts passed while the GPU was busy: the wait went on */
 };
 
 struct vgpu {
-    const char *name;           /* prefix of every message: the guest program's name */
+    const char *name; /* prefix of every message: the guest program's name */
     uint64_t ram_bytes;
     uint16_t device;
     uint64_t bar0, bar2, bar2_size;
-    volatile uint8_t *mmio;     /* BAR0, identity-mapped uncached */
+    volatile uint8_t *mmio; /* BAR0, identity-mapped uncached */
 
     /* avail_rs and the extension, as last read */
     uint64_t low_base, low_size, high_base, high_size;
     uint32_t fence_num;
     uint32_t vgt_id;
     uint32_t generation, slots, slot_mib;
-    uint32_t tile_w, tile_h;    /* PIPESRC_A: the guest's tile on the wall */
+    uint32_t tile_w, tile_h; /* PIPESRC_A: the guest's tile on the wall */
 
     struct vgpu_alloc low, high, dma;
-    uint32_t epoch[2];          /* +1 when the low / high allocator is rebuilt */
+    uint32_t epoch[2]; /* +1 when the low / high allocator is rebuilt */
 
     /* Every buffer with a graphics address (its struct must stay where it is until freed),
      * for re-placement; `bos_lost` if there were more than VGPU_BO_MAX. */
     struct vgpu_bo *bos[VGPU_BO_MAX];
     unsigned n_bos;
     bool bos_lost;
-    const struct vgpu_surface *display;     /* on the plane (vgpu_display_set) */
+    const struct vgpu_surface *display; /* on the plane (vgpu_display_set) */
     bool follows_moves;
-    bool ranges_unreported;     /* a balloon change applied while following a move, which the
+    bool ranges_unreported; /* a balloon change applied while following a move, which the
                                  * next vgpu_refresh_ranges() reports */
-    uint32_t move_seen;         /* the last re-placement request answered */
-    uint32_t moves;             /* re-placements followed */
+    uint32_t move_seen;     /* the last re-placement request answered */
+    uint32_t moves;         /* re-placements followed */
 
     /* submission state */
     struct vgpu_bo ctx, ring, hws, bc;
     uint32_t ctx_id;
-    uint32_t tail;              /* where the next command goes */
-    uint32_t retired_tail;      /* ring offset the GPU has consumed up to */
+    uint32_t tail;         /* where the next command goes */
+    uint32_t retired_tail; /* ring offset the GPU has consumed up to */
     uint32_t next_seqno;
     uint32_t last_retired_seqno;
     unsigned n_inflight;
-    unsigned max_inflight;      /* 1..VGPU_MAX_INFLIGHT (vgpu_init: VGPU_MAX_INFLIGHT) */
-    struct vgpu_request inflight[VGPU_MAX_INFLIGHT];   /* oldest first */
-    struct vgpu_outcome outcomes[VGPU_OUTCOMES];       /* by seqno % VGPU_OUTCOMES */
+    unsigned max_inflight; /* 1..VGPU_MAX_INFLIGHT (vgpu_init: VGPU_MAX_INFLIGHT) */
+    struct vgpu_request inflight[VGPU_MAX_INFLIGHT]; /* oldest first */
+    struct vgpu_outcome outcomes[VGPU_OUTCOMES];     /* by seqno % VGPU_OUTCOMES */
     struct vgpu_stats stats;
 };
 
@@ -172,10 +173,11 @@ uint64_t vgpu_read64(const struct vgpu *v, uint32_t off);
 void vgpu_write32(const struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_write64(const struct vgpu *v, uint32_t off, uint64_t val);
 /* A field of the PV page: offsetof(struct vgt_if, ...). */
-#define VGPU_PV(field)      (VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, field))
+#define VGPU_PV(field) (VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, field))
 /* A field of Tessera's extension: offsetof(struct tessera_balloon_if, ...). */
-#define VGPU_EXT(field)     (VGT_PVINFO_PAGE + (uint32_t)TESSERA_BALLOON_OFFSET + \
-                             (uint32_t)offsetof(struct tessera_balloon_if, field))
+#define VGPU_EXT(field) \
+    (VGT_PVINFO_PAGE + (uint32_t)TESSERA_BALLOON_OFFSET + \
+     (uint32_t)offsetof(struct tessera_balloon_if, field))
 
 /* ---- PCI (vgpu_pci.c) ---- */
 uint32_t vgpu_pci_read32(unsigned dev, unsigned fn, unsigned off);
@@ -191,7 +193,10 @@ bool vgpu_bo_alloc(struct vgpu *v, struct vgpu_bo *bo, uint32_t size, enum vgpu_
  * at a new graphics address in bo->where: for after avail_rs changed. */
 bool vgpu_bo_replace(struct vgpu *v, struct vgpu_bo *bo);
 void vgpu_bo_free(struct vgpu *v, struct vgpu_bo *bo);
-static inline void *vgpu_bo_cpu(const struct vgpu_bo *bo) { return (void *)(uintptr_t)bo->gpa; }
+static inline void *vgpu_bo_cpu(const struct vgpu_bo *bo)
+{
+    return (void *)(uintptr_t)bo->gpa;
+}
 bool vgpu_surface_alloc(struct vgpu *v, struct vgpu_surface *s, uint32_t w, uint32_t h,
                         enum vgpu_gm where);
 
@@ -248,8 +253,7 @@ enum vgpu_balloon_answer { VGPU_BALLOON_GRANTED, VGPU_BALLOON_REFUSED, VGPU_BALL
 /* Asks for `delta` more (or, negative, fewer) high-GM slots and waits up to timeout_us for
  * the answer.  The caller must call vgpu_refresh_ranges afterwards (a grant changes
  * avail_rs). */
-enum vgpu_balloon_answer vgpu_balloon_request(struct vgpu *v, int32_t delta,
-                                              uint64_t timeout_us);
+enum vgpu_balloon_answer vgpu_balloon_request(struct vgpu *v, int32_t delta, uint64_t timeout_us);
 /* Re-reads avail_rs if the extension's generation moved (or `force`).  Returns true if the
  * ranges changed; the allocator of a range that changed is then reset (every buffer in it
  * must be re-placed with vgpu_bo_replace; the library's own ring and context live in low
@@ -293,21 +297,20 @@ uint32_t vgpu_font_width(const char *text, uint32_t scale);
 
 struct vgpu_kiosk {
     struct vgpu v;
-    struct vgpu_surface fb;     /* tile-sized, XRGB8888, in low graphics memory, on the plane */
-    uint32_t bg;                /* background colour 0xRRGGBB: cmdline bg=, else the default */
+    struct vgpu_surface fb; /* tile-sized, XRGB8888, in low graphics memory, on the plane */
+    uint32_t bg;            /* background colour 0xRRGGBB: cmdline bg=, else the default */
 };
 
 /* vgpu_init, then a framebuffer of the tile's size cleared to the background by the GPU and
  * put on the plane, then the "<name>: vgpu ready ..." line.  False (after a message) if any
  * step fails. */
-bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot,
-                      const char *name, uint32_t default_bg);
+bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot, const char *name,
+                      uint32_t default_bg);
 /* vgpu_follow_moves() for a kiosk guest, which says so when it moved:
  *   <name>: re-placed (<n>): low 0x...+0x... high 0x...+0x... */
 bool vgpu_kiosk_follow(struct vgpu_kiosk *k);
 /* A colour from the command line (`key=0xRRGGBB`), else `dflt`. */
-uint32_t vgpu_cmdline_color(const struct tessera_boot_info *boot, const char *key,
-                            uint32_t dflt);
+uint32_t vgpu_cmdline_color(const struct tessera_boot_info *boot, const char *key, uint32_t dflt);
 /* Fills a rectangle of a surface by the GPU: one workload, waited for.  Returns its result. */
 enum vgpu_result vgpu_fill_wait(struct vgpu *v, const struct vgpu_surface *s, uint32_t x1,
                                 uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color);

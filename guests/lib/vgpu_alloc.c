@@ -4,7 +4,10 @@
 
 #include <string.h>
 
-static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
 
 void vgpu_alloc_init(struct vgpu_alloc *a, uint64_t base, uint64_t size)
 {

@@ -6,14 +6,14 @@
 
 #include <inttypes.h>
 
-#define EXT_FIELD(f) ((uint32_t)offsetof(struct tessera_balloon_if, f))
-#define BALLOON_POLL_US   1000u
+#define EXT_FIELD(f)    ((uint32_t)offsetof(struct tessera_balloon_if, f))
+#define BALLOON_POLL_US 1000u
 /* The vGPU sets `status` to idle when the request arrives and to the answer later.  Should it
  * answer before the first poll (and ignore the guest's own "idle" write), an unchanged answer
  * cannot be told from the previous one; after this long without a generation change the
  * status read is taken as the answer (several balloon controller periods: docs/config.md's
  * default is 500 ms). */
-#define BALLOON_STALE_US  1500000u
+#define BALLOON_STALE_US 1500000u
 
 bool vgpu_refresh_ranges(struct vgpu *v, bool force)
 {
@@ -47,8 +47,10 @@ bool vgpu_ranges_apply(struct vgpu *v, bool force)
     bool low_moved = lb != v->low_base || ls != v->low_size;
     bool high_moved = hb != v->high_base || hs != v->high_size;
     if (low_moved && v->low_size)
-        vgpu_complain(v, "low graphics memory moved to 0x%" PRIx64 "+0x%" PRIx64
-                      ": ring and framebuffer must be rebuilt", lb, ls);
+        vgpu_complain(v,
+                      "low graphics memory moved to 0x%" PRIx64 "+0x%" PRIx64
+                      ": ring and framebuffer must be rebuilt",
+                      lb, ls);
     v->low_base = lb;
     v->low_size = ls;
     v->high_base = hb;
@@ -64,8 +66,7 @@ bool vgpu_ranges_apply(struct vgpu *v, bool force)
     return low_moved || high_moved;
 }
 
-enum vgpu_balloon_answer vgpu_balloon_request(struct vgpu *v, int32_t delta,
-                                              uint64_t timeout_us)
+enum vgpu_balloon_answer vgpu_balloon_request(struct vgpu *v, int32_t delta, uint64_t timeout_us)
 {
     uint32_t gen0 = vgpu_ext_read(v, EXT_FIELD(generation));
     /* "Idle" marks the request pending, if the vGPU keeps what the guest writes there. */

@@ -15,9 +15,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define EXT_FIELD(f)    ((uint32_t)offsetof(struct tessera_balloon_if, f))
-#define FENCE_POLL_US   1000u                   /* between looks at fence_pending */
-#define FENCE_WAIT_US   (30u * 1000u * 1000u)   /* a 32 MiB fence takes a few seconds */
+#define EXT_FIELD(f)  ((uint32_t)offsetof(struct tessera_balloon_if, f))
+#define FENCE_POLL_US 1000u                 /* between looks at fence_pending */
+#define FENCE_WAIT_US (30u * 1000u * 1000u) /* a 32 MiB fence takes a few seconds */
 
 static struct vgpu_alloc *gm_alloc(struct vgpu *v, enum vgpu_gm where)
 {
@@ -53,8 +53,10 @@ bool vgpu_ggtt_map(struct vgpu *v, uint64_t gm, uint64_t gpa, uint64_t size)
     vgpu_write32(v, GEN9_GFX_FLSH_CNTL, GEN9_GFX_FLSH_CNTL_EN);
     uint32_t after = vgpu_ext_read(v, EXT_FIELD(ggtt_refused));
     if (after != before) {
-        vgpu_complain(v, "GGTT: %" PRIu32 " of %" PRIu32 " writes refused mapping 0x%" PRIx64
-                      "+0x%" PRIx64 " to RAM 0x%" PRIx64, after - before, pages, gm, size, gpa);
+        vgpu_complain(v,
+                      "GGTT: %" PRIu32 " of %" PRIu32 " writes refused mapping 0x%" PRIx64
+                      "+0x%" PRIx64 " to RAM 0x%" PRIx64,
+                      after - before, pages, gm, size, gpa);
         return false;
     }
     return true;
@@ -69,7 +71,7 @@ static bool place(struct vgpu *v, struct vgpu_bo *bo)
                       low ? "low" : "high", bo->size,
                       low && v->follows_moves ? ": asked for more, try again later" : "");
         if (low && v->follows_moves)
-            vgpu_moves_report_low(v, bo->size);   /* re-placement grows the range */
+            vgpu_moves_report_low(v, bo->size); /* re-placement grows the range */
         bo->gm = 0;
         return false;
     }
@@ -119,8 +121,8 @@ bool vgpu_bo_alloc(struct vgpu *v, struct vgpu_bo *bo, uint32_t size, enum vgpu_
     bo->size = (size + VGPU_PAGE - 1) & ~(VGPU_PAGE - 1);
     bo->where = where;
     if (bo->size == 0 || !vgpu_alloc_get(&v->dma, bo->size, VGPU_PAGE, &bo->gpa)) {
-        vgpu_complain(v, "out of DMA memory for 0x%" PRIx32 " bytes (0x%" PRIx64 " free)",
-                      bo->size, vgpu_alloc_free_bytes(&v->dma));
+        vgpu_complain(v, "out of DMA memory for 0x%" PRIx32 " bytes (0x%" PRIx64 " free)", bo->size,
+                      vgpu_alloc_free_bytes(&v->dma));
         return false;
     }
     memset(vgpu_bo_cpu(bo), 0, bo->size);

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 /* Cost model used only to size workloads (drivers/igpu/model/model_core.c defaults). */
-#define EST_BLIT_NS     200u
-#define EST_PIXEL_PS    250u
+#define EST_BLIT_NS  200u
+#define EST_PIXEL_PS 250u
 
 uint32_t *vgpu_cmd_reserve(struct vgpu_cmdbuf *cb, uint32_t n)
 {
@@ -23,8 +23,14 @@ uint32_t *vgpu_cmd_reserve(struct vgpu_cmdbuf *cb, uint32_t n)
     return p;
 }
 
-static uint32_t addr_lo(uint64_t gm) { return (uint32_t)gm; }
-static uint32_t addr_hi(uint64_t gm) { return (uint32_t)(gm >> 32) & GEN9_ADDR_HI_MASK; }
+static uint32_t addr_lo(uint64_t gm)
+{
+    return (uint32_t)gm;
+}
+static uint32_t addr_hi(uint64_t gm)
+{
+    return (uint32_t)(gm >> 32) & GEN9_ADDR_HI_MASK;
+}
 
 void vgpu_emit_noop(struct vgpu_cmdbuf *cb)
 {
@@ -33,8 +39,8 @@ void vgpu_emit_noop(struct vgpu_cmdbuf *cb)
         p[0] = GEN9_MI_NOOP;
 }
 
-void vgpu_emit_color_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch,
-                         uint32_t x1, uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color)
+void vgpu_emit_color_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch, uint32_t x1,
+                         uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color)
 {
     uint32_t *p = vgpu_cmd_reserve(cb, GEN9_XY_COLOR_BLT_LEN);
     if (!p)
@@ -49,9 +55,9 @@ void vgpu_emit_color_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_p
     p[GEN9_XY_COLOR_BLT_DW_COLOR] = color;
 }
 
-void vgpu_emit_copy_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch,
-                        uint32_t dx, uint32_t dy, uint64_t src_gm, uint32_t src_pitch,
-                        uint32_t sx, uint32_t sy, uint32_t w, uint32_t h)
+void vgpu_emit_copy_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch, uint32_t dx,
+                        uint32_t dy, uint64_t src_gm, uint32_t src_pitch, uint32_t sx, uint32_t sy,
+                        uint32_t w, uint32_t h)
 {
     uint32_t *p = vgpu_cmd_reserve(cb, GEN9_XY_SRC_COPY_BLT_LEN);
     if (!p)

@@ -13,7 +13,7 @@
 
 struct vgpu_cmdbuf {
     uint32_t *dw;
-    uint32_t n, cap;            /* dwords written, capacity */
+    uint32_t n, cap; /* dwords written, capacity */
     bool overflow;
 };
 
@@ -30,13 +30,13 @@ uint32_t *vgpu_cmd_reserve(struct vgpu_cmdbuf *cb, uint32_t n);
 
 void vgpu_emit_noop(struct vgpu_cmdbuf *cb);
 /* Solid fill of the rectangle [x1, x2) x [y1, y2) of the surface at dst_gm (pitch in bytes). */
-void vgpu_emit_color_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch,
-                         uint32_t x1, uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color);
+void vgpu_emit_color_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch, uint32_t x1,
+                         uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color);
 /* Copy of a w x h rectangle from (sx, sy) of the source surface to (dx, dy) of the
  * destination. */
-void vgpu_emit_copy_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch,
-                        uint32_t dx, uint32_t dy, uint64_t src_gm, uint32_t src_pitch,
-                        uint32_t sx, uint32_t sy, uint32_t w, uint32_t h);
+void vgpu_emit_copy_blt(struct vgpu_cmdbuf *cb, uint64_t dst_gm, uint32_t dst_pitch, uint32_t dx,
+                        uint32_t dy, uint64_t src_gm, uint32_t src_pitch, uint32_t sx, uint32_t sy,
+                        uint32_t w, uint32_t h);
 /* MI_STORE_DATA_IMM of one dword to gm (4-byte aligned). */
 void vgpu_emit_store_dword(struct vgpu_cmdbuf *cb, uint64_t gm, uint32_t value);
 /* MI_FLUSH_DW: waits for the blitter's writes, then stores one dword to gm (8-byte aligned,

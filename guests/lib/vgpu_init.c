@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FORCEWAKE_TIMEOUT_US    50000u      /* i915 waits 50 ms for a forcewake ack */
+#define FORCEWAKE_TIMEOUT_US 50000u /* i915 waits 50 ms for a forcewake ack */
 
 void vgpu_complain(const struct vgpu *v, const char *fmt, ...)
 {
@@ -23,10 +23,22 @@ void vgpu_complain(const struct vgpu *v, const char *fmt, ...)
     printf("%s: vgpu: %s\n", v->name, line);
 }
 
-uint32_t vgpu_read32(const struct vgpu *v, uint32_t off) { return vgpu_mmio_rd32(v->mmio + off); }
-uint64_t vgpu_read64(const struct vgpu *v, uint32_t off) { return vgpu_mmio_rd64(v->mmio + off); }
-void vgpu_write32(const struct vgpu *v, uint32_t off, uint32_t val) { vgpu_mmio_wr32(v->mmio + off, val); }
-void vgpu_write64(const struct vgpu *v, uint32_t off, uint64_t val) { vgpu_mmio_wr64(v->mmio + off, val); }
+uint32_t vgpu_read32(const struct vgpu *v, uint32_t off)
+{
+    return vgpu_mmio_rd32(v->mmio + off);
+}
+uint64_t vgpu_read64(const struct vgpu *v, uint32_t off)
+{
+    return vgpu_mmio_rd64(v->mmio + off);
+}
+void vgpu_write32(const struct vgpu *v, uint32_t off, uint32_t val)
+{
+    vgpu_mmio_wr32(v->mmio + off, val);
+}
+void vgpu_write64(const struct vgpu *v, uint32_t off, uint64_t val)
+{
+    vgpu_mmio_wr64(v->mmio + off, val);
+}
 
 uint32_t vgpu_ext_read(const struct vgpu *v, uint32_t ext_field_offset)
 {
@@ -70,8 +82,9 @@ static bool pv_check(struct vgpu *v)
     }
     vgpu_refresh_ranges(v, true);
     if (v->low_size < 16u * VGPU_PAGE) {
-        vgpu_complain(v, "avail_rs gives no usable low graphics memory (0x%" PRIx64 "+0x%" PRIx64
-                      ")", v->low_base, v->low_size);
+        vgpu_complain(v,
+                      "avail_rs gives no usable low graphics memory (0x%" PRIx64 "+0x%" PRIx64 ")",
+                      v->low_base, v->low_size);
         return false;
     }
     return true;
@@ -122,15 +135,16 @@ bool vgpu_init(struct vgpu *v, const struct tessera_boot_info *boot, const char 
     if (!pv_check(v) || !tile_size(v) || !forcewake_gt(v))
         return false;
     /* Execlists on the blitter (i915 intel_engine_init_execlists / enable_execlists). */
-    vgpu_write32(v, GEN9_RING_MODE(GEN9_BCS_BASE), GEN9_MASKED_BIT_ENABLE(GEN9_GFX_RUN_LIST_ENABLE));
+    vgpu_write32(v, GEN9_RING_MODE(GEN9_BCS_BASE),
+                 GEN9_MASKED_BIT_ENABLE(GEN9_GFX_RUN_LIST_ENABLE));
     return vgpu_ring_init(v);
 }
 
 void vgpu_print_ready(const struct vgpu *v)
 {
     printf("%s: vgpu ready tile %" PRIu32 "x%" PRIu32 " low 0x%" PRIx64 "+0x%" PRIx64
-           " high 0x%" PRIx64 "+0x%" PRIx64 "\n", v->name, v->tile_w, v->tile_h, v->low_base,
-           v->low_size, v->high_base, v->high_size);
+           " high 0x%" PRIx64 "+0x%" PRIx64 "\n",
+           v->name, v->tile_w, v->tile_h, v->low_base, v->low_size, v->high_base, v->high_size);
 }
 
 bool vgpu_gm_owned(const struct vgpu *v, uint64_t gm, uint64_t size)
@@ -138,6 +152,5 @@ bool vgpu_gm_owned(const struct vgpu *v, uint64_t gm, uint64_t size)
     if (size == 0)
         return false;
     return (gm >= v->low_base && size <= v->low_size && gm - v->low_base <= v->low_size - size) ||
-           (gm >= v->high_base && size <= v->high_size &&
-            gm - v->high_base <= v->high_size - size);
+           (gm >= v->high_base && size <= v->high_size && gm - v->high_base <= v->high_size - size);
 }

@@ -34,14 +34,14 @@ bool vgpu_kiosk_follow(struct vgpu_kiosk *k)
 {
     if (!vgpu_follow_moves(&k->v))
         return false;
-    printf("%s: re-placed (%" PRIu32 "): low 0x%" PRIx64 "+0x%" PRIx64 " high 0x%" PRIx64 "+0x%"
-           PRIx64 "\n", k->v.name, k->v.moves, k->v.low_base, k->v.low_size, k->v.high_base,
-           k->v.high_size);
+    printf("%s: re-placed (%" PRIu32 "): low 0x%" PRIx64 "+0x%" PRIx64 " high 0x%" PRIx64
+           "+0x%" PRIx64 "\n",
+           k->v.name, k->v.moves, k->v.low_base, k->v.low_size, k->v.high_base, k->v.high_size);
     return true;
 }
 
-bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot,
-                      const char *name, uint32_t default_bg)
+bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot, const char *name,
+                      uint32_t default_bg)
 {
     k->bg = vgpu_cmdline_color(boot, "bg", default_bg);
     if (!vgpu_init(&k->v, boot, name, 0))
@@ -51,8 +51,8 @@ bool vgpu_kiosk_start(struct vgpu_kiosk *k, const struct tessera_boot_info *boot
     enum vgpu_result r = vgpu_fill_wait(&k->v, &k->fb, 0, 0, k->fb.width, k->fb.height, k->bg);
     if (r != VGPU_OK) {
         printf("%s: vgpu: clearing the framebuffer failed: %s (reason %" PRIu32 ")\n", name,
-               vgpu_result_name(r), vgpu_ext_read(&k->v, offsetof(struct tessera_balloon_if,
-                                                                  last_reject)));
+               vgpu_result_name(r),
+               vgpu_ext_read(&k->v, offsetof(struct tessera_balloon_if, last_reject)));
         return false;
     }
     if (!vgpu_display_set(&k->v, &k->fb))

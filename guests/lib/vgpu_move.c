@@ -40,8 +40,7 @@ bool vgpu_moves_enable(struct vgpu *v)
         return false;
     }
     if (v->bos_lost) {
-        vgpu_complain(v, "more than %u buffers: re-placement could not move them all",
-                      VGPU_BO_MAX);
+        vgpu_complain(v, "more than %u buffers: re-placement could not move them all", VGPU_BO_MAX);
         return false;
     }
     v->move_seen = move_read(v, MOVE_FIELD(request));
@@ -79,7 +78,7 @@ bool vgpu_follow_moves(struct vgpu *v)
         return false;
     /* Its queued work holds the old addresses: the vGPU moves nothing while any is queued. */
     if (vgpu_wait_idle(v, VGPU_WAIT_DEFAULT_US) == VGPU_TIMEOUT)
-        return false;           /* asked again at the next call */
+        return false; /* asked again at the next call */
     /* A balloon change the guest has not seen yet is taken in first, so what moves below is
      * only the move (the guest's next vgpu_refresh_ranges() still reports the change). */
     if (vgpu_ranges_apply(v, false))
@@ -99,7 +98,7 @@ bool vgpu_follow_moves(struct vgpu *v)
     for (unsigned i = 0; i < v->n_bos; i++) {
         struct vgpu_bo *bo = v->bos[i];
         if (!bo->gm || bo->epoch != v->epoch[bo->where])
-            continue;       /* not placed, or placed before its allocator was rebuilt */
+            continue; /* not placed, or placed before its allocator was rebuilt */
         if (bo->where == VGPU_GM_LOW)
             shift(&bo->gm, v->low_base, v->low_size, lb);
         else

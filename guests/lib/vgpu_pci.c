@@ -12,12 +12,13 @@
 
 #include <inttypes.h>
 
-#define VGPU_FN  0
+#define VGPU_FN 0
 
 static void select_reg(unsigned dev, unsigned fn, unsigned off)
 {
     x86_outl(PCI_CONFIG_ADDRESS, PCI_CONFIG_ENABLE | dev << PCI_CONFIG_ADDR_DEV_SHIFT |
-                                 fn << PCI_CONFIG_ADDR_FN_SHIFT | (off & PCI_CONFIG_ADDR_REG_MASK));
+                                     fn << PCI_CONFIG_ADDR_FN_SHIFT |
+                                     (off & PCI_CONFIG_ADDR_REG_MASK));
 }
 
 uint32_t vgpu_pci_read32(unsigned dev, unsigned fn, unsigned off)

@@ -21,16 +21,16 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define EXT_FIELD(f)     ((uint32_t)offsetof(struct tessera_balloon_if, f))
-#define WORK_FIELD(f)    ((uint32_t)(TESSERA_WORK_OFFSET + offsetof(struct tessera_work_if, f)))
-#define STATE_DW         (VGPU_PAGE / 4u)
+#define EXT_FIELD(f)  ((uint32_t)offsetof(struct tessera_balloon_if, f))
+#define WORK_FIELD(f) ((uint32_t)(TESSERA_WORK_OFFSET + offsetof(struct tessera_work_if, f)))
+#define STATE_DW      (VGPU_PAGE / 4u)
 /* MI_FLUSH_DW post-sync addresses are qword aligned and must have bit 5 clear (i915
  * gen8_emit_ggtt_write(): "w/a: bit 5 needs to be zero"): one slot per 64 bytes. */
-#define BC_SLOT_BYTES    64u
-#define RING_ALIGN       8u      /* RING_TAIL is qword aligned (GEN9_TAIL_ADDR) */
-#define POLL_US          50u     /* between polls; each sleep is at least one HLT (a yield) */
-#define CTX_ID           1u      /* the guest's only context */
-#define FLUSH_DW         GEN9_MI_FLUSH_DW_DW_LEN
+#define BC_SLOT_BYTES 64u
+#define RING_ALIGN    8u  /* RING_TAIL is qword aligned (GEN9_TAIL_ADDR) */
+#define POLL_US       50u /* between polls; each sleep is at least one HLT (a yield) */
+#define CTX_ID        1u  /* the guest's only context */
+#define FLUSH_DW      GEN9_MI_FLUSH_DW_DW_LEN
 
 static uint32_t *ctx_state(const struct vgpu *v)
 {
@@ -50,11 +50,16 @@ static uint64_t bc_slot_gm(const struct vgpu *v, uint32_t seqno)
 const char *vgpu_result_name(enum vgpu_result r)
 {
     switch (r) {
-    case VGPU_OK:       return "ok";
-    case VGPU_REJECTED: return "rejected";
-    case VGPU_RESET:    return "reset";
-    case VGPU_TIMEOUT:  return "timeout";
-    default:            return "error";
+    case VGPU_OK:
+        return "ok";
+    case VGPU_REJECTED:
+        return "rejected";
+    case VGPU_RESET:
+        return "reset";
+    case VGPU_TIMEOUT:
+        return "timeout";
+    default:
+        return "error";
     }
 }
 
@@ -90,10 +95,17 @@ static void record(struct vgpu *v, uint32_t seqno, enum vgpu_result r, uint32_t 
 {
     v->outcomes[seqno % VGPU_OUTCOMES] = (struct vgpu_outcome){ seqno, r, reason };
     switch (r) {
-    case VGPU_OK:       v->stats.completed++; break;
-    case VGPU_REJECTED: v->stats.rejected++; break;
-    case VGPU_RESET:    v->stats.resets++; break;
-    default:            break;
+    case VGPU_OK:
+        v->stats.completed++;
+        break;
+    case VGPU_REJECTED:
+        v->stats.rejected++;
+        break;
+    case VGPU_RESET:
+        v->stats.resets++;
+        break;
+    default:
+        break;
     }
     v->last_retired_seqno = seqno;
 }
@@ -162,7 +174,8 @@ static uint32_t work_read(const struct vgpu *v, uint32_t field)
 /* The GPU time the vGPU says the guest's work has used, in us (0 without the extension). */
 static uint32_t work_gpu_us(const struct vgpu *v)
 {
-    return work_read(v, WORK_FIELD(magic)) == TESSERA_WORK_MAGIC ? work_read(v, WORK_FIELD(gpu_us)) : 0;
+    return work_read(v, WORK_FIELD(magic)) == TESSERA_WORK_MAGIC ? work_read(v, WORK_FIELD(gpu_us))
+                                                                 : 0;
 }
 
 /* A wait's timeout passed: is the GPU only busy?  Yes if the guest's work is queued behind
@@ -190,7 +203,7 @@ enum vgpu_result vgpu_wait(struct vgpu *v, uint32_t seqno, uint64_t timeout_us,
         if (find_outcome(v, seqno, &o))
             break;
         if (!in_flight(v, seqno)) {
-            o.result = VGPU_ERROR;          /* never submitted, or retired too long ago */
+            o.result = VGPU_ERROR; /* never submitted, or retired too long ago */
             break;
         }
         if (!gpu_us_read) {
@@ -257,10 +270,9 @@ uint32_t vgpu_submit(struct vgpu *v, const uint32_t *cmds, uint32_t n)
         vgpu_poll(v);
         uint32_t pad = v->tail + bytes > VGPU_RING_SIZE ? VGPU_RING_SIZE - v->tail : 0;
         /* Keep one qword free so a full ring is never mistaken for an empty one. */
-        unsigned limit = v->max_inflight && v->max_inflight < VGPU_MAX_INFLIGHT ?
-                         v->max_inflight : VGPU_MAX_INFLIGHT;
-        if (v->n_inflight < limit &&
-            ring_used(v) + pad + bytes <= VGPU_RING_SIZE - RING_ALIGN)
+        unsigned limit = v->max_inflight && v->max_inflight < VGPU_MAX_INFLIGHT ? v->max_inflight
+                                                                                : VGPU_MAX_INFLIGHT;
+        if (v->n_inflight < limit && ring_used(v) + pad + bytes <= VGPU_RING_SIZE - RING_ALIGN)
             break;
         if (vgpu_wait(v, v->inflight[0].seqno, VGPU_WAIT_DEFAULT_US, NULL) == VGPU_TIMEOUT) {
             vgpu_complain(v, "the GPU did not retire workload %" PRIu32 " in %u ms",

@@ -8,12 +8,15 @@
 
 #include "arch/x86/regs.h"
 
-struct x86_cpuid { uint32_t eax, ebx, ecx, edx; };
+struct x86_cpuid {
+    uint32_t eax, ebx, ecx, edx;
+};
 
 static inline struct x86_cpuid x86_cpuid(uint32_t leaf, uint32_t subleaf)
 {
     struct x86_cpuid r;
-    __asm__ volatile("cpuid" : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+    __asm__ volatile("cpuid"
+                     : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
                      : "a"(leaf), "c"(subleaf));
     return r;
 }
@@ -102,13 +105,25 @@ static inline void x86_invlpg(uint64_t va)
 
 /* In a guest, HLT with interrupts off exits to the hypervisor, which takes it as a yield; on a
  * bare CPU it would stop for good. */
-static inline void x86_hlt(void) { __asm__ volatile("hlt" : : : "memory"); }
+static inline void x86_hlt(void)
+{
+    __asm__ volatile("hlt" : : : "memory");
+}
 
-static inline void x86_cli(void) { __asm__ volatile("cli" : : : "memory"); }
-static inline void x86_sti(void) { __asm__ volatile("sti" : : : "memory"); }
+static inline void x86_cli(void)
+{
+    __asm__ volatile("cli" : : : "memory");
+}
+static inline void x86_sti(void)
+{
+    __asm__ volatile("sti" : : : "memory");
+}
 /* STI's one-instruction shadow covers the HLT (SDM Vol. 2B, STI): an interrupt that is already
  * pending is taken after HLT starts, so it cannot slip in between and leave the CPU halted.
  * Interrupts are off again on return. */
-static inline void x86_wait_for_interrupt(void) { __asm__ volatile("sti; hlt; cli" : : : "memory"); }
+static inline void x86_wait_for_interrupt(void)
+{
+    __asm__ volatile("sti; hlt; cli" : : : "memory");
+}
 
 #endif

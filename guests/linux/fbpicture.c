@@ -83,14 +83,22 @@ static __attribute__((noreturn)) void finish(int status)
 static const char *errno_text(long e)
 {
     switch (-e) {
-    case ENOENT: return "no such file or directory";
-    case ENODEV: return "no such device";
-    case ENXIO: return "no such device or address";
-    case EACCES: return "permission denied";
-    case EINVAL: return "invalid argument";
-    case ENOMEM: return "out of memory";
-    case ENOTTY: return "not a framebuffer";
-    default: return "system call failed";
+    case ENOENT:
+        return "no such file or directory";
+    case ENODEV:
+        return "no such device";
+    case ENXIO:
+        return "no such device or address";
+    case EACCES:
+        return "permission denied";
+    case EINVAL:
+        return "invalid argument";
+    case ENOMEM:
+        return "out of memory";
+    case ENOTTY:
+        return "not a framebuffer";
+    default:
+        return "system call failed";
     }
 }
 static __attribute__((noreturn)) void fail(const char *what, const char *why)
@@ -106,7 +114,7 @@ static __attribute__((noreturn)) void fail(const char *what, const char *why)
 /* ---- the picture ------------------------------------------------------------------------------ */
 struct picture {
     unsigned long width, height;
-    const u8 *rgb;              /* width * height * 3 bytes, rows top to bottom */
+    const u8 *rgb; /* width * height * 3 bytes, rows top to bottom */
 };
 
 /* Skips whitespace and # comments, then reads a decimal number; 0 on malformed input. */
@@ -151,7 +159,7 @@ static void load_picture(const char *path, struct picture *pic)
     unsigned long maxval = ppm_number(&p, end);
     if (!pic->width || !pic->height || maxval != 255 || p >= end)
         fail(path, "PPM header: expected width, height and maxval 255");
-    p++;                        /* the single whitespace byte before the pixels */
+    p++; /* the single whitespace byte before the pixels */
     if ((unsigned long)(end - p) < pic->width * pic->height * 3)
         fail(path, "PPM truncated");
     pic->rgb = p;
@@ -196,7 +204,8 @@ static void draw(const char *dev, const struct picture *pic)
     u8 *fb = (u8 *)map + (unsigned long)fix.line_length * var.yoffset + var.xoffset * bytes_pp;
 
     /* Centre the picture; a picture larger than the screen shows its middle. */
-    long dx = ((long)var.xres - (long)pic->width) / 2, dy = ((long)var.yres - (long)pic->height) / 2;
+    long dx = ((long)var.xres - (long)pic->width) / 2,
+         dy = ((long)var.yres - (long)pic->height) / 2;
     const u8 *bg = pic->rgb;
     for (unsigned long y = 0; y < var.yres; y++) {
         u8 *row = fb + y * fix.line_length;

@@ -38,8 +38,14 @@
 #include "drivers/igpu/gen9_regs.h"
 
 /* 16- and 32-bit port I/O: guests/lib/x86.h has only the byte forms. */
-static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outl(uint16_t port, uint32_t v)
+{
+    __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline void outw(uint16_t port, uint16_t v)
+{
+    __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
 static inline uint32_t inl(uint16_t port)
 {
     uint32_t v;
@@ -59,12 +65,12 @@ static inline uint8_t inb(uint16_t port)
     return v;
 }
 
-#define BAR_MOVE_TO   0xD0000000u     /* a free spot for the move test, 256 MiB aligned */
+#define BAR_MOVE_TO 0xD0000000u /* a free spot for the move test, 256 MiB aligned */
 
 static void select_reg(unsigned dev, unsigned fn, unsigned off)
 {
     outl(PCI_CONFIG_ADDRESS, PCI_CONFIG_ENABLE | dev << PCI_CONFIG_ADDR_DEV_SHIFT |
-                             fn << PCI_CONFIG_ADDR_FN_SHIFT | (off & PCI_CONFIG_ADDR_REG_MASK));
+                                 fn << PCI_CONFIG_ADDR_FN_SHIFT | (off & PCI_CONFIG_ADDR_REG_MASK));
 }
 
 static uint32_t cfg_read32(unsigned dev, unsigned fn, unsigned off)
@@ -122,13 +128,13 @@ static struct bar size_bar(unsigned dev, unsigned n)
         mask |= (uint64_t)cfg_read32(dev, 0, off + PCI_BAR_STRIDE) << 32;
         cfg_write32(dev, 0, off + PCI_BAR_STRIDE, hi);
     } else {
-        mask |= 0xFFFFFFFF00000000ULL;      /* a 32-bit BAR: the upper half is "all set" */
+        mask |= 0xFFFFFFFF00000000ULL; /* a 32-bit BAR: the upper half is "all set" */
     }
     cfg_write16(dev, 0, PCI_COMMAND, cmd);
     uint64_t flags = b.io ? PCI_BAR_IO_FLAGS : PCI_BAR_MEM_FLAGS;
     b.base = ((uint64_t)hi << 32 | lo) & ~flags;
     b.size = (mask & ~flags) ? ~(mask & ~flags) + 1 : 0;
-    if (b.io)       /* x86 I/O BARs: only the low 16 bits of the mask are meaningful */
+    if (b.io) /* x86 I/O BARs: only the low 16 bits of the mask are meaningful */
         b.size &= 0xFFFF;
     return b;
 }
@@ -141,12 +147,12 @@ static unsigned scan_bus0(void)
             uint32_t id = cfg_read32(dev, fn, PCI_VENDOR_ID);
             if ((id & 0xFFFF) == PCI_VENDOR_NONE) {
                 if (fn == 0)
-                    break;          /* no function 0: no device */
+                    break; /* no function 0: no device */
                 continue;
             }
             uint32_t class = cfg_read32(dev, fn, PCI_CLASS_REVISION) >> 8;
-            printf("pci-probe: 00:%02x.%u %04" PRIx32 ":%04" PRIx32 " class %06" PRIx32 "\n",
-                   dev, fn, id & 0xFFFF, id >> 16, class);
+            printf("pci-probe: 00:%02x.%u %04" PRIx32 ":%04" PRIx32 " class %06" PRIx32 "\n", dev,
+                   fn, id & 0xFFFF, id >> 16, class);
             found++;
             if (fn == 0 && !(cfg_read8(dev, 0, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION))
                 break;
@@ -185,11 +191,11 @@ static bool move_bar2(uint64_t home)
 
 /* ---- the BAR storm ---- */
 
-#define STORM_PAGES       12u                 /* aperture pages mapped, one per 2 MiB */
-#define STORM_PAGE_STRIDE (2ull << 20)
-#define STORM_FIRST       (4ull << 30)        /* moves go above 4 GiB ... */
-#define STORM_REFUSED_EVERY 8u                /* ... and every 8th one somewhere refused */
-#define PAGE_BYTES        4096u
+#define STORM_PAGES         12u /* aperture pages mapped, one per 2 MiB */
+#define STORM_PAGE_STRIDE   (2ull << 20)
+#define STORM_FIRST         (4ull << 30) /* moves go above 4 GiB ... */
+#define STORM_REFUSED_EVERY 8u           /* ... and every 8th one somewhere refused */
+#define PAGE_BYTES          4096u
 
 static uint8_t storm_pages[STORM_PAGES][PAGE_BYTES] __attribute__((aligned(PAGE_BYTES)));
 
@@ -219,7 +225,9 @@ static bool storm(uint64_t moves, const struct bar *b0, const struct bar *b2)
     v.mmio = (volatile uint8_t *)(uintptr_t)b0->base;
     uint64_t low = vgpu_read32(&v, VGPU_PV(avail_rs.mappable_gmadr.base));
     uint64_t low_size = vgpu_read32(&v, VGPU_PV(avail_rs.mappable_gmadr.size));
-    unsigned pages = low_size / STORM_PAGE_STRIDE < STORM_PAGES ? (unsigned)(low_size / STORM_PAGE_STRIDE) : STORM_PAGES;
+    unsigned pages = low_size / STORM_PAGE_STRIDE < STORM_PAGES
+                       ? (unsigned)(low_size / STORM_PAGE_STRIDE)
+                       : STORM_PAGES;
     bool ok = pages > 0;
     for (unsigned i = 0; i < pages; i++) {
         storm_pages[i][0] = (uint8_t)(0xA0 + i);
@@ -240,11 +248,15 @@ static bool storm(uint64_t moves, const struct bar *b0, const struct bar *b2)
     place_bar2(b2->base);
     unsigned back = 0;
     for (unsigned i = 0; i < pages; i++)
-        back += *(volatile uint8_t *)(uintptr_t)(b2->base + low + i * STORM_PAGE_STRIDE) == 0xA0 + i;
+        back += *(volatile uint8_t *)(uintptr_t)(b2->base + low + i * STORM_PAGE_STRIDE) ==
+                0xA0 + i;
     for (unsigned i = 0; i < pages; i++)
-        ok &= vgpu_ggtt_write(&v, (uint32_t)((low + i * STORM_PAGE_STRIDE) >> GEN9_GTT_PAGE_SHIFT), 0);
-    printf("pci-probe: storm: %" PRIu64 " BAR2 moves (%" PRIu64 " to refused places), %u aperture pages, "
-           "%u read back\n", moves, refused, pages, back);
+        ok &= vgpu_ggtt_write(&v, (uint32_t)((low + i * STORM_PAGE_STRIDE) >> GEN9_GTT_PAGE_SHIFT),
+                              0);
+    printf("pci-probe: storm: %" PRIu64 " BAR2 moves (%" PRIu64
+           " to refused places), %u aperture pages, "
+           "%u read back\n",
+           moves, refused, pages, back);
     return ok && back == pages;
 }
 
@@ -259,7 +271,8 @@ int guest_main(const struct tessera_boot_info *boot)
         return 1;
     }
     printf("pci-probe: vgpu rev 0x%02x subsys %04x:%04x irq pin %u\n", (unsigned)(class & 0xFF),
-           cfg_read16(GEN9_PCI_DEV, 0, PCI_SUBSYSTEM_VENDOR_ID), cfg_read16(GEN9_PCI_DEV, 0, PCI_SUBSYSTEM_ID),
+           cfg_read16(GEN9_PCI_DEV, 0, PCI_SUBSYSTEM_VENDOR_ID),
+           cfg_read16(GEN9_PCI_DEV, 0, PCI_SUBSYSTEM_ID),
            cfg_read8(GEN9_PCI_DEV, 0, PCI_INTERRUPT_PIN));
 
     /* The data window's byte lanes: the device id a byte at a time (0xCFE, 0xCFF), the class

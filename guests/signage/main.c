@@ -18,14 +18,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NAME            "signage"
-#define DEFAULT_BG      0x002060u
-#define DEFAULT_FG      0xFFD000u
-#define DEFAULT_FPS     10u
-#define MAX_FPS         100u
-#define DEFAULT_TEXT    "TESSERA KIOSK WALL"
-#define STATUS_US       (2u * 1000u * 1000u)
-#define MAX_STAGE_W     8000u       /* BR11/BR13 pitch: 32767 bytes at most */
+#define NAME         "signage"
+#define DEFAULT_BG   0x002060u
+#define DEFAULT_FG   0xFFD000u
+#define DEFAULT_FPS  10u
+#define MAX_FPS      100u
+#define DEFAULT_TEXT "TESSERA KIOSK WALL"
+#define STATUS_US    (2u * 1000u * 1000u)
+#define MAX_STAGE_W  8000u /* BR11/BR13 pitch: 32767 bytes at most */
 
 static struct vgpu_kiosk k;
 static struct vgpu_surface stage;
@@ -65,8 +65,8 @@ int guest_main(const struct tessera_boot_info *boot)
     for (uint32_t y = 0; y < band_h; y++)
         for (uint32_t x = 0; x < sw; x++)
             px[y * (stage.pitch / 4) + x] = k.bg;
-    vgpu_font_draw(px, sw, band_h, stage.pitch, w, (band_h - VGPU_FONT_H * scale) / 2, text,
-                   scale, fg);
+    vgpu_font_draw(px, sw, band_h, stage.pitch, w, (band_h - VGPU_FONT_H * scale) / 2, text, scale,
+                   fg);
     printf(NAME ": banner \"%s\" %" PRIu32 "x%" PRIu32 " scale %" PRIu32 "\n", text, sw, band_h,
            scale);
     if (!vgpu_moves_enable(&k.v))
@@ -88,12 +88,12 @@ int guest_main(const struct tessera_boot_info *boot)
                        vgpu_result_name(o.result), o.reason);
             }
         }
-        vgpu_kiosk_follow(&k);         /* before the frame's addresses are taken */
+        vgpu_kiosk_follow(&k); /* before the frame's addresses are taken */
         uint32_t dw[GEN9_XY_SRC_COPY_BLT_LEN];
         struct vgpu_cmdbuf cb;
         vgpu_cmdbuf_init(&cb, dw, GEN9_XY_SRC_COPY_BLT_LEN);
-        vgpu_emit_copy_blt(&cb, k.fb.bo.gm, k.fb.pitch, 0, band_y, stage.bo.gm, stage.pitch,
-                           offset, 0, w, band_h);
+        vgpu_emit_copy_blt(&cb, k.fb.bo.gm, k.fb.pitch, 0, band_y, stage.bo.gm, stage.pitch, offset,
+                           0, w, band_h);
         pending = vgpu_submit(&k.v, dw, cb.n);
         if (!pending)
             failures++;
@@ -104,8 +104,8 @@ int guest_main(const struct tessera_boot_info *boot)
             uint64_t dt = now - last_status, df = frames - last_frames;
             uint64_t fps10 = dt ? df * 10000000u / dt : 0;
             printf(NAME ": frames %" PRIu64 " fps %" PRIu64 ".%" PRIu64 " waits %" PRIu64
-                   " failures %" PRIu64 "\n", frames, fps10 / 10, fps10 % 10, k.v.stats.waits,
-                   failures);
+                        " failures %" PRIu64 "\n",
+                   frames, fps10 / 10, fps10 % 10, k.v.stats.waits, failures);
             last_status = now;
             last_frames = frames;
             next_status += STATUS_US;

@@ -9,16 +9,16 @@
 
 #define NEWLIB_SYSCALL_ALIAS(plain, impl) __typeof__(impl) plain __attribute__((alias(#impl)))
 
-#define NEWLIB_SYSCALL_ALIASES()                    \
-    NEWLIB_SYSCALL_ALIAS(sbrk, _sbrk);              \
-    NEWLIB_SYSCALL_ALIAS(write, _write);            \
-    NEWLIB_SYSCALL_ALIAS(read, _read);              \
-    NEWLIB_SYSCALL_ALIAS(close, _close);            \
-    NEWLIB_SYSCALL_ALIAS(open, _open);              \
-    NEWLIB_SYSCALL_ALIAS(lseek, _lseek);            \
-    NEWLIB_SYSCALL_ALIAS(isatty, _isatty);          \
-    NEWLIB_SYSCALL_ALIAS(fstat, _fstat);            \
-    NEWLIB_SYSCALL_ALIAS(getpid, _getpid);          \
+#define NEWLIB_SYSCALL_ALIASES() \
+    NEWLIB_SYSCALL_ALIAS(sbrk, _sbrk); \
+    NEWLIB_SYSCALL_ALIAS(write, _write); \
+    NEWLIB_SYSCALL_ALIAS(read, _read); \
+    NEWLIB_SYSCALL_ALIAS(close, _close); \
+    NEWLIB_SYSCALL_ALIAS(open, _open); \
+    NEWLIB_SYSCALL_ALIAS(lseek, _lseek); \
+    NEWLIB_SYSCALL_ALIAS(isatty, _isatty); \
+    NEWLIB_SYSCALL_ALIAS(fstat, _fstat); \
+    NEWLIB_SYSCALL_ALIAS(getpid, _getpid); \
     NEWLIB_SYSCALL_ALIAS(kill, _kill)
 
 #endif

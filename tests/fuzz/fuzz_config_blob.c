@@ -95,8 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Take the DTB's own totalsize when it fits, so inserted or removed bytes elsewhere do not
      * stop every input at the size check. */
     if (len >= 8) {
-        uint32_t total = (uint32_t)dtb[4] << 24 | (uint32_t)dtb[5] << 16 |
-                         (uint32_t)dtb[6] << 8 | dtb[7];
+        uint32_t total = (uint32_t)dtb[4] << 24 | (uint32_t)dtb[5] << 16 | (uint32_t)dtb[6] << 8 |
+                         dtb[7];
         if (total >= 8 && total <= len)
             len = total;
     }

@@ -61,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     expect(fit.ram_bytes == (uint64_t)g->ram_mib << 20);
     expect(fit.initrd_bytes == initrd_len);
     if (initrd_len) {
-        expect(fit.place.initrd_gpa % LINUX_PAGE_BYTES == 0 && fit.place.initrd_gpa >= fit.place.kernel_end_gpa);
+        expect(fit.place.initrd_gpa % LINUX_PAGE_BYTES == 0 &&
+               fit.place.initrd_gpa >= fit.place.kernel_end_gpa);
         expect(fit.place.initrd_gpa + initrd_len <= fit.ram_bytes);
     }
     expect(cmdline <= fit.kernel.cmdline_size);

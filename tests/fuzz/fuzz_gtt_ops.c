@@ -14,8 +14,8 @@
 #include "gtt/internal.h"
 #include "tests/fuzz/fuzz_cursor.h"
 
-#define MB (UINT64_C(1) << 20)
-#define RAM (UINT64_C(64) << 20)
+#define MB      (UINT64_C(1) << 20)
+#define RAM     (UINT64_C(64) << 20)
 #define SCRATCH (UINT64_C(0x7000000000) | GEN9_GGTT_PTE_PRESENT)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -86,7 +86,7 @@ static void fuzz_layout(struct cursor *c)
     };
     for (unsigned i = 0; i < 4; i++)
         /* cppcheck-suppress unreadVariable ; p.req points at req: gtt_layout_compute() reads it */
-        req[i] = (struct gtt_guest_request){take(c, 3) << 12, take(c, 3) << 12};
+        req[i] = (struct gtt_guest_request){ take(c, 3) << 12, take(c, 3) << 12 };
     char err[160];
     int rc = gtt_layout_compute(&p, &lay, err, sizeof err);
     if (rc != 0 && err[0] == '\0')
@@ -94,9 +94,9 @@ static void fuzz_layout(struct cursor *c)
     if (rc == 0) {
         for (unsigned i = 0; i < p.n_guests; i++) {
             const struct gtt_guest_layout *gl = &lay.guest[i];
-            if (gl->low.size && (gl->low.start < lay.low_guest.start ||
-                                 gl->low.start + gl->low.size >
-                                     lay.low_guest.start + lay.low_guest.size))
+            if (gl->low.size &&
+                (gl->low.start < lay.low_guest.start ||
+                 gl->low.start + gl->low.size > lay.low_guest.start + lay.low_guest.size))
                 abort();
             if (gl->first_slot + gl->n_slots > lay.n_slots)
                 abort();
@@ -106,17 +106,22 @@ static void fuzz_layout(struct cursor *c)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct cursor c = {data, size};
+    struct cursor c = { data, size };
     fuzz_layout(&c);
 
     /* 16 MiB GGTT: 8 MiB aperture (1 host, 1 pool, 6 low), 8 slots of 1 MiB. */
     static struct gtt_layout lay;
     struct gtt_guest_request req[8];
     for (unsigned i = 0; i < 8; i++)
-        req[i] = (struct gtt_guest_request){MB, 2 * MB};
+        req[i] = (struct gtt_guest_request){ MB, 2 * MB };
     struct gtt_layout_params p = {
-        .ggtt_bytes = 16 * MB, .aperture_bytes = 8 * MB, .host_area_bytes = MB,
-        .fence_pool_bytes = MB, .slot_bytes = MB, .n_guests = 8, .req = req,
+        .ggtt_bytes = 16 * MB,
+        .aperture_bytes = 8 * MB,
+        .host_area_bytes = MB,
+        .fence_pool_bytes = MB,
+        .slot_bytes = MB,
+        .n_guests = 8,
+        .req = req,
     };
     if (gtt_layout_compute(&p, &lay, NULL, 0))
         abort();
@@ -125,7 +130,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gtt *g = calloc(1, sizeof *g);
     uint8_t mode = (uint8_t)take(&c, 1);
     struct gtt_config cfg = {
-        .layout = &lay, .ops = {.ggtt_write = w, .translate = tr}, .scratch_pte = SCRATCH,
+        .layout = &lay,
+        .ops = { .ggtt_write = w, .translate = tr },
+        .scratch_pte = SCRATCH,
         .copy = (enum gtt_copy_mode)(mode % 3),
         .slots = (enum gtt_slot_mode)((mode >> 2) & 1),
         .host_fences = 28,

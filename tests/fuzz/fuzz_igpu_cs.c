@@ -28,15 +28,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define PAGES       8u                      /* each space: graphics addresses [0, 32 KiB) */
+#define PAGES       8u /* each space: graphics addresses [0, 32 KiB) */
 #define SPACE_BYTES (PAGES * 4096u)
 #define MAX_REGS    64u
-#define BUDGET      2048u                   /* commands per run */
+#define BUDGET      2048u /* commands per run */
 
 /* Everything a run can change, so two runs can be compared. */
 struct state {
     uint8_t mem[2][SPACE_BYTES];
-    struct { uint32_t reg, val; } regs[MAX_REGS];
+    struct {
+        uint32_t reg, val;
+    } regs[MAX_REGS];
     unsigned n_regs;
     uint64_t ts;
     unsigned events, user_irqs, notifies, tlb;
@@ -44,9 +46,9 @@ struct state {
 
 static struct state st, init;
 static uint8_t present[2][PAGES], writable[2][PAGES];
-static struct igpu_cs cs;                   /* the engine a stepped run drives */
+static struct igpu_cs cs; /* the engine a stepped run drives */
 static struct igpu_cs_config cfg;
-static bool stepping;                       /* callbacks come from a stepped run (cs is live) */
+static bool stepping; /* callbacks come from a stepped run (cs is live) */
 static uint32_t nonpriv[GEN9_RING_NONPRIV_SLOTS];
 
 static bool privileged(void)
@@ -121,7 +123,7 @@ static int cb_reg_write(void *ctx, uint32_t reg, uint32_t val)
     if (!privileged())
         check(user_mode_reg(reg));
     if (!(p = reg_slot(reg, true)))
-        return -1;                          /* a full file refuses: the engine faults */
+        return -1; /* a full file refuses: the engine faults */
     *p = val;
     return 0;
 }
@@ -161,8 +163,8 @@ static void cb_tlb(void *ctx)
     st.tlb++;
 }
 
-static const struct igpu_cs_ops ops = { NULL, cb_mem, cb_reg_write, cb_reg_read, cb_timestamp,
-                                        cb_event, cb_tlb, NULL };
+static const struct igpu_cs_ops ops = { NULL,         cb_mem,   cb_reg_write, cb_reg_read,
+                                        cb_timestamp, cb_event, cb_tlb,       NULL };
 
 /* What a run reports, as both kinds of run report it. */
 static void check_result(const struct igpu_cs_result *res, const struct igpu_cs_ring *ring)
@@ -175,11 +177,16 @@ static void check_result(const struct igpu_cs_result *res, const struct igpu_cs_
 static void setup(struct cursor *c, struct igpu_cs_ring *ring)
 {
     static const struct igpu_scan_reg *const lists[IGPU_NUM_GT_ENGINES] = {
-        [IGPU_RCS] = igpu_cs_i915_regs_rcs, [IGPU_BCS] = NULL,
-        [IGPU_VCS] = igpu_cs_i915_regs_vcs, [IGPU_VECS] = igpu_cs_i915_regs_vecs,
+        [IGPU_RCS] = igpu_cs_i915_regs_rcs,
+        [IGPU_BCS] = NULL,
+        [IGPU_VCS] = igpu_cs_i915_regs_vcs,
+        [IGPU_VECS] = igpu_cs_i915_regs_vecs,
     };
     const size_t counts[IGPU_NUM_GT_ENGINES] = {
-        igpu_cs_i915_regs_rcs_count, 0, igpu_cs_i915_regs_vcs_count, igpu_cs_i915_regs_vecs_count,
+        igpu_cs_i915_regs_rcs_count,
+        0,
+        igpu_cs_i915_regs_vcs_count,
+        igpu_cs_i915_regs_vecs_count,
     };
     unsigned flags = (unsigned)take(c, 1);
     uint32_t map = (uint32_t)take(c, 4), ro = (uint32_t)take(c, 2);
@@ -209,9 +216,9 @@ static void setup(struct cursor *c, struct igpu_cs_ring *ring)
     for (unsigned i = 0; i < 2; i++) {
         uint32_t base = igpu_engine_base(cfg.engine), k = (uint32_t)take(c, 1);
         /* A GPR, a chicken register, or anything. */
-        nonpriv[i] = k < 64 ? GEN9_RING_CS_GPR(base, k % 16u)
+        nonpriv[i] = k < 64                ? GEN9_RING_CS_GPR(base, k % 16u)
                    : k < 128 && cfg.n_regs ? cfg.regs[k % cfg.n_regs].offset
-                   : (uint32_t)take(c, 4);
+                                           : (uint32_t)take(c, 4);
     }
     /* Chunks: space, offset, length, bytes.  The commands are little-endian dwords. */
     memset(&st, 0, sizeof st);
@@ -254,7 +261,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     igpu_cs_load(&cs, &ring, cfg.pphwsp_gaddr, cfg.ppgtt);
     uint32_t done = 0;
     f2 = IGPU_CS_OK;
-    do {                                    /* at least once: an idle ring reports its head */
+    do { /* at least once: an idle ring reports its head */
         uint32_t before = stepped.commands, n = piece < BUDGET - done ? piece : BUDGET - done;
         f2 = igpu_cs_step(&cs, &ops, n, &stepped);
         check(stepped.commands - before <= n);

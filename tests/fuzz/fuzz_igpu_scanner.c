@@ -26,12 +26,12 @@
 #include "drivers/igpu/model/igpu_model.h"
 #include "drivers/igpu/scanner/scanner.h"
 
-#define GM_SIZE     0x20000u            /* guest window [0, GM_SIZE) */
-#define SHADOW_GM   0x40000u            /* hypervisor area, outside any allowed range */
+#define GM_SIZE     0x20000u /* guest window [0, GM_SIZE) */
+#define SHADOW_GM   0x40000u /* hypervisor area, outside any allowed range */
 #define SHADOW_DW   8192u
-#define RING_GM     0x50000u            /* where the model's ring lives */
+#define RING_GM     0x50000u /* where the model's ring lives */
 #define RING_BYTES  0x8000u
-#define LRCA        0x60000u            /* the model's context image (two pages) */
+#define LRCA        0x60000u /* the model's context image (two pages) */
 #define MAX_RING_DW 1024u
 
 /* ---- input cursor ---- */
@@ -60,8 +60,8 @@ static uint32_t in_u32(struct in *s)
 
 static void fail(const char *what, uint64_t a, uint64_t b)
 {
-    fprintf(stderr, "scanner property violated: %s (0x%llx, 0x%llx)\n", what,
-            (unsigned long long)a, (unsigned long long)b);
+    fprintf(stderr, "scanner property violated: %s (0x%llx, 0x%llx)\n", what, (unsigned long long)a,
+            (unsigned long long)b);
     abort();
 }
 
@@ -73,7 +73,7 @@ struct work {
     struct igpu_scan_reg regs[4];
     const struct igpu_scan_reg *reg_list;
     size_t n_regs;
-    uint8_t gm[GM_SIZE];                /* guest graphics memory */
+    uint8_t gm[GM_SIZE]; /* guest graphics memory */
     uint32_t ring[MAX_RING_DW];
     size_t ring_dw;
     uint32_t shadow[SHADOW_DW];
@@ -93,7 +93,7 @@ static int gm_read(void *ctx, uint64_t gm, void *dst, size_t len)
 static void gm_put(struct work *w, uint64_t gm, const uint32_t *dw, size_t n)
 {
     if (gm % 4 || gm >= GM_SIZE || n * 4 > GM_SIZE - gm)
-        return;                          /* outside the window: the batch stays unreadable */
+        return; /* outside the window: the batch stays unreadable */
     memcpy(w->gm + gm, dw, n * 4);
 }
 
@@ -106,11 +106,21 @@ static uint64_t pick_addr(struct in *s, const struct work *w, uint32_t align)
     uint64_t a;
 
     switch (in_u8(s) % 8) {
-    case 0: a = in_u32(s); break;
-    case 1: a = r->start + r->size - (in_u8(s) % 16); break;   /* at the end */
-    case 2: a = r->start - (in_u8(s) % 16); break;             /* just below */
-    case 3: a = in_u32(s) % GM_SIZE; break;
-    default: a = r->start + in_u32(s) % r->size; break;
+    case 0:
+        a = in_u32(s);
+        break;
+    case 1:
+        a = r->start + r->size - (in_u8(s) % 16);
+        break; /* at the end */
+    case 2:
+        a = r->start - (in_u8(s) % 16);
+        break; /* just below */
+    case 3:
+        a = in_u32(s) % GM_SIZE;
+        break;
+    default:
+        a = r->start + in_u32(s) % r->size;
+        break;
     }
     return a & ~(uint64_t)(align - 1);
 }
@@ -148,8 +158,8 @@ static uint64_t gen_batch(struct in *s, struct work *w, unsigned level)
 }
 
 /* A blit surface: address, pitch (bytes; dwords of whole tiles when tiled), origin. */
-static void gen_blit_surface(struct in *s, struct work *w, uint32_t *addr_dw,
-                             uint32_t *pitch_dw, uint32_t *xy_dw, bool tiled)
+static void gen_blit_surface(struct in *s, struct work *w, uint32_t *addr_dw, uint32_t *pitch_dw,
+                             uint32_t *xy_dw, bool tiled)
 {
     uint32_t pitch = tiled ? (1 + in_u8(s) % 4) * 128 : 4 * (1 + in_u8(s) % 256);
     put_addr(addr_dw, pick_addr(s, w, tiled ? 4096 : 4));
@@ -266,13 +276,12 @@ static void build(struct in *s, struct work *w)
     w->engine = (flags & 1) ? IGPU_BCS : IGPU_RCS;
     w->n_ranges = 1 + in_u8(s) % 3;
     for (i = 0; i < w->n_ranges; i++) {
-        uint32_t start = in_u8(s) % 2 ? (in_u16(s) % (GM_SIZE / 4096)) * 4096
-                                      : in_u32(s) % GM_SIZE;
+        uint32_t start = in_u8(s) % 2 ? (in_u16(s) % (GM_SIZE / 4096)) * 4096 : in_u32(s) % GM_SIZE;
         w->ranges[i].start = start;
         w->ranges[i].size = 1 + in_u32(s) % (GM_SIZE - start);
     }
     w->n_ranges = igpu_scan_ranges_normalize(w->ranges, w->n_ranges);
-    if (flags & 2) {                     /* a small random allow-list */
+    if (flags & 2) { /* a small random allow-list */
         w->n_regs = 1 + in_u8(s) % 4;
         for (i = 0; i < w->n_regs; i++) {
             w->regs[i].offset = in_u32(s) & GEN9_MI_REG_OFFSET_MASK;
@@ -363,8 +372,8 @@ static uint64_t tile_y(uint64_t p, uint64_t xb, uint64_t y)
 }
 
 /* Every byte of rows [y, y+h), bytes [x*bpp, (x+w)*bpp) of a surface. */
-static void ref_surface(struct ref *r, uint64_t base, uint32_t pitch_field, bool tiled,
-                        uint32_t x, uint32_t y, uint32_t wd, uint32_t h, uint32_t bpp)
+static void ref_surface(struct ref *r, uint64_t base, uint32_t pitch_field, bool tiled, uint32_t x,
+                        uint32_t y, uint32_t wd, uint32_t h, uint32_t bpp)
 {
     int32_t pitch = (int16_t)pitch_field;
     uint32_t row;
@@ -391,8 +400,8 @@ static uint64_t addr48(const uint32_t *c, uint32_t lo_mask)
 /* Fetch dword i of the current buffer: the ring copy, or the shadow by graphics address. */
 struct frame {
     bool ring;
-    uint64_t gm;                        /* batch: address of the next dword */
-    size_t pos;                         /* ring: next dword */
+    uint64_t gm; /* batch: address of the next dword */
+    size_t pos;  /* ring: next dword */
     unsigned level;
 };
 
@@ -431,19 +440,23 @@ static void ref_run(struct ref *r)
                 len = (h & (op == 0x20 ? 0x3FF : op == 0x26 ? 0x3F : 0xFF)) + 2;
             c = fetch(r, f, len);
             switch (op) {
-            case 0x00: case 0x02:
+            case 0x00:
+            case 0x02:
                 break;
-            case 0x0A:                              /* end: return to the caller */
+            case 0x0A: /* end: return to the caller */
                 if (sp == 0)
                     fail("batch end in the ring", h, 0);
                 sp--;
                 continue;
-            case 0x31: {                            /* start: call or chain */
+            case 0x31: { /* start: call or chain */
                 struct frame nf = { .gm = addr48(c + 1, ~3u) };
                 bool call = f->ring || (h & (1u << 22));
                 if (h & (1u << 8))
                     fail("PPGTT batch", h, 0);
-                if (f->ring) f->pos += len; else f->gm += len * 4;
+                if (f->ring)
+                    f->pos += len;
+                else
+                    f->gm += len * 4;
                 nf.level = call ? f->level + 1 : f->level;
                 if (nf.level > 2)
                     fail("batch nesting beyond the hardware's two levels", nf.level, 0);
@@ -495,22 +508,27 @@ static void ref_run(struct ref *r)
             if (r->w->engine != IGPU_BCS || (op != 0x50 && op != 0x53))
                 fail("accepted a blit that is not allowed", h, 0);
             bpp = ((c[1] >> 24) & 3) == 0 ? 1 : ((c[1] >> 24) & 3) == 3 ? 4 : 2;
-            x1 = (int16_t)c[2]; y1 = (int16_t)(c[2] >> 16);
-            x2 = (int16_t)c[3]; y2 = (int16_t)(c[3] >> 16);
+            x1 = (int16_t)c[2];
+            y1 = (int16_t)(c[2] >> 16);
+            x2 = (int16_t)c[3];
+            y2 = (int16_t)(c[3] >> 16);
             if (x2 > x1 && y2 > y1) {
                 uint32_t wd = (uint32_t)(x2 - x1), ht = (uint32_t)(y2 - y1);
-                ref_surface(r, addr48(c + 4, ~0u), c[1] & 0xFFFF, h & (1u << 11),
-                            (uint32_t)x1, (uint32_t)y1, wd, ht, bpp);
+                ref_surface(r, addr48(c + 4, ~0u), c[1] & 0xFFFF, h & (1u << 11), (uint32_t)x1,
+                            (uint32_t)y1, wd, ht, bpp);
                 if (op == 0x53)
-                    ref_surface(r, addr48(c + 8, ~0u), c[7] & 0xFFFF, h & (1u << 15),
-                                c[6] & 0xFFFF, c[6] >> 16, wd, ht, bpp);
+                    ref_surface(r, addr48(c + 8, ~0u), c[7] & 0xFFFF, h & (1u << 15), c[6] & 0xFFFF,
+                                c[6] >> 16, wd, ht, bpp);
                 r->blits++;
                 r->pixels += (uint64_t)wd * ht;
             }
         } else {
             fail("accepted a reserved command type", h, 0);
         }
-        if (f->ring) f->pos += len; else f->gm += len * 4;
+        if (f->ring)
+            f->pos += len;
+        else
+            f->gm += len * 4;
     }
     if (sp != 0)
         fail("ring ended inside a batch", sp, 0);
@@ -522,10 +540,10 @@ static void ref_run(struct ref *r)
 /* ======================================================================================
  * Check 2: execute on the iGPU model with a memory map that traps.
  * ====================================================================================== */
-#define PHYS_GGTT   0x0u                /* GGTT entries */
-#define PHYS_MEM    0x100000u           /* gm page i -> PHYS_MEM + i * 4096 */
-#define MODEL_GM    0x80000u            /* graphics memory the model maps */
-#define GGTT_PTES   (MODEL_GM / 4096u)
+#define PHYS_GGTT 0x0u      /* GGTT entries */
+#define PHYS_MEM  0x100000u /* gm page i -> PHYS_MEM + i * 4096 */
+#define MODEL_GM  0x80000u  /* graphics memory the model maps */
+#define GGTT_PTES (MODEL_GM / 4096u)
 
 struct phys {
     uint8_t ggtt[GGTT_PTES * 8];
@@ -558,7 +576,7 @@ static int phys_write(void *ctx, uint64_t pa, const void *buf, size_t len)
 
 struct trap {
     const struct work *w;
-    bool armed;                          /* only the guest's workload is checked */
+    bool armed; /* only the guest's workload is checked */
 };
 
 static int trap_check(void *ctx, enum igpu_engine e, uint64_t a, uint64_t len,
@@ -583,7 +601,7 @@ static int trap_check(void *ctx, enum igpu_engine e, uint64_t a, uint64_t len,
             fail("model: ring fetch outside the ring", a, len);
         break;
     default:
-        break;                           /* context image and status page: the host's */
+        break; /* context image and status page: the host's */
     }
     return 0;
 }
@@ -598,7 +616,7 @@ static void model_run(const struct work *w)
     uint32_t i;
 
     memset(phys.ggtt, 0, sizeof(phys.ggtt));
-    for (i = 0; i < GGTT_PTES; i++) {        /* identity-style map of all model gm */
+    for (i = 0; i < GGTT_PTES; i++) { /* identity-style map of all model gm */
         uint64_t pte = (PHYS_MEM + (uint64_t)i * 4096) | 1u;
         memcpy(phys.ggtt + i * 8, &pte, 8);
     }
@@ -628,13 +646,13 @@ static void model_run(const struct work *w)
     {
         const struct igpu_model_fault *ft = igpu_model_fault(m, w->engine);
         struct igpu_model_stats st;
-        uint64_t pad = w->ring_dw & 1;          /* submit pads the ring to a qword */
+        uint64_t pad = w->ring_dw & 1; /* submit pads the ring to a qword */
 
         /* The trap aborts before the model could report a denied access; faults for
          * features the model lacks are acceptable, faults on memory are not. */
-        if (ft && (ft->reason == IGPU_FAULT_ACCESS_DENIED ||
-                   ft->reason == IGPU_FAULT_GGTT_NOT_PRESENT ||
-                   ft->reason == IGPU_FAULT_GGTT_RANGE || ft->reason == IGPU_FAULT_MEMORY))
+        if (ft &&
+            (ft->reason == IGPU_FAULT_ACCESS_DENIED || ft->reason == IGPU_FAULT_GGTT_NOT_PRESENT ||
+             ft->reason == IGPU_FAULT_GGTT_RANGE || ft->reason == IGPU_FAULT_MEMORY))
             fail("model: accepted workload faulted on memory", ft->reason, ft->gaddr);
         /* A clean run did exactly the work the scanner predicted, at the predicted cost. */
         if (!ft && igpu_model_stats(m, w->engine, &st) == 0 &&

@@ -69,10 +69,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         check(linux_ram_needed(&bi, initrd) <= ram || bi.initrd_addr_max < ram);
         static uint8_t zp[ZP_BYTES];
-        struct zp_config c = { .ram_bytes = ram, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = p.initrd_gpa,
+        struct zp_config c = { .ram_bytes = ram,
+                               .cmdline_gpa = LINUX_CMDLINE_GPA,
+                               .initrd_gpa = p.initrd_gpa,
                                .initrd_bytes = initrd };
         check(zp_build(zp, img, &bi, &c) == 0);
-        check(memcmp(zp + BZ_HEADER_FIRST, img + BZ_HEADER_FIRST, BZ_TYPE_OF_LOADER - BZ_HEADER_FIRST) == 0);
+        check(memcmp(zp + BZ_HEADER_FIRST, img + BZ_HEADER_FIRST,
+                     BZ_TYPE_OF_LOADER - BZ_HEADER_FIRST) == 0);
         check(zp[ZP_E820_ENTRIES] == 3 && zp[ZP_SENTINEL] == 0);
     } else {
         check(err[0] != 0);

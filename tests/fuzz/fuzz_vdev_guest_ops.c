@@ -21,13 +21,16 @@ static void check(int cond)
 }
 
 static struct vpic pic;
-static void uart_line(void *ctx, bool level) { vpic_set_irq(&pic, 4, level); }
+static void uart_line(void *ctx, bool level)
+{
+    vpic_set_irq(&pic, 4, level);
+}
 
 static uint64_t take(const uint8_t **p, const uint8_t *end, unsigned n)
 {
     uint64_t v = 0;
     for (unsigned i = 0; i < n && *p < end; i++)
-        v |= (uint64_t)*(*p)++ << (8 * i);
+        v |= (uint64_t) * (*p)++ << (8 * i);
     return v;
 }
 
@@ -48,17 +51,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t op = *p++;
         uint64_t v;
         switch (op % 10) {
-        case 0: {                                   /* RDMSR */
+        case 0: { /* RDMSR */
             uint32_t msr = 0x800 + (uint32_t)take(&p, end, 1);
-            if (op & 0x80) msr = op & 0x40 ? 0x1B : 0x6E0;
+            if (op & 0x80)
+                msr = op & 0x40 ? 0x1B : 0x6E0;
             vlapic_rdmsr(&l, msr, now, &v);
             break;
         }
-        case 1: {                                   /* WRMSR */
+        case 1: { /* WRMSR */
             uint32_t msr = 0x800 + (uint32_t)take(&p, end, 1);
-            if (op & 0x80) msr = op & 0x40 ? 0x1B : 0x6E0;
+            if (op & 0x80)
+                msr = op & 0x40 ? 0x1B : 0x6E0;
             v = take(&p, end, op & 0x20 ? 8 : 4);
-            if (msr == 0x6E0) v = now + (v & 0xFFFF);
+            if (msr == 0x6E0)
+                v = now + (v & 0xFFFF);
             if (vlapic_wrmsr(&l, msr, v, now) == VLAPIC_XAPIC_REFUSED)
                 check(msr == 0x1B);
             break;
@@ -76,11 +82,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             vuart_write(&uart, (unsigned)take(&p, end, 1) % 8, (uint8_t)take(&p, end, 1));
             break;
         case 6:
-            if (op & 0x10) vuart_push_input(&uart, (uint8_t)take(&p, end, 1));
-            else vuart_read(&uart, (unsigned)take(&p, end, 1) % 8);
+            if (op & 0x10)
+                vuart_push_input(&uart, (uint8_t)take(&p, end, 1));
+            else
+                vuart_read(&uart, (unsigned)take(&p, end, 1) % 8);
             break;
         case 7:
-            vlapic_deliver_msi(&l, 0xFEE00000u | (take(&p, end, 2) << 4), (uint32_t)take(&p, end, 2));
+            vlapic_deliver_msi(&l, 0xFEE00000u | (take(&p, end, 2) << 4),
+                               (uint32_t)take(&p, end, 2));
             break;
         case 8:
             now += take(&p, end, 2);

@@ -19,13 +19,39 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const uint32_t hot[] = {
-    GEN9_DP_AUX_CH_CTL(3), GEN9_DP_AUX_CH_DATA(3, 0), GEN9_DP_AUX_CH_DATA(3, 1), GEN9_DP_AUX_CH_DATA(3, 4),
-    GEN9_PLANE_CTL(1), GEN9_PLANE_STRIDE(1), GEN9_PLANE_POS(1), GEN9_PLANE_SIZE(1), GEN9_PLANE_OFFSET(1),
-    GEN9_PLANE_SURF(1), GEN9_PLANE_SURF(2), GEN9_CURBASE_A, GEN9_PIPECONF_A, GEN9_PIPESRC_A,
-    GEN9_HTOTAL_A, GEN9_VTOTAL_A, GEN9_VBLANK_A, GEN9_PIPE_LINK_M1_A, GEN9_PIPE_LINK_N1_A,
-    GEN9_DPLL_CTRL1, GEN9_DPLL_CTRL2, GEN9_LCPLL1_CTL, GEN9_LCPLL2_CTL, GEN9_DE_PIPE_IMR(0),
-    GEN9_DE_PIPE_IIR(0), GEN9_DE_PIPE_IER(0), GEN9_SDE_IMR, GEN9_SDE_IER, GEN9_SDE_IIR,
-    GEN9_PCH_PORT_HOTPLUG, GEN9_DDI_BUF_CTL(3), GEN9_DP_TP_CTL(3), GEN9_DBUF_CTL,
+    GEN9_DP_AUX_CH_CTL(3),
+    GEN9_DP_AUX_CH_DATA(3, 0),
+    GEN9_DP_AUX_CH_DATA(3, 1),
+    GEN9_DP_AUX_CH_DATA(3, 4),
+    GEN9_PLANE_CTL(1),
+    GEN9_PLANE_STRIDE(1),
+    GEN9_PLANE_POS(1),
+    GEN9_PLANE_SIZE(1),
+    GEN9_PLANE_OFFSET(1),
+    GEN9_PLANE_SURF(1),
+    GEN9_PLANE_SURF(2),
+    GEN9_CURBASE_A,
+    GEN9_PIPECONF_A,
+    GEN9_PIPESRC_A,
+    GEN9_HTOTAL_A,
+    GEN9_VTOTAL_A,
+    GEN9_VBLANK_A,
+    GEN9_PIPE_LINK_M1_A,
+    GEN9_PIPE_LINK_N1_A,
+    GEN9_DPLL_CTRL1,
+    GEN9_DPLL_CTRL2,
+    GEN9_LCPLL1_CTL,
+    GEN9_LCPLL2_CTL,
+    GEN9_DE_PIPE_IMR(0),
+    GEN9_DE_PIPE_IIR(0),
+    GEN9_DE_PIPE_IER(0),
+    GEN9_SDE_IMR,
+    GEN9_SDE_IER,
+    GEN9_SDE_IIR,
+    GEN9_PCH_PORT_HOTPLUG,
+    GEN9_DDI_BUF_CTL(3),
+    GEN9_DP_TP_CTL(3),
+    GEN9_DBUF_CTL,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,26 +63,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t now = 1000000000ull;
     for (unsigned op = 0; op < 256 && c.n; op++) {
         unsigned kind = (unsigned)take(&c, 1) % 8;
-        uint32_t off = kind < 4 ? hot[take(&c, 1) % (sizeof hot / sizeof hot[0])]
-                                : (GEN9_DISPLAY_BASE + (uint32_t)take(&c, 3) * 4u) % GEN9_PCH_DISPLAY_END;
+        uint32_t off = kind < 4
+                         ? hot[take(&c, 1) % (sizeof hot / sizeof hot[0])]
+                         : (GEN9_DISPLAY_BASE + (uint32_t)take(&c, 3) * 4u) % GEN9_PCH_DISPLAY_END;
         uint32_t val = (uint32_t)take(&c, 4);
         const char *why;
         uint64_t events = d.st.vblank_events;
         switch (kind) {
-        case 0: case 1: case 2: case 4:
+        case 0:
+        case 1:
+        case 2:
+        case 4:
             vdisp_write(&d, off, val, now);
             break;
-        case 3: case 5:
+        case 3:
+        case 5:
             (void)vdisp_read(&d, off, now);
             break;
         case 6:
             now += val * 1000ull;
             if (val & 1)
-                now -= 3 * (val & 0xFFFF);      /* the clock may seem to go back a little */
+                now -= 3 * (val & 0xFFFF); /* the clock may seem to go back a little */
             vdisp_tick(&d, now);
             break;
         default: {
-            struct vdisp_monitor p = { (val & 1) != 0, val >> 20 & 0xFFF, val >> 8 & 0xFFF, val & 0x3F };
+            struct vdisp_monitor p = { (val & 1) != 0, val >> 20 & 0xFFF, val >> 8 & 0xFFF,
+                                       val & 0x3F };
             (void)vdisp_plug(&d, &p, now, &why);
             break;
         }
@@ -64,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (d.st.vblank_events > events + 1)
             abort();
         if (vdisp_irq_summary(&d.irq) & ~(GEN9_MASTER_DE_PIPE_IRQ(0) | GEN9_MASTER_DE_PORT_IRQ |
-                                           GEN9_MASTER_DE_MISC_IRQ | GEN9_MASTER_DE_PCH_IRQ))
+                                          GEN9_MASTER_DE_MISC_IRQ | GEN9_MASTER_DE_PCH_IRQ))
             abort();
         struct vdisp_scanout s;
         if (vdisp_scanout(&d, &s) == VDISP_SCAN_PICTURE) {

@@ -48,19 +48,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * One arena of "physical memory": the GGTT's entries, the scratch pages, the hypervisor's host
  * area, two guests' RAM and the pool of pages the PPGTT shadow takes from. */
 #define PA_BASE      0x1000000ull
-#define NG           2u                     /* guest 0: i915; guest 1: kiosk */
-#define GGTT_ENTRIES 4096u                  /* 16 MiB of graphics memory */
+#define NG           2u    /* guest 0: i915; guest 1: kiosk */
+#define GGTT_ENTRIES 4096u /* 16 MiB of graphics memory */
 #define APERTURE     (8ull << 20)
 #define HOST_BYTES   (512ull << 10)
 #define RAM_BYTES    (512ull << 10)
-#define POOL_PAGES   96u                    /* fewer than the shadow's table limit: it runs out */
-#define RAM_FIRST    0x10000ull             /* guests' setup takes pages from here up */
+#define POOL_PAGES   96u        /* fewer than the shadow's table limit: it runs out */
+#define RAM_FIRST    0x10000ull /* guests' setup takes pages from here up */
 #define POISON       0xA5u
 
 enum {
-    A_GSM = 0, A_SCRATCH = A_GSM + GGTT_ENTRIES * 8u, A_VSCRATCH = A_SCRATCH + 4096u,
-    A_HOST = A_VSCRATCH + NG * 4096u, A_RAM = A_HOST + (unsigned)HOST_BYTES,
-    A_POOL = A_RAM + NG * (unsigned)RAM_BYTES, A_END = A_POOL + POOL_PAGES * 4096u,
+    A_GSM = 0,
+    A_SCRATCH = A_GSM + GGTT_ENTRIES * 8u,
+    A_VSCRATCH = A_SCRATCH + 4096u,
+    A_HOST = A_VSCRATCH + NG * 4096u,
+    A_RAM = A_HOST + (unsigned)HOST_BYTES,
+    A_POOL = A_RAM + NG * (unsigned)RAM_BYTES,
+    A_END = A_POOL + POOL_PAGES * 4096u,
 };
 
 static uint8_t *arena;
@@ -68,19 +72,28 @@ static uint8_t poison_page[4096], canary[NG][RAM_BYTES];
 static bool pool_used[POOL_PAGES];
 static unsigned pool_live;
 
-static uint64_t pa(unsigned off) { return PA_BASE + off; }
-static uint8_t *ptr(uint64_t p) { return arena + (p - PA_BASE); }
+static uint64_t pa(unsigned off)
+{
+    return PA_BASE + off;
+}
+static uint8_t *ptr(uint64_t p)
+{
+    return arena + (p - PA_BASE);
+}
 static bool within(uint64_t p, uint64_t len, unsigned off, uint64_t bytes)
 {
     return p >= pa(off) && len <= bytes && p - pa(off) <= bytes - len;
 }
-static uint64_t ram_pa(unsigned g) { return pa(A_RAM) + g * RAM_BYTES; }
+static uint64_t ram_pa(unsigned g)
+{
+    return pa(A_RAM) + g * RAM_BYTES;
+}
 
 struct guest {
-    uint64_t gm, gpa_next;                  /* bump allocators: graphics memory, RAM pages */
+    uint64_t gm, gpa_next; /* bump allocators: graphics memory, RAM pages */
     uint64_t lrca[IGPU_NUM_GT_ENGINES], ring[IGPU_NUM_GT_ENGINES], hwsp[IGPU_NUM_GT_ENGINES];
     uint32_t tail[IGPU_NUM_GT_ENGINES];
-    uint64_t batch, data;                   /* GGTT pages for batches and stores */
+    uint64_t batch, data; /* GGTT pages for batches and stores */
 };
 
 static struct {
@@ -93,15 +106,15 @@ static struct {
     struct guest g[NG];
     uint64_t cpu_ns;
     unsigned hostile, msi_ok;
-    uint64_t pml4, pt, va_data, va_batch;   /* the i915 guest's kernel PPGTT */
-    uint64_t pp_batch;                      /* the RAM page behind va_batch */
+    uint64_t pml4, pt, va_data, va_batch; /* the i915 guest's kernel PPGTT */
+    uint64_t pp_batch;                    /* the RAM page behind va_batch */
     /* Pages of the i915 guest's RAM the vGPU protects, and what they held when protected. */
     uint64_t prot[64];
     uint8_t prot_copy[64][4096];
     unsigned n_prot;
 } m;
 
-#define VA 0x7FFF00010000ull                /* a user address in the PPGTT */
+#define VA         0x7FFF00010000ull /* a user address in the PPGTT */
 #define RING_PAGES 2u
 
 /* ---- what the hypervisor gives the model and the vGPU --------------------------------------- */
@@ -306,8 +319,11 @@ static bool build(void)
     check(gtt_layout_compute(&lp, &m.layout, NULL, 0) == 0);
     struct gtt_config gc = {
         .layout = &m.layout,
-        .ops = { .ggtt_write = ggtt_write, .translate = translate, .vgpu_scratch = vgpu_scratch,
-                 .ggtt_invalidate = ggtt_invalidate, .ggtt_write_run = ggtt_write_run },
+        .ops = { .ggtt_write = ggtt_write,
+                 .translate = translate,
+                 .vgpu_scratch = vgpu_scratch,
+                 .ggtt_invalidate = ggtt_invalidate,
+                 .ggtt_write_run = ggtt_write_run },
         .scratch_pte = gen9_ggtt_pte_encode(pa(A_SCRATCH)),
     };
     check(gtt_init(&m.gtt, &gc) == 0);
@@ -330,7 +346,9 @@ static bool build(void)
         check(sched_vgpu_add(m.sched, i, 100) == SCHED_OK);
 
     struct vgpu_dev_config dc = {
-        .gtt = &m.gtt, .sched = m.sched, .igpu = m.igpu,
+        .gtt = &m.gtt,
+        .sched = m.sched,
+        .igpu = m.igpu,
         .host = { m.layout.host.start, arena + A_HOST, HOST_BYTES - 4096 },
         .engine_hws_gm = (uint32_t)(m.layout.host.start + HOST_BYTES - 4096),
         .env = { NULL, guest_ram, now_ns, gpu_run, cpu_ns, gpu_fault, log_line, aperture_rw,
@@ -357,14 +375,20 @@ static void teardown(void)
 
 /* ---- the guests' drivers -------------------------------------------------------------------- */
 
-static struct vgpu *V(unsigned g) { return vgpu_get(m.dev, g); }
+static struct vgpu *V(unsigned g)
+{
+    return vgpu_get(m.dev, g);
+}
 
 static void w32(unsigned g, uint32_t off, uint32_t val)
 {
     check(vgpu_mmio_write(V(g), off, 4, val));
 }
 
-static uint8_t *gpa_ptr(unsigned g, uint64_t gpa) { return ptr(ram_pa(g) + gpa); }
+static uint8_t *gpa_ptr(unsigned g, uint64_t gpa)
+{
+    return ptr(ram_pa(g) + gpa);
+}
 
 /* A page of the guest's RAM for its driver's use, zeroed as its kernel hands pages out. */
 static uint64_t ram_page(unsigned g)
@@ -420,7 +444,8 @@ static void announce(uint64_t root, uint32_t what)
     pv_w32(0, offsetof(struct vgt_if, g2v_notify), what);
 }
 
-static const enum igpu_engine eng[IGPU_NUM_GT_ENGINES] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VECS };
+static const enum igpu_engine eng[IGPU_NUM_GT_ENGINES] = { IGPU_RCS, IGPU_BCS, IGPU_VCS,
+                                                           IGPU_VECS };
 
 /* One entry of one of the i915 guest's page tables. */
 static void put_entry(uint64_t table, unsigned index, uint64_t entry)
@@ -484,8 +509,9 @@ static void setup_i915(void)
         w32(0, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING));
         w32(0, GEN9_RING_HWS_PGA(b), (uint32_t)q->hwsp[e]);
         uint32_t shift = eng[e] == IGPU_BCS ? 16 : 0;
-        w32(0, GEN9_RING_IMR(b), ~((GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH |
-                                     GEN9_GT_CS_MASTER_ERROR) << shift));
+        w32(0, GEN9_RING_IMR(b),
+            ~((GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH | GEN9_GT_CS_MASTER_ERROR)
+              << shift));
     }
 }
 
@@ -499,7 +525,8 @@ static void setup_kiosk(void)
     q->batch = gm_alloc(1, 1, NULL);
     q->data = gm_alloc(1, 2, NULL);
     q->hwsp[IGPU_BCS] = gm_alloc(1, 1, NULL);
-    check(igpu_lrc_init_state(st, 1024, IGPU_BCS, NULL, (uint32_t)q->ring[IGPU_BCS], 4096, 0, 0) == 0);
+    check(igpu_lrc_init_state(st, 1024, IGPU_BCS, NULL, (uint32_t)q->ring[IGPU_BCS], 4096, 0, 0) ==
+          0);
     for (unsigned i = 0; i < 1024; i++)
         gm_wr(1, q->lrca[IGPU_BCS] + 4096 + 4 * i, st[i]);
     w32(1, GEN9_RING_HWS_PGA(GEN9_BCS_BASE), (uint32_t)q->hwsp[IGPU_BCS]);
@@ -507,20 +534,34 @@ static void setup_kiosk(void)
 
 /* ---- the hostile guest's operations ---------------------------------------------------------- */
 
-static unsigned H(void) { return m.hostile; }
+static unsigned H(void)
+{
+    return m.hostile;
+}
 
 /* A BAR0 register offset: one the vGPU decodes specially, or anywhere in the register half. */
 static uint32_t pick_reg(struct cursor *c)
 {
     static const uint32_t fixed[] = {
-        GEN9_MASTER_IRQ, GEN9_GT_IIR(0), GEN9_GT_IMR(1), GEN9_GT_IER(3), GEN9_GDRST,
-        GEN9_PCODE_MAILBOX, GEN9_FENCE_REG_LO(0), GEN9_FENCE_REG_LO(31) + 4, GEN9_FORCEWAKE_GT,
-        GEN9_CTC_MODE, GEN9_FPGA_DBG, GEN9_HSW_PWR_WELL_CTL2,
+        GEN9_MASTER_IRQ,   GEN9_GT_IIR(0),     GEN9_GT_IMR(1),       GEN9_GT_IER(3),
+        GEN9_GDRST,        GEN9_PCODE_MAILBOX, GEN9_FENCE_REG_LO(0), GEN9_FENCE_REG_LO(31) + 4,
+        GEN9_FORCEWAKE_GT, GEN9_CTC_MODE,      GEN9_FPGA_DBG,        GEN9_HSW_PWR_WELL_CTL2,
     };
     static const uint32_t per_engine[] = {
-        0x230 /* ELSP */, 0x234, 0x238, 0x3A0 /* CSB_PTR */, 0x370, 0x080 /* HWS_PGA */,
-        0x09C /* MI_MODE */, 0x0D0 /* RESET_CTL */, 0x0A8 /* IMR */, 0x0B0 /* EIR */,
-        0x358 /* TIMESTAMP */, 0x4D0 /* NONPRIV */, 0x600 /* GPR */, 0x29C /* MODE */,
+        0x230 /* ELSP */,
+        0x234,
+        0x238,
+        0x3A0 /* CSB_PTR */,
+        0x370,
+        0x080 /* HWS_PGA */,
+        0x09C /* MI_MODE */,
+        0x0D0 /* RESET_CTL */,
+        0x0A8 /* IMR */,
+        0x0B0 /* EIR */,
+        0x358 /* TIMESTAMP */,
+        0x4D0 /* NONPRIV */,
+        0x600 /* GPR */,
+        0x29C /* MODE */,
     };
     unsigned k = (unsigned)take(c, 1);
     if (k < 64)
@@ -539,7 +580,7 @@ static void bar0_access(struct cursor *c, bool write)
     unsigned k = (unsigned)take(c, 1), size = sizes[k & 3u];
     uint64_t off = pick_reg(c), val = take(c, 8);
     if (k & 4u)
-        off += (k >> 3) & 7u;                       /* misaligned, sometimes */
+        off += (k >> 3) & 7u; /* misaligned, sometimes */
     if (k & 0x80u)
         off = VGPU_GGTT_OFFSET + (take(c, 3) << 3) % (VGPU_BAR0_SIZE - VGPU_GGTT_OFFSET);
     bool ok = write ? vgpu_mmio_write(V(H()), off, size, val)
@@ -558,7 +599,8 @@ static uint64_t pick_desc(struct cursor *c, unsigned e)
     if (H() == 1)
         return gen9_ctx_desc((uint32_t)q->lrca[IGPU_BCS], 1u + (k & 1u),
                              GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT);
-    uint64_t d = gen9_ctx_desc((uint32_t)q->lrca[(e + (k >> 6)) % IGPU_NUM_GT_ENGINES], 0x10 + (k & 3u),
+    uint64_t d = gen9_ctx_desc((uint32_t)q->lrca[(e + (k >> 6)) % IGPU_NUM_GT_ENGINES],
+                               0x10 + (k & 3u),
                                GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT |
                                    GEN9_CTX_PRIVILEGE);
     return (k & 0x20u) ? d & ~GEN9_CTX_VALID : d;
@@ -594,13 +636,20 @@ static uint64_t pick_addr(struct cursor *c)
     unsigned k = (unsigned)take(c, 1);
     uint64_t off = 8u * (take(c, 1) % 64u);
     switch (k % 8u) {
-    case 0: return q->batch + off;
-    case 1: return q->data + off;
-    case 2: return m.va_data + off;
-    case 3: return m.va_batch + off;
-    case 4: return q->hwsp[k / 8u % IGPU_NUM_GT_ENGINES] + off;
-    case 5: return q->lrca[k / 8u % IGPU_NUM_GT_ENGINES] + off;
-    default: return take(c, 6);
+    case 0:
+        return q->batch + off;
+    case 1:
+        return q->data + off;
+    case 2:
+        return m.va_data + off;
+    case 3:
+        return m.va_batch + off;
+    case 4:
+        return q->hwsp[k / 8u % IGPU_NUM_GT_ENGINES] + off;
+    case 5:
+        return q->lrca[k / 8u % IGPU_NUM_GT_ENGINES] + off;
+    default:
+        return take(c, 6);
     }
 }
 
@@ -614,23 +663,68 @@ static void emit_command(struct cursor *c, unsigned e, uint32_t *out, unsigned *
     unsigned i = 0;
 #define PUT(x) (out[i++] = (x))
     switch (k % 12u) {
-    case 0: PUT(GEN9_MI_STORE_DATA_IMM | (k & 0x10u ? GEN9_MI_SDI_USE_GGTT : 0)); PUT(lo); PUT(hi); PUT(v); break;
-    case 1: PUT(GEN9_MI_BATCH_BUFFER_START | (k & 0x10u ? GEN9_MI_BB_START_PPGTT : 0) |
-                (k & 0x20u ? GEN9_MI_BB_START_SECOND_LEVEL : 0)); PUT(lo); PUT(hi); break;
-    case 2: PUT(GEN9_MI_BATCH_BUFFER_END); break;
-    case 3: PUT(GEN9_MI_LOAD_REGISTER_IMM(1)); PUT(k & 0x10u ? GEN9_RING_CS_GPR(base, v % 16u) : v & 0x7FFFFCu); PUT(v); break;
-    case 4: PUT(GEN9_MI_STORE_REGISTER_MEM | (k & 0x10u ? GEN9_MI_SRM_USE_GGTT : 0)); PUT(GEN9_RING_CS_GPR(base, v % 16u)); PUT(lo); PUT(hi); break;
-    case 5: PUT(GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW | (k & 0x10u ? GEN9_MI_FLUSH_DW_NOTIFY : 0));
-            PUT(lo | (k & 0x20u ? GEN9_MI_FLUSH_DW_USE_GTT : 0)); PUT(hi); PUT(v); break;
-    case 6: PUT(GEN9_PIPE_CONTROL); PUT(GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | (k & 0x10u ? GEN9_PIPE_CONTROL_GLOBAL_GTT : 0) |
-                                        (k & 0x20u ? GEN9_PIPE_CONTROL_NOTIFY : 0));
-            PUT(lo); PUT(hi); PUT(v); PUT(0); break;
-    case 7: PUT(GEN9_MI_USER_INTERRUPT); break;
-    case 8: PUT(GEN9_XY_COLOR_BLT); PUT(GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | (v & 0x3FFCu));
-            PUT(GEN9_BLT_COORD(0, 0)); PUT(GEN9_BLT_COORD(1u + (v >> 16) % 64u, 1u + (v >> 24) % 8u));
-            PUT(lo); PUT(hi); PUT(v); break;
-    case 9: PUT(GEN9_MI_ARB_ON_OFF | (k & 0x10u ? GEN9_MI_ARB_ENABLE : 0)); PUT(GEN9_MI_ARB_CHECK); break;
-    default: PUT(v); PUT((uint32_t)take(c, 4)); break;
+    case 0:
+        PUT(GEN9_MI_STORE_DATA_IMM | (k & 0x10u ? GEN9_MI_SDI_USE_GGTT : 0));
+        PUT(lo);
+        PUT(hi);
+        PUT(v);
+        break;
+    case 1:
+        PUT(GEN9_MI_BATCH_BUFFER_START | (k & 0x10u ? GEN9_MI_BB_START_PPGTT : 0) |
+            (k & 0x20u ? GEN9_MI_BB_START_SECOND_LEVEL : 0));
+        PUT(lo);
+        PUT(hi);
+        break;
+    case 2:
+        PUT(GEN9_MI_BATCH_BUFFER_END);
+        break;
+    case 3:
+        PUT(GEN9_MI_LOAD_REGISTER_IMM(1));
+        PUT(k & 0x10u ? GEN9_RING_CS_GPR(base, v % 16u) : v & 0x7FFFFCu);
+        PUT(v);
+        break;
+    case 4:
+        PUT(GEN9_MI_STORE_REGISTER_MEM | (k & 0x10u ? GEN9_MI_SRM_USE_GGTT : 0));
+        PUT(GEN9_RING_CS_GPR(base, v % 16u));
+        PUT(lo);
+        PUT(hi);
+        break;
+    case 5:
+        PUT(GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW |
+            (k & 0x10u ? GEN9_MI_FLUSH_DW_NOTIFY : 0));
+        PUT(lo | (k & 0x20u ? GEN9_MI_FLUSH_DW_USE_GTT : 0));
+        PUT(hi);
+        PUT(v);
+        break;
+    case 6:
+        PUT(GEN9_PIPE_CONTROL);
+        PUT(GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | (k & 0x10u ? GEN9_PIPE_CONTROL_GLOBAL_GTT : 0) |
+            (k & 0x20u ? GEN9_PIPE_CONTROL_NOTIFY : 0));
+        PUT(lo);
+        PUT(hi);
+        PUT(v);
+        PUT(0);
+        break;
+    case 7:
+        PUT(GEN9_MI_USER_INTERRUPT);
+        break;
+    case 8:
+        PUT(GEN9_XY_COLOR_BLT);
+        PUT(GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | (v & 0x3FFCu));
+        PUT(GEN9_BLT_COORD(0, 0));
+        PUT(GEN9_BLT_COORD(1u + (v >> 16) % 64u, 1u + (v >> 24) % 8u));
+        PUT(lo);
+        PUT(hi);
+        PUT(v);
+        break;
+    case 9:
+        PUT(GEN9_MI_ARB_ON_OFF | (k & 0x10u ? GEN9_MI_ARB_ENABLE : 0));
+        PUT(GEN9_MI_ARB_CHECK);
+        break;
+    default:
+        PUT(v);
+        PUT((uint32_t)take(c, 4));
+        break;
     }
 #undef PUT
     *n = i;
@@ -647,10 +741,10 @@ static void request(struct cursor *c)
         unsigned len;
         emit_command(c, e, dw, &len);
         for (unsigned k = 0; k < len; k++) {
-            if (where & (1u << i)) {            /* into a batch page instead */
+            if (where & (1u << i)) { /* into a batch page instead */
                 uint64_t off = 4u * (take(c, 1) % 1024u);
                 if (H() == 0 && (where & 0x40u))
-                    memcpy(gpa_ptr(0, m.pp_batch + off), &dw[k], 4);   /* its PPGTT batch page */
+                    memcpy(gpa_ptr(0, m.pp_batch + off), &dw[k], 4); /* its PPGTT batch page */
                 else
                     gm_wr(H(), q->batch + off, dw[k]);
             } else {
@@ -670,12 +764,18 @@ static void benign_request(unsigned e, uint32_t v)
 {
     const struct guest *q = &m.g[H()];
     if (eng[e] == IGPU_BCS) {
-        const uint32_t fill[] = { GEN9_XY_COLOR_BLT, GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 256u,
-                                  GEN9_BLT_COORD(0, 0), GEN9_BLT_COORD(64, 8), (uint32_t)q->data, 0, v };
+        const uint32_t fill[] = { GEN9_XY_COLOR_BLT,
+                                  GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 256u,
+                                  GEN9_BLT_COORD(0, 0),
+                                  GEN9_BLT_COORD(64, 8),
+                                  (uint32_t)q->data,
+                                  0,
+                                  v };
         for (unsigned i = 0; i < sizeof fill / 4u; i++)
             emit(e, fill[i]);
     } else {
-        const uint32_t store[] = { GEN9_MI_STORE_DATA_IMM, (uint32_t)m.va_data, (uint32_t)(m.va_data >> 32), v };
+        const uint32_t store[] = { GEN9_MI_STORE_DATA_IMM, (uint32_t)m.va_data,
+                                   (uint32_t)(m.va_data >> 32), v };
         for (unsigned i = 0; i < sizeof store / 4u; i++)
             emit(e, store[i]);
     }
@@ -683,9 +783,12 @@ static void benign_request(unsigned e, uint32_t v)
     if (q->tail[e] & 7u)
         emit(e, GEN9_MI_NOOP);
     gm_wr(H(), q->lrca[e] + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_TAIL, q->tail[e]);
-    uint64_t d = H() == 1 ? gen9_ctx_desc((uint32_t)q->lrca[e], 1, GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT)
-                          : gen9_ctx_desc((uint32_t)q->lrca[e], 0x10 + e, GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT |
-                                                                               GEN9_CTX_PRIVILEGE);
+    uint64_t d = H() == 1
+                   ? gen9_ctx_desc((uint32_t)q->lrca[e], 1,
+                                   GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT)
+                   : gen9_ctx_desc((uint32_t)q->lrca[e], 0x10 + e,
+                                   GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT |
+                                       GEN9_CTX_PRIVILEGE);
     elsp(e, d, 0);
 }
 
@@ -706,7 +809,7 @@ static void cpu_write(struct cursor *c)
         gpa &= ~4095ull;
     if (H() == 0 && prot_find(gpa & ~4095ull) >= 0) {
         check(vgpu_table_write(V(0), gpa));
-        check(prot_find(gpa & ~4095ull) < 0);   /* given back: the write goes on */
+        check(prot_find(gpa & ~4095ull) < 0); /* given back: the write goes on */
     }
     for (unsigned i = 0; i < len; i += 8)
         memcpy(gpa_ptr(H(), gpa + i), &v, 8);
@@ -734,8 +837,12 @@ static void pv_notify(struct cursor *c)
     uint64_t root = k & 1u ? RAM_FIRST + 4096u * (take(c, 1) % 48u) : take(c, 8);
     uint32_t what;
     switch ((k >> 1) % 6u) {
-    case 0: what = VGT_G2V_PPGTT_L4_PAGE_TABLE_CREATE; break;
-    case 1: what = VGT_G2V_PPGTT_L4_PAGE_TABLE_DESTROY; break;
+    case 0:
+        what = VGT_G2V_PPGTT_L4_PAGE_TABLE_CREATE;
+        break;
+    case 1:
+        what = VGT_G2V_PPGTT_L4_PAGE_TABLE_DESTROY;
+        break;
     case 2:
         pv_w32(H(), offsetof(struct vgt_if, tessera_balloon.request), (uint32_t)(int8_t)take(c, 1));
         what = TESSERA_G2V_BALLOON;
@@ -744,7 +851,9 @@ static void pv_notify(struct cursor *c)
         pv_w32(H(), offsetof(struct vgt_if, tessera_move.caps), TESSERA_MOVE_CAP_FOLLOW);
         what = TESSERA_G2V_MOVE_READY;
         break;
-    default: what = (uint32_t)take(c, 4); break;
+    default:
+        what = (uint32_t)take(c, 4);
+        break;
     }
     pv_w32(H(), offsetof(struct vgt_if, pdp[0].lo), (uint32_t)root);
     pv_w32(H(), offsetof(struct vgt_if, pdp[0].hi), (uint32_t)(root >> 32));
@@ -797,47 +906,68 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned op = (unsigned)take(&c, 1);
         bool rendered = false;
         switch (op % 16u) {
-        case 0: case 1: bar0_access(&c, true); break;
-        case 2: bar0_access(&c, false); break;
-        case 3: case 4: request(&c); break;
-        case 5: { unsigned e = pick_engine(&c); elsp(e, pick_desc(&c, e), pick_desc(&c, e)); break; }
-        case 6: ggtt_entry(&c); break;
-        case 7: pv_notify(&c); break;
-        case 8: case 9: cpu_write(&c); break;
-        case 10: {                                  /* the render loop runs a little */
+        case 0:
+        case 1:
+            bar0_access(&c, true);
+            break;
+        case 2:
+            bar0_access(&c, false);
+            break;
+        case 3:
+        case 4:
+            request(&c);
+            break;
+        case 5: {
+            unsigned e = pick_engine(&c);
+            elsp(e, pick_desc(&c, e), pick_desc(&c, e));
+            break;
+        }
+        case 6:
+            ggtt_entry(&c);
+            break;
+        case 7:
+            pv_notify(&c);
+            break;
+        case 8:
+        case 9:
+            cpu_write(&c);
+            break;
+        case 10: { /* the render loop runs a little */
             unsigned n = 1u + (unsigned)take(&c, 1) % 16u;
             for (unsigned i = 0; i < n && steps < 256u; i++, steps++)
                 vgpu_render_step(m.dev);
             rendered = true;
             break;
         }
-        case 11: {                                  /* the CPU through the aperture */
-            uint64_t off = m.layout.guest[H()].low.start + take(&c, 3) % (2u << 20), v = take(&c, 8);
+        case 11: { /* the CPU through the aperture */
+            uint64_t off = m.layout.guest[H()].low.start + take(&c, 3) % (2u << 20),
+                     v = take(&c, 8);
             unsigned sz = 1u << (take(&c, 1) & 3u);
             if (op & 0x10u)
                 vgpu_aperture_write(V(H()), off, sz, v);
             else
                 vgpu_aperture_read(V(H()), off, sz, &v);
-            rendered = true;                        /* fenced copies go through the GPU's view */
+            rendered = true; /* fenced copies go through the GPU's view */
             break;
         }
-        case 12:                                    /* a fence register, and its work */
+        case 12: /* a fence register, and its work */
             vgpu_mmio_write(V(H()), GEN9_FENCE_REG_LO(take(&c, 1) % 32u), 8, take(&c, 8));
             vgpu_dev_fence_work(m.dev, VGPU_FENCE_POLL_PAGES);
             rendered = true;
             break;
-        case 13: {                                  /* the hypervisor's periods */
+        case 13: { /* the hypervisor's periods */
             struct gtt_ctl_params p;
             struct gtt_ctl_report rep;
             gtt_ctl_defaults(&p);
             if (op & 0x10u)
                 vgpu_place_period(m.dev);
             else
-                vgpu_balloon_period(m.dev, &p, (uint32_t)take(&c, 2) * 16u, (uint32_t)take(&c, 2) * 16u, &rep);
+                vgpu_balloon_period(m.dev, &p, (uint32_t)take(&c, 2) * 16u,
+                                    (uint32_t)take(&c, 2) * 16u, &rep);
             rendered = true;
             break;
         }
-        case 14:                                    /* engine resets: the guest's or the operator's */
+        case 14: /* engine resets: the guest's or the operator's */
             if (op & 0x10u)
                 w32(H(), GEN9_GDRST, (uint32_t)take(&c, 1));
             else
@@ -845,10 +975,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rendered = true;
             break;
         default:
-            if ((op & 0xF0u) == 0xF0u) {            /* the guest restarts */
+            if ((op & 0xF0u) == 0xF0u) { /* the guest restarts */
                 vgpu_guest_reset(V(H()));
                 rendered = true;
-            } else if ((op & 0xF0u) == 0xE0u) {     /* the other guest works too */
+            } else if ((op & 0xF0u) == 0xE0u) { /* the other guest works too */
                 unsigned e = other == 1 ? 1u : (unsigned)take(&c, 1) % IGPU_NUM_GT_ENGINES;
                 m.hostile = other;
                 benign_request(e, (uint32_t)take(&c, 4));

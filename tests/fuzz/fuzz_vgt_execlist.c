@@ -52,10 +52,13 @@ static struct vgt_irq irq;
 static struct model_el m[NE];
 static struct model_irq mi;
 static uint32_t hwsp[NE][1024];
-static unsigned events_seen[NE];            /* CSB events the callbacks saw since the op began */
+static unsigned events_seen[NE]; /* CSB events the callbacks saw since the op began */
 static unsigned irqs_seen[NE], msis, msis_expected;
 
-static bool valid(uint64_t d) { return (d & GEN9_CTX_VALID) != 0; }
+static bool valid(uint64_t d)
+{
+    return (d & GEN9_CTX_VALID) != 0;
+}
 
 static void model_el_reset(struct model_el *x)
 {
@@ -165,8 +168,7 @@ static void check_engine(unsigned e)
     uint32_t b = igpu_engine_base((enum igpu_engine)e);
     uint64_t active = y->running ? y->run[y->elem] : 0;
 
-    check(x->running == y->running && x->waiting == y->waiting && x->wp == y->wp &&
-          x->rp == y->rp);
+    check(x->running == y->running && x->waiting == y->waiting && x->wp == y->wp && x->rp == y->rp);
     check(vgt_el_active(x) == active);
     check(vgt_el_read(x, GEN9_RING_EXECLIST_STATUS_HI(b)) == gen9_ctx_desc_id(active));
     check(!!(vgt_el_read(x, GEN9_RING_EXECLIST_STATUS_LO(b)) & GEN9_EXECLIST_QFULL) == y->waiting);
@@ -322,7 +324,8 @@ static void el_reg_write(unsigned e, uint32_t off, uint32_t val)
     struct model_el *x = &m[e];
     if (off == GEN9_RING_CSB_PTR(igpu_engine_base((enum igpu_engine)e))) {
         uint32_t p = gen9_masked_apply(x->rp << GEN9_CSB_READ_PTR_SHIFT |
-                                           x->wp << GEN9_CSB_WRITE_PTR_SHIFT, val);
+                                           x->wp << GEN9_CSB_WRITE_PTR_SHIFT,
+                                       val);
         x->rp = (p >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
         x->wp = (p >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
     }
@@ -335,7 +338,7 @@ static uint32_t pick_el_offset(struct cursor *c, unsigned e)
 {
     unsigned k = (unsigned)take(c, 1);
     uint32_t b = igpu_engine_base((enum igpu_engine)((k & 0x80u) ? (k >> 4) % NE : e));
-    return b + 0x22Cu + 4u * ((k & 0x7Fu) % 0x60u);     /* ELSP .. past CTX_TIMESTAMP */
+    return b + 0x22Cu + 4u * ((k & 0x7Fu) % 0x60u); /* ELSP .. past CTX_TIMESTAMP */
 }
 
 static void irq_write(uint32_t off, uint32_t val)
@@ -347,10 +350,18 @@ static void irq_write(uint32_t off, uint32_t val)
     } else if (off >= GEN9_GT_ISR(0) && off < GEN9_GT_ISR(GEN9_GT_IRQ_BANKS) && !(off & 3u)) {
         b = (off - GEN9_GT_ISR(0)) / 0x10u;
         switch (off & 0xFu) {
-        case 4: mi.imr[b] = val; break;
-        case 8: mi.iir[b] &= ~val; break;
-        case 0xC: mi.ier[b] = val; break;
-        default: owned = false; break;      /* ISR: read-only */
+        case 4:
+            mi.imr[b] = val;
+            break;
+        case 8:
+            mi.iir[b] &= ~val;
+            break;
+        case 0xC:
+            mi.ier[b] = val;
+            break;
+        default:
+            owned = false;
+            break; /* ISR: read-only */
         }
     } else {
         owned = false;
@@ -398,12 +409,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned op = (unsigned)take(&c, 1), e = (op >> 4) % NE;
         switch (op % 10u) {
         case 0:
-        case 1: {                                   /* an ELSP submission */
+        case 1: { /* an ELSP submission */
             uint64_t d0 = pick_desc(&c), d1 = pick_desc(&c);
             submit(e, d0, d1, (op & 0x40u) && el[e].elsp_n == 0);
             break;
         }
-        case 2: {                                   /* one lone ELSP dword */
+        case 2: { /* one lone ELSP dword */
             uint64_t run = 0;
             unsigned n = el[e].elsp_n;
             enum vgt_el_result r = vgt_el_elsp_write(&el[e], (uint32_t)take(&c, 4), &ops[e], &run);
@@ -421,31 +432,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case 3:
-        case 4:                                     /* the active element finished */
+        case 4: /* the active element finished */
             complete(e);
             break;
-        case 5: {                                   /* a write to an execlist register */
+        case 5: { /* a write to an execlist register */
             uint32_t off = pick_el_offset(&c, e), val = (uint32_t)take(&c, 4);
             el_reg_write(e, off, val);
             break;
         }
-        case 6:                                     /* engine reset (GDRST) */
+        case 6: /* engine reset (GDRST) */
             vgt_el_reset(&el[e]);
             model_el_reset(&m[e]);
             break;
-        case 7: {                                   /* an interrupt register write */
+        case 7: { /* an interrupt register write */
             uint32_t off = pick_irq_offset(&c), val = (uint32_t)take(&c, 4);
             irq_write(off, val);
             break;
         }
-        case 8: {                                   /* another engine event (user interrupt) */
+        case 8: { /* another engine event (user interrupt) */
             uint32_t bits = (uint32_t)take(&c, 4);
             model_event(e, bits);
             if (vgt_irq_event(&irq, (enum igpu_engine)e, bits))
                 msis++;
             break;
         }
-        default:                                    /* device reset of the controller */
+        default: /* device reset of the controller */
             vgt_irq_reset(&irq);
             model_irq_reset();
             break;

@@ -17,7 +17,7 @@
 #include "tests/unit/test_vgt_ppgtt_fixture.h"
 #include "tests/fuzz/fuzz_cursor.h"
 
-#define ACTIVE_PAGES 48u                        /* where the fuzzer puts tables: overlaps */
+#define ACTIVE_PAGES 48u /* where the fuzzer puts tables: overlaps */
 #define MAX_LIVE     8u
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,14 +31,14 @@ static void walk(uint64_t hpa, unsigned level)
     uint64_t i = (hpa - PX_SHADOW_BASE) / 4096u;
 
     if (!t)
-        abort();                                /* a directory entry to a non-shadow page */
+        abort(); /* a directory entry to a non-shadow page */
     if (seen[i] & (1u << level))
         return;
     seen[i] |= (uint8_t)(1u << level);
     for (unsigned k = 0; k < GEN9_PPGTT_ENTRIES; k++) {
         uint64_t e = t[k], a = gen9_ppgtt_entry_addr(e);
         if (!(e & GEN9_PPGTT_PRESENT))
-            abort();                            /* the GPU would fault */
+            abort(); /* the GPU would fault */
         if (level == 0) {
             bool ram = a >= PX_HPA_BASE && a < PX_HPA_BASE + PX_RAM_BYTES;
             if (!ram && a != PX_SCRATCH_HPA)
@@ -97,12 +97,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned op = (unsigned)take(&c, 1) % 6u;
         uint64_t page = 4096ull * (take(&c, 1) % ACTIVE_PAGES);
         switch (op) {
-        case 0:                                 /* g2v create */
-            if (n_live < MAX_LIVE &&
-                vgt_ppgtt_root_create(px.p, page, NULL, NULL) == VGT_PPGTT_OK)
+        case 0: /* g2v create */
+            if (n_live < MAX_LIVE && vgt_ppgtt_root_create(px.p, page, NULL, NULL) == VGT_PPGTT_OK)
                 live[n_live++] = page;
             break;
-        case 1:                                 /* g2v destroy of a live root */
+        case 1: /* g2v destroy of a live root */
             if (n_live) {
                 unsigned k = (unsigned)(page / 4096u) % n_live;
                 if (vgt_ppgtt_root_destroy(px.p, live[k]) != VGT_PPGTT_OK)
@@ -110,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 live[k] = live[--n_live];
             }
             break;
-        case 2: {                               /* one entry, whole or half */
+        case 2: { /* one entry, whole or half */
             uint64_t off = 8u * (take(&c, 2) % 512u), v = entry(&c);
             if (take(&c, 1) & 1)
                 px_store(&px, page + off + 4, (uint32_t[]){ (uint32_t)(v >> 32) }, 4);
@@ -118,13 +117,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 px_store64(&px, page + off, v);
             break;
         }
-        case 3: {                               /* a whole table of one entry (i915's fill) */
+        case 3: { /* a whole table of one entry (i915's fill) */
             uint64_t v = entry(&c);
             for (unsigned i = 0; i < 512; i++)
                 px_store64(&px, page + 8u * i, v);
             break;
         }
-        case 4: {                               /* translate */
+        case 4: { /* translate */
             uint64_t gfx = take(&c, 6), hpa;
             bool write = take(&c, 1) & 1;
             if (n_live && vgt_ppgtt_translate(px.p, live[gfx % n_live], gfx, write, &hpa, NULL,
@@ -136,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             break;
         }
-        default:                                /* a context naming a page as its PML4 */
+        default: /* a context naming a page as its PML4 */
             vgt_ppgtt_root_find(px.p, page, NULL);
             break;
         }

@@ -25,10 +25,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define TIMESTAMP_HZ 12000000u              /* Skylake's 12 MHz: encodable */
+#define TIMESTAMP_HZ 12000000u /* Skylake's 12 MHz: encodable */
 
 static struct vgt_regs r;
-static uint32_t expect[VGT_REGS_MAX];       /* what each table row reads (kinds with a rule) */
+static uint32_t expect[VGT_REGS_MAX]; /* what each table row reads (kinds with a rule) */
 static uint32_t expect_range[VGT_REGS_RANGE_MAX_DW];
 static unsigned range_total;
 
@@ -69,7 +69,7 @@ static uint32_t pick_offset(struct cursor *c)
         off = vgt_reg_table[k % vgt_reg_table_count].off;
     else if (sel < 192) {
         const struct vgt_reg_range *g = &vgt_reg_ranges[k % vgt_reg_ranges_count];
-        off = g->off + 4u * ((k >> 4) % (g->dwords + 1u));     /* one past the end too */
+        off = g->off + 4u * ((k >> 4) % (g->dwords + 1u)); /* one past the end too */
     } else if (sel < 224)
         off = vgt_reg_table[k % vgt_reg_table_count].off + (sel & 7u) - 4u;
     else
@@ -137,8 +137,9 @@ static void do_write(uint32_t off, uint32_t val)
     case VGT_REG_SPECIAL:
         if ((e = engine_of(off, GEN9_RING_MI_MODE(0))) >= 0) {
             /* Masked: STOP_RING follows a write that selects it, MODE_IDLE is status. */
-            bool stop = (val & (GEN9_MI_MODE_STOP_RING << 16)) ? val & GEN9_MI_MODE_STOP_RING
-                                                           : vgt_regs_stopped(&before, (enum igpu_engine)e);
+            bool stop = (val & (GEN9_MI_MODE_STOP_RING << 16))
+                          ? val & GEN9_MI_MODE_STOP_RING
+                          : vgt_regs_stopped(&before, (enum igpu_engine)e);
             check(vgt_regs_stopped(&r, (enum igpu_engine)e) == stop);
         } else if (engine_of(off, GEN9_RING_RESET_CTL(0)) >= 0) {
             uint32_t req = GEN9_RESET_CTL_REQUEST_RESET, ready = GEN9_RESET_CTL_READY_TO_RESET;
@@ -154,8 +155,7 @@ static void do_write(uint32_t off, uint32_t val)
             check((act.reset_engines & ~all) == 0);
             if (val & GEN9_GRDOM_FULL)
                 check(act.reset_engines == all);
-            check(r.st.engine_resets ==
-                  resets + (uint64_t)__builtin_popcount(act.reset_engines));
+            check(r.st.engine_resets == resets + (uint64_t)__builtin_popcount(act.reset_engines));
         } else if (off >= GEN9_HSW_PWR_WELL_CTL1 && off <= GEN9_HSW_PWR_WELL_CTL4) {
             uint32_t req = val & GEN9_PWR_WELL_SKL_REQ_MASK;
             check(r.val[i] == (req | req >> 1));
@@ -220,13 +220,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (op % 8u) {
         case 0:
         case 1:
-        case 2: {                                   /* a write */
+        case 2: { /* a write */
             uint32_t off = pick_offset(&c), val = (uint32_t)take(&c, 4);
             do_write(off, val);
             check_offset(off);
             break;
         }
-        case 3: {                                   /* a read */
+        case 3: { /* a read */
             uint32_t off = pick_offset(&c);
             uint64_t reads = r.st.reads;
             uint32_t v = vgt_regs_read(&r, off);
@@ -236,14 +236,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_offset(off);
             break;
         }
-        case 4: {                                   /* the vGPU's engine busy state */
+        case 4: { /* the vGPU's engine busy state */
             unsigned e = (unsigned)take(&c, 1);
-            vgt_regs_set_busy(&r, (enum igpu_engine)(e % 6u), e & 0x80u);  /* 4, 5: none */
+            vgt_regs_set_busy(&r, (enum igpu_engine)(e % 6u), e & 0x80u); /* 4, 5: none */
             if (e % 6u < IGPU_NUM_GT_ENGINES)
                 check_offset(GEN9_RING_MI_MODE(igpu_engine_base((enum igpu_engine)(e % 6u))));
             break;
         }
-        case 5: {                                   /* an engine fault */
+        case 5: { /* an engine fault */
             unsigned e = (unsigned)take(&c, 1) % IGPU_NUM_GT_ENGINES;
             uint32_t eir = (uint32_t)take(&c, 4);
             uint32_t off = GEN9_RING_EIR(igpu_engine_base((enum igpu_engine)e));
@@ -254,7 +254,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             expect[i] = r.val[i];
             break;
         }
-        case 6: {                                   /* a 64-bit access: two dword writes */
+        case 6: { /* a 64-bit access: two dword writes */
             uint32_t off = pick_offset(&c) & ~7u;
             uint64_t val = take(&c, 8);
             do_write(off, (uint32_t)val);
@@ -263,7 +263,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_offset(off + 4u);
             break;
         }
-        default:                                    /* device reset (guest restart) */
+        default: /* device reset (guest restart) */
             if (take(&c, 1) == 0xA5) {
                 check(vgt_regs_init(&r, TIMESTAMP_HZ));
                 reset_expectations();

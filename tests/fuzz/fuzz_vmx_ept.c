@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define ARENA_PAGES 128u
 #define ARENA_PHYS  0x7000000000ULL
 #define WINDOWS     4u
-#define WIN_PAGES   1024u   /* 4 MiB each */
+#define WIN_PAGES   1024u /* 4 MiB each */
 
 static void check(int cond)
 {
@@ -71,7 +71,10 @@ static void *a_virt(void *ctx, uint64_t phys)
 }
 
 static const uint64_t win_base[WINDOWS] = {
-    0, 1ULL << 30, 3ULL << 39, (1ULL << 48) - (4ULL << 20),
+    0,
+    1ULL << 30,
+    3ULL << 39,
+    (1ULL << 48) - (4ULL << 20),
 };
 
 struct page {
@@ -143,13 +146,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned n = 1 + (unsigned)(b[3] | ((b[4] & 3) << 8)) % (WIN_PAGES - first);
         if ((b[0] & 0x20) && n >= 512)
             n &= ~511u;
-        unsigned perms = b[5] & 7;                       /* includes invalid ones */
-        unsigned mt = (b[5] >> 3) & 7;                   /* includes reserved types */
+        unsigned perms = b[5] & 7;     /* includes invalid ones */
+        unsigned mt = (b[5] >> 3) & 7; /* includes reserved types */
         uint64_t hpa = (uint64_t)(b[6] | (b[7] << 8)) << 12;
         if (b[5] & 0x40)
             hpa = (hpa & ~((2ULL << 20) - 1)) | (((uint64_t)first * 4096) & ((2ULL << 20) - 1));
         if (b[5] & 0x80)
-            hpa |= 0x000FFFF000000000ULL;                /* near the top of the HPA space */
+            hpa |= 0x000FFFF000000000ULL; /* near the top of the HPA space */
         a.fail_after = (b[4] & 0x0C) ? -1 : (b[4] >> 4) & 3;
 
         uint64_t gpa = win_base[w] + (uint64_t)first * 4096, len = (uint64_t)n * 4096;
@@ -186,9 +189,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     m->perms = perms;
             }
         }
-        verify(&e, &a, w, w + 1);          /* the window the operation named */
+        verify(&e, &a, w, w + 1); /* the window the operation named */
     }
-    verify(&e, &a, 0, WINDOWS);             /* and every window: nothing else changed */
+    verify(&e, &a, 0, WINDOWS); /* and every window: nothing else changed */
     check(ept_unmap(&e, 0, EPT_GPA_LIMIT) == 0);
     check(e.tables == 1 && a.live == 1);
     ept_destroy(&e);

@@ -70,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(d.reg < 16);
     check(!d.reg_high8 || (d.size == 1 && d.reg < 4));
     check(d.src == MMIO_SRC_REG || (d.src == MMIO_SRC_IMM && d.is_write));
-    check(d.ext == MMIO_EXT_NONE || !d.is_write); /* 66 0F B7: movzx r16, r/m16 has size == dst_size */
+    check(d.ext == MMIO_EXT_NONE ||
+          !d.is_write); /* 66 0F B7: movzx r16, r/m16 has size == dst_size */
     check(d.ext != MMIO_EXT_NONE || d.dst_size == d.size);
 
     /* exactly its own bytes decode the same; one byte fewer is truncated */
@@ -90,8 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t r = mmio_load_result(&d, old, value);
         uint64_t low = r & mask_of(d.dst_size);
         switch (d.dst_size) {
-        case 8: break;
-        case 4: check((r >> 32) == 0); break;
+        case 8:
+            break;
+        case 4:
+            check((r >> 32) == 0);
+            break;
         default:
             if (d.reg_high8)
                 check((r & ~0xFF00ULL) == (old & ~0xFF00ULL));

@@ -126,7 +126,7 @@ static void check_fences(const struct sim *s)
                 continue;
             }
             mine++;
-            struct gtt_range r = {f->pool_start, f->guest.size};
+            struct gtt_range r = { f->pool_start, f->guest.size };
             assert_true(r.start >= v->pool.base && r.start + r.size <= v->pool.base + v->pool.size);
             assert_true(r.start >= s->lay.fence_pool.start &&
                         r.start + r.size <= s->lay.fence_pool.start + s->lay.fence_pool.size);
@@ -134,7 +134,7 @@ static void check_fences(const struct sim *s)
                 assert_true(r.start + r.size <= used[k].start ||
                             used[k].start + used[k].size <= r.start);
             used[n++] = r;
-            assert_false(regs & (1u << f->phys_reg));     /* one register per fence */
+            assert_false(regs & (1u << f->phys_reg)); /* one register per fence */
             regs |= 1u << f->phys_reg;
             /* The pool copy is the guest's current entries for the pages done so far; the rest
              * of the range holds the host's scratch page. */
@@ -291,10 +291,18 @@ static void op_guest_write(struct sim *s)
     uint32_t i = pick_index(s, v);
     uint64_t pte;
     switch (below(s, 8)) {
-    case 0: pte = 0; break;                                             /* clear */
-    case 1: pte = gpte(FAKE_RAM_SIZE + below(s, 1000) * K4); break;      /* not its RAM */
-    case 2: pte = gpte(K4) | (UINT64_C(1) << (40 + below(s, 20))); break; /* reserved bits */
-    default: pte = gpte(below(s, 65536) * K4) | (below(s, 4) << 1); break;
+    case 0:
+        pte = 0;
+        break; /* clear */
+    case 1:
+        pte = gpte(FAKE_RAM_SIZE + below(s, 1000) * K4);
+        break; /* not its RAM */
+    case 2:
+        pte = gpte(K4) | (UINT64_C(1) << (40 + below(s, 20)));
+        break; /* reserved bits */
+    default:
+        pte = gpte(below(s, 65536) * K4) | (below(s, 4) << 1);
+        break;
     }
     int rc = gtt_guest_write(&s->g, v, i, pte);
     bool inside = gtt_vgpu_covers(&s->g, v, i);
@@ -349,8 +357,8 @@ static void op_fence(struct sim *s)
         if (p < 0)
             break;
         uint32_t budget = 1 + below(s, 12);
-        check_fence_result(gtt_fence_work(&s->g, v, (unsigned)p, budget, &r, err, sizeof err),
-                           &r, err);
+        check_fence_result(gtt_fence_work(&s->g, v, (unsigned)p, budget, &r, err, sizeof err), &r,
+                           err);
         assert_true(r.pages <= budget);
     }
 }
@@ -380,13 +388,13 @@ static void op_controller(struct sim *s)
         req[k] = below(s, 4) == 0 ? 1 + below(s, 2) : 0;
     }
     struct gtt_ctl_report rep;
-    assert_true(gtt_balloon_period(&s->g, &p, below(s, 1000000), below(s, 200000), util, req,
-                                   &rep) >= 0);
+    assert_true(
+        gtt_balloon_period(&s->g, &p, below(s, 1000000), below(s, 200000), util, req, &rep) >= 0);
 }
 
 /* The moved vGPU's shadow, offset by offset: what re-placement must carry. */
 struct carried {
-    uint64_t low_host[4096], low_guest[4096];     /* the small layout's whole aperture */
+    uint64_t low_host[4096], low_guest[4096]; /* the small layout's whole aperture */
     uint32_t n_low;
     uint64_t slot_sum[64];
     unsigned n_slots;
@@ -423,7 +431,7 @@ static void carry_check(const struct sim *s, unsigned id, const struct carried *
         }
     }
     for (uint32_t k = n; k < c->n_low; k++)
-        assert_false(c->low_guest[k] & GEN9_GGTT_PTE_PRESENT);  /* a shrink drops nothing */
+        assert_false(c->low_guest[k] & GEN9_GGTT_PTE_PRESENT); /* a shrink drops nothing */
     unsigned j = 0;
     for (unsigned sl = 0; sl < s->lay.n_slots; sl++)
         if (v->slot_host[sl]) {
@@ -476,23 +484,29 @@ static void op_relocate(struct sim *s)
     uint64_t area = gtt_page_of(s->lay.low_guest.size);
     uint64_t pages = gtt_page_of(g->low.size);
     switch (below(s, 3)) {
-    case 0: if (pages > 1) pages -= 1 + below(s, (unsigned)pages - 1); break;   /* compaction */
-    case 1: pages += below(s, 4); break;
-    default: break;
+    case 0:
+        if (pages > 1)
+            pages -= 1 + below(s, (unsigned)pages - 1);
+        break; /* compaction */
+    case 1:
+        pages += below(s, 4);
+        break;
+    default:
+        break;
     }
     if (pages > area)
         pages = area;
     uint64_t start = s->lay.low_guest.start + below(s, (unsigned)(area - pages + 3)) * K4;
     unsigned first = below(s, s->lay.n_slots + 2);
-    relocate_checked(s, v, (struct gtt_range){start, pages * K4}, first);
+    relocate_checked(s, v, (struct gtt_range){ start, pages * K4 }, first);
 }
 
 /* The planner on a random busy set; its moves are applied as a guest that follows them would
  * (some guests do not), and must make the planned cost true. */
 static void op_plan(struct sim *s)
 {
-    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS] = {0};
-    uint64_t want[GTT_MAX_VGPUS] = {0};
+    bool busy[GTT_MAX_VGPUS] = { 0 }, movable[GTT_MAX_VGPUS] = { 0 };
+    uint64_t want[GTT_MAX_VGPUS] = { 0 };
     for (unsigned v = 0; v < s->n; v++) {
         busy[v] = below(s, 3) == 0;
         movable[v] = below(s, 5) != 0;
@@ -501,9 +515,9 @@ static void op_plan(struct sim *s)
     }
     struct gtt_move mv[GTT_MAX_VGPUS];
     struct gtt_plan_report rep;
-    int n = gtt_plan(&s->g, &(struct gtt_plan_input){.busy = busy, .movable = movable, .low_want = want},
-                     mv, GTT_MAX_VGPUS,
-                     &rep);
+    int n = gtt_plan(&s->g,
+                     &(struct gtt_plan_input){ .busy = busy, .movable = movable, .low_want = want },
+                     mv, GTT_MAX_VGPUS, &rep);
     assert_true(n >= 0);
     assert_true(rep.cost_plan <= rep.cost_now);
     for (int i = 0; i < n; i++) {
@@ -521,7 +535,7 @@ static void create(struct sim *s, unsigned v)
     s->exists[v] = true;
     /* A new guest's EPT view starts empty. */
     for (uint32_t k = 0; k < s->f.aper_pages; k++)
-        s->f.ept[(size_t)v * s->f.aper_pages + k] = (struct fake_ept){GTT_EPT_UNMAP, 0};
+        s->f.ept[(size_t)v * s->f.aper_pages + k] = (struct fake_ept){ GTT_EPT_UNMAP, 0 };
 }
 
 static void step(struct sim *s)
@@ -610,7 +624,8 @@ static void run(unsigned n, unsigned steps, uint64_t seed, enum gtt_copy_mode co
     assert_true(sum.st.moves > 0);
     print_message("n=%u steps=%u: %" PRIu64 " switches, %" PRIu64 " entries switched, %" PRIu64
                   " predicted, %" PRIu64 " refused writes, %" PRIu64 " fence refusals, %" PRIu64
-                  "/%" PRIu64 " balloon grows/shrinks, %" PRIu64 " re-placements (%lu random, %lu plans)\n",
+                  "/%" PRIu64 " balloon grows/shrinks, %" PRIu64
+                  " re-placements (%lu random, %lu plans)\n",
                   n, steps, sum.st.switches, sum.st.entries_switch, sum.st.entries_predict,
                   sum.st.writes_refused, sum.st.fence_refused, sum.st.balloon_grows,
                   sum.st.balloon_shrinks, sum.st.moves, s->ops[9], s->ops[10]);

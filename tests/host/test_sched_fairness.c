@@ -76,8 +76,8 @@ static void assert_shares_within_1pct(const struct sched_sim_guest *g,
         /* share / weight_share = gpu_i * wsum / (total * w_i), in ppm */
         uint32_t x = sched_ratio_ppm(gr[i].gpu_ns * wsum, total * g[i].weight);
         if (x < 990000 || x > 1010000)
-            print_error("guest %u: weight %u, got %u ppm of its weighted share\n", i,
-                        g[i].weight, x);
+            print_error("guest %u: weight %u, got %u ppm of its weighted share\n", i, g[i].weight,
+                        x);
         assert_in_range(x, 990000, 1010000);
     }
 }
@@ -229,7 +229,7 @@ static void test_interactive_congested(void **state)
     assert_true(ev.mmr_ppm >= 990000);
     assert_true(ev.jain_ppm >= 999000);
     assert_true(ev.hints > 0);
-    assert_true(gr[5].hints > 0);               /* weight 4: many waits per 10 ms */
+    assert_true(gr[5].hints > 0); /* weight 4: many waits per 10 ms */
     for (uint32_t i = 0; i < 6; i++)
         assert_true(gr[i].sync_waits > 0);
 }

@@ -36,7 +36,7 @@ static const enum igpu_engine eng[NE] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VEC
 /* ---- the vGPU side ------------------------------------------------------------------------- */
 
 struct vg {
-    struct px *px;                      /* guest RAM, its EPT, the PPGTT shadow's host pages */
+    struct px *px; /* guest RAM, its EPT, the PPGTT shadow's host pages */
     struct vgt_regs regs;
     struct vgt_irq irq;
     struct vgt_execlist el[NE];
@@ -53,7 +53,7 @@ static struct vg vg;
 static void msi_if(bool send)
 {
     if (send)
-        vg.msis++;                      /* vm_deliver_msi(vm, msi_addr, msi_data) */
+        vg.msis++; /* vm_deliver_msi(vm, msi_addr, msi_data) */
 }
 
 static void on_interrupt(void *ctx, enum igpu_engine e, uint32_t bits)
@@ -88,8 +88,8 @@ static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint3
         gpa = hpa - PX_HPA_BASE;
     }
     if (gpa >= PX_RAM_BYTES || len > PX_RAM_BYTES - gpa)
-        return -1;                      /* outside the guest's graphics memory */
-    if (write)                          /* the GPU writes past the EPT, as hardware does */
+        return -1; /* outside the guest's graphics memory */
+    if (write)     /* the GPU writes past the EPT, as hardware does */
         memcpy(&vg.px->ram[gpa], buf, len);
     else
         memcpy(buf, &vg.px->ram[gpa], len);
@@ -99,7 +99,7 @@ static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint3
 static int cs_reg_write(void *ctx, uint32_t reg, uint32_t val)
 {
     (void)ctx;
-    vgt_regs_write(&vg.regs, reg, val, NULL);   /* an allowed LRI lands in the guest's file */
+    vgt_regs_write(&vg.regs, reg, val, NULL); /* an allowed LRI lands in the guest's file */
     return 0;
 }
 
@@ -131,22 +131,29 @@ static void wr32(uint64_t gpa, uint32_t v)
  * next).  A fault hangs the engine: no completion, RING_EIR and CS_MASTER_ERROR. */
 static void run(enum igpu_engine e, uint64_t desc)
 {
-    static const struct igpu_scan_reg *regs[NE] = { igpu_cs_i915_regs_rcs,
-        igpu_cs_i915_regs_vecs, igpu_cs_i915_regs_vcs, igpu_cs_i915_regs_vecs };
-    static const size_t *nregs[NE] = { &igpu_cs_i915_regs_rcs_count,
-        &igpu_cs_i915_regs_vecs_count, &igpu_cs_i915_regs_vcs_count,
-        &igpu_cs_i915_regs_vecs_count };
+    static const struct igpu_scan_reg *regs[NE] = { igpu_cs_i915_regs_rcs, igpu_cs_i915_regs_vecs,
+                                                    igpu_cs_i915_regs_vcs, igpu_cs_i915_regs_vecs };
+    static const size_t *nregs[NE] = { &igpu_cs_i915_regs_rcs_count, &igpu_cs_i915_regs_vecs_count,
+                                       &igpu_cs_i915_regs_vcs_count,
+                                       &igpu_cs_i915_regs_vecs_count };
     for (;;) {
         uint32_t lrca = gen9_ctx_desc_lrca(desc), st = lrca + GEN9_LRC_STATE_OFFSET;
         struct run_ctx rc = { e, (uint64_t)rd32(st + 4u * GEN9_CTX_PDP0_UDW) << 32 |
                                      rd32(st + 4u * GEN9_CTX_PDP0_LDW) };
-        struct igpu_cs_config cfg = { .engine = e, .regs = regs[e], .n_regs = *nregs[e],
-                                      .pphwsp_gaddr = lrca, .ppgtt = true };
-        struct igpu_cs_ops ops = { .ctx = &rc, .mem = cs_mem, .reg_write = cs_reg_write,
-                                   .reg_read = cs_reg_read, .event = cs_event };
+        struct igpu_cs_config cfg = { .engine = e,
+                                      .regs = regs[e],
+                                      .n_regs = *nregs[e],
+                                      .pphwsp_gaddr = lrca,
+                                      .ppgtt = true };
+        struct igpu_cs_ops ops = { .ctx = &rc,
+                                   .mem = cs_mem,
+                                   .reg_write = cs_reg_write,
+                                   .reg_read = cs_reg_read,
+                                   .event = cs_event };
         struct igpu_cs_ring ring = {
             .start = rd32(st + 4u * GEN9_CTX_RING_START),
-            .size = ((rd32(st + 4u * GEN9_CTX_RING_CTL) & GEN9_RING_NR_PAGES) >> 12) * 4096u + 4096u,
+            .size = ((rd32(st + 4u * GEN9_CTX_RING_CTL) & GEN9_RING_NR_PAGES) >> 12) * 4096u +
+                    4096u,
             .head = rd32(st + 4u * GEN9_CTX_RING_HEAD) & GEN9_HEAD_ADDR,
             .tail = rd32(st + 4u * GEN9_CTX_RING_TAIL) & GEN9_TAIL_ADDR,
         };
@@ -166,7 +173,7 @@ static void run(enum igpu_engine e, uint64_t desc)
             on_interrupt(NULL, e, GEN9_GT_CS_MASTER_ERROR);
             return;
         }
-        wr32(st + 4u * GEN9_CTX_RING_HEAD, res.head);      /* CTX_RING_HEAD written back */
+        wr32(st + 4u * GEN9_CTX_RING_HEAD, res.head); /* CTX_RING_HEAD written back */
         enum vgt_el_result r = vgt_el_complete(&vg.el[e], &vg.el_ops, &desc);
         if (r != VGT_EL_NEXT && r != VGT_EL_STARTED)
             return;
@@ -218,7 +225,7 @@ static void mmio_write(uint32_t off, uint32_t val)
     vgt_regs_write(&vg.regs, off, val, &act);
     for (unsigned e = 0; e < NE; e++)
         if (act.reset_engines & (1u << e))
-            vgt_el_reset(&vg.el[e]);    /* the virtual engine's queue and CSB state */
+            vgt_el_reset(&vg.el[e]); /* the virtual engine's queue and CSB state */
 }
 
 static uint32_t mmio_read(uint32_t off)
@@ -256,12 +263,18 @@ static void i915_process_csb(unsigned e)
         wr32(at, 0xFFFFFFFF);
         wr32(at + 4, 0xFFFFFFFF);
         if (status & (GEN9_CTX_STATUS_IDLE_ACTIVE | GEN9_CTX_STATUS_PREEMPTED)) {
-            if (!s->pending) { s->errors++; return; }
+            if (!s->pending) {
+                s->errors++;
+                return;
+            }
             s->inflight = s->pending;
             s->pending = 0;
             s->promotes++;
         } else {
-            if (!s->inflight) { s->errors++; return; }
+            if (!s->inflight) {
+                s->errors++;
+                return;
+            }
             s->inflight--;
             s->completes++;
         }
@@ -321,7 +334,8 @@ static void i915_engine_resume(unsigned e)
     mmio_write(GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING));
     mmio_write(GEN9_RING_HWS_PGA(b), (uint32_t)gs[e].hwsp);
     mmio_write(GEN9_RING_IMR(b), ~((GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH |
-                                   GEN9_GT_CS_MASTER_ERROR | GEN9_GT_WAIT_SEMAPHORE) << shift));
+                                    GEN9_GT_CS_MASTER_ERROR | GEN9_GT_WAIT_SEMAPHORE)
+                                   << shift));
 }
 
 static void emit(unsigned e, const uint32_t *dw, size_t n)
@@ -331,7 +345,11 @@ static void emit(unsigned e, const uint32_t *dw, size_t n)
         gs[e].tail = (gs[e].tail + 4u) % 4096u;
     }
 }
-#define EMIT(e, ...) do { const uint32_t d_[] = { __VA_ARGS__ }; emit((e), d_, sizeof d_ / 4u); } while (0)
+#define EMIT(e, ...) \
+    do { \
+        const uint32_t d_[] = { __VA_ARGS__ }; \
+        emit((e), d_, sizeof d_ / 4u); \
+    } while (0)
 
 /* A request: [payload], fini breadcrumb (seqno to the engine's timeline slot: 64-byte slots,
  * as i915 keeps bit 5 of an MI_FLUSH_DW address clear), then the ELSP write of the context
@@ -343,8 +361,8 @@ static void i915_request(unsigned e, void (*payload)(unsigned), uint64_t ctx_pml
     if (payload)
         payload(e);
     if (eng[e] == IGPU_RCS)
-        EMIT(e, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_DC_FLUSH, 0, 0, 0, 0,
-             GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_GLOBAL_GTT |
+        EMIT(e, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_DC_FLUSH, 0, 0, 0, 0, GEN9_PIPE_CONTROL,
+             GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_GLOBAL_GTT |
                  GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_FLUSH_ENABLE,
              (uint32_t)slot, 0, seqno, 0);
     else
@@ -369,12 +387,12 @@ static void i915_request(unsigned e, void (*payload)(unsigned), uint64_t ctx_pml
 /* intel_engine_emit_ctx_wa() (flush barriers around one LRI) and intel_renderstate_emit(). */
 static void golden_rcs(unsigned e)
 {
-    EMIT(e, GEN9_PIPE_CONTROL, 0, 0, 0, 0, 0,
-         GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
-             GEN9_PIPE_CONTROL_STORE_DATA_INDEX, 0xD0, 0, 0, 0,
-         GEN9_MI_LOAD_REGISTER_IMM(2), GEN9_CACHE_MODE_1, 0x00220022,
-         GEN9_HALF_SLICE_CHICKEN3, 0x00020002, GEN9_MI_NOOP,
-         GEN9_MI_ARB_ON_OFF, GEN9_MI_BATCH_BUFFER_START, (uint32_t)null_state, 0);
+    EMIT(e, GEN9_PIPE_CONTROL, 0, 0, 0, 0, 0, GEN9_PIPE_CONTROL,
+         GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
+             GEN9_PIPE_CONTROL_STORE_DATA_INDEX,
+         0xD0, 0, 0, 0, GEN9_MI_LOAD_REGISTER_IMM(2), GEN9_CACHE_MODE_1, 0x00220022,
+         GEN9_HALF_SLICE_CHICKEN3, 0x00020002, GEN9_MI_NOOP, GEN9_MI_ARB_ON_OFF,
+         GEN9_MI_BATCH_BUFFER_START, (uint32_t)null_state, 0);
 }
 
 static void setup_guest(void)
@@ -393,11 +411,11 @@ static void setup_guest(void)
         vgt_el_init(&vg.el[e], eng[e]);
         gs[e].hwsp = px_page(vg.px);
         gs[e].lrca = px_page(vg.px);
-        px_page(vg.px);                 /* the context's register-state page */
+        px_page(vg.px); /* the context's register-state page */
         gs[e].ring = px_page(vg.px);
         uint64_t st = gs[e].lrca + GEN9_LRC_STATE_OFFSET;
         wr32(st + 4u * GEN9_CTX_RING_START, (uint32_t)gs[e].ring);
-        wr32(st + 4u * GEN9_CTX_RING_CTL, GEN9_RING_VALID);    /* one page */
+        wr32(st + 4u * GEN9_CTX_RING_CTL, GEN9_RING_VALID); /* one page */
     }
     timeline = px_page(vg.px);
     null_state = px_page(vg.px);
@@ -455,22 +473,22 @@ static void boot_and_golden(void)
     for (unsigned e = 0; e < NE; e++) {
         unsigned before = vg.msis;
         i915_request(e, eng[e] == IGPU_RCS ? golden_rcs : NULL, pml4);
-        assert_int_equal(vg.msis, before + 1);      /* one edge: the handler is not running */
+        assert_int_equal(vg.msis, before + 1); /* one edge: the handler is not running */
         irq_if_msi(&seen);
     }
     if (vg.last_fault[0])
         print_error("unexpected fault: %s\n", vg.last_fault);
     for (unsigned e = 0; e < NE; e++) {
-        assert_int_equal(rd32(timeline + 64u * e), 1);                 /* the breadcrumb */
-        assert_int_equal(gs[e].promotes, 1);                           /* IDLE_ACTIVE */
-        assert_int_equal(gs[e].completes, 1);                          /* ACTIVE_IDLE */
+        assert_int_equal(rd32(timeline + 64u * e), 1); /* the breadcrumb */
+        assert_int_equal(gs[e].promotes, 1);           /* IDLE_ACTIVE */
+        assert_int_equal(gs[e].completes, 1);          /* ACTIVE_IDLE */
         assert_int_equal(gs[e].errors, 0);
-        assert_int_equal(gs[e].inflight + gs[e].pending, 0);           /* idle: not wedged */
+        assert_int_equal(gs[e].inflight + gs[e].pending, 0); /* idle: not wedged */
         assert_int_equal(vgt_el_active(&vg.el[e]), 0);
         assert_int_equal(rd32(gs[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD),
                          gs[e].tail);
     }
-    assert_int_equal(vgt_regs_read(&vg.regs, GEN9_CACHE_MODE_1), 0x22);   /* the LRI */
+    assert_int_equal(vgt_regs_read(&vg.regs, GEN9_CACHE_MODE_1), 0x22); /* the LRI */
     assert_int_equal(mmio_read(GEN9_MASTER_IRQ), GEN9_MASTER_IRQ_CONTROL);
 
     /* engine park: a breadcrumb-only request on the kernel context, twice (a lite restore
@@ -508,7 +526,7 @@ static void i915_engine_reset(unsigned e)
     mmio_write(GEN9_GDRST, igpu_engine_reset_domain(eng[e]));
     assert_int_equal(mmio_read(GEN9_GDRST), 0);
     mmio_write(GEN9_RING_RESET_CTL(b), GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
-    gs[e].pending = gs[e].inflight = 0;        /* i915 unwinds the guilty request */
+    gs[e].pending = gs[e].inflight = 0; /* i915 unwinds the guilty request */
     wr32(gs[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, gs[e].tail);
     i915_engine_resume(e);
 }
@@ -521,7 +539,7 @@ static void test_ppgtt_user_and_hostile(void **state)
     seen = vg.msis;
     user_va = 0x7FFF00010000ull;
     user_page = px_page(vg.px);
-    px_bind(vg.px, pml4, user_va, PX_PTE(user_page));      /* trapped, re-shadowed */
+    px_bind(vg.px, pml4, user_va, PX_PTE(user_page)); /* trapped, re-shadowed */
     i915_request(vcs, user_store, pml4);
     irq_if_msi(&seen);
     assert_int_equal(rd32(user_page), 0xC0FFEE);
@@ -536,8 +554,8 @@ static void test_ppgtt_user_and_hostile(void **state)
     i915_request(vcs, user_store, pml4);
     irq_if_msi(&seen);
     assert_int_equal(vg.faults[IGPU_CS_F_MEMORY], 1);
-    assert_int_equal(gs[vcs].cs_errors, 1);                   /* i915: "CS error" */
-    assert_int_equal(rd32(timeline + 64u * vcs), seq);        /* the request did not finish */
+    assert_int_equal(gs[vcs].cs_errors, 1);            /* i915: "CS error" */
+    assert_int_equal(rd32(timeline + 64u * vcs), seq); /* the request did not finish */
     assert_non_null(strstr(vg.last_fault, "MI_STORE_DATA_IMM"));
     i915_engine_reset(vcs);
     assert_int_equal(vgt_el_active(&vg.el[vcs]), 0);
@@ -564,7 +582,7 @@ static void test_ppgtt_user_and_hostile(void **state)
                VGT_G2V_PPGTT_L4_PAGE_TABLE_DESTROY);
     assert_int_equal(st->roots, 0);
     assert_int_equal(st->tables, 0);
-    assert_int_equal(vg.px->host_live, 3);                     /* the scratch tables */
+    assert_int_equal(vg.px->host_live, 3); /* the scratch tables */
 }
 
 int main(void)

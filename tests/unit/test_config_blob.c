@@ -54,8 +54,7 @@ static void test_wrap_then_load_gives_the_configuration(void **state)
     assert_int_equal(blob[4] | blob[5] << 8, CFG_BLOB_VERSION);
     assert_int_equal(blob[6] | blob[7] << 8, CFG_BLOB_HEADER_BYTES);
     size_t dtb_len = blob_len - CFG_BLOB_HEADER_BYTES;
-    assert_int_equal(blob[8] | blob[9] << 8 | blob[10] << 16 | (uint32_t)blob[11] << 24,
-                     dtb_len);
+    assert_int_equal(blob[8] | blob[9] << 8 | blob[10] << 16 | (uint32_t)blob[11] << 24, dtb_len);
     assert_memory_equal(blob + CFG_BLOB_HEADER_BYTES, t_dtb, dtb_len);
     assert_int_equal(cfg_blob_load(blob, blob_len, &t_out, t_err, sizeof t_err), CFG_OK);
     assert_int_equal(t_out.n_guests, 4);
@@ -102,7 +101,7 @@ static void test_rejects_corrupt_header(void **state)
 {
     (void)state;
     wrap_base(1);
-    blob[9] ^= 0x01;            /* the DTB size, without fixing the header CRC */
+    blob[9] ^= 0x01; /* the DTB size, without fixing the header CRC */
     expect_blob_error(blob_len, "header CRC");
 }
 
@@ -156,7 +155,7 @@ static void test_rejects_dtb_crc_mismatch(void **state)
 {
     (void)state;
     wrap_base(2);
-    blob[blob_len - 20] ^= 0x40;     /* a byte in the strings block */
+    blob[blob_len - 20] ^= 0x40; /* a byte in the strings block */
     expect_blob_error(blob_len, "DTB CRC");
 }
 
@@ -176,7 +175,7 @@ static void test_rejects_bad_dtb_inside_a_good_wrapper(void **state)
 {
     (void)state;
     size_t len = t_build(t_base(1));
-    t_dtb[3] ^= 0x01;        /* DTB magic */
+    t_dtb[3] ^= 0x01; /* DTB magic */
     int rc = cfg_blob_wrap(t_dtb, len, blob, sizeof blob, t_err, sizeof t_err);
     assert_true(rc > 0);
     expect_blob_error((size_t)rc, "DTB header: bad magic");
@@ -197,8 +196,7 @@ static void test_semantic_errors_pass_through(void **state)
     size_t len = t_build(t);
     int rc = cfg_blob_wrap(t_dtb, len, blob, sizeof blob, t_err, sizeof t_err);
     assert_true(rc > 0);
-    assert_int_equal(cfg_blob_load(blob, (size_t)rc, &t_out, t_err, sizeof t_err),
-                     CFG_EINVALID);
+    assert_int_equal(cfg_blob_load(blob, (size_t)rc, &t_out, t_err, sizeof t_err), CFG_EINVALID);
     assert_non_null(strstr(t_err, "/guests/kiosk1: weight: expected 1..1000"));
 }
 

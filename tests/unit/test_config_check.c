@@ -84,7 +84,7 @@ static void test_defaults_fill_optional_nodes_and_properties(void **state)
     assert_int_equal(c->balloon.low_threshold_pct, CFG_DEFAULT_LOW_PCT);
     assert_int_equal(c->balloon.high_threshold_pct, CFG_DEFAULT_HIGH_PCT);
     assert_int_equal(c->balloon.min_slots, CFG_DEFAULT_MIN_SLOTS);
-    assert_int_equal(c->balloon.max_slots, c->n_slots);       /* every slot */
+    assert_int_equal(c->balloon.max_slots, c->n_slots); /* every slot */
     assert_false(c->guest[0].console);
     assert_false(c->guest[0].autostart);
 }
@@ -167,7 +167,7 @@ static void test_rejects_number_of_wrong_size(void **state)
     REJECT(t, "/guests/kiosk1: weight: expected one 32-bit cell", "e.g. weight = <1>",
            "got the string \"100\"");
     t = t_base(2);
-    t_cells(t, "appliance", "ram-mib", 2, 0, 1024, 0, 0);     /* a 64-bit value */
+    t_cells(t, "appliance", "ram-mib", 2, 0, 1024, 0, 0); /* a 64-bit value */
     REJECT(t, "/appliance: ram-mib: expected one 32-bit cell", "got 8 bytes");
 }
 
@@ -242,7 +242,7 @@ static void test_rejects_bad_image_tag_characters_and_length(void **state)
     t_str(t, "guests/kiosk0", "image", "hello world");
     REJECT(t, "/guests/kiosk0: image: character 5 (0x20) not allowed");
     t = t_base(2);
-    t_str(t, "guests/kiosk0", "image", "abcdefghijabcdefghijabcdefghijab");   /* 32 chars */
+    t_str(t, "guests/kiosk0", "image", "abcdefghijabcdefghijabcdefghijab"); /* 32 chars */
     REJECT(t, "/guests/kiosk0: image: expected 1..31 characters", "got 32");
     t = t_base(2);
     t_str(t, "guests/kiosk0", "image", "");
@@ -326,7 +326,7 @@ static void test_rejects_high_gm_that_cannot_fit_the_ggtt(void **state)
     /* Static partition: 4 x 1024 MiB of high GM is 64 slots, high GM holds 60. */
     struct t_cfg *t = t_base(4);
     t_str(t, "graphics", "sharing", "none");
-    t_u32(t, "appliance", "aperture-mib", 512);       /* room for 4 x 64 MiB low windows */
+    t_u32(t, "appliance", "aperture-mib", 512); /* room for 4 x 64 MiB low windows */
     t_drop_node(t, "balloon");
     for (int i = 0; i < 4; i++) {
         char node[32];
@@ -480,7 +480,7 @@ static void test_rejects_repeated_node_or_property(void **state)
 {
     (void)state;
     struct t_cfg *t = t_base(1);
-    t_node(t, "display#2");         /* a second, empty /display node */
+    t_node(t, "display#2"); /* a second, empty /display node */
     REJECT(t, "/: node \"display\" appears twice");
     t = t_base(1);
     struct t_entry *e = t_append(t, "display", "width-px");

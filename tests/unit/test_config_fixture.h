@@ -21,12 +21,12 @@
 enum { T_NODE, T_U32, T_STR, T_EMPTY, T_CELLS, T_RAW };
 
 struct t_entry {
-    char node[64];          /* "" = root, "guests/kiosk0" */
-    char name[40];          /* property name ("" for a T_NODE marker) */
+    char node[64]; /* "" = root, "guests/kiosk0" */
+    char name[40]; /* property name ("" for a T_NODE marker) */
     int kind;
     uint32_t cells[4];
     int ncells;
-    char str[CFG_CMDLINE_MAX + 64];     /* long enough for a command line past the limit */
+    char str[CFG_CMDLINE_MAX + 64]; /* long enough for a command line past the limit */
     unsigned char raw[64];
     int rawlen;
 };
@@ -97,7 +97,7 @@ static inline void t_empty(struct t_cfg *t, const char *node, const char *name)
 }
 
 static inline void t_cells(struct t_cfg *t, const char *node, const char *name, int n, uint32_t a,
-                    uint32_t b, uint32_t c, uint32_t d)
+                           uint32_t b, uint32_t c, uint32_t d)
 {
     struct t_entry *e = t_slot(t, node, name);
     e->kind = T_CELLS;

@@ -56,7 +56,7 @@ static void test_guest_summary_bounds(void **state)
     load(t_base(2));
     char buf[16];
     int n = cfg_guest_summary(&t_out, 0, buf, sizeof buf);
-    assert_true(n > 15);                      /* the full length, like snprintf */
+    assert_true(n > 15); /* the full length, like snprintf */
     assert_int_equal(strlen(buf), 15);
     char big[100];
     cfg_guest_summary(&t_out, 2, big, sizeof big);
@@ -75,8 +75,10 @@ static void test_format_renders_every_section_and_guest(void **state)
     cfg_format(&t_out, "built-in", collect, &l);
     assert_int_equal(l.n, 6 + 4);
     char want[200];
-    snprintf(want, sizeof want, "config (built-in): tessera,config-1, 4 guests, DTB %u bytes, "
-             "CRC-32 0x%08x", t_out.dtb_bytes, t_out.dtb_crc32);
+    snprintf(want, sizeof want,
+             "config (built-in): tessera,config-1, 4 guests, DTB %u bytes, "
+             "CRC-32 0x%08x",
+             t_out.dtb_bytes, t_out.dtb_crc32);
     assert_string_equal(l.text[0], want);
     assert_string_equal(l.text[1], "appliance: model \"test box\", RAM 1024 MiB, reserved 64 MiB, "
                                    "guests use 128 of 960 MiB, aperture 256 MiB");

@@ -68,7 +68,7 @@ static void test_explicit_kernel_tessera_and_framebuffer_size(void **state)
     struct t_cfg *t = linux_base();
     t_cells(t, LINUX_NODE, "framebuffer-px", 2, 1024, 768, 0, 0);
     t_str(t, "guests/kiosk1", "kernel", "tessera");
-    t_drop(t, LINUX_NODE, "initrd");        /* an initrd is optional (a built-in initramfs) */
+    t_drop(t, LINUX_NODE, "initrd"); /* an initrd is optional (a built-in initramfs) */
     accept(t);
     assert_int_equal(t_out.guest[0].fb_width_px, 1024);
     assert_int_equal(t_out.guest[0].fb_height_px, 768);
@@ -143,7 +143,7 @@ static void test_rejects_framebuffer_larger_than_32_mib(void **state)
 {
     (void)state;
     struct t_cfg *t = linux_base();
-    t_cells(t, LINUX_NODE, "framebuffer-px", 2, 4096, 2048, 0, 0);      /* exactly 32 MiB */
+    t_cells(t, LINUX_NODE, "framebuffer-px", 2, 4096, 2048, 0, 0); /* exactly 32 MiB */
     accept(t);
     t_cells(t, LINUX_NODE, "framebuffer-px", 2, 4096, 2049, 0, 0);
     REJECT(t, "/guests/kiosk0: framebuffer-px: 4096x2049 at 4 bytes per pixel is 32784 KiB, "

@@ -20,12 +20,15 @@
 
 #define MIB (1u << 20)
 
-static uint8_t *kernel;         /* fix_image(): a header like Debian's 6.1 kernel */
+static uint8_t *kernel; /* fix_image(): a header like Debian's 6.1 kernel */
 static uint8_t elf[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
 static uint8_t *initrd;
 static char err[512];
 
-static void put(uint8_t *p, unsigned off, uint64_t v, unsigned n) { fix_put(p, off, v, n); }
+static void put(uint8_t *p, unsigned off, uint64_t v, unsigned n)
+{
+    fix_put(p, off, v, n);
+}
 
 static struct cfg_module mods[8];
 static unsigned n_mods;
@@ -98,7 +101,7 @@ static void test_debian_like_kernel_fits_256_mib(void **state)
     assert_int_equal(fit.place.load_gpa, 16 * MIB);
     assert_int_equal(fit.place.kernel_end_gpa, 16 * MIB + FIX_INIT_SIZE);
     assert_int_equal(fit.initrd_bytes, MIB);
-    assert_int_equal(fit.place.initrd_gpa, 255ull * MIB);  /* as high as it goes, as at boot */
+    assert_int_equal(fit.place.initrd_gpa, 255ull * MIB); /* as high as it goes, as at boot */
     assert_int_equal(cfg_check_modules(c, mods, n_mods, err, sizeof err), CFG_OK);
 
     char line[300];
@@ -117,7 +120,9 @@ static void test_the_check_places_as_the_loader_does(void **state)
     const uint64_t sizes[] = { 1, 4096, 3 * MIB + 5, 64 * MIB };
     for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         modules(sizes[i]);
-        assert_int_equal(cfg_check_guest_modules(config(256), 0, mods, n_mods, &fit, err, sizeof err), CFG_OK);
+        assert_int_equal(cfg_check_guest_modules(config(256), 0, mods, n_mods, &fit, err,
+                                                 sizeof err),
+                         CFG_OK);
         assert_int_equal(bzimage_parse(kernel, FIX_IMAGE_BYTES, &bi, NULL, 0), BZ_OK);
         assert_int_equal(linux_place(&bi, 256ull * MIB, sizes[i], 0, &p, NULL, 0), LINUX_PLACE_OK);
         assert_memory_equal(&fit.place, &p, sizeof p);
@@ -133,7 +138,8 @@ static void test_initrd_that_ends_exactly_at_the_limit_fits(void **state)
     assert_int_equal(cfg_check_guest_modules(config(128), 0, mods, n_mods, NULL, err, sizeof err),
                      CFG_OK);
     modules(64 * MIB + 1);
-    REFUSED(config(128), 0, "/guests/kiosk0: initrd: 'initramfs' beside kernel 'vmlinuz' in 128 MiB: "
+    REFUSED(config(128), 0,
+            "/guests/kiosk0: initrd: 'initramfs' beside kernel 'vmlinuz' in 128 MiB: "
             "initrd of 65536 KiB does not fit: 65536 KiB free");
 }
 
@@ -146,7 +152,8 @@ static void test_a_linux_guest_without_initrd_needs_none(void **state)
     t_u32(t, "guests/kiosk0", "ram-mib", 128);
     accept(t);
     unsigned n = 0;
-    struct cfg_module only[2] = { { "vmlinuz", kernel, FIX_IMAGE_BYTES }, { "hello", elf, sizeof elf } };
+    struct cfg_module only[2] = { { "vmlinuz", kernel, FIX_IMAGE_BYTES },
+                                  { "hello", elf, sizeof elf } };
     n = 2;
     struct cfg_linux_fit fit;
     assert_int_equal(cfg_check_guest_modules(&t_out, 0, only, n, &fit, err, sizeof err), CFG_OK);
@@ -198,8 +205,9 @@ static void test_linux_guest_needs_a_bzimage(void **state)
     (void)state;
     const struct cfg *c = config(256);
     mods[0] = (struct cfg_module){ "vmlinuz", elf, sizeof elf };
-    REFUSED(c, 0, "/guests/kiosk0: image: 'vmlinuz': not a Linux bzImage Tessera can boot: "
-                  "truncated: 64 bytes is too short");
+    REFUSED(c, 0,
+            "/guests/kiosk0: image: 'vmlinuz': not a Linux bzImage Tessera can boot: "
+            "truncated: 64 bytes is too short");
     static uint8_t zeros[4096];
     mods[0] = (struct cfg_module){ "vmlinuz", zeros, sizeof zeros };
     REFUSED(c, 0, "'vmlinuz': not a Linux bzImage Tessera can boot: not a bzImage");
@@ -211,8 +219,9 @@ static void test_header_refusals_name_the_image(void **state)
     (void)state;
     const struct cfg *c = config(256);
     put(kernel, BZ_VERSION, 0x020a, 2);
-    REFUSED(c, 0, "/guests/kiosk0: image: 'vmlinuz': not a Linux bzImage Tessera can boot: "
-                  "boot protocol 2.10 is older than 2.12");
+    REFUSED(c, 0,
+            "/guests/kiosk0: image: 'vmlinuz': not a Linux bzImage Tessera can boot: "
+            "boot protocol 2.10 is older than 2.12");
     put(kernel, BZ_VERSION, 0x020c, 2);
     assert_int_equal(cfg_check_guest_modules(c, 0, mods, n_mods, NULL, err, sizeof err), CFG_OK);
     mods[0].len = FIX_IMAGE_BYTES - 1;
@@ -222,7 +231,8 @@ static void test_header_refusals_name_the_image(void **state)
     REFUSED(c, 0, "/guests/kiosk0: image: 'vmlinuz'", "a 32-bit kernel");
     put(kernel, BZ_XLOADFLAGS, 0x7f, 2);
     put(kernel, BZ_KERNEL_ALIGNMENT, 3 * MIB, 4);
-    REFUSED(c, 0, "/guests/kiosk0: image: 'vmlinuz'", "kernel_alignment 0x300000 is not a power of two");
+    REFUSED(c, 0, "/guests/kiosk0: image: 'vmlinuz'",
+            "kernel_alignment 0x300000 is not a power of two");
 }
 
 /* ---- what does not fit ----------------------------------------------------------------------- */
@@ -231,8 +241,9 @@ static void test_ram_below_the_kernels_init_size_is_refused(void **state)
 {
     (void)state;
     put(kernel, BZ_INIT_SIZE, 120 * MIB, 4);
-    REFUSED(config(128), 0, "/guests/kiosk0: ram-mib: kernel 'vmlinuz': the kernel needs RAM up to "
-                            "136 MiB (loaded at 0x1000000, init_size 0x7800000), the guest has 128 MiB");
+    REFUSED(config(128), 0,
+            "/guests/kiosk0: ram-mib: kernel 'vmlinuz': the kernel needs RAM up to "
+            "136 MiB (loaded at 0x1000000, init_size 0x7800000), the guest has 128 MiB");
     assert_int_equal(cfg_check_guest_modules(config(137), 0, mods, n_mods, NULL, err, sizeof err),
                      CFG_OK);
 }
@@ -240,7 +251,7 @@ static void test_ram_below_the_kernels_init_size_is_refused(void **state)
 static void test_absurd_pref_address_does_not_wrap_around(void **state)
 {
     (void)state;
-    put(kernel, BZ_PREF_ADDRESS, 0xFFFFFFFFFFE00000ull, 8);     /* aligned: taken as it is */
+    put(kernel, BZ_PREF_ADDRESS, 0xFFFFFFFFFFE00000ull, 8); /* aligned: taken as it is */
     REFUSED(config(256), 0, "/guests/kiosk0: ram-mib: kernel 'vmlinuz': the kernel needs RAM");
 }
 
@@ -248,7 +259,8 @@ static void test_initrd_too_big_for_ram_is_refused(void **state)
 {
     (void)state;
     modules(200 * MIB);
-    REFUSED(config(256), 0, "/guests/kiosk0: initrd: 'initramfs' beside kernel 'vmlinuz' in 256 MiB: "
+    REFUSED(config(256), 0,
+            "/guests/kiosk0: initrd: 'initramfs' beside kernel 'vmlinuz' in 256 MiB: "
             "initrd of 204800 KiB does not fit");
     assert_int_equal(cfg_check_guest_modules(config(512), 0, mods, n_mods, NULL, err, sizeof err),
                      CFG_OK);
@@ -257,7 +269,7 @@ static void test_initrd_too_big_for_ram_is_refused(void **state)
 static void test_initrd_above_initrd_addr_max_is_refused(void **state)
 {
     (void)state;
-    put(kernel, BZ_INITRD_ADDR_MAX, 96 * MIB - 1, 4);         /* initrd below 96 MiB */
+    put(kernel, BZ_INITRD_ADDR_MAX, 96 * MIB - 1, 4); /* initrd below 96 MiB */
     modules(20 * MIB);
     REFUSED(config(256), 0, "/guests/kiosk0: initrd: 'initramfs'", "does not fit", "and 0x6000000");
     modules(16 * MIB);
@@ -280,8 +292,9 @@ static void test_command_line_beyond_cmdline_size_is_refused(void **state)
     line[256] = '\0';
     t_str(t, "guests/kiosk0", "cmdline", line);
     accept(t);
-    REFUSED(&t_out, 0, "/guests/kiosk0: cmdline: kernel 'vmlinuz': command line of 256 bytes: the "
-                       "kernel takes at most 255");
+    REFUSED(&t_out, 0,
+            "/guests/kiosk0: cmdline: kernel 'vmlinuz': command line of 256 bytes: the "
+            "kernel takes at most 255");
     put(kernel, BZ_CMDLINE_SIZE, 256, 4);
     assert_int_equal(cfg_check_guest_modules(&t_out, 0, mods, n_mods, NULL, err, sizeof err),
                      CFG_OK);

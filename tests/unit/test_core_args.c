@@ -34,9 +34,9 @@ static void split_expect(const char *line, int max, int want_n, const char *cons
 static void test_split_simple(void **state)
 {
     (void)state;
-    const char *w[] = {"cpuid", "0x7", "0"};
+    const char *w[] = { "cpuid", "0x7", "0" };
     split_expect("cpuid 0x7 0", SHELL_MAX_ARGS, 3, w);
-    const char *one[] = {"help"};
+    const char *one[] = { "help" };
     split_expect("help", SHELL_MAX_ARGS, 1, one);
 }
 
@@ -45,9 +45,9 @@ static void test_split_simple(void **state)
 static void test_split_blanks(void **state)
 {
     (void)state;
-    const char *w[] = {"rdmsr", "0x1b", "x"};
+    const char *w[] = { "rdmsr", "0x1b", "x" };
     split_expect("  \trdmsr\t\t 0x1b   x \t ", SHELL_MAX_ARGS, 3, w);
-    const char *v[] = {"a", "b"};
+    const char *v[] = { "a", "b" };
     split_expect("a\tb", SHELL_MAX_ARGS, 2, v);
 }
 
@@ -64,12 +64,12 @@ static void test_split_empty(void **state)
 static void test_split_limit(void **state)
 {
     (void)state;
-    const char *w[] = {"1", "2", "3", "4", "5", "6", "7", "8"};
+    const char *w[] = { "1", "2", "3", "4", "5", "6", "7", "8" };
     assert_int_equal(SHELL_MAX_ARGS, 8);
     split_expect("1 2 3 4 5 6 7 8", SHELL_MAX_ARGS, 8, w);
     split_expect("1 2 3 4 5 6 7 8  \t", SHELL_MAX_ARGS, 8, w);
     split_expect("1 2 3 4 5 6 7 8 9", SHELL_MAX_ARGS, -1, NULL);
-    split_expect("a", 1, 1, (const char *[]){"a"});
+    split_expect("a", 1, 1, (const char *[]){ "a" });
     split_expect("a b", 1, -1, NULL);
     split_expect("a", 0, -1, NULL);
 }
@@ -79,7 +79,7 @@ static void test_split_no_write_past_max(void **state)
 {
     (void)state;
     char line[] = "a b c d";
-    char *argv[4] = {NULL, NULL, NULL, (char *)"sentinel"};
+    char *argv[4] = { NULL, NULL, NULL, (char *)"sentinel" };
     assert_int_equal(args_split(line, argv, 3), -1);
     assert_string_equal(argv[3], "sentinel");
 }
@@ -191,8 +191,15 @@ static void test_u32_refused(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "4294967296", "0x100000000", "18446744073709551615", "18446744073709551616",
-        "", "0x", "12x", "-1", " 1",
+        "4294967296",
+        "0x100000000",
+        "18446744073709551615",
+        "18446744073709551616",
+        "",
+        "0x",
+        "12x",
+        "-1",
+        " 1",
     };
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint32_t v = 0x5A5A5A5A;

@@ -15,14 +15,14 @@
 #define PROMPT "tessera> "
 
 /* Key sequences as a VT100/xterm terminal sends them. */
-#define LEFT   "\x1b[D"
-#define RIGHT  "\x1b[C"
-#define UP     "\x1b[A"
-#define DOWN   "\x1b[B"
-#define HOME   "\x1b[H"
-#define END    "\x1b[F"
-#define DEL    "\x1b[3~"
-#define CTRL(c) ((c) & 0x1F)
+#define LEFT    "\x1b[D"
+#define RIGHT   "\x1b[C"
+#define UP      "\x1b[A"
+#define DOWN    "\x1b[B"
+#define HOME    "\x1b[H"
+#define END     "\x1b[F"
+#define DEL     "\x1b[3~"
+#define CTRL(c) ((c)&0x1F)
 
 /* ---- fixture: an editor whose echo goes into a buffer ------------------------------------- */
 
@@ -110,11 +110,11 @@ static void test_crlf_is_one_enter(void **state)
     assert_int_equal(feed("ab\r"), LINE_READY);
     assert_string_equal(ed.buf, "ab");
     line_start(&ed);
-    assert_int_equal(line_feed(&ed, '\n'), LINE_PENDING);   /* the LF of the pair */
+    assert_int_equal(line_feed(&ed, '\n'), LINE_PENDING); /* the LF of the pair */
     assert_int_equal(feed("cd\n"), LINE_READY);
     assert_string_equal(ed.buf, "cd");
     line_start(&ed);
-    assert_int_equal(line_feed(&ed, '\n'), LINE_READY);     /* LF after LF: an empty line */
+    assert_int_equal(line_feed(&ed, '\n'), LINE_READY); /* LF after LF: an empty line */
     assert_string_equal(ed.buf, "");
 }
 
@@ -131,7 +131,9 @@ static void test_empty_enter(void **state)
 static void test_backspace_at_end(void **state)
 {
     (void)state;
-    finish_expect("abc\x7f\x08" "d", "ad");
+    finish_expect("abc\x7f\x08"
+                  "d",
+                  "ad");
 }
 
 /* Backspace in the middle removes the character left of the cursor; the cursor stays in the
@@ -192,7 +194,7 @@ static void test_ctrl_c_cancels(void **state)
     assert_int_equal(ed.cursor, 0);
     assert_string_equal(cap.buf, "^C\r\n");
     line_start(&ed);
-    finish_expect(UP, "");      /* no history entry was made */
+    finish_expect(UP, ""); /* no history entry was made */
 }
 
 /* ---- moving ------------------------------------------------------------------------------- */
@@ -204,17 +206,17 @@ static void test_left_right_insert(void **state)
     assert_int_equal(feed("ac" LEFT "b"), LINE_PENDING);
     assert_string_equal(ed.buf, "abc");
     assert_int_equal(ed.cursor, 2);
-    assert_int_equal(feed(RIGHT RIGHT RIGHT "d"), LINE_PENDING);   /* Right stops at the end */
+    assert_int_equal(feed(RIGHT RIGHT RIGHT "d"), LINE_PENDING); /* Right stops at the end */
     assert_string_equal(ed.buf, "abcd");
-    finish_expect(LEFT LEFT LEFT LEFT LEFT LEFT "_", "_abcd");     /* Left stops at 0 */
+    finish_expect(LEFT LEFT LEFT LEFT LEFT LEFT "_", "_abcd"); /* Left stops at 0 */
 }
 
 /* Every Home and End spelling: ESC [ H/F, ESC O H/F, ESC [ 1~/4~, ESC [ 7~/8~, Ctrl-A/Ctrl-E. */
 static void test_home_end_variants(void **state)
 {
     (void)state;
-    static const char *const homes[] = {"\x1b[H", "\x1bOH", "\x1b[1~", "\x1b[7~", "\x01"};
-    static const char *const ends[] = {"\x1b[F", "\x1bOF", "\x1b[4~", "\x1b[8~", "\x05"};
+    static const char *const homes[] = { "\x1b[H", "\x1bOH", "\x1b[1~", "\x1b[7~", "\x01" };
+    static const char *const ends[] = { "\x1b[F", "\x1bOF", "\x1b[4~", "\x1b[8~", "\x05" };
     for (unsigned i = 0; i < 5; i++) {
         line_start(&ed);
         char seq[64];
@@ -234,15 +236,15 @@ static void test_unknown_escapes_swallowed(void **state)
 {
     (void)state;
     static const char *const unknown[] = {
-        "\x1b[Z",       /* Shift-Tab */
-        "\x1b[2~",      /* Insert */
-        "\x1b[5~",      /* Page Up */
-        "\x1b[6~",      /* Page Down */
-        "\x1bOP",       /* F1 (xterm) */
-        "\x1bOS",       /* F4 (xterm) */
-        "\x1b[E",       /* keypad 5 */
-        "\x1bx",        /* Alt-x */
-        "\x1b\x1b",     /* Escape pressed twice */
+        "\x1b[Z",   /* Shift-Tab */
+        "\x1b[2~",  /* Insert */
+        "\x1b[5~",  /* Page Up */
+        "\x1b[6~",  /* Page Down */
+        "\x1bOP",   /* F1 (xterm) */
+        "\x1bOS",   /* F4 (xterm) */
+        "\x1b[E",   /* keypad 5 */
+        "\x1bx",    /* Alt-x */
+        "\x1b\x1b", /* Escape pressed twice */
     };
     assert_int_equal(feed("abcd" LEFT LEFT), LINE_PENDING);
     for (unsigned i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
@@ -280,15 +282,15 @@ static void test_two_digit_function_keys_swallowed(void **state)
 static void test_modifier_sequences_swallowed(void **state)
 {
     (void)state;
-    static const char *const seqs[] = {"\x1b[1;5C", "\x1b[1;5D", "\x1b[1;2A", "\x1b[3;5~"};
+    static const char *const seqs[] = { "\x1b[1;5C", "\x1b[1;5D", "\x1b[1;2A", "\x1b[3;5~" };
     char bad[512] = "";
     for (unsigned i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
         line_start(&ed);
         assert_int_equal(feed("ab"), LINE_PENDING);
         assert_int_equal(feed(seqs[i]), LINE_PENDING);
         if (strcmp(ed.buf, "ab"))
-            snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " ESC%s->\"%s\";",
-                     seqs[i] + 1, ed.buf);
+            snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " ESC%s->\"%s\";", seqs[i] + 1,
+                     ed.buf);
     }
     if (bad[0])
         fail_msg("after \"ab\":%s", bad);
@@ -299,8 +301,8 @@ static void test_control_bytes_ignored(void **state)
 {
     (void)state;
     static const unsigned char junk[] = {
-        0x00, 0x02, 0x04, 0x06, 0x07, 0x09, 0x0B, 0x0C, 0x0E, 0x10, 0x1A, 0x1C, 0x1F,
-        0x80, 0x9B, 0xC3, 0xA9, 0xFF,
+        0x00, 0x02, 0x04, 0x06, 0x07, 0x09, 0x0B, 0x0C, 0x0E,
+        0x10, 0x1A, 0x1C, 0x1F, 0x80, 0x9B, 0xC3, 0xA9, 0xFF,
     };
     assert_int_equal(feed("ab" LEFT), LINE_PENDING);
     cap_clear();
@@ -317,7 +319,7 @@ static void test_start_resets_escape(void **state)
     (void)state;
     assert_int_equal(feed("x\x1b["), LINE_PENDING);
     line_start(&ed);
-    finish_expect("A", "A");    /* a letter, not the Up key */
+    finish_expect("A", "A"); /* a letter, not the Up key */
 }
 
 /* ---- the length limit --------------------------------------------------------------------- */
@@ -343,7 +345,9 @@ static void test_full_line_bell(void **state)
     assert_string_equal(cap.buf, "\a");
     assert_int_equal(ed.cursor, LINE_MAX_LEN - 2);
     /* Make room, and one more character fits again. */
-    assert_int_equal(feed("\x7f" "Q"), LINE_PENDING);
+    assert_int_equal(feed("\x7f"
+                          "Q"),
+                     LINE_PENDING);
     assert_int_equal(ed.len, LINE_MAX_LEN);
     full[LINE_MAX_LEN - 3] = 'Q';
     finish_expect("", full);
@@ -368,15 +372,15 @@ static void test_history_up_down(void **state)
     assert_int_equal(feed(UP), LINE_PENDING);
     assert_string_equal(ed.buf, "one");
     cap_clear();
-    assert_int_equal(feed(UP), LINE_PENDING);       /* nothing older: no change, no output */
+    assert_int_equal(feed(UP), LINE_PENDING); /* nothing older: no change, no output */
     assert_string_equal(ed.buf, "one");
     assert_int_equal(cap.len, 0);
     assert_int_equal(feed(DOWN), LINE_PENDING);
     assert_string_equal(ed.buf, "two");
     assert_int_equal(feed(DOWN DOWN), LINE_PENDING);
-    assert_string_equal(ed.buf, "dra");             /* back to the draft */
+    assert_string_equal(ed.buf, "dra"); /* back to the draft */
     cap_clear();
-    assert_int_equal(feed(DOWN), LINE_PENDING);     /* nothing newer than the draft */
+    assert_int_equal(feed(DOWN), LINE_PENDING); /* nothing newer than the draft */
     assert_int_equal(cap.len, 0);
     finish_expect("ft", "draft");
 }
@@ -387,7 +391,9 @@ static void test_history_recall_and_edit(void **state)
     (void)state;
     enter_line("cpuid 1");
     enter_line("mem");
-    finish_expect(UP UP "\x7f" "7", "cpuid 7");
+    finish_expect(UP UP "\x7f"
+                        "7",
+                  "cpuid 7");
     line_start(&ed);
     assert_int_equal(feed(UP), LINE_PENDING);
     assert_string_equal(ed.buf, "cpuid 7");
@@ -413,7 +419,7 @@ static void test_history_no_duplicate_of_newest(void **state)
     assert_int_equal(feed(UP), LINE_PENDING);
     assert_string_equal(ed.buf, "a");
     assert_int_equal(feed(UP), LINE_PENDING);
-    assert_string_equal(ed.buf, "a");               /* only three entries */
+    assert_string_equal(ed.buf, "a"); /* only three entries */
 }
 
 /* Empty lines are not stored; Up on an empty history does nothing and prints nothing. */
@@ -488,13 +494,14 @@ static void test_echo_history_recall(void **state)
     assert_int_equal(feed("ab"), LINE_PENDING);
     cap_clear();
     assert_int_equal(feed(UP), LINE_PENDING);
-    assert_string_equal(cap.buf, "\x1b[2D\x1b[K" "xyz");
+    assert_string_equal(cap.buf, "\x1b[2D\x1b[K"
+                                 "xyz");
     cap_clear();
     assert_int_equal(feed(HOME), LINE_PENDING);
     assert_string_equal(cap.buf, "\x1b[3D");
     cap_clear();
     assert_int_equal(feed(END), LINE_PENDING);
-    assert_string_equal(cap.buf, "xyz");           /* End reprints the characters it passes */
+    assert_string_equal(cap.buf, "xyz"); /* End reprints the characters it passes */
 }
 
 #define T(f) cmocka_unit_test_setup(f, setup)

@@ -41,8 +41,9 @@ static void test_burst_then_one_per_period(void **state)
         reports += report != 0;
         said += report;
     }
-    assert_in_range(passed, 20500 * MS / LOG_LIMIT_EVERY_NS - 1, 20500 * MS / LOG_LIMIT_EVERY_NS + 1);
-    assert_int_equal(reports, 2);           /* 10 s and 20 s after the first summary */
+    assert_in_range(passed, 20500 * MS / LOG_LIMIT_EVERY_NS - 1,
+                    20500 * MS / LOG_LIMIT_EVERY_NS + 1);
+    assert_int_equal(reports, 2); /* 10 s and 20 s after the first summary */
     assert_true(said >= 19000);
 }
 
@@ -55,10 +56,10 @@ static void test_quiet_source_reports_and_refills(void **state)
     uint64_t since, t = 1000 * MS;
     for (unsigned i = 0; i < LOG_LIMIT_BURST + 7; i++)
         log_limit_take(&l, t, &report, &since);
-    assert_int_equal(log_limit_flush(&l, t + LOG_LIMIT_EVERY_NS / 2, &since), 0);  /* not yet */
+    assert_int_equal(log_limit_flush(&l, t + LOG_LIMIT_EVERY_NS / 2, &since), 0); /* not yet */
     assert_int_equal(log_limit_flush(&l, t + LOG_LIMIT_EVERY_NS, &since), 7);
     assert_int_equal(since, t);
-    assert_int_equal(log_limit_flush(&l, t + 2 * LOG_LIMIT_EVERY_NS, &since), 0);   /* once */
+    assert_int_equal(log_limit_flush(&l, t + 2 * LOG_LIMIT_EVERY_NS, &since), 0); /* once */
     /* After a long quiet spell the whole burst is back. */
     unsigned passed = 0;
     for (unsigned i = 0; i < 2 * LOG_LIMIT_BURST; i++)
@@ -77,7 +78,7 @@ static void test_slow_storm_is_summed_up_every_report_period(void **state)
     uint32_t report, summaries = 0, dropped = 0, said = 0;
     uint64_t since, t0 = 1000 * MS;
     for (uint64_t t = t0; t < t0 + 31000 * MS; t += 100 * MS) {
-        for (unsigned k = 0; (t - t0) % (600 * MS) == 0 && k < 2; k++) {  /* watchdog + reset */
+        for (unsigned k = 0; (t - t0) % (600 * MS) == 0 && k < 2; k++) { /* watchdog + reset */
             if (!log_limit_take(&l, t, &report, &since))
                 dropped++;
             summaries += report != 0;
@@ -88,7 +89,7 @@ static void test_slow_storm_is_summed_up_every_report_period(void **state)
         said += n;
     }
     assert_true(dropped > 0);
-    assert_in_range(summaries, 1, 4);       /* ~0, 10, 20 and 30 s */
+    assert_in_range(summaries, 1, 4); /* ~0, 10, 20 and 30 s */
     assert_in_range(said, dropped - l.suppressed, dropped);
 }
 

@@ -25,8 +25,14 @@ struct mb2b {
     uint32_t len;
 };
 
-static void wr32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void wr64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+static void wr32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+static void wr64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
 
 /* The 8-byte fixed part: total_size (filled by b_end) and reserved. */
 static void b_init(struct mb2b *b)
@@ -62,7 +68,10 @@ static void b_module(struct mb2b *b, uint32_t start, uint32_t end, const char *s
     memcpy(t + 16, s, strlen(s) + 1);
 }
 
-struct mm { uint64_t base, len; uint32_t type; };
+struct mm {
+    uint64_t base, len;
+    uint32_t type;
+};
 
 /* A memory map tag with entries of `esize` bytes (the spec's are 24). */
 static void b_mmap(struct mb2b *b, uint32_t esize, const struct mm *e, unsigned n)
@@ -83,13 +92,13 @@ static uint8_t *b_fb(struct mb2b *b, uint8_t fb_type, uint32_t payload)
 {
     uint8_t *t = b_tag(b, MB2_TAG_FRAMEBUFFER, payload);
     wr64(t + 8, 0xFD000000ULL);
-    wr32(t + 16, 4096);     /* pitch */
-    wr32(t + 20, 1024);     /* width */
-    wr32(t + 24, 768);      /* height */
-    t[28] = 32;             /* bpp */
+    wr32(t + 16, 4096); /* pitch */
+    wr32(t + 20, 1024); /* width */
+    wr32(t + 24, 768);  /* height */
+    t[28] = 32;         /* bpp */
     t[29] = fb_type;
     if (payload >= 30) {
-        const uint8_t colour[6] = {16, 8, 8, 8, 0, 8};
+        const uint8_t colour[6] = { 16, 8, 8, 8, 0, 8 };
         memcpy(t + 32, colour, 6);
     }
     return t;
@@ -125,7 +134,10 @@ static int parse_len(const struct mb2b *b, uint32_t len)
     return rc;
 }
 
-static int parse(const struct mb2b *b) { return parse_len(b, b->len); }
+static int parse(const struct mb2b *b)
+{
+    return parse_len(b, b->len);
+}
 
 /* Parsing must fail and the one-line reason must mention `what`. */
 static void expect_error(const struct mb2b *b, uint32_t len, const char *what)
@@ -138,26 +150,26 @@ static void expect_error(const struct mb2b *b, uint32_t len, const char *what)
 
 /* RSDPs (ACPI spec §5.2.5.3): 20 bytes for ACPI 1.0, 36 for 2.0 (length, XSDT, ext checksum). */
 static const uint8_t rsdp_old[20] = {
-    'R', 'S', 'D', ' ', 'P', 'T', 'R', ' ', 0x11, 'O', 'E', 'M', 'I', 'D', ' ', 0x00,
-    0x00, 0x10, 0x0E, 0x00,
+    'R', 'S', 'D', ' ', 'P', 'T',  'R',  ' ',  0x11, 'O',
+    'E', 'M', 'I', 'D', ' ', 0x00, 0x00, 0x10, 0x0E, 0x00,
 };
 static const uint8_t rsdp_new[36] = {
-    'R', 'S', 'D', ' ', 'P', 'T', 'R', ' ', 0x22, 'O', 'E', 'M', 'I', 'D', '2', 0x02,
-    0x00, 0x20, 0x0E, 0x00, 0x24, 0x00, 0x00, 0x00, 0x00, 0x30, 0x0E, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x99, 0x00, 0x00, 0x00,
+    'R',  'S',  'D',  ' ',  'P',  'T',  'R',  ' ',  0x22, 'O',  'E',  'M',
+    'I',  'D',  '2',  0x02, 0x00, 0x20, 0x0E, 0x00, 0x24, 0x00, 0x00, 0x00,
+    0x00, 0x30, 0x0E, 0x00, 0x00, 0x00, 0x00, 0x00, 0x99, 0x00, 0x00, 0x00,
 };
 
 /* A complete structure as GRUB would hand it over. */
 static const struct mm full_map[] = {
-    {0x0, 0x9FC00, MB2_MMAP_AVAILABLE},
-    {0x9FC00, 0x400, MB2_MMAP_RESERVED},
-    {0xF0000, 0x10000, MB2_MMAP_RESERVED},
-    {0x100000, 0x7EE0000, MB2_MMAP_AVAILABLE},
-    {0x7FE0000, 0x10000, MB2_MMAP_ACPI_RECLAIM},
-    {0x7FF0000, 0x8000, MB2_MMAP_ACPI_NVS},
-    {0x7FF8000, 0x1000, MB2_MMAP_BAD},
-    {0xFFFC0000, 0x40000, 7 /* persistent memory: not one we use */},
-    {0x100000000ULL, 0x80000000ULL, MB2_MMAP_AVAILABLE},
+    { 0x0, 0x9FC00, MB2_MMAP_AVAILABLE },
+    { 0x9FC00, 0x400, MB2_MMAP_RESERVED },
+    { 0xF0000, 0x10000, MB2_MMAP_RESERVED },
+    { 0x100000, 0x7EE0000, MB2_MMAP_AVAILABLE },
+    { 0x7FE0000, 0x10000, MB2_MMAP_ACPI_RECLAIM },
+    { 0x7FF0000, 0x8000, MB2_MMAP_ACPI_NVS },
+    { 0x7FF8000, 0x1000, MB2_MMAP_BAD },
+    { 0xFFFC0000, 0x40000, 7 /* persistent memory: not one we use */ },
+    { 0x100000000ULL, 0x80000000ULL, MB2_MMAP_AVAILABLE },
 };
 
 static void build_full(struct mb2b *b)
@@ -192,8 +204,9 @@ static void test_full_structure(void **state)
 
     assert_int_equal(bi.n_mem, 9);
     const enum boot_mem_type want[] = {
-        BOOT_MEM_USABLE, BOOT_MEM_RESERVED, BOOT_MEM_RESERVED, BOOT_MEM_USABLE,
-        BOOT_MEM_ACPI_RECLAIM, BOOT_MEM_ACPI_NVS, BOOT_MEM_BAD, BOOT_MEM_RESERVED, BOOT_MEM_USABLE,
+        BOOT_MEM_USABLE, BOOT_MEM_RESERVED,     BOOT_MEM_RESERVED,
+        BOOT_MEM_USABLE, BOOT_MEM_ACPI_RECLAIM, BOOT_MEM_ACPI_NVS,
+        BOOT_MEM_BAD,    BOOT_MEM_RESERVED,     BOOT_MEM_USABLE,
     };
     for (unsigned i = 0; i < 9; i++) {
         assert_int_equal(bi.mem[i].base, full_map[i].base);
@@ -258,7 +271,7 @@ static void test_minimal_structure(void **state)
     b_init(&b);
     b_end(&b);
     assert_int_equal(b.len, 16);
-    memset(&bi, 0xA5, sizeof bi);       /* the parser must clear what it does not fill */
+    memset(&bi, 0xA5, sizeof bi); /* the parser must clear what it does not fill */
     assert_int_equal(parse(&b), 0);
     assert_int_equal(bi.n_mem, 0);
     assert_int_equal(bi.n_modules, 0);
@@ -412,7 +425,7 @@ static void test_missing_end_tag(void **state)
 
     /* Only an unknown tag, then nothing. */
     b_init(&b);
-    b_tag(&b, 1000, 0);         /* 8 bytes of something so total_size reaches 16 */
+    b_tag(&b, 1000, 0); /* 8 bytes of something so total_size reaches 16 */
     wr32(b.buf, b.len);
     expect_error(&b, b.len, "end tag");
 }
@@ -426,14 +439,14 @@ static void test_tag_past_end(void **state)
     uint8_t *t = b_tag(&b, MB2_TAG_CMDLINE, 8);
     memcpy(t + 8, "abcdefg", 8);
     b_end(&b);
-    wr32(t + 4, b.len);                 /* the tag claims more than is left */
+    wr32(t + 4, b.len); /* the tag claims more than is left */
     expect_error(&b, b.len, "outside");
-    wr32(t + 4, 0xFFFFFFF0);            /* and far more */
+    wr32(t + 4, 0xFFFFFFF0); /* and far more */
     expect_error(&b, b.len, "outside");
 
     /* The padding after the last tag runs past total_size: no room for an end tag. */
     b_init(&b);
-    b_tag(&b, 1000, 1);                 /* size 9: padded to 16 */
+    b_tag(&b, 1000, 1); /* size 9: padded to 16 */
     wr32(b.buf, 8 + 9);
     expect_error(&b, 8 + 9, "end tag");
 }
@@ -481,8 +494,8 @@ static void test_no_error_buffer(void **state)
 /* ---- malformed memory maps ---------------------------------------------------------------- */
 
 static const struct mm two_entries[] = {
-    {0x0, 0x9F000, MB2_MMAP_AVAILABLE},
-    {0x100000, 0x1000000, MB2_MMAP_AVAILABLE},
+    { 0x0, 0x9F000, MB2_MMAP_AVAILABLE },
+    { 0x100000, 0x1000000, MB2_MMAP_AVAILABLE },
 };
 
 /* Entry sizes that are too small or not multiples of 8 are refused, naming the size. */
@@ -490,12 +503,12 @@ static void test_mmap_bad_entry_size(void **state)
 {
     (void)state;
     static struct mb2b b;
-    const uint32_t bad[] = {0, 8, 16, 20, 25, 28, 36};
+    const uint32_t bad[] = { 0, 8, 16, 20, 25, 28, 36 };
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         b_init(&b);
         b_mmap(&b, bad[i] >= 20 ? bad[i] : 24, two_entries, 2);
         b_end(&b);
-        wr32(b.buf + 8 + 8, bad[i]);    /* entry_size field of the first tag */
+        wr32(b.buf + 8 + 8, bad[i]); /* entry_size field of the first tag */
         char want[40];
         snprintf(want, sizeof want, "entry size %u", bad[i]);
         expect_error(&b, b.len, want);
@@ -554,10 +567,10 @@ static void test_mmap_huge_entry_size(void **state)
 {
     (void)state;
     static struct mb2b b;
-    const uint32_t huge[] = {0xFFFFFFF8u, 0xFFFFFFF0u, 0x80000000u};
+    const uint32_t huge[] = { 0xFFFFFFF8u, 0xFFFFFFF0u, 0x80000000u };
     for (unsigned i = 0; i < sizeof huge / sizeof huge[0]; i++) {
         b_init(&b);
-        b_mmap(&b, 24, two_entries, 1);     /* a 40-byte tag: header + one 24-byte entry */
+        b_mmap(&b, 24, two_entries, 1); /* a 40-byte tag: header + one 24-byte entry */
         b_end(&b);
         wr32(b.buf + 8 + 8, huge[i]);
         int rc = parse(&b);
@@ -574,7 +587,7 @@ static void test_mmap_overflow_dropped(void **state)
     static struct mb2b b;
     static struct mm many[BOOT_MAX_MEM_REGIONS + 5];
     for (unsigned i = 0; i < BOOT_MAX_MEM_REGIONS + 5; i++)
-        many[i] = (struct mm){(uint64_t)i << 20, 1 << 20, MB2_MMAP_AVAILABLE};
+        many[i] = (struct mm){ (uint64_t)i << 20, 1 << 20, MB2_MMAP_AVAILABLE };
 
     b_init(&b);
     b_mmap(&b, 24, many, BOOT_MAX_MEM_REGIONS + 5);
@@ -582,7 +595,8 @@ static void test_mmap_overflow_dropped(void **state)
     assert_int_equal(parse(&b), 0);
     assert_int_equal(bi.n_mem, BOOT_MAX_MEM_REGIONS);
     assert_int_equal(bi.dropped, 5);
-    assert_int_equal(bi.mem[BOOT_MAX_MEM_REGIONS - 1].base, (uint64_t)(BOOT_MAX_MEM_REGIONS - 1) << 20);
+    assert_int_equal(bi.mem[BOOT_MAX_MEM_REGIONS - 1].base, (uint64_t)(BOOT_MAX_MEM_REGIONS - 1)
+                                                                << 20);
 
     b_init(&b);
     b_mmap(&b, 24, many, 100);
@@ -710,20 +724,20 @@ static void test_framebuffer_unusable_or_short(void **state)
     static struct mb2b b;
     b_init(&b);
     uint8_t *t = b_fb(&b, MB2_FB_TYPE_RGB, 30);
-    wr32(t + 20, 0);                    /* width 0 */
+    wr32(t + 20, 0); /* width 0 */
     b_end(&b);
     assert_int_equal(parse(&b), 0);
     assert_false(bi.has_framebuffer);
 
     b_init(&b);
     t = b_fb(&b, MB2_FB_TYPE_RGB, 30);
-    wr32(t + 16, 1024 * 4 - 1);         /* pitch shorter than one row of 32-bit pixels */
+    wr32(t + 16, 1024 * 4 - 1); /* pitch shorter than one row of 32-bit pixels */
     b_end(&b);
     assert_int_equal(parse(&b), 0);
     assert_false(bi.has_framebuffer);
 
     b_init(&b);
-    b_fb(&b, MB2_FB_TYPE_RGB, 24);      /* common part only: no colour fields */
+    b_fb(&b, MB2_FB_TYPE_RGB, 24); /* common part only: no colour fields */
     b_end(&b);
     assert_int_equal(parse(&b), 0);
     assert_false(bi.has_framebuffer);

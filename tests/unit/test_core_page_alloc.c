@@ -16,10 +16,10 @@
 
 #include "arch/x86/page_alloc.h"
 
-#define KiB (1ULL << 10)
-#define MiB (1ULL << 20)
-#define GiB (1ULL << 30)
-#define PG  PAGE_SIZE
+#define KiB  (1ULL << 10)
+#define MiB  (1ULL << 20)
+#define GiB  (1ULL << 30)
+#define PG   PAGE_SIZE
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
 
 /* ---- fixture ------------------------------------------------------------------------------ */
@@ -74,32 +74,41 @@ static uint64_t model_count(uint64_t lo, uint64_t hi)
 }
 
 /* Page index inside the allocator's span. */
-static uint64_t idx_of(uint64_t phys) { return (phys >> PAGE_SHIFT) - pa.first_pfn; }
-static uint64_t phys_of(uint64_t idx) { return (pa.first_pfn + idx) << PAGE_SHIFT; }
+static uint64_t idx_of(uint64_t phys)
+{
+    return (phys >> PAGE_SHIFT) - pa.first_pfn;
+}
+static uint64_t phys_of(uint64_t idx)
+{
+    return (pa.first_pfn + idx) << PAGE_SHIFT;
+}
 
 /* ---- the standard layout: two usable ranges cut by reservations of every shape ------------ */
 
 static const struct phys_range std_usable[] = {
-    {1 * MiB, 64 * MiB},
-    {4 * GiB, 4 * GiB + 16 * MiB},
+    { 1 * MiB, 64 * MiB },
+    { 4 * GiB, 4 * GiB + 16 * MiB },
 };
 static const struct phys_range std_reserved[] = {
-    {0, 512 * KiB},                         /* below usable memory: no effect */
-    {2 * MiB, 3 * MiB + 100},               /* the image, unaligned end: 257 pages */
-    {8 * MiB, 8 * MiB + 12345},             /* two adjacent modules, unaligned seam: 256 pages */
-    {8 * MiB + 12345, 9 * MiB},
-    {10 * MiB + 10, 11 * MiB},              /* unaligned base: 256 pages */
-    {20 * MiB + 4095, 20 * MiB + 4097},     /* 2 bytes straddling two pages: 2 pages */
-    {30 * MiB, 32 * MiB},                   /* three overlapping ranges: 768 pages */
-    {31 * MiB, 31 * MiB + 4 * KiB},
-    {31 * MiB, 33 * MiB},
-    {63 * MiB + 1, 70 * MiB},               /* over the top edge of the first range: 256 */
-    {4 * GiB - 8 * KiB, 4 * GiB + 8 * KiB}, /* over the bottom edge of the second: 2 */
+    { 0, 512 * KiB },             /* below usable memory: no effect */
+    { 2 * MiB, 3 * MiB + 100 },   /* the image, unaligned end: 257 pages */
+    { 8 * MiB, 8 * MiB + 12345 }, /* two adjacent modules, unaligned seam: 256 pages */
+    { 8 * MiB + 12345, 9 * MiB },
+    { 10 * MiB + 10, 11 * MiB },          /* unaligned base: 256 pages */
+    { 20 * MiB + 4095, 20 * MiB + 4097 }, /* 2 bytes straddling two pages: 2 pages */
+    { 30 * MiB, 32 * MiB },               /* three overlapping ranges: 768 pages */
+    { 31 * MiB, 31 * MiB + 4 * KiB },
+    { 31 * MiB, 33 * MiB },
+    { 63 * MiB + 1, 70 * MiB },               /* over the top edge of the first range: 256 */
+    { 4 * GiB - 8 * KiB, 4 * GiB + 8 * KiB }, /* over the bottom edge of the second: 2 */
 };
 /* (63 MiB / 4 KiB - 257 - 256 - 256 - 2 - 768 - 256) + (16 MiB / 4 KiB - 2), by hand. */
 #define STD_FREE_PAGES (16128 - 1795 + 4094)
 
-static void make_std(void) { make(std_usable, N(std_usable), std_reserved, N(std_reserved)); }
+static void make_std(void)
+{
+    make(std_usable, N(std_usable), std_reserved, N(std_reserved));
+}
 
 /* ---- bitmap size and init ----------------------------------------------------------------- */
 
@@ -108,12 +117,13 @@ static void test_bitmap_bytes(void **state)
 {
     (void)state;
     /* Two bitmaps of one bit per frame each ("not available" and "allocated"). */
-    const struct phys_range one[] = {{1 * MiB, 64 * MiB}};
+    const struct phys_range one[] = { { 1 * MiB, 64 * MiB } };
     assert_int_equal(page_alloc_bitmap_bytes(one, 1), 2 * (16128 / 64 * 8));
-    assert_int_equal(page_alloc_bitmap_bytes(std_usable, 2), 2 * ((4 * GiB + 16 * MiB - 1 * MiB) / PG / 8));
-    const struct phys_range odd[] = {{1 * MiB + 1, 2 * MiB - 1}};   /* 254 whole pages */
+    assert_int_equal(page_alloc_bitmap_bytes(std_usable, 2),
+                     2 * ((4 * GiB + 16 * MiB - 1 * MiB) / PG / 8));
+    const struct phys_range odd[] = { { 1 * MiB + 1, 2 * MiB - 1 } }; /* 254 whole pages */
     assert_int_equal(page_alloc_bitmap_bytes(odd, 1), 2 * (4 * 8));
-    const struct phys_range tiny[] = {{1 * MiB + 1, 1 * MiB + 4095}};
+    const struct phys_range tiny[] = { { 1 * MiB + 1, 1 * MiB + 4095 } };
     assert_int_equal(page_alloc_bitmap_bytes(tiny, 1), 0);
     assert_int_equal(page_alloc_bitmap_bytes(NULL, 0), 0);
 }
@@ -136,10 +146,10 @@ static void test_init_page_states(void **state)
     make_std();
     for (uint64_t a = 0; a < 4 * GiB + 32 * MiB; a += PG)
         if (page_is_free(&pa, a) != model_usable(a))
-            fail_msg("page 0x%llx: free %d, model %d", (unsigned long long)a,
-                     page_is_free(&pa, a), model_usable(a));
+            fail_msg("page 0x%llx: free %d, model %d", (unsigned long long)a, page_is_free(&pa, a),
+                     model_usable(a));
     assert_false(page_is_free(&pa, UINT64_MAX));
-    assert_true(page_is_free(&pa, 1 * MiB + 123));      /* any address inside a free page */
+    assert_true(page_is_free(&pa, 1 * MiB + 123)); /* any address inside a free page */
 }
 
 /* Overlapping and repeated usable ranges count each page once. */
@@ -147,7 +157,10 @@ static void test_overlapping_usable_once(void **state)
 {
     (void)state;
     const struct phys_range u[] = {
-        {5 * MiB, 20 * MiB}, {1 * MiB, 10 * MiB}, {1 * MiB, 2 * MiB}, {19 * MiB + 7, 20 * MiB},
+        { 5 * MiB, 20 * MiB },
+        { 1 * MiB, 10 * MiB },
+        { 1 * MiB, 2 * MiB },
+        { 19 * MiB + 7, 20 * MiB },
     };
     make(u, N(u), NULL, 0);
     assert_int_equal(pa.free_pages, 19 * MiB / PG);
@@ -167,13 +180,13 @@ static void test_degenerate_layouts(void **state)
     assert_int_equal(pa.free_pages, 0);
     assert_int_equal(page_alloc(&pa, 1, 1), 0);
 
-    const struct phys_range tiny[] = {{1 * MiB + 1, 1 * MiB + 4095}, {3 * MiB, 3 * MiB}};
+    const struct phys_range tiny[] = { { 1 * MiB + 1, 1 * MiB + 4095 }, { 3 * MiB, 3 * MiB } };
     make(tiny, N(tiny), NULL, 0);
     assert_int_equal(pa.free_pages, 0);
     assert_int_equal(page_alloc(&pa, 1, 1), 0);
 
-    const struct phys_range u[] = {{1 * MiB, 2 * MiB}};
-    const struct phys_range all[] = {{0, 1 * GiB}};
+    const struct phys_range u[] = { { 1 * MiB, 2 * MiB } };
+    const struct phys_range all[] = { { 0, 1 * GiB } };
     make(u, 1, all, 1);
     assert_int_equal(pa.free_pages, 0);
     assert_int_equal(page_alloc(&pa, 1, 1), 0);
@@ -183,11 +196,11 @@ static void test_degenerate_layouts(void **state)
 static void test_empty_reserved_range(void **state)
 {
     (void)state;
-    const struct phys_range u[] = {{1 * MiB, 2 * MiB}};
-    const struct phys_range aligned[] = {{1 * MiB + 64 * KiB, 1 * MiB + 64 * KiB}};
+    const struct phys_range u[] = { { 1 * MiB, 2 * MiB } };
+    const struct phys_range aligned[] = { { 1 * MiB + 64 * KiB, 1 * MiB + 64 * KiB } };
     make(u, 1, aligned, 1);
     assert_int_equal(pa.free_pages, 256);
-    const struct phys_range inside[] = {{1 * MiB + 64 * KiB + 100, 1 * MiB + 64 * KiB + 100}};
+    const struct phys_range inside[] = { { 1 * MiB + 64 * KiB + 100, 1 * MiB + 64 * KiB + 100 } };
     make(u, 1, inside, 1);
     assert_int_equal(pa.free_pages, 256);
 }
@@ -222,12 +235,13 @@ static void test_alloc_alignment(void **state)
 {
     (void)state;
     make_std();
-    assert_int_equal(page_alloc(&pa, 1, 1), 1 * MiB);   /* leaves 1 MiB + 4 KiB: misaligned */
+    assert_int_equal(page_alloc(&pa, 1, 1), 1 * MiB); /* leaves 1 MiB + 4 KiB: misaligned */
     for (uint64_t align = 2; align <= 1024; align *= 2) {
         uint64_t before = pa.free_pages;
         uint64_t a = page_alloc(&pa, 3, align);
         if (!a || a % (align * PG))
-            fail_msg("align %llu pages gave 0x%llx", (unsigned long long)align, (unsigned long long)a);
+            fail_msg("align %llu pages gave 0x%llx", (unsigned long long)align,
+                     (unsigned long long)a);
         for (uint64_t k = 0; k < 3; k++) {
             assert_true(model_usable(a + k * PG));
             assert_false(page_is_free(&pa, a + k * PG));
@@ -248,14 +262,14 @@ static void test_alloc_alignment(void **state)
 static void test_alloc_contiguous(void **state)
 {
     (void)state;
-    const struct phys_range u[] = {{1 * MiB, 2 * MiB}, {2 * MiB + 4 * KiB, 3 * MiB}};
-    const struct phys_range r[] = {{1 * MiB + 512 * KiB, 1 * MiB + 516 * KiB}};
+    const struct phys_range u[] = { { 1 * MiB, 2 * MiB }, { 2 * MiB + 4 * KiB, 3 * MiB } };
+    const struct phys_range r[] = { { 1 * MiB + 512 * KiB, 1 * MiB + 516 * KiB } };
     make(u, N(u), r, N(r));
-    assert_int_equal(pa.free_pages, 255 + 255);         /* holes of 128, 127 and 255 pages */
+    assert_int_equal(pa.free_pages, 255 + 255); /* holes of 128, 127 and 255 pages */
     uint64_t *copy = malloc(bm_bytes);
     assert_non_null(copy);
     memcpy(copy, bm, bm_bytes);
-    assert_int_equal(page_alloc(&pa, 256, 1), 0);       /* would span the missing page at 2 MiB */
+    assert_int_equal(page_alloc(&pa, 256, 1), 0); /* would span the missing page at 2 MiB */
     assert_int_equal(pa.free_pages, 510);
     assert_memory_equal(copy, bm, bm_bytes);
     free(copy);
@@ -267,7 +281,7 @@ static void test_alloc_contiguous(void **state)
     for (uint64_t k = 0; k < 100; k++)
         assert_false(page_is_free(&pa, a + k * PG));
     assert_true(page_is_free(&pa, a + 100 * PG));
-    assert_int_equal(page_alloc(&pa, 28, 1), 0);        /* 27 pages are left */
+    assert_int_equal(page_alloc(&pa, 28, 1), 0); /* 27 pages are left */
     assert_int_equal(page_alloc(&pa, 27, 1), a + 100 * PG);
     assert_int_equal(pa.free_pages, 0);
 }
@@ -305,26 +319,26 @@ static void test_free_refusals(void **state)
     uint64_t w = page_alloc(&pa, 1, 1);
     uint64_t a = page_alloc(&pa, 4, 1);
     assert_int_equal(a, w + PG);
-    assert_true(page_free(&pa, w, 1));              /* a-1 free, a..a+2 allocated, a+3 free */
+    assert_true(page_free(&pa, w, 1)); /* a-1 free, a..a+2 allocated, a+3 free */
     assert_true(page_free(&pa, a + 3 * PG, 1));
     uint64_t *copy = malloc(bm_bytes);
     assert_non_null(copy);
     memcpy(copy, bm, bm_bytes);
     uint64_t free_before = pa.free_pages;
 
-    assert_false(page_free(&pa, a + 1, 1));                 /* unaligned */
+    assert_false(page_free(&pa, a + 1, 1)); /* unaligned */
     assert_false(page_free(&pa, a + PG / 2, 1));
-    assert_false(page_free(&pa, 0, 1));                     /* below the span */
-    assert_false(page_free(&pa, 1 * MiB - PG, 2));          /* starts just below it */
-    assert_false(page_free(&pa, 4 * GiB + 16 * MiB, 1));    /* just past it */
+    assert_false(page_free(&pa, 0, 1));                  /* below the span */
+    assert_false(page_free(&pa, 1 * MiB - PG, 2));       /* starts just below it */
+    assert_false(page_free(&pa, 4 * GiB + 16 * MiB, 1)); /* just past it */
     assert_false(page_free(&pa, 8 * GiB, 1));
     assert_false(page_free(&pa, UINT64_MAX & ~(PG - 1), 1));
-    assert_false(page_free(&pa, a, UINT64_MAX));            /* count past the end */
+    assert_false(page_free(&pa, a, UINT64_MAX)); /* count past the end */
     assert_false(page_free(&pa, a, pa.n_frames));
-    assert_false(page_free(&pa, 40 * MiB, 1));              /* free, never allocated */
-    assert_false(page_free(&pa, a + 3 * PG, 1));            /* double free */
-    assert_false(page_free(&pa, a, 4));                     /* last page of the run is free */
-    assert_false(page_free(&pa, a - PG, 2));                /* its first page is free */
+    assert_false(page_free(&pa, 40 * MiB, 1));   /* free, never allocated */
+    assert_false(page_free(&pa, a + 3 * PG, 1)); /* double free */
+    assert_false(page_free(&pa, a, 4));          /* last page of the run is free */
+    assert_false(page_free(&pa, a - PG, 2));     /* its first page is free */
 
     assert_int_equal(pa.free_pages, free_before);
     assert_memory_equal(copy, bm, bm_bytes);
@@ -340,10 +354,10 @@ static void test_free_reserved_or_hole_refused(void **state)
     (void)state;
     make_std();
     const uint64_t never[] = {
-        2 * MiB,            /* the image */
-        8 * MiB + 8 * KiB,  /* a module */
-        63 * MiB,           /* reserved over the usable edge */
-        1 * GiB,            /* the hole between the usable ranges */
+        2 * MiB,           /* the image */
+        8 * MiB + 8 * KiB, /* a module */
+        63 * MiB,          /* reserved over the usable edge */
+        1 * GiB,           /* the hole between the usable ranges */
         4 * GiB - 4 * KiB,
     };
     char bad[512] = "";
@@ -422,17 +436,18 @@ static void assert_valid_place(const struct phys_range *u, unsigned nu, const st
 static void test_find_free_basic(void **state)
 {
     (void)state;
-    const struct phys_range u[] = {{1 * MiB, 64 * MiB}};
-    const struct phys_range r[] = {{1 * MiB, 3 * MiB + 5}, {3 * MiB + 8 * KiB, 3 * MiB + 9 * KiB}};
+    const struct phys_range u[] = { { 1 * MiB, 64 * MiB } };
+    const struct phys_range r[] = { { 1 * MiB, 3 * MiB + 5 },
+                                    { 3 * MiB + 8 * KiB, 3 * MiB + 9 * KiB } };
     uint64_t at = 0;
     assert_true(phys_find_free(u, 1, r, 2, 4 * KiB, 0, &at));
-    assert_int_equal(at, 3 * MiB + 4 * KiB);                 /* the single page between them */
+    assert_int_equal(at, 3 * MiB + 4 * KiB); /* the single page between them */
     assert_true(phys_find_free(u, 1, r, 2, 4 * KiB + 1, 0, &at));
-    assert_int_equal(at, 3 * MiB + 12 * KiB);                /* two pages do not fit there */
+    assert_int_equal(at, 3 * MiB + 12 * KiB); /* two pages do not fit there */
     assert_valid_place(u, 1, r, 2, at, 4 * KiB + 1, 0);
     assert_true(phys_find_free(u, 1, NULL, 0, 100, 0, &at));
     assert_int_equal(at, 1 * MiB);
-    assert_true(phys_find_free(u, 1, NULL, 0, 63 * MiB, 0, &at));   /* exactly all of it */
+    assert_true(phys_find_free(u, 1, NULL, 0, 63 * MiB, 0, &at)); /* exactly all of it */
     assert_int_equal(at, 1 * MiB);
 }
 
@@ -440,14 +455,15 @@ static void test_find_free_basic(void **state)
 static void test_find_free_min_addr(void **state)
 {
     (void)state;
-    const struct phys_range u[] = {{1 * MiB, 64 * MiB}, {4 * GiB, 4 * GiB + 16 * MiB}};
-    const struct phys_range r[] = {{10 * MiB, 12 * MiB}};
+    const struct phys_range u[] = { { 1 * MiB, 64 * MiB }, { 4 * GiB, 4 * GiB + 16 * MiB } };
+    const struct phys_range r[] = { { 10 * MiB, 12 * MiB } };
     uint64_t at = 0;
     assert_true(phys_find_free(u, 2, r, 1, 8 * KiB, 5 * MiB + 1, &at));
     assert_int_equal(at, 5 * MiB + 4 * KiB);
     assert_true(phys_find_free(u, 2, r, 1, 8 * KiB, 10 * MiB, &at));
     assert_int_equal(at, 12 * MiB);
-    assert_true(phys_find_free(u, 2, r, 1, 1 * MiB, 63 * MiB + 1, &at));    /* does not fit: next range */
+    assert_true(
+        phys_find_free(u, 2, r, 1, 1 * MiB, 63 * MiB + 1, &at)); /* does not fit: next range */
     assert_int_equal(at, 4 * GiB);
     assert_valid_place(u, 2, r, 1, at, 1 * MiB, 63 * MiB + 1);
     assert_false(phys_find_free(u, 2, r, 1, 4 * KiB, 4 * GiB + 16 * MiB, &at));
@@ -458,8 +474,9 @@ static void test_find_free_min_addr(void **state)
 static void test_find_free_nothing_fits(void **state)
 {
     (void)state;
-    const struct phys_range u[] = {{1 * MiB, 2 * MiB}, {3 * MiB, 3 * MiB + 12 * KiB}};
-    const struct phys_range r[] = {{1 * MiB, 1 * MiB + 512 * KiB}, {1 * MiB + 520 * KiB, 2 * MiB}};
+    const struct phys_range u[] = { { 1 * MiB, 2 * MiB }, { 3 * MiB, 3 * MiB + 12 * KiB } };
+    const struct phys_range r[] = { { 1 * MiB, 1 * MiB + 512 * KiB },
+                                    { 1 * MiB + 520 * KiB, 2 * MiB } };
     uint64_t at = 0;
     assert_true(phys_find_free(u, 2, r, 2, 8 * KiB, 0, &at));
     assert_int_equal(at, 1 * MiB + 512 * KiB);
@@ -475,21 +492,21 @@ static void test_find_free_nothing_fits(void **state)
 static void test_find_free_no_wrap(void **state)
 {
     (void)state;
-    const struct phys_range u[] = {{1 * MiB, 64 * MiB}};
-    const struct { uint64_t bytes, min_addr; } cases[] = {
-        {UINT64_MAX, 0},
-        {UINT64_MAX - 100, 0},
-        {UINT64_MAX - 2 * PG, 0},
-        {4 * KiB, UINT64_MAX - 5},
-        {4 * KiB, UINT64_MAX - PG + 2},
+    const struct phys_range u[] = { { 1 * MiB, 64 * MiB } };
+    const struct {
+        uint64_t bytes, min_addr;
+    } cases[] = {
+        { UINT64_MAX, 0 },           { UINT64_MAX - 100, 0 },          { UINT64_MAX - 2 * PG, 0 },
+        { 4 * KiB, UINT64_MAX - 5 }, { 4 * KiB, UINT64_MAX - PG + 2 },
     };
     char bad[512] = "";
     for (unsigned i = 0; i < N(cases); i++) {
         uint64_t at = 12345;
         if (phys_find_free(u, 1, NULL, 0, cases[i].bytes, cases[i].min_addr, &at))
             snprintf(bad + strlen(bad), sizeof bad - strlen(bad),
-                     " bytes 0x%llx min 0x%llx -> found 0x%llx;", (unsigned long long)cases[i].bytes,
-                     (unsigned long long)cases[i].min_addr, (unsigned long long)at);
+                     " bytes 0x%llx min 0x%llx -> found 0x%llx;",
+                     (unsigned long long)cases[i].bytes, (unsigned long long)cases[i].min_addr,
+                     (unsigned long long)at);
     }
     if (bad[0])
         fail_msg("want false:%s", bad);
@@ -507,7 +524,9 @@ static uint64_t rnd(void)
     return rng_state * 0x2545F4914F6CDD1DULL;
 }
 
-struct held { uint64_t addr, count; };
+struct held {
+    uint64_t addr, count;
+};
 
 /* Thousands of random allocations (sizes 1..64, alignments 1..512) and frees (whole runs,
  * prefixes of runs, and bogus frees of free pages), with the allocator's count checked after
@@ -516,9 +535,13 @@ struct held { uint64_t addr, count; };
 static void test_randomized(void **state)
 {
     (void)state;
-    const struct phys_range u[] = {{1 * MiB, 9 * MiB}, {16 * MiB, 20 * MiB}, {12 * MiB, 12 * MiB + 40 * KiB}};
+    const struct phys_range u[] = { { 1 * MiB, 9 * MiB },
+                                    { 16 * MiB, 20 * MiB },
+                                    { 12 * MiB, 12 * MiB + 40 * KiB } };
     const struct phys_range r[] = {
-        {2 * MiB, 2 * MiB + 300 * KiB + 7}, {8 * MiB + 1, 17 * MiB}, {18 * MiB + 100, 18 * MiB + 200},
+        { 2 * MiB, 2 * MiB + 300 * KiB + 7 },
+        { 8 * MiB + 1, 17 * MiB },
+        { 18 * MiB + 100, 18 * MiB + 200 },
     };
     make(u, N(u), r, N(r));
     const uint64_t n = pa.n_frames;
@@ -552,7 +575,7 @@ static void test_randomized(void **state)
                                  (unsigned long long)(a + k * PG));
                     owned[i] = true;
                 }
-                held[n_held++] = (struct held){a, count};
+                held[n_held++] = (struct held){ a, count };
                 shadow_free -= count;
                 allocs++;
             } else {
@@ -571,7 +594,7 @@ static void test_randomized(void **state)
             unsigned h = (unsigned)(rnd() % n_held);
             uint64_t count = held[h].count;
             if (count > 1 && rnd() % 4 == 0)
-                count = 1 + rnd() % (count - 1);        /* free only a prefix */
+                count = 1 + rnd() % (count - 1); /* free only a prefix */
             assert_true(page_free(&pa, held[h].addr, count));
             for (uint64_t k = 0; k < count; k++)
                 owned[idx_of(held[h].addr) + k] = false;
@@ -623,24 +646,15 @@ static void test_randomized(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(test_bitmap_bytes),
-        T(test_init_free_count),
-        T(test_init_page_states),
-        T(test_overlapping_usable_once),
-        T(test_degenerate_layouts),
-        T(test_empty_reserved_range),
-        T(test_alloc_every_page_once),
-        T(test_alloc_alignment),
-        T(test_alloc_contiguous),
-        T(test_alloc_bad_arguments),
-        T(test_free_refusals),
-        T(test_free_reserved_or_hole_refused),
-        T(test_free_then_realloc),
-        T(test_find_free_basic),
-        T(test_find_free_min_addr),
-        T(test_find_free_nothing_fits),
-        T(test_find_free_no_wrap),
-        T(test_randomized),
+        T(test_bitmap_bytes),          T(test_init_free_count),
+        T(test_init_page_states),      T(test_overlapping_usable_once),
+        T(test_degenerate_layouts),    T(test_empty_reserved_range),
+        T(test_alloc_every_page_once), T(test_alloc_alignment),
+        T(test_alloc_contiguous),      T(test_alloc_bad_arguments),
+        T(test_free_refusals),         T(test_free_reserved_or_hole_refused),
+        T(test_free_then_realloc),     T(test_find_free_basic),
+        T(test_find_free_min_addr),    T(test_find_free_nothing_fits),
+        T(test_find_free_no_wrap),     T(test_randomized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,14 +13,14 @@
 
 #include "vmm/display/compose.h"
 
-#define GUARD 0xDEADBEEFu   /* what the surface holds where nothing may be drawn */
+#define GUARD 0xDEADBEEFu /* what the surface holds where nothing may be drawn */
 
 /* A source in memory, read through a callback that counts reads and can fail. */
 struct src {
     uint32_t *px;
     uint32_t w, h, stride_px;
-    unsigned reads, fail_at;        /* the read numbered fail_at (1-based) fails; 0 = never */
-    uint64_t max_end;               /* furthest byte read */
+    unsigned reads, fail_at; /* the read numbered fail_at (1-based) fails; 0 = never */
+    uint64_t max_end;        /* furthest byte read */
     struct display_image img;
 };
 
@@ -41,7 +41,10 @@ static bool src_read(void *ctx, uint64_t off, void *buf, size_t len)
 }
 
 /* A w x h source whose pixel (x, y) is colour(x, y) with junk in the X byte, rows padded. */
-static uint32_t colour(uint32_t x, uint32_t y) { return (x * 0x010307u + y * 0x050100u + 0x000011u) & 0xFFFFFFu; }
+static uint32_t colour(uint32_t x, uint32_t y)
+{
+    return (x * 0x010307u + y * 0x050100u + 0x000011u) & 0xFFFFFFu;
+}
 
 static struct src *src_new(uint32_t w, uint32_t h)
 {
@@ -80,10 +83,14 @@ static void surf_init(struct surf *f, uint32_t w, uint32_t h, bool track)
     f->s = (struct display_surface){ f->buf, w, h, pitch_px * 4, track ? f->dirty : NULL };
 }
 
-static uint32_t at(const struct surf *f, uint32_t x, uint32_t y) { return f->buf[y * (f->s.pitch / 4) + x]; }
+static uint32_t at(const struct surf *f, uint32_t x, uint32_t y)
+{
+    return f->buf[y * (f->s.pitch / 4) + x];
+}
 
 /* Every pixel outside the rectangle (and every guard pixel) still holds GUARD. */
-static void assert_untouched_outside(const struct surf *f, uint32_t x0, uint32_t y0, uint32_t w, uint32_t h)
+static void assert_untouched_outside(const struct surf *f, uint32_t x0, uint32_t y0, uint32_t w,
+                                     uint32_t h)
 {
     for (uint32_t y = 0; y < f->s.height; y++)
         for (uint32_t x = 0; x < f->s.pitch / 4; x++)
@@ -91,17 +98,21 @@ static void assert_untouched_outside(const struct surf *f, uint32_t x0, uint32_t
                 assert_int_equal(at(f, x, y), GUARD);
 }
 
-static void assert_nosignal(const struct surf *f, const struct display_rect *t, uint32_t vis_w, uint32_t vis_h)
+static void assert_nosignal(const struct surf *f, const struct display_rect *t, uint32_t vis_w,
+                            uint32_t vis_h)
 {
     for (uint32_t y = 0; y < vis_h; y++)
         for (uint32_t x = 0; x < vis_w; x++)
-            assert_int_equal(at(f, t->x + x, t->y + y), display_nosignal_pixel(t->width, t->height, x, y));
+            assert_int_equal(at(f, t->x + x, t->y + y),
+                             display_nosignal_pixel(t->width, t->height, x, y));
 }
 
 static void exact_copy(void **state)
 {
     (void)state;
-    struct composer_holder { struct display_composer c; } h = { 0 };
+    struct composer_holder {
+        struct display_composer c;
+    } h = { 0 };
     struct src *s = src_new(5, 4);
     struct surf f;
     surf_init(&f, 12, 8, false);
@@ -109,9 +120,9 @@ static void exact_copy(void **state)
     assert_int_equal(display_compose_tile(&h.c, &f.s, &t, &s->img), DISPLAY_TILE_PICTURE);
     for (uint32_t y = 0; y < 4; y++)
         for (uint32_t x = 0; x < 5; x++)
-            assert_int_equal(at(&f, 3 + x, 2 + y), colour(x, y));     /* X byte cleared */
+            assert_int_equal(at(&f, 3 + x, 2 + y), colour(x, y)); /* X byte cleared */
     assert_untouched_outside(&f, 3, 2, 5, 4);
-    assert_int_equal(s->reads, 4);                                   /* one read per row */
+    assert_int_equal(s->reads, 4); /* one read per row */
     src_free(s);
     free(f.buf);
     display_composer_free(&h.c);
@@ -128,8 +139,8 @@ static void downscale_two_to_one(void **state)
     assert_int_equal(display_compose_tile(&c, &f.s, &t, &s->img), DISPLAY_TILE_PICTURE);
     for (uint32_t y = 0; y < 3; y++)
         for (uint32_t x = 0; x < 4; x++)
-            assert_int_equal(at(&f, x, y), colour(2 * x + 1, 2 * y + 1));   /* pixel centres */
-    assert_int_equal(s->reads, 3);          /* only the rows shown are read */
+            assert_int_equal(at(&f, x, y), colour(2 * x + 1, 2 * y + 1)); /* pixel centres */
+    assert_int_equal(s->reads, 3); /* only the rows shown are read */
     src_free(s);
     free(f.buf);
     display_composer_free(&c);
@@ -147,7 +158,7 @@ static void upscale(void **state)
     for (uint32_t y = 0; y < 4; y++)
         for (uint32_t x = 0; x < 6; x++)
             assert_int_equal(at(&f, x, y), colour(x / 2, y / 2));
-    assert_int_equal(s->reads, 2);          /* each source row read once, reused */
+    assert_int_equal(s->reads, 2); /* each source row read once, reused */
     src_free(s);
     free(f.buf);
 
@@ -185,9 +196,9 @@ static void failing_read_shows_nosignal(void **state)
     struct surf f;
     surf_init(&f, 20, 20, false);
     struct display_rect t = { 2, 1, 16, 16 };
-    s->fail_at = 5;         /* four rows drawn, then the guest's page goes away */
+    s->fail_at = 5; /* four rows drawn, then the guest's page goes away */
     assert_int_equal(display_compose_tile(&c, &f.s, &t, &s->img), DISPLAY_TILE_READ_FAILED);
-    assert_nosignal(&f, &t, 16, 16);        /* no half picture */
+    assert_nosignal(&f, &t, 16, 16); /* no half picture */
     assert_untouched_outside(&f, 2, 1, 16, 16);
     /* The pattern is what the header says: a bar of h/8 = 2 rows at row 7, columns 2..13. */
     assert_int_equal(at(&f, 2 + 0, 1 + 7), DISPLAY_NOSIGNAL_BG);
@@ -212,7 +223,7 @@ static void missing_or_bad_source_shows_nosignal(void **state)
     assert_nosignal(&f, &t, 8, 8);
 
     struct src *s = src_new(4, 4);
-    s->img.stride = 12;                     /* less than a row of 4 pixels */
+    s->img.stride = 12; /* less than a row of 4 pixels */
     free(f.buf);
     surf_init(&f, 8, 8, false);
     assert_int_equal(display_compose_tile(&c, &f.s, &t, &s->img), DISPLAY_TILE_BAD_SOURCE);
@@ -273,10 +284,10 @@ static void bad_surface_is_refused(void **state)
     surf_init(&f, 8, 8, false);
     struct display_rect t = { 0, 0, 8, 8 };
     struct display_surface bad = f.s;
-    bad.pitch = 30;                         /* not a whole number of pixels */
+    bad.pitch = 30; /* not a whole number of pixels */
     assert_int_equal(display_compose_tile(&c, &bad, &t, NULL), DISPLAY_TILE_BAD_SURFACE);
     bad = f.s;
-    bad.pitch = 28;                         /* shorter than a row */
+    bad.pitch = 28; /* shorter than a row */
     assert_int_equal(display_compose_tile(&c, &bad, &t, NULL), DISPLAY_TILE_BAD_SURFACE);
     struct display_rect empty = { 0, 0, 0, 8 };
     assert_int_equal(display_compose_tile(&c, &f.s, &empty, NULL), DISPLAY_TILE_BAD_SURFACE);
@@ -298,7 +309,7 @@ static void dirty_rows_mark_only_changes(void **state)
     memset(f.dirty, 0, sizeof f.dirty);
     assert_int_equal(display_compose_tile(&c, &f.s, &t, &s->img), DISPLAY_TILE_PICTURE);
     for (int y = 0; y < 6; y++)
-        assert_int_equal(f.dirty[y], 0);    /* same picture: nothing to copy to the screen */
+        assert_int_equal(f.dirty[y], 0); /* same picture: nothing to copy to the screen */
     s->px[4 * s->stride_px + 2] = 0x123456u;
     assert_int_equal(display_compose_tile(&c, &f.s, &t, &s->img), DISPLAY_TILE_PICTURE);
     for (int y = 0; y < 6; y++)

@@ -19,7 +19,7 @@
 struct text {
     char *s;
     size_t len, cap;
-    unsigned lines, refuse_after;   /* refuse the line numbered refuse_after (1-based); 0 = never */
+    unsigned lines, refuse_after; /* refuse the line numbered refuse_after (1-based); 0 = never */
 };
 
 static bool collect(void *ctx, const char *line, size_t len)
@@ -128,12 +128,13 @@ static bool decode(const char *text, struct decoded *d)
                 return false;
             y++;
         }
-        p++;    /* the '\n' */
+        p++; /* the '\n' */
     }
-    if (y != d->h || sscanf(p, "TSHOT END %8x%n", &d->crc, &used) != 1 || used != 18 || p[used] != '\n' ||
-        p[used + 1] != 0)
+    if (y != d->h || sscanf(p, "TSHOT END %8x%n", &d->crc, &used) != 1 || used != 18 ||
+        p[used] != '\n' || p[used + 1] != 0)
         return false;
-    uint32_t st = display_crc32_pixels(CRC32_IEEE_INIT, d->px, (size_t)d->w * d->h) ^ CRC32_IEEE_XOROUT;
+    uint32_t st = display_crc32_pixels(CRC32_IEEE_INIT, d->px, (size_t)d->w * d->h) ^
+                  CRC32_IEEE_XOROUT;
     return st == d->crc;
 }
 
@@ -153,11 +154,14 @@ static void pic_init(struct pic *p, uint32_t w, uint32_t h, uint32_t pad)
     p->stride_px = w + pad;
     p->px = calloc((size_t)p->stride_px * h, 4);
     for (size_t i = 0; i < (size_t)p->stride_px * h; i++)
-        p->px[i] = 0xEE000000u;             /* junk in X, and in the padding */
+        p->px[i] = 0xEE000000u; /* junk in X, and in the padding */
     display_image_from_memory(&p->img, &p->mem, p->px, w, h, p->stride_px * 4);
 }
 
-static void put(struct pic *p, uint32_t x, uint32_t y, uint32_t c) { p->px[y * p->stride_px + x] = c | 0x5A000000u; }
+static void put(struct pic *p, uint32_t x, uint32_t y, uint32_t c)
+{
+    p->px[y * p->stride_px + x] = c | 0x5A000000u;
+}
 
 static void assert_same(const struct pic *p, const struct decoded *d)
 {
@@ -183,7 +187,8 @@ static void roundtrip_noise(void **state)
     memcpy(&p.px[6 * p.stride_px], &p.px[5 * p.stride_px], p.w * 4);
     struct text t = { 0 };
     struct display_shot_result res;
-    assert_int_equal(display_screenshot_write(&p.img, "kiosk2", collect, &t, &res), DISPLAY_SHOT_OK);
+    assert_int_equal(display_screenshot_write(&p.img, "kiosk2", collect, &t, &res),
+                     DISPLAY_SHOT_OK);
     struct decoded d;
     assert_true(decode(t.s, &d));
     assert_string_equal(d.subject, "kiosk2");
@@ -194,7 +199,7 @@ static void roundtrip_noise(void **state)
     uint32_t crc;
     assert_int_equal(display_screenshot_crc(&p.img, &crc), DISPLAY_SHOT_OK);
     assert_int_equal(crc, d.crc);
-    assert_non_null(strstr(t.s, "\n=1\n"));         /* row 6 repeats row 5 */
+    assert_non_null(strstr(t.s, "\n=1\n")); /* row 6 repeats row 5 */
     free(d.px);
     free(t.s);
     free(p.px);
@@ -217,9 +222,10 @@ static void flat_wall_is_short(void **state)
     assert_true(decode(t.s, &d));
     assert_same(&p, &d);
     char expect[256];
-    snprintf(expect, sizeof expect,
-             "TSHOT 1 1024 768 wall\n512*102030 512*ff0000\n=383\n512*00ff00 512*0000ff\n=383\nTSHOT END %08x\n",
-             d.crc);
+    snprintf(
+        expect, sizeof expect,
+        "TSHOT 1 1024 768 wall\n512*102030 512*ff0000\n=383\n512*00ff00 512*0000ff\n=383\nTSHOT END %08x\n",
+        d.crc);
     assert_string_equal(t.s, expect);
     assert_int_equal(t.lines, 6);
     free(d.px);
@@ -249,7 +255,7 @@ static void single_pixel_runs_and_one_row(void **state)
 static bool fail_row(void *ctx, uint64_t off, void *buf, size_t len)
 {
     struct pic *p = ctx;
-    if (off >= 3ull * p->stride_px * 4)     /* rows 3 and later are gone */
+    if (off >= 3ull * p->stride_px * 4) /* rows 3 and later are gone */
         return false;
     return display_mem_read(&p->mem, off, buf, len);
 }
@@ -263,7 +269,8 @@ static void read_failure_aborts(void **state)
     p.img.ctx = &p;
     struct text t = { 0 };
     struct display_shot_result res;
-    assert_int_equal(display_screenshot_write(&p.img, "wall", collect, &t, &res), DISPLAY_SHOT_EREAD);
+    assert_int_equal(display_screenshot_write(&p.img, "wall", collect, &t, &res),
+                     DISPLAY_SHOT_EREAD);
     assert_non_null(strstr(t.s, "\nTSHOT ABORT "));
     assert_null(strstr(t.s, "TSHOT END"));
     struct decoded d;
@@ -281,9 +288,10 @@ static void refused_output_stops(void **state)
     struct pic p;
     pic_init(&p, 4, 4, 0);
     for (uint32_t y = 0; y < 4; y++)
-        put(&p, 0, y, y);       /* every row differs */
+        put(&p, 0, y, y); /* every row differs */
     struct text t = { .refuse_after = 3 };
-    assert_int_equal(display_screenshot_write(&p.img, "wall", collect, &t, NULL), DISPLAY_SHOT_EOUTPUT);
+    assert_int_equal(display_screenshot_write(&p.img, "wall", collect, &t, NULL),
+                     DISPLAY_SHOT_EOUTPUT);
     assert_int_equal(t.lines, 2);
     free(t.s);
     free(p.px);
@@ -295,18 +303,22 @@ static void bad_arguments(void **state)
     struct pic p;
     pic_init(&p, 4, 4, 0);
     struct text t = { 0 };
-    assert_int_equal(display_screenshot_write(&p.img, "two words", collect, &t, NULL), DISPLAY_SHOT_EINVAL);
+    assert_int_equal(display_screenshot_write(&p.img, "two words", collect, &t, NULL),
+                     DISPLAY_SHOT_EINVAL);
     assert_int_equal(display_screenshot_write(&p.img, "", collect, &t, NULL), DISPLAY_SHOT_EINVAL);
-    assert_int_equal(display_screenshot_write(&p.img, NULL, collect, &t, NULL), DISPLAY_SHOT_EINVAL);
+    assert_int_equal(display_screenshot_write(&p.img, NULL, collect, &t, NULL),
+                     DISPLAY_SHOT_EINVAL);
     char longname[80];
     memset(longname, 'a', sizeof longname - 1);
     longname[79] = 0;
-    assert_int_equal(display_screenshot_write(&p.img, longname, collect, &t, NULL), DISPLAY_SHOT_EINVAL);
+    assert_int_equal(display_screenshot_write(&p.img, longname, collect, &t, NULL),
+                     DISPLAY_SHOT_EINVAL);
     longname[63] = 0;
     assert_true(display_shot_subject_ok(longname));
     struct display_image bad = p.img;
     bad.stride = 8;
-    assert_int_equal(display_screenshot_write(&bad, "wall", collect, &t, NULL), DISPLAY_SHOT_EINVAL);
+    assert_int_equal(display_screenshot_write(&bad, "wall", collect, &t, NULL),
+                     DISPLAY_SHOT_EINVAL);
     uint32_t crc;
     assert_int_equal(display_screenshot_crc(&bad, &crc), DISPLAY_SHOT_EINVAL);
     assert_int_equal(t.lines, 0);
@@ -317,7 +329,8 @@ static void crc_line(void **state)
 {
     (void)state;
     char buf[128];
-    assert_int_equal(display_screenshot_crc_line(buf, sizeof buf, 640, 480, "kiosk0", 0xCBF43926u), 33);
+    assert_int_equal(display_screenshot_crc_line(buf, sizeof buf, 640, 480, "kiosk0", 0xCBF43926u),
+                     33);
     assert_string_equal(buf, "TSHOT CRC 640 480 kiosk0 cbf43926");
     assert_int_equal(display_screenshot_crc_line(buf, sizeof buf, 1, 1, "a b", 0), -1);
 }

@@ -12,8 +12,8 @@
 #define MB (UINT64_C(1) << 20)
 
 /* gBalloon Figure 4, 0-based: five slots; vGPU1 [0,1], vGPU2 [2,3], vGPU3 [3,4], vGPU4 [2]. */
-static const unsigned EX_P[4] = {0, 2, 3, 2};
-static const unsigned EX_S[4] = {2, 2, 2, 1};
+static const unsigned EX_P[4] = { 0, 2, 3, 2 };
+static const unsigned EX_S[4] = { 2, 2, 2, 1 };
 
 static void test_worked_example_expand_two_left(void **state)
 {
@@ -48,7 +48,7 @@ static void test_algorithm_limits(void **state)
     assert_int_equal(gtt_balloon_reduce(5, 4, EX_P, EX_S, 3, 2, &L, &R), GTT_ELIMIT);
     assert_int_equal(gtt_balloon_expand(5, 4, EX_P, EX_S, 4, 1, &L, &R), GTT_EINVAL);
     assert_int_equal(gtt_balloon_expand(5, 4, EX_P, NULL, 0, 1, &L, &R), GTT_EINVAL);
-    unsigned badP[4] = {0, 2, 4, 2};      /* vGPU3 would run past slot 4 */
+    unsigned badP[4] = { 0, 2, 4, 2 }; /* vGPU3 would run past slot 4 */
     assert_int_equal(gtt_balloon_expand(5, 4, badP, EX_S, 0, 1, &L, &R), GTT_EINVAL);
     /* At the left edge everything goes right; at the right edge everything goes left. */
     assert_int_equal(gtt_balloon_expand(5, 4, EX_P, EX_S, 0, 2, &L, &R), 0);
@@ -65,12 +65,12 @@ static void test_algorithm_limits(void **state)
 static void test_place_and_sparse_plans(void **state)
 {
     (void)state;
-    uint16_t occ[8] = {2, 1, 0, 0, 1, 3, 0, 1};
+    uint16_t occ[8] = { 2, 1, 0, 0, 1, 3, 0, 1 };
     unsigned start, out[4];
     assert_int_equal(gtt_balloon_place(8, occ, 2, &start), 0);
     assert_int_equal(start, 2);
     assert_int_equal(gtt_balloon_place(8, occ, 3, &start), 0);
-    assert_int_equal(start, 1);            /* 1+0+0 = 1 beats 0+0+1 at 2 (leftmost tie) */
+    assert_int_equal(start, 1); /* 1+0+0 = 1 beats 0+0+1 at 2 (leftmost tie) */
     assert_int_equal(gtt_balloon_place(8, occ, 9, &start), GTT_ELIMIT);
     uint64_t held = (1u << 0) | (1u << 5) | (1u << 7);
     /* Grow: the three least-occupied slots not held: 2, 3, 6 (all 0). */
@@ -99,8 +99,12 @@ static int make_env_idle(void **state, enum gtt_slot_mode mode, bool count_idle)
 {
     struct env *e = calloc(1, sizeof *e);
     struct gtt_layout_params p = {
-        .ggtt_bytes = 21 * MB, .aperture_bytes = 16 * MB, .host_area_bytes = MB,
-        .fence_pool_bytes = MB, .slot_bytes = MB, .n_guests = 0,
+        .ggtt_bytes = 21 * MB,
+        .aperture_bytes = 16 * MB,
+        .host_area_bytes = MB,
+        .fence_pool_bytes = MB,
+        .slot_bytes = MB,
+        .n_guests = 0,
     };
     if (!e || gtt_layout_compute(&p, &e->lay, NULL, 0) || e->lay.n_slots != 5)
         return -1;
@@ -111,9 +115,11 @@ static int make_env_idle(void **state, enum gtt_slot_mode mode, bool count_idle)
     if (gtt_init(&e->g, &c))
         return -1;
     for (unsigned v = 0; v < 4; v++) {
-        unsigned sl[2] = {EX_P[v], EX_P[v] + 1};
-        struct gtt_vgpu_spec sp = {.n_slots = EX_S[v], .slots = sl, .min_slots = 1,
-                                   .max_slots = 4};
+        unsigned sl[2] = { EX_P[v], EX_P[v] + 1 };
+        struct gtt_vgpu_spec sp = { .n_slots = EX_S[v],
+                                    .slots = sl,
+                                    .min_slots = 1,
+                                    .max_slots = 4 };
         if (gtt_vgpu_create(&e->g, v, &sp))
             return -1;
         gtt_set_active(&e->g, v, true);
@@ -126,7 +132,10 @@ static int setup_contig(void **state)
 {
     return make_env_idle(state, GTT_SLOTS_CONTIGUOUS, false);
 }
-static int setup_sparse(void **state) { return make_env_idle(state, GTT_SLOTS_SPARSE, false); }
+static int setup_sparse(void **state)
+{
+    return make_env_idle(state, GTT_SLOTS_SPARSE, false);
+}
 static int setup_published(void **state)
 {
     return make_env_idle(state, GTT_SLOTS_CONTIGUOUS, true);
@@ -153,11 +162,11 @@ static void test_live_worked_example(void **state)
 {
     struct env *e = *state;
     assert_int_equal(gtt_balloon_grow(&e->g, 3, 2), 0);
-    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    assert_slots(e, 3, 3, (unsigned[]){ 0, 1, 2 });
     /* Nobody else moved. */
-    assert_slots(e, 0, 2, (unsigned[]){0, 1});
-    assert_slots(e, 1, 2, (unsigned[]){2, 3});
-    assert_slots(e, 2, 2, (unsigned[]){3, 4});
+    assert_slots(e, 0, 2, (unsigned[]){ 0, 1 });
+    assert_slots(e, 1, 2, (unsigned[]){ 2, 3 });
+    assert_slots(e, 2, 2, (unsigned[]){ 3, 4 });
     struct gtt_vgpu_summary s;
     gtt_vgpu_summarize(&e->g, 3, &s);
     assert_int_equal(s.n_slots, 3);
@@ -168,7 +177,7 @@ static void test_live_worked_example(void **state)
     assert_int_equal(s.st.balloon_grows, 1);
     /* Reduction of vGPU3 (id 2) by one gives back the shared slot 3. */
     assert_int_equal(gtt_balloon_shrink(&e->g, 2, 1), 0);
-    assert_slots(e, 2, 1, (unsigned[]){4});
+    assert_slots(e, 2, 1, (unsigned[]){ 4 });
     struct gtt_summary all;
     gtt_summarize(&e->g, &all);
     assert_int_equal(all.slots_used, 5);
@@ -190,7 +199,7 @@ static void test_live_limits(void **state)
     gtt_vgpu_summarize(&e->g, 0, &s);
     assert_int_equal(s.st.balloon_refused, 2);
     assert_int_equal(s.n_slots, 2);
-    assert_slots(e, 0, 2, (unsigned[]){0, 1});
+    assert_slots(e, 0, 2, (unsigned[]){ 0, 1 });
 }
 
 static void test_running_vgpu_gets_new_slots_written(void **state)
@@ -225,7 +234,7 @@ static void test_idle_sharing_is_free(void **state)
     gtt_set_active(&e->g, 1, false);
     gtt_set_active(&e->g, 2, false);
     assert_int_equal(gtt_balloon_grow(&e->g, 3, 2), 0);
-    assert_slots(e, 3, 3, (unsigned[]){2, 3, 4});
+    assert_slots(e, 3, 3, (unsigned[]){ 2, 3, 4 });
 }
 
 /* gBalloon as published counts every vGPU, busy or not: two to the left. */
@@ -235,7 +244,7 @@ static void test_published_counts_idle_too(void **state)
     gtt_set_active(&e->g, 1, false);
     gtt_set_active(&e->g, 2, false);
     assert_int_equal(gtt_balloon_grow(&e->g, 3, 2), 0);
-    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    assert_slots(e, 3, 3, (unsigned[]){ 0, 1, 2 });
 }
 
 static void test_regrown_slot_is_not_stale(void **state)
@@ -267,14 +276,14 @@ static void test_sparse_mode_picks_any_slots(void **state)
     /* Occupancy 1,1,2,2,1.  vGPU 3 (holds slot 2) grows by 2: the least occupied slots it does
      * not hold are 0, 1 and 4 (1 each): take 0 and 1. */
     assert_int_equal(gtt_balloon_grow(&e->g, 3, 2), 0);
-    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    assert_slots(e, 3, 3, (unsigned[]){ 0, 1, 2 });
     /* vGPU 1 (slots 2,3; occupancy now 2,2... slot 2 has vGPUs 1,3 and slot 3 has 1,2)
      * shrinks by one: both are shared by two; the higher one goes. */
     assert_int_equal(gtt_balloon_shrink(&e->g, 1, 1), 0);
-    assert_slots(e, 1, 1, (unsigned[]){2});
+    assert_slots(e, 1, 1, (unsigned[]){ 2 });
     /* Non-contiguous sets are fine here. */
     assert_int_equal(gtt_balloon_grow(&e->g, 1, 1), 0);
-    assert_slots(e, 1, 2, (unsigned[]){2, 3});
+    assert_slots(e, 1, 2, (unsigned[]){ 2, 3 });
     assert_int_equal(gtt_balloon_shrink(&e->g, 2, 1), 0);
     assert_int_equal(gtt_balloon_grow(&e->g, 2, 2), 0);
     unsigned got[8];
@@ -284,8 +293,8 @@ static void test_sparse_mode_picks_any_slots(void **state)
 static void test_sparse_create_accepts_gaps(void **state)
 {
     struct env *e = *state;
-    unsigned sl[2] = {0, 4};
-    struct gtt_vgpu_spec sp = {.n_slots = 2, .slots = sl, .max_slots = 3};
+    unsigned sl[2] = { 0, 4 };
+    struct gtt_vgpu_spec sp = { .n_slots = 2, .slots = sl, .max_slots = 3 };
     assert_int_equal(gtt_vgpu_create(&e->g, 7, &sp), 0);
     assert_slots(e, 7, 2, sl);
 }
@@ -293,11 +302,11 @@ static void test_sparse_create_accepts_gaps(void **state)
 static void test_grow_from_nothing_is_placed(void **state)
 {
     struct env *e = *state;
-    struct gtt_vgpu_spec sp = {.n_slots = 0, .max_slots = 2};
+    struct gtt_vgpu_spec sp = { .n_slots = 0, .max_slots = 2 };
     assert_int_equal(gtt_vgpu_create(&e->g, 5, &sp), 0);
     /* Occupancy 1,1,2,2,1: two slots with the least total are 0-1. */
     assert_int_equal(gtt_balloon_grow(&e->g, 5, 2), 0);
-    assert_slots(e, 5, 2, (unsigned[]){0, 1});
+    assert_slots(e, 5, 2, (unsigned[]){ 0, 1 });
 }
 
 /* ---- controller --------------------------------------------------------------------------- */
@@ -314,10 +323,14 @@ static void test_controller_f_and_bands(void **state)
     assert_int_equal(gtt_ctl_f(&p, 250000, 25000), 500);     /* 0.25 + 0.25 */
     assert_int_equal(gtt_ctl_f(&p, 2000000, 1000000), 2000); /* each term capped at 1 */
     struct gtt_ctl_vgpu v[3] = {
-        {.id = 0, .slots = 6, .min_slots = 1, .max_slots = 8, .util_permille = 900,
-         .grow_request = 2},
-        {.id = 1, .slots = 6, .min_slots = 1, .max_slots = 8, .util_permille = 100},
-        {.id = 2, .slots = 3, .min_slots = 1, .max_slots = 8, .util_permille = 0},
+        { .id = 0,
+          .slots = 6,
+          .min_slots = 1,
+          .max_slots = 8,
+          .util_permille = 900,
+          .grow_request = 2 },
+        { .id = 1, .slots = 6, .min_slots = 1, .max_slots = 8, .util_permille = 100 },
+        { .id = 2, .slots = 3, .min_slots = 1, .max_slots = 8, .util_permille = 0 },
     };
     struct gtt_ctl_action a[8];
     enum gtt_ctl_band b;
@@ -365,7 +378,7 @@ static void period_grows_vgpu3(struct env *e, const struct gtt_ctl_params *p, ui
 {
     req[3] = 2;
     assert_true(gtt_balloon_period(&e->g, p, 0, 0, util, req, rep) >= 1);
-    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    assert_slots(e, 3, 3, (unsigned[]){ 0, 1, 2 });
     req[3] = 0;
 }
 
@@ -374,8 +387,8 @@ static void test_controller_period_on_live_state(void **state)
     struct env *e = *state;
     struct gtt_ctl_params p;
     gtt_ctl_defaults(&p);
-    uint32_t util[GTT_MAX_VGPUS] = {0};
-    unsigned req[GTT_MAX_VGPUS] = {0};
+    uint32_t util[GTT_MAX_VGPUS] = { 0 };
+    unsigned req[GTT_MAX_VGPUS] = { 0 };
     struct gtt_ctl_report rep;
     period_grows_vgpu3(e, &p, util, req, &rep);
     assert_int_equal(rep.band, GTT_CTL_LOW);
@@ -405,15 +418,15 @@ static void test_held_slots_are_not_reclaimed(void **state)
     struct env *e = *state;
     struct gtt_ctl_params p;
     gtt_ctl_defaults(&p);
-    uint32_t util[GTT_MAX_VGPUS] = {0};
-    unsigned req[GTT_MAX_VGPUS] = {0};
+    uint32_t util[GTT_MAX_VGPUS] = { 0 };
+    unsigned req[GTT_MAX_VGPUS] = { 0 };
     struct gtt_ctl_report rep;
     period_grows_vgpu3(e, &p, util, req, &rep);
     gtt_vgpu_hold_slots(&e->g, 3, true);
     assert_int_equal(gtt_balloon_shrink(&e->g, 3, 1), GTT_EBUSY);
     assert_true(gtt_balloon_period(&e->g, &p, 0, 200000, util, req, &rep) >= 0);
     assert_int_equal(rep.band, GTT_CTL_HIGH);
-    assert_slots(e, 3, 3, (unsigned[]){0, 1, 2});
+    assert_slots(e, 3, 3, (unsigned[]){ 0, 1, 2 });
     /* Released, the same reclaim takes vGPU 3's extra slots. */
     gtt_vgpu_hold_slots(&e->g, 3, false);
     assert_true(gtt_balloon_period(&e->g, &p, 0, 200000, util, req, &rep) >= 1);

@@ -9,13 +9,13 @@
 
 #include "test_gtt_fake.h"
 
-#define WIN_E 512u             /* entries per 2 MiB window */
+#define WIN_E 512u /* entries per 2 MiB window */
 
 struct env {
     struct gtt_layout lay;
     struct fake f;
     struct gtt g;
-    uint32_t w;                /* first entry of the guest low area */
+    uint32_t w; /* first entry of the guest low area */
 };
 
 static struct env *make_env(enum gtt_copy_mode mode)
@@ -34,7 +34,7 @@ static struct env *make_env(enum gtt_copy_mode mode)
 
 static void add(struct env *e, unsigned v, uint32_t first, uint32_t n)
 {
-    struct gtt_vgpu_spec sp = {.low = {(uint64_t)(e->w + first) << 12, (uint64_t)n << 12}};
+    struct gtt_vgpu_spec sp = { .low = { (uint64_t)(e->w + first) << 12, (uint64_t)n << 12 } };
     assert_int_equal(gtt_vgpu_create(&e->g, v, &sp), 0);
     gtt_set_active(&e->g, v, true);
     for (uint32_t i = 0; i < e->f.n_entries; i++)
@@ -111,8 +111,8 @@ static void test_overlap_reads_only_shared_blocks(void **state)
     (void)state;
     struct env *e = make_env(GTT_COPY_ENTRY);
     assert_non_null(e);
-    add(e, 0, 3, 300);          /* entries 3..302 */
-    add(e, 1, 250, 200);        /* entries 250..449: 53 shared with vGPU 0 */
+    add(e, 0, 3, 300);   /* entries 3..302 */
+    add(e, 1, 250, 200); /* entries 250..449: 53 shared with vGPU 0 */
     gtt_switch_to(&e->g, 0);
     gtt_switch_to(&e->g, 1);
     uint64_t before = checked(e);
@@ -150,7 +150,8 @@ static void run_mix(enum gtt_copy_mode mode)
         } else if (op < 7) {
             uint32_t i = e->w + (seed >> 8) % 1000;
             if (gtt_vgpu_covers(&e->g, v, i))
-                assert_int_equal(gtt_guest_write(&e->g, v, i, gpte((uint64_t)(step % 4096) << 12)), 0);
+                assert_int_equal(gtt_guest_write(&e->g, v, i, gpte((uint64_t)(step % 4096) << 12)),
+                                 0);
         } else {
             /* Re-placed one page up or down, within its old neighbourhood. */
             const struct gtt_vgpu *gv = gtt_vgpu_get(&e->g, v);
@@ -166,9 +167,21 @@ static void run_mix(enum gtt_copy_mode mode)
     destroy(e);
 }
 
-static void test_summary_true_after_any_mix_entry(void **state) { (void)state; run_mix(GTT_COPY_ENTRY); }
-static void test_summary_true_after_any_mix_range(void **state) { (void)state; run_mix(GTT_COPY_RANGE); }
-static void test_summary_true_after_any_mix_full(void **state) { (void)state; run_mix(GTT_COPY_FULL); }
+static void test_summary_true_after_any_mix_entry(void **state)
+{
+    (void)state;
+    run_mix(GTT_COPY_ENTRY);
+}
+static void test_summary_true_after_any_mix_range(void **state)
+{
+    (void)state;
+    run_mix(GTT_COPY_RANGE);
+}
+static void test_summary_true_after_any_mix_full(void **state)
+{
+    (void)state;
+    run_mix(GTT_COPY_FULL);
+}
 
 int main(void)
 {

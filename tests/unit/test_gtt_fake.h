@@ -11,8 +11,8 @@
 
 #include "gtt/gtt.h"
 
-#define FAKE_RAM_SIZE   (UINT64_C(256) << 20)           /* each guest: 256 MiB of RAM */
-#define FAKE_SCRATCH    (UINT64_C(0x7000000000) | GEN9_GGTT_PTE_PRESENT)  /* host scratch */
+#define FAKE_RAM_SIZE (UINT64_C(256) << 20) /* each guest: 256 MiB of RAM */
+#define FAKE_SCRATCH  (UINT64_C(0x7000000000) | GEN9_GGTT_PTE_PRESENT) /* host scratch */
 
 /* Guest v's RAM is host [(v + 1) GiB, (v + 1) GiB + 256 MiB). */
 static inline uint64_t fake_ram_base(unsigned v)
@@ -30,12 +30,12 @@ struct fake {
     uint32_t n_entries;
     uint64_t phys_writes;
     uint32_t aper_pages;
-    struct fake_ept *ept;       /* [vgpu * aper_pages + page] */
+    struct fake_ept *ept; /* [vgpu * aper_pages + page] */
     uint64_t ept_updates;
     struct gtt_ept_update last_ept;
     unsigned last_ept_vgpu;
-    unsigned deny_vgpu;         /* translate refuses everything for this vGPU (or ~0u) */
-    bool force;                 /* translate answers force_hpa for everything */
+    unsigned deny_vgpu; /* translate refuses everything for this vGPU (or ~0u) */
+    bool force;         /* translate answers force_hpa for everything */
     uint64_t force_hpa;
 };
 
@@ -64,7 +64,7 @@ static void fake_ept_update(void *ctx, unsigned vgpu, const struct gtt_ept_updat
     f->last_ept_vgpu = vgpu;
     uint32_t page = (uint32_t)(u->aper_off >> GEN9_GTT_PAGE_SHIFT);
     if (f->ept && vgpu < GTT_MAX_VGPUS && page < f->aper_pages)
-        f->ept[(size_t)vgpu * f->aper_pages + page] = (struct fake_ept){u->kind, u->target};
+        f->ept[(size_t)vgpu * f->aper_pages + page] = (struct fake_ept){ u->kind, u->target };
 }
 
 static inline void fake_init(struct fake *f, const struct gtt_layout *l)
@@ -87,8 +87,10 @@ static inline struct gtt_config fake_config(struct fake *f, const struct gtt_lay
 {
     struct gtt_config c = {
         .layout = l,
-        .ops = {.ctx = f, .ggtt_write = fake_ggtt_write, .translate = fake_translate,
-                .ept_update = fake_ept_update},
+        .ops = { .ctx = f,
+                 .ggtt_write = fake_ggtt_write,
+                 .translate = fake_translate,
+                 .ept_update = fake_ept_update },
         .scratch_pte = FAKE_SCRATCH,
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,
@@ -117,7 +119,7 @@ static inline int small_layout(struct gtt_layout *l, unsigned n, uint64_t low, u
 {
     struct gtt_guest_request req[GTT_MAX_VGPUS];
     for (unsigned i = 0; i < n; i++)
-        req[i] = (struct gtt_guest_request){low, high};
+        req[i] = (struct gtt_guest_request){ low, high };
     struct gtt_layout_params p = {
         .ggtt_bytes = UINT64_C(64) << 20,
         .aperture_bytes = UINT64_C(16) << 20,

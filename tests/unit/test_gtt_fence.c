@@ -194,9 +194,9 @@ static void test_fence_write_pools_copies_and_remaps(void **state)
     char err[256];
     assert_int_equal(gtt_fence_write(&e->g, 0, 1, val, &r, err, sizeof err), 0);
     assert_string_equal(err, "");
-    uint64_t pool = e->lay.fence_pool.start;   /* first fit: the pool's start */
+    uint64_t pool = e->lay.fence_pool.start; /* first fit: the pool's start */
     assert_true(r.program);
-    assert_int_equal(r.phys_reg, 2);          /* 0 and 1 kept for the host */
+    assert_int_equal(r.phys_reg, 2); /* 0 and 1 kept for the host */
     assert_int_equal(r.phys_value, gtt_fence_encode(pool, size, 512, false, true));
     assert_false(r.program_old);
     for (uint32_t k = 0; k < 8; k++) {
@@ -229,7 +229,7 @@ static void test_fence_write_pools_copies_and_remaps(void **state)
     /* Rewrite with a new range: the old pool range is released and the ladder mapping of the
      * old range restored; the same physical register is reused. */
     uint64_t g2 = gstart + 64 * K4;
-    val = gtt_fence_encode(g2, 4 * K4, 128, true, true);     /* Y rows of 128 x 32 */
+    val = gtt_fence_encode(g2, 4 * K4, 128, true, true); /* Y rows of 128 x 32 */
     assert_int_equal(gtt_fence_write(&e->g, 0, 1, val, &r, err, sizeof err), 0);
     assert_int_equal(r.phys_reg, 2);
     assert_false(r.program_old);
@@ -237,7 +237,7 @@ static void test_fence_write_pools_copies_and_remaps(void **state)
     const struct fake_ept *m = ept_of(e, 0, gstart + 2 * K4);
     assert_int_equal(m->kind, GTT_EPT_MAP_RAM);
     assert_int_equal(m->target, fake_ram_base(0) + 0x999000);
-    assert_int_equal(e->f.ggtt[(pool >> 12) + 7], FAKE_SCRATCH);   /* old tail scrubbed */
+    assert_int_equal(e->f.ggtt[(pool >> 12) + 7], FAKE_SCRATCH); /* old tail scrubbed */
 
     /* Disable: everything released, the register must be turned off. */
     assert_int_equal(gtt_fence_write(&e->g, 0, 1, 0, &r, err, sizeof err), 0);
@@ -246,7 +246,7 @@ static void test_fence_write_pools_copies_and_remaps(void **state)
     assert_int_equal(r.old_reg, 2);
     gtt_summarize(&e->g, &all);
     assert_int_equal(all.pool_used, 0);
-    assert_int_equal(all.pool_largest_free, e->lay.fence_pool.size / 2);     /* one share */
+    assert_int_equal(all.pool_largest_free, e->lay.fence_pool.size / 2); /* one share */
     assert_int_equal(ept_of(e, 0, g2)->kind, GTT_EPT_MAP_RAM);
     assert_true(gtt_pool_consistent(&e->g.pool));
     assert_true(gtt_pool_consistent(&e->g.vgpu[0]->pool));
@@ -271,10 +271,12 @@ static void test_fence_outside_window_refused(void **state)
     val = (UINT64_C(1) << 44) | (e->lay.guest[0].low.start) | 1;
     assert_int_equal(gtt_fence_write(&e->g, 0, 0, val, &r, err, sizeof err), GTT_EINVAL);
     uint64_t w = e->lay.guest[0].low.start;
-    assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(w, 8 * K4, 512, 0, 1), &r,
-                                     NULL, 0), 0);
+    assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(w, 8 * K4, 512, 0, 1), &r, NULL,
+                                     0),
+                     0);
     assert_int_equal(gtt_fence_write(&e->g, 0, 1, gtt_fence_encode(w + 4 * K4, 8 * K4, 512, 0, 1),
-                                     &r, err, sizeof err), GTT_EINVAL);
+                                     &r, err, sizeof err),
+                     GTT_EINVAL);
     assert_string_equal(err, "fence 1 of vGPU 0 overlaps its fence 0");
     struct gtt_vgpu_summary s;
     gtt_vgpu_summarize(&e->g, 0, &s);
@@ -294,23 +296,30 @@ static void test_fence_pool_shares(void **state)
     gtt_vgpu_summarize(&e->g, 1, &s);
     assert_int_equal(s.fence_share, MB);
     /* vGPU 0 cannot have more than its share, even with the rest of the pool free... */
-    assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(w0, 2 * MB, 512, 0, 1), &r,
-                                     err, sizeof err), GTT_EFULL);
+    assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(w0, 2 * MB, 512, 0, 1), &r, err,
+                                     sizeof err),
+                     GTT_EFULL);
     assert_string_equal(err, "fence pool share full: fence 0 of vGPU 0 needs 2048 KiB, the largest "
                              "free range of its 1024 KiB share is 1024 KiB (1024 KiB free)");
     assert_false(r.program);
     /* ... and filling its share leaves vGPU 1's whole. */
     assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(w0, MB, 512, 0, 1), &r, err,
-                                     sizeof err), 0);
-    assert_int_equal(gtt_fence_write(&e->g, 0, 1, gtt_fence_encode(w0 + MB, K4, 512, 0, 1), &r,
-                                     err, sizeof err), GTT_EFULL);
-    assert_int_equal(gtt_fence_write(&e->g, 1, 0, gtt_fence_encode(w1, 64 * K4, 512, 0, 1), &r,
-                                     err, sizeof err), 0);
+                                     sizeof err),
+                     0);
+    assert_int_equal(gtt_fence_write(&e->g, 0, 1, gtt_fence_encode(w0 + MB, K4, 512, 0, 1), &r, err,
+                                     sizeof err),
+                     GTT_EFULL);
+    assert_int_equal(gtt_fence_write(&e->g, 1, 0, gtt_fence_encode(w1, 64 * K4, 512, 0, 1), &r, err,
+                                     sizeof err),
+                     0);
     assert_int_equal(r.phys_value & GEN9_FENCE_START_MASK, e->lay.fence_pool.start + MB);
-    assert_int_equal(gtt_fence_write(&e->g, 1, 1, gtt_fence_encode(w1 + MB, MB - 64 * K4, 512, 0, 1),
-                                     &r, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_write(&e->g, 1, 1,
+                                     gtt_fence_encode(w1 + MB, MB - 64 * K4, 512, 0, 1), &r, err,
+                                     sizeof err),
+                     0);
     assert_int_equal(gtt_fence_write(&e->g, 1, 2, gtt_fence_encode(w1 + 2 * MB, K4, 512, 0, 1), &r,
-                                     err, sizeof err), GTT_EFULL);
+                                     err, sizeof err),
+                     GTT_EFULL);
     /* The refused fence holds nothing; the guest's view of that range stays ladder-mapped. */
     assert_int_equal(ept_of(e, 1, w1 + 2 * MB)->kind, GTT_EPT_MAP_RAM);
     /* Resetting vGPU 0 frees its ranges and register, not room for vGPU 1. */
@@ -319,7 +328,8 @@ static void test_fence_pool_shares(void **state)
     assert_int_equal(regs, 1u << 2);
     assert_int_equal(ept_of(e, 0, w0)->kind, GTT_EPT_MAP_RAM);
     assert_int_equal(gtt_fence_write(&e->g, 1, 2, gtt_fence_encode(w1 + 2 * MB, K4, 512, 0, 1), &r,
-                                     err, sizeof err), GTT_EFULL);
+                                     err, sizeof err),
+                     GTT_EFULL);
     struct gtt_summary all;
     gtt_summarize(&e->g, &all);
     assert_int_equal(all.st.fence_refused, 4);
@@ -331,7 +341,7 @@ static void test_physical_registers_exhausted(void **state)
 {
     struct env *e = *state;
     struct gtt_config c = fake_config(&e->f, &e->lay);
-    c.host_fences = 30;          /* leaves 2 physical registers */
+    c.host_fences = 30; /* leaves 2 physical registers */
     gtt_fini(&e->g);
     assert_int_equal(gtt_init(&e->g, &c), 0);
     assert_int_equal(gtt_vgpu_create_from_layout(&e->g, 0), 0);
@@ -339,10 +349,13 @@ static void test_physical_registers_exhausted(void **state)
     char err[256];
     uint64_t w = e->lay.guest[0].low.start;
     for (unsigned i = 0; i < 2; i++)
-        assert_int_equal(gtt_fence_write(&e->g, 0, i, gtt_fence_encode(w + i * 4 * K4, K4, 512, 0, 1),
-                                         &r, err, sizeof err), 0);
+        assert_int_equal(gtt_fence_write(&e->g, 0, i,
+                                         gtt_fence_encode(w + i * 4 * K4, K4, 512, 0, 1), &r, err,
+                                         sizeof err),
+                         0);
     assert_int_equal(gtt_fence_write(&e->g, 0, 2, gtt_fence_encode(w + 8 * K4, K4, 512, 0, 1), &r,
-                                     err, sizeof err), GTT_EFULL);
+                                     err, sizeof err),
+                     GTT_EFULL);
     assert_string_equal(err, "no free physical fence register for fence 2 of vGPU 0 (32 "
                              "registers, 30 kept for the host)");
     /* The pool range taken for the attempt was given back. */
@@ -355,12 +368,13 @@ static void test_destroy_releases_fences(void **state)
     struct env *e = *state;
     struct gtt_fence_result r;
     uint64_t w = e->lay.guest[1].low.start;
-    assert_int_equal(gtt_fence_write(&e->g, 1, 3, gtt_fence_encode(w, 16 * K4, 512, 0, 1), &r,
-                                     NULL, 0), 0);
+    assert_int_equal(gtt_fence_write(&e->g, 1, 3, gtt_fence_encode(w, 16 * K4, 512, 0, 1), &r, NULL,
+                                     0),
+                     0);
     uint32_t regs = 0;
     assert_int_equal(gtt_vgpu_destroy(&e->g, 1, &regs), 0);
     assert_int_equal(regs, 1u << r.phys_reg);
-    assert_int_equal(gtt_pool_used(&e->g.pool), MB);    /* only vGPU 0's share is out */
+    assert_int_equal(gtt_pool_used(&e->g.pool), MB); /* only vGPU 0's share is out */
     uint32_t p0 = (uint32_t)((e->lay.fence_pool.start + MB) >> 12);
     for (uint32_t k = 0; k < 16; k++)
         assert_int_equal(e->f.ggtt[p0 + k], FAKE_SCRATCH);
@@ -427,10 +441,12 @@ static void test_release_comes_first(void **state)
     struct gtt_fence_result r;
     char err[256];
     uint64_t w = e->lay.guest[0].low.start;
-    assert_int_equal(gtt_fence_write(&e->g, 0, 1, gtt_fence_encode(w, 64 * K4, 512, 0, 1), &r,
-                                     err, sizeof err), 0);
+    assert_int_equal(gtt_fence_write(&e->g, 0, 1, gtt_fence_encode(w, 64 * K4, 512, 0, 1), &r, err,
+                                     sizeof err),
+                     0);
     assert_int_equal(gtt_fence_request(&e->g, 0, 0, gtt_fence_encode(w, 16 * K4, 512, 0, 1), err,
-                                       sizeof err), 0);
+                                       sizeof err),
+                     0);
     assert_int_equal(gtt_fence_request(&e->g, 0, 1, 0, err, sizeof err), 0);
     assert_int_equal(gtt_fence_pending(&e->g, 0), 1);
     assert_int_equal(gtt_fence_work(&e->g, 0, 1, 1000, &r, err, sizeof err), 0);

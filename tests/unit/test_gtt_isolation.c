@@ -13,8 +13,8 @@
 
 #include "test_gtt_fake.h"
 
-#define M (UINT64_C(1) << 20)
-#define K4 (UINT64_C(4096))
+#define M               (UINT64_C(1) << 20)
+#define K4              (UINT64_C(4096))
 #define VGPU_SCRATCH(v) ((UINT64_C(0x7100000000) + ((uint64_t)(v) << 12)) | GEN9_GGTT_PTE_PRESENT)
 
 static unsigned invalidates;
@@ -92,7 +92,10 @@ static void unmapped_entries_point_at_the_vgpus_own_scratch(void **state)
     unsigned slots[8];
     unsigned n = gtt_vgpu_slots(&e->g, 1, slots, 8);
     uint64_t pte;
-    assert_int_equal(gtt_shadow_pte(&e->g, 1, (uint32_t)(e->lay.slots.start >> 12) + slots[n - 1] * 256u, &pte), 0);
+    assert_int_equal(gtt_shadow_pte(&e->g, 1,
+                                    (uint32_t)(e->lay.slots.start >> 12) + slots[n - 1] * 256u,
+                                    &pte),
+                     0);
     assert_int_equal(pte, VGPU_SCRATCH(1));
     env_free(e);
 }
@@ -157,7 +160,7 @@ static void every_ggtt_update_is_invalidated(void **state)
     gtt_set_active(&e->g, 1, true);
     assert_true(gtt_switch_to(&e->g, 0) > 0);
     assert_int_equal(invalidates, 1);
-    assert_int_equal(gtt_switch_to(&e->g, 0), 0);              /* already there */
+    assert_int_equal(gtt_switch_to(&e->g, 0), 0); /* already there */
     assert_int_equal(invalidates, 1);
     /* the running guest's write reaches the live GGTT: invalidated at once */
     assert_int_equal(gtt_guest_write(&e->g, 0, i0 + 1, gpte(0x2000)), 0);
@@ -166,21 +169,26 @@ static void every_ggtt_update_is_invalidated(void **state)
     /* a predictive copy writes entries ahead: invalidated too */
     assert_true(gtt_predict(&e->g, 1) > 0);
     assert_int_equal(invalidates, 3);
-    assert_int_equal(gtt_predict(&e->g, 1), 0);                /* nothing left to copy */
+    assert_int_equal(gtt_predict(&e->g, 1), 0); /* nothing left to copy */
     assert_int_equal(invalidates, 3);
     /* a refused write changes nothing */
-    assert_int_equal(gtt_guest_write(&e->g, 0, (uint32_t)(v1->low.start >> 12) + (uint32_t)(v1->low.size >> 12), gpte(0)),
+    assert_int_equal(gtt_guest_write(&e->g, 0,
+                                     (uint32_t)(v1->low.start >> 12) +
+                                         (uint32_t)(v1->low.size >> 12),
+                                     gpte(0)),
                      GTT_ERANGE);
     assert_int_equal(invalidates, 3);
     /* fences copy entries into the pool and scrub them again */
     char err[160];
     struct gtt_fence_result r;
-    assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(v0->low.start, 4 * K4, 512, 0, 1),
-                                     &r, err, sizeof err), 0);
+    assert_int_equal(gtt_fence_write(&e->g, 0, 0,
+                                     gtt_fence_encode(v0->low.start, 4 * K4, 512, 0, 1), &r, err,
+                                     sizeof err),
+                     0);
     assert_int_equal(invalidates, 4);
     assert_int_equal(gtt_fence_write(&e->g, 0, 0, 0, &r, err, sizeof err), 0);
     assert_int_equal(invalidates, 5);
-    assert_int_equal(e->g.st.invalidates, 6);      /* and gtt_init's scrub */
+    assert_int_equal(e->g.st.invalidates, 6); /* and gtt_init's scrub */
     env_free(e);
 }
 

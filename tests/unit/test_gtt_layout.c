@@ -20,7 +20,7 @@ static char err[320];
 static void fill(unsigned n, uint64_t low, uint64_t high)
 {
     for (unsigned i = 0; i < n; i++)
-        req[i] = (struct gtt_guest_request){low, high};
+        req[i] = (struct gtt_guest_request){ low, high };
 }
 
 static int compute(const struct gtt_layout_params *p)
@@ -63,7 +63,7 @@ static void test_defaults_fit_15_gscale_guests(void **state)
     assert_int_equal(lay.low_guest.start, 48 * MIB);
     assert_int_equal(lay.low_guest.size, 208 * MIB);
     assert_int_equal(lay.slots.start, 256 * MIB);
-    assert_int_equal(lay.n_slots, 60);                     /* 3840 MiB / 64 MiB */
+    assert_int_equal(lay.n_slots, 60); /* 3840 MiB / 64 MiB */
     assert_int_equal(gtt_layout_slot_addr(&lay, 3), 256 * MIB + 3 * 64 * MIB);
     for (unsigned i = 0; i < 15; i++) {
         const struct gtt_guest_layout *g = &lay.guest[i];
@@ -97,7 +97,7 @@ static void test_partition_modes_never_overlap(void **state)
     (void)state;
     struct gtt_layout_params p;
     fill(3, 64 * MIB, 384 * MIB);
-    req[1].high_gm_bytes = 1024 * MIB;   /* mixed sizes must still pack */
+    req[1].high_gm_bytes = 1024 * MIB; /* mixed sizes must still pack */
     req[2].low_gm_bytes = 16 * MIB;
     gtt_layout_defaults(&p, 3, req);
     p.share = GTT_SHARE_NONE;
@@ -154,7 +154,7 @@ static void test_reserved_areas_exceed_aperture(void **state)
     (void)state;
     struct gtt_layout_params p;
     gtt_layout_defaults(&p, 0, NULL);
-    p.fence_pool_bytes = 300 * MIB;   /* gScale's pool does not fit a 256 MiB aperture */
+    p.fence_pool_bytes = 300 * MIB; /* gScale's pool does not fit a 256 MiB aperture */
     assert_int_equal(compute(&p), GTT_ENOSPC);
     assert_string_equal(err, "low graphics memory: host area (16 MiB) and fence pool (300 MiB) "
                              "need 316 MiB, aperture is 256 MiB: 60 MiB short");
@@ -181,7 +181,7 @@ static void test_high_sum_static_partition(void **state)
     assert_int_equal(compute(&p), GTT_ENOSPC);
     assert_string_equal(err, "high graphics memory: guests ask 66 slots of 64 MiB (4224 MiB), "
                              "high GM holds 60 slots: 6 slots (384 MiB) short");
-    p.n_guests = 10;   /* exactly 60 slots fit */
+    p.n_guests = 10; /* exactly 60 slots fit */
     assert_int_equal(compute(&p), 0);
     assert_false(ranges_overlap(10, false));
 }
@@ -222,7 +222,7 @@ static void test_invalid_parameters(void **state)
     gtt_layout_defaults(&p, 1, req);
     assert_int_equal(gtt_layout_compute(NULL, &lay, err, sizeof err), GTT_EINVAL);
     assert_int_equal(gtt_layout_compute(&p, NULL, err, sizeof err), GTT_EINVAL);
-    assert_int_equal(gtt_layout_compute(&p, &lay, NULL, 0), 0);   /* no message buffer is fine */
+    assert_int_equal(gtt_layout_compute(&p, &lay, NULL, 0), 0); /* no message buffer is fine */
 
     struct gtt_layout_params q = p;
     q.req = NULL;

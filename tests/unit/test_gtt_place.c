@@ -10,19 +10,19 @@
 #include "gtt/internal.h"
 #include "test_gtt_fake.h"
 
-#define MB   (UINT64_C(1) << 20)
-#define K4   UINT64_C(4096)
-#define SLOT_E 256u            /* entries per 1 MiB slot of the small layout */
+#define MB     (UINT64_C(1) << 20)
+#define K4     UINT64_C(4096)
+#define SLOT_E 256u /* entries per 1 MiB slot of the small layout */
 
 /* ---- the floor and the cost model ----------------------------------------------------------- */
 
 static void test_cover_cost(void **state)
 {
     (void)state;
-    const uint64_t st[4] = {0, 10, 5, 30}, sz[4] = {10, 10, 10, 5};
+    const uint64_t st[4] = { 0, 10, 5, 30 }, sz[4] = { 10, 10, 10, 5 };
     /* [0,10) [10,20) [5,15) [30,35): units 5..15 are covered twice. */
     assert_int_equal(gtt_cover_cost(st, sz, 4), 2 * 10);
-    const uint64_t st2[3] = {0, 0, 0}, sz2[3] = {8, 8, 4};
+    const uint64_t st2[3] = { 0, 0, 0 }, sz2[3] = { 8, 8, 4 };
     assert_int_equal(gtt_cover_cost(st2, sz2, 3), 3 * 4 + 2 * 4);
     assert_int_equal(gtt_cover_cost(st2, sz2, 1), 0);
     assert_int_equal(gtt_cover_cost(NULL, NULL, 0), 0);
@@ -33,8 +33,8 @@ static void test_floor_equal_sizes(void **state)
     (void)state;
     uint64_t w[64];
     for (unsigned i = 0; i < 64; i++)
-        w[i] = 16384;                   /* a 64 MiB window in entries */
-    const uint64_t low = 53248;         /* 208 MiB of guest low GM */
+        w[i] = 16384;           /* a 64 MiB window in entries */
+    const uint64_t low = 53248; /* 208 MiB of guest low GM */
     /* The 15-guest wall with 3 busy: they fit side by side: nothing to copy in steady state. */
     assert_int_equal(gtt_floor_cycle(low, w, 3), 0);
     /* One too many: it lies over the 16 MiB left and 48 MiB of a neighbour, both written. */
@@ -67,7 +67,7 @@ static void test_floor_equal_sizes(void **state)
 static void test_floor_unequal_sizes(void **state)
 {
     (void)state;
-    const uint64_t sz[3] = {6, 4, 3};
+    const uint64_t sz[3] = { 6, 4, 3 };
     assert_int_equal(gtt_floor_cycle(13, sz, 3), 0);
     /* 6 and 4 apart on 12 units, 3 at [9,12): two units of its own, one over the 4. */
     assert_int_equal(gtt_floor_cycle(12, sz, 3), 2);
@@ -141,11 +141,11 @@ static void test_relocate_carries_shadow_and_scrubs(void **state)
     gtt_vgpu_slots(&e->g, 1, &first, 1);
     uint32_t s0 = e->g.first_slot_entry + first * SLOT_E;
     assert_int_equal(gtt_guest_write(&e->g, 1, s0 + 5, gpte(0x5000)), 0);
-    gtt_switch_to(&e->g, 1);                    /* it owns its entries */
+    gtt_switch_to(&e->g, 1); /* it owns its entries */
     assert_owner_view(e, 1);
 
     uint64_t to = e->lay.low_guest.start + e->lay.low_guest.size - 2 * MB;
-    assert_int_equal(gtt_vgpu_relocate(&e->g, 1, (struct gtt_range){to, MB}, 40), 0);
+    assert_int_equal(gtt_vgpu_relocate(&e->g, 1, (struct gtt_range){ to, MB }, 40), 0);
     /* Entry k of the old window is entry k of the new one, to the guest and to the GPU. */
     uint64_t pte;
     for (uint32_t k = 0; k < 10; k++) {
@@ -192,27 +192,32 @@ static void test_relocate_refusals(void **state)
     unsigned first;
     gtt_vgpu_slots(&e->g, 0, &first, 1);
     /* Compaction may not drop a page it mapped; down to its extent it may. */
-    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){low.start, 100 * K4}, first),
+    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){ low.start, 100 * K4 }, first),
                      GTT_EINVAL);
-    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){low.start, 101 * K4}, first),
+    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){ low.start, 101 * K4 }, first),
                      0);
     low = v->low;
     /* Outside the guest low area, misaligned, slots past the end. */
-    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){e->lay.fence_pool.start,
-                                                                     low.size}, first),
+    assert_int_equal(gtt_vgpu_relocate(&e->g, 0,
+                                       (struct gtt_range){ e->lay.fence_pool.start, low.size },
+                                       first),
                      GTT_ERANGE);
-    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){low.start + 8, low.size},
-                                       first), GTT_EINVAL);
+    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){ low.start + 8, low.size },
+                                       first),
+                     GTT_EINVAL);
     assert_int_equal(gtt_vgpu_relocate(&e->g, 0, low, e->lay.n_slots - 2), GTT_ERANGE);
     assert_int_equal(gtt_vgpu_relocate(&e->g, 9, low, first), GTT_ENOENT);
     /* A fence pins the window (its pool copy and physical fence describe these addresses);
      * the slots may still move. */
     struct gtt_fence_result r;
     char err[128];
-    assert_int_equal(gtt_fence_write(&e->g, 0, 0, gtt_fence_encode(low.start, 8 * K4, 512, false,
-                                                                   true), &r, err, sizeof err), 0);
-    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){low.start + K4, low.size},
-                                       first), GTT_EBUSY);
+    assert_int_equal(gtt_fence_write(&e->g, 0, 0,
+                                     gtt_fence_encode(low.start, 8 * K4, 512, false, true), &r, err,
+                                     sizeof err),
+                     0);
+    assert_int_equal(gtt_vgpu_relocate(&e->g, 0, (struct gtt_range){ low.start + K4, low.size },
+                                       first),
+                     GTT_EBUSY);
     assert_int_equal(gtt_vgpu_relocate(&e->g, 0, low, first + 5), 0);
     assert_int_equal(v->low.start, low.start);
     env_free(e);
@@ -222,7 +227,7 @@ static void test_relocate_refusals(void **state)
     v = e->g.vgpu[1];
     gtt_vgpu_slots(&e->g, 1, &first, 1);
     assert_int_equal(gtt_vgpu_relocate(&e->g, 1, v->low, first + 3), GTT_EINVAL);
-    struct gtt_range to = {e->lay.low_guest.start, v->low.size};
+    struct gtt_range to = { e->lay.low_guest.start, v->low.size };
     assert_int_equal(gtt_vgpu_relocate(&e->g, 1, to, first), 0);
     env_free(e);
 }
@@ -233,9 +238,9 @@ static uint64_t apply_plan(struct env *e, const bool *busy, const bool *movable,
                            const uint64_t *want, struct gtt_plan_report *rep)
 {
     struct gtt_move mv[GTT_MAX_VGPUS];
-    int n = gtt_plan(&e->g, &(struct gtt_plan_input){.busy = busy, .movable = movable, .low_want = want},
-                     mv, GTT_MAX_VGPUS,
-                     rep);
+    int n = gtt_plan(&e->g,
+                     &(struct gtt_plan_input){ .busy = busy, .movable = movable, .low_want = want },
+                     mv, GTT_MAX_VGPUS, rep);
     assert_true(n >= 0);
     for (int i = 0; i < n; i++)
         assert_int_equal(gtt_vgpu_relocate(&e->g, mv[i].vgpu, mv[i].low, mv[i].first_slot), 0);
@@ -279,7 +284,7 @@ static void test_plan_separates_a_busy_set_that_fits(void **state)
 {
     (void)state;
     struct env *e = env_new(15, GTT_SLOTS_CONTIGUOUS);
-    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS];
+    bool busy[GTT_MAX_VGPUS] = { 0 }, movable[GTT_MAX_VGPUS];
     for (unsigned v = 0; v < GTT_MAX_VGPUS; v++)
         movable[v] = true;
     busy[2] = busy[7] = busy[11] = true;
@@ -288,7 +293,7 @@ static void test_plan_separates_a_busy_set_that_fits(void **state)
     assert_true(measured_cycle(e, busy) > 0);
     struct gtt_plan_report rep;
     uint64_t moves = apply_plan(e, busy, movable, NULL, &rep);
-    assert_true(moves >= 2 && moves <= 2);      /* one keeps its place */
+    assert_true(moves >= 2 && moves <= 2); /* one keeps its place */
     assert_true(rep.cost_now > 0);
     assert_int_equal(rep.cost_plan, 0);
     assert_int_equal(cost_now(e, busy), 0);
@@ -329,7 +334,7 @@ static void test_plan_reaches_the_floor_when_they_do_not_fit(void **state)
 {
     (void)state;
     struct env *e = env_new(24, GTT_SLOTS_CONTIGUOUS);
-    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS];
+    bool busy[GTT_MAX_VGPUS] = { 0 }, movable[GTT_MAX_VGPUS];
     for (unsigned v = 0; v < GTT_MAX_VGPUS; v++)
         movable[v] = true, busy[v] = v < 24;
     uint64_t w[24], s3[24];
@@ -359,8 +364,8 @@ static void test_plan_reaches_the_floor_when_they_do_not_fit(void **state)
     assert_int_equal(ahead1, rep.cost_plan);
     assert_true(path1 + ahead1 < path0 + ahead0);
     print_message("24 busy: spread %" PRIu64 " entries per cycle (%" PRIu64 " on the switch "
-                  "path), planned %" PRIu64 " (0), floor %" PRIu64 "\n", path0 + ahead0, path0,
-                  ahead1, floor);
+                  "path), planned %" PRIu64 " (0), floor %" PRIu64 "\n",
+                  path0 + ahead0, path0, ahead1, floor);
     env_free(e);
 }
 
@@ -368,10 +373,10 @@ static void test_plan_respects_fixed_and_compaction(void **state)
 {
     (void)state;
     struct env *e = env_new(4, GTT_SLOTS_CONTIGUOUS);
-    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS] = {0};
-    uint64_t want[GTT_MAX_VGPUS] = {0};
+    bool busy[GTT_MAX_VGPUS] = { 0 }, movable[GTT_MAX_VGPUS] = { 0 };
+    uint64_t want[GTT_MAX_VGPUS] = { 0 };
     busy[0] = busy[1] = true;
-    movable[1] = true;              /* 0's guest does not follow re-placements */
+    movable[1] = true; /* 0's guest does not follow re-placements */
     overlap_pair(e, 0, 1);
     struct gtt_range fixed = e->g.vgpu[0]->low;
     struct gtt_plan_report rep;
@@ -390,9 +395,9 @@ static void test_plan_respects_fixed_and_compaction(void **state)
     assert_int_equal(apply_plan(e, busy, movable, want, &rep), 0);
     assert_int_equal(e->g.vgpu[1]->low.size, 64 * 1024);
     /* Nothing busy, nothing planned; bad input refused. */
-    bool none[GTT_MAX_VGPUS] = {0};
+    bool none[GTT_MAX_VGPUS] = { 0 };
     assert_int_equal(apply_plan(e, none, movable, NULL, &rep), 0);
-    assert_int_equal(gtt_plan(&e->g, &(struct gtt_plan_input){.movable = movable}, NULL, 0, NULL),
+    assert_int_equal(gtt_plan(&e->g, &(struct gtt_plan_input){ .movable = movable }, NULL, 0, NULL),
                      GTT_EINVAL);
     env_free(e);
 }

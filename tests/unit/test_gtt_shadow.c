@@ -53,7 +53,7 @@ static void test_init_scrubs_managed_entries(void **state)
     uint32_t pool0 = (uint32_t)(e->lay.fence_pool.start >> 12);
     for (uint32_t i = 0; i < e->f.n_entries; i++) {
         if (i < pool0)
-            assert_int_equal(e->f.ggtt[i], 0);      /* host area untouched */
+            assert_int_equal(e->f.ggtt[i], 0); /* host area untouched */
         else
             assert_int_equal(e->f.ggtt[i], FAKE_SCRATCH);
     }
@@ -130,8 +130,8 @@ static void test_write_outside_ranges_refused(void **state)
 {
     struct env *e = *state;
     /* vGPU 1's slot, the host area, the fence pool, past the GGTT. */
-    uint32_t bad[] = {slot_index(e, 1, 0), 0, (uint32_t)(e->lay.fence_pool.start >> 12),
-                      e->f.n_entries, UINT32_MAX};
+    uint32_t bad[] = { slot_index(e, 1, 0), 0, (uint32_t)(e->lay.fence_pool.start >> 12),
+                       e->f.n_entries, UINT32_MAX };
     for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
         assert_int_equal(gtt_guest_write(&e->g, 0, bad[k], gpte(0x1000)), GTT_ERANGE);
     uint64_t pte;
@@ -205,20 +205,23 @@ static void test_ladder_mapping_updates(void **state)
 static void test_create_rejects_bad_specs(void **state)
 {
     struct env *e = *state;
-    unsigned slots[3] = {10, 11, 12};
-    struct gtt_vgpu_spec sp = {.low = {e->lay.low_guest.start, 1 << 20}, .n_slots = 3,
-                               .slots = slots, .min_slots = 1, .max_slots = 4};
+    unsigned slots[3] = { 10, 11, 12 };
+    struct gtt_vgpu_spec sp = { .low = { e->lay.low_guest.start, 1 << 20 },
+                                .n_slots = 3,
+                                .slots = slots,
+                                .min_slots = 1,
+                                .max_slots = 4 };
     assert_int_equal(gtt_vgpu_create(&e->g, 0, &sp), GTT_EEXIST);
     assert_int_equal(gtt_vgpu_create(&e->g, GTT_MAX_VGPUS, &sp), GTT_EINVAL);
     struct gtt_vgpu_spec b = sp;
-    b.low.start = 0;   /* host area */
+    b.low.start = 0; /* host area */
     assert_int_equal(gtt_vgpu_create(&e->g, 5, &b), GTT_ERANGE);
     b = sp, b.low.size = 100;
     assert_int_equal(gtt_vgpu_create(&e->g, 5, &b), GTT_ERANGE);
-    unsigned gap[3] = {10, 12, 13};
+    unsigned gap[3] = { 10, 12, 13 };
     b = sp, b.slots = gap;
-    assert_int_equal(gtt_vgpu_create(&e->g, 5, &b), GTT_EINVAL);   /* contiguous mode */
-    unsigned far[3] = {46, 47, 48};
+    assert_int_equal(gtt_vgpu_create(&e->g, 5, &b), GTT_EINVAL); /* contiguous mode */
+    unsigned far[3] = { 46, 47, 48 };
     b = sp, b.slots = far;
     assert_int_equal(gtt_vgpu_create(&e->g, 5, &b), GTT_ERANGE);
     b = sp, b.min_slots = 4;
@@ -227,7 +230,7 @@ static void test_create_rejects_bad_specs(void **state)
     assert_int_equal(gtt_vgpu_create(&e->g, 5, &b), GTT_ELIMIT);
     assert_int_equal(gtt_vgpu_create(&e->g, 5, &sp), 0);
     assert_non_null(gtt_vgpu_get(&e->g, 5));
-    assert_int_equal(gtt_vgpu_create_from_layout(&e->g, 2), GTT_ENOENT);  /* layout has 2 */
+    assert_int_equal(gtt_vgpu_create_from_layout(&e->g, 2), GTT_ENOENT); /* layout has 2 */
 }
 
 static void test_init_rejects_bad_config(void **state)

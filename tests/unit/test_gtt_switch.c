@@ -8,8 +8,8 @@
 
 #include "test_gtt_fake.h"
 
-#define SLOT_E 256u            /* entries per 1 MiB slot */
-#define WIN_E  512u            /* entries per 2 MiB window */
+#define SLOT_E 256u /* entries per 1 MiB slot */
+#define WIN_E  512u /* entries per 2 MiB window */
 
 struct env {
     struct gtt_layout lay;
@@ -30,10 +30,10 @@ static int make_env(void **state, enum gtt_copy_mode mode)
     if (gtt_init(&e->g, &c))
         return -1;
     uint64_t w = e->lay.low_guest.start, M = UINT64_C(1) << 20;
-    unsigned sa[] = {0, 1}, sb[] = {1, 2}, sc[] = {3};
-    struct gtt_vgpu_spec a = {.low = {w, 2 * M}, .n_slots = 2, .slots = sa};
-    struct gtt_vgpu_spec b = {.low = {w + M, 2 * M}, .n_slots = 2, .slots = sb};
-    struct gtt_vgpu_spec cc = {.low = {w + 4 * M, 2 * M}, .n_slots = 1, .slots = sc};
+    unsigned sa[] = { 0, 1 }, sb[] = { 1, 2 }, sc[] = { 3 };
+    struct gtt_vgpu_spec a = { .low = { w, 2 * M }, .n_slots = 2, .slots = sa };
+    struct gtt_vgpu_spec b = { .low = { w + M, 2 * M }, .n_slots = 2, .slots = sb };
+    struct gtt_vgpu_spec cc = { .low = { w + 4 * M, 2 * M }, .n_slots = 1, .slots = sc };
     if (gtt_vgpu_create(&e->g, 0, &a) || gtt_vgpu_create(&e->g, 1, &b) ||
         gtt_vgpu_create(&e->g, 2, &cc))
         return -1;
@@ -48,9 +48,18 @@ static int make_env(void **state, enum gtt_copy_mode mode)
     return 0;
 }
 
-static int setup_entry(void **state) { return make_env(state, GTT_COPY_ENTRY); }
-static int setup_range(void **state) { return make_env(state, GTT_COPY_RANGE); }
-static int setup_full(void **state) { return make_env(state, GTT_COPY_FULL); }
+static int setup_entry(void **state)
+{
+    return make_env(state, GTT_COPY_ENTRY);
+}
+static int setup_range(void **state)
+{
+    return make_env(state, GTT_COPY_RANGE);
+}
+static int setup_full(void **state)
+{
+    return make_env(state, GTT_COPY_FULL);
+}
 
 static int teardown(void **state)
 {
@@ -92,8 +101,8 @@ static void test_switch_writes_only_foreign_entries(void **state)
     struct gtt_summary s;
     gtt_summarize(&e->g, &s);
     assert_int_equal(s.st.switches, 6);
-    assert_int_equal(s.st.entries_switch, 2 * (WIN_E + 2 * SLOT_E) + WIN_E / 2 + SLOT_E +
-                                              WIN_E + SLOT_E);
+    assert_int_equal(s.st.entries_switch,
+                     2 * (WIN_E + 2 * SLOT_E) + WIN_E / 2 + SLOT_E + WIN_E + SLOT_E);
     assert_int_equal(s.st.entries_last_switch, 0);
     assert_int_equal(s.st.max_entries_switch, WIN_E + 2 * SLOT_E);
     struct gtt_vgpu_summary a;
@@ -149,8 +158,8 @@ static void test_predictive_copy_counted_apart(void **state)
     gtt_switch_to(&e->g, 0);
     /* While A runs, B's entries that A does not use: the upper half window and slot 2. */
     assert_int_equal(gtt_predict(&e->g, 1), WIN_E / 2 + SLOT_E);
-    assert_owner_view(e, 0);       /* A's view untouched */
-    assert_int_equal(gtt_predict(&e->g, 1), 0);   /* already there */
+    assert_owner_view(e, 0);                    /* A's view untouched */
+    assert_int_equal(gtt_predict(&e->g, 1), 0); /* already there */
     /* The switch now only does the part A was using. */
     assert_int_equal(gtt_switch_to(&e->g, 1), WIN_E / 2 + SLOT_E);
     assert_owner_view(e, 1);
@@ -158,7 +167,7 @@ static void test_predictive_copy_counted_apart(void **state)
     gtt_summarize(&e->g, &s);
     assert_int_equal(s.st.entries_predict, WIN_E / 2 + SLOT_E);
     assert_int_equal(s.st.entries_switch, WIN_E + 2 * SLOT_E + WIN_E / 2 + SLOT_E);
-    assert_int_equal(s.st.ahead_used, WIN_E / 2 + SLOT_E);     /* the prediction was right */
+    assert_int_equal(s.st.ahead_used, WIN_E / 2 + SLOT_E); /* the prediction was right */
     assert_int_equal(s.st.ahead_wasted, 0);
     struct gtt_vgpu_summary b;
     gtt_vgpu_summarize(&e->g, 1, &b);
@@ -217,7 +226,7 @@ static void test_destroy_scrubs_everything_it_owned(void **state)
 {
     struct env *e = *state;
     gtt_switch_to(&e->g, 1);
-    gtt_switch_to(&e->g, 0);     /* A owns its window and slots 0,1 */
+    gtt_switch_to(&e->g, 0); /* A owns its window and slots 0,1 */
     uint32_t regs = 0;
     assert_int_equal(gtt_vgpu_destroy(&e->g, 0, &regs), 0);
     assert_int_equal(regs, 0);
@@ -237,12 +246,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_switch_writes_only_foreign_entries, setup_entry,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_range_mode_copies_whole_ranges, setup_range,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_range_mode_copies_whole_ranges, setup_range, teardown),
         cmocka_unit_test_setup_teardown(test_full_mode_copies_everything, setup_full, teardown),
         cmocka_unit_test_setup_teardown(test_idle_vgpu_never_copied, setup_entry, teardown),
-        cmocka_unit_test_setup_teardown(test_predictive_copy_counted_apart, setup_entry,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_predictive_copy_counted_apart, setup_entry, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_prediction_counted_wasted, setup_entry,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_predict_with_nothing_running, setup_entry, teardown),

@@ -73,8 +73,8 @@ static void test_lengths(void **state)
     assert_int_equal(gen9_cmd_length_dw(GEN9_PIPE_CONTROL), 6);
     assert_int_equal(gen9_cmd_length_dw(GEN9_XY_COLOR_BLT), 7);
     assert_int_equal(gen9_cmd_length_dw(GEN9_XY_SRC_COPY_BLT), 10);
-    assert_int_equal(gen9_cmd_length_dw(0x20000005u), 0);   /* reserved type 1 */
-    assert_int_equal(gen9_cmd_length_dw(0xE0000005u), 0);   /* reserved type 7 */
+    assert_int_equal(gen9_cmd_length_dw(0x20000005u), 0); /* reserved type 1 */
+    assert_int_equal(gen9_cmd_length_dw(0xE0000005u), 0); /* reserved type 7 */
     assert_int_equal(gen9_mi_len_mask(GEN9_MI_LOAD_REGISTER_IMM_OP), 0xFF);
 }
 
@@ -98,7 +98,7 @@ static void test_blit_fields(void **state)
     assert_int_equal(gen9_br13_bpp(GEN9_BR13_DEPTH_16_565), 2);
     assert_int_equal(gen9_br13_bpp(GEN9_BR13_DEPTH_16_1555), 2);
     assert_int_equal(gen9_br13_pitch(br13), 4096);
-    assert_int_equal(gen9_br13_pitch(0xFFFFu), -1);          /* signed field */
+    assert_int_equal(gen9_br13_pitch(0xFFFFu), -1); /* signed field */
     assert_int_equal(gen9_br13_rop(br13), 0xCC);
     assert_int_equal(GEN9_BLT_COORD(3, 5), 0x00050003u);
     assert_int_equal(gen9_blt_x(GEN9_BLT_COORD(-2, 7)), -2);
@@ -109,10 +109,8 @@ static void test_blit_fields(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_known_headers),
-        cmocka_unit_test(test_type_and_opcode_fields),
-        cmocka_unit_test(test_lengths),
-        cmocka_unit_test(test_addresses),
+        cmocka_unit_test(test_known_headers), cmocka_unit_test(test_type_and_opcode_fields),
+        cmocka_unit_test(test_lengths),       cmocka_unit_test(test_addresses),
         cmocka_unit_test(test_blit_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@ static void run_batch(struct fx *f, uint64_t dst, uint32_t colour)
     uint32_t b[COLORBLT_BATCH_DWORDS];
     unsigned n = colorblt_batch(b, &r, PITCH, colour, 0);
     assert_int_equal(n, COLORBLT_BATCH_DWORDS);
-    assert_int_equal(n % 2, 0);                         /* i915: batch_len in whole qwords */
+    assert_int_equal(n % 2, 0); /* i915: batch_len in whole qwords */
     memcpy((uint8_t *)b + COLORBLT_RELOC_OFFSET, &dst, sizeof(dst));
     memcpy(f->mem + fx_pa(FX_BATCH), b, sizeof(b));
     const uint32_t ring[4] = { GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0, GEN9_MI_NOOP };
@@ -91,8 +91,8 @@ static void test_check_catches_wrong_results(void **state)
     paint_background(&f);
     run_batch(&f, FX_DATA + PITCH, COLOUR);
     res = colorblt_check(surface(&f), W, H, &r, COLOUR, NULL, NULL);
-    assert_int_equal(res.wrong_inside, r.x2 - r.x1);            /* the first row */
-    assert_int_equal(res.wrong_outside, r.x2 - r.x1);           /* the row under it */
+    assert_int_equal(res.wrong_inside, r.x2 - r.x1);  /* the first row */
+    assert_int_equal(res.wrong_outside, r.x2 - r.x1); /* the row under it */
 
     /* Nothing ran: the background is all there is. */
     paint_background(&f);

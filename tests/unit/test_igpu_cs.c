@@ -5,7 +5,7 @@
  */
 #include "tests/unit/test_igpu_cs_fixture.h"
 
-#define HWSP_SEQNO (FX_HWSP + 0x100u)           /* the timeline's seqno slot (qword aligned) */
+#define HWSP_SEQNO (FX_HWSP + 0x100u) /* the timeline's seqno slot (qword aligned) */
 
 static int teardown(void **state)
 {
@@ -92,12 +92,16 @@ static void test_draw_refused(void **state)
     struct fx_cs *f;
     const uint32_t topo[] = { GEN9_3D_INSTR(3, 0, GEN9_3DSTATE_VF_TOPOLOGY_SUBOP, 0),
                               GEN9_3DPRIM_TRILIST };
-    struct { bool topo; uint32_t flags, vertices; enum igpu_cs_fault want; } c[] = {
-        { true, 0, 1, IGPU_CS_OK },            /* i915's golden draw */
+    struct {
+        bool topo;
+        uint32_t flags, vertices;
+        enum igpu_cs_fault want;
+    } c[] = {
+        { true, 0, 1, IGPU_CS_OK }, /* i915's golden draw */
         { true, 0, 2, IGPU_CS_OK },
-        { true, 0, 3, IGPU_CS_F_DRAW },        /* one triangle */
-        { false, 0, 1, IGPU_CS_F_DRAW },       /* topology unknown here */
-        { false, 0, 0, IGPU_CS_OK },           /* no vertex at all */
+        { true, 0, 3, IGPU_CS_F_DRAW },  /* one triangle */
+        { false, 0, 1, IGPU_CS_F_DRAW }, /* topology unknown here */
+        { false, 0, 0, IGPU_CS_OK },     /* no vertex at all */
         { true, GEN9_3DPRIMITIVE_INDIRECT, 0, IGPU_CS_F_DRAW },
         { true, GEN9_3DPRIMITIVE_PREDICATE, 1, IGPU_CS_F_DRAW },
     };
@@ -105,13 +109,13 @@ static void test_draw_refused(void **state)
         f = fresh(state, IGPU_RCS);
         if (c[i].topo)
             fx_emit(f, topo, 2);
-        FX_EMIT(f, GEN9_3DPRIMITIVE | c[i].flags, GEN9_3DPRIM_TRILIST, c[i].vertices, 0, 1, 0,
-                0, GEN9_MI_USER_INTERRUPT);
+        FX_EMIT(f, GEN9_3DPRIMITIVE | c[i].flags, GEN9_3DPRIM_TRILIST, c[i].vertices, 0, 1, 0, 0,
+                GEN9_MI_USER_INTERRUPT);
         assert_int_equal(fx_run(f), c[i].want);
         if (c[i].want != IGPU_CS_OK) {
             assert_string_equal(f->res.what, "3DPRIMITIVE: may draw: " IGPU_CS_LABEL);
             assert_int_equal(f->res.header, GEN9_3DPRIMITIVE | c[i].flags);
-            assert_int_equal(f->res.user_interrupts, 0);    /* the engine stopped there */
+            assert_int_equal(f->res.user_interrupts, 0); /* the engine stopped there */
             assert_int_equal(f->res.head, c[i].topo ? 8u : 0u);
         }
     }
@@ -134,8 +138,8 @@ static void expect_fault(struct fx_cs *f, enum igpu_cs_fault want, const char *w
 static void test_refusals(void **state)
 {
     struct fx_cs *f = fresh(state, IGPU_RCS);
-    FX_EMIT(f, GEN9_3D_INSTR(GEN9_GFXPIPE_MEDIA, 1, 0x5, 13), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0);
+    FX_EMIT(f, GEN9_3D_INSTR(GEN9_GFXPIPE_MEDIA, 1, 0x5, 13), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0);
     expect_fault(f, IGPU_CS_F_GPGPU, "GPGPU_WALKER: runs kernels: " IGPU_CS_LABEL);
 
     f = fresh(state, IGPU_RCS);
@@ -150,11 +154,11 @@ static void test_refusals(void **state)
 
     /* MFX on the video engine, VEBOX on the enhancement engine: type-3 commands there. */
     f = fresh(state, IGPU_VCS);
-    FX_EMIT(f, 0x70000004u, 0, 0, 0, 0, 0);     /* MFX_PIPE_MODE_SELECT */
+    FX_EMIT(f, 0x70000004u, 0, 0, 0, 0, 0); /* MFX_PIPE_MODE_SELECT */
     expect_fault(f, IGPU_CS_F_MEDIA, NULL);
     assert_non_null(strstr(f->res.what, "MFX command refused: " IGPU_CS_LABEL));
     f = fresh(state, IGPU_VECS);
-    FX_EMIT(f, 0x74020000u, 0);                 /* VEB_STATE */
+    FX_EMIT(f, 0x74020000u, 0); /* VEB_STATE */
     expect_fault(f, IGPU_CS_F_MEDIA, NULL);
     assert_non_null(strstr(f->res.what, "VEBOX command refused"));
 
@@ -197,7 +201,7 @@ static void test_refusals(void **state)
 
     /* A state command with a wrong length. */
     f = fresh(state, IGPU_RCS);
-    FX_EMIT(f, GEN9_3D_INSTR(3, 0, 0x14, 1), 0, 0);     /* 3DSTATE_WM is 2 dwords */
+    FX_EMIT(f, GEN9_3D_INSTR(3, 0, 0x14, 1), 0, 0); /* 3DSTATE_WM is 2 dwords */
     expect_fault(f, IGPU_CS_F_BAD_LENGTH, NULL);
 }
 
@@ -208,8 +212,7 @@ static void test_stores(void **state)
     uint64_t pp = FX_PP_BASE + 0x2000;
 
     FX_EMIT(f, GEN9_MI_STORE_QWORD_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 8, 0, 0x11111111,
-            0x22222222,
-            GEN9_MI_STORE_DATA_IMM, (uint32_t)pp, (uint32_t)(pp >> 32), 0x33333333,
+            0x22222222, GEN9_MI_STORE_DATA_IMM, (uint32_t)pp, (uint32_t)(pp >> 32), 0x33333333,
             GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_TIMESTAMP, (uint32_t)pp + 8,
             (uint32_t)(pp >> 32), 0,
             GEN9_MI_INSTR(GEN9_MI_FLUSH_DW_OP, 3) | GEN9_MI_FLUSH_DW_OP_STOREDW |
@@ -232,8 +235,7 @@ static void test_stores(void **state)
     /* PIPE_CONTROL: PPGTT qword immediate, GGTT timestamp, notify. */
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_IMMEDIATE, (uint32_t)pp + 4,
-            (uint32_t)(pp >> 32), 0x66666666, 0x77777777,
-            GEN9_PIPE_CONTROL,
+            (uint32_t)(pp >> 32), 0x66666666, 0x77777777, GEN9_PIPE_CONTROL,
             GEN9_PIPE_CONTROL_WRITE_TIMESTAMP | GEN9_PIPE_CONTROL_GLOBAL_GTT |
                 GEN9_PIPE_CONTROL_NOTIFY,
             FX_BATCH + 0x40, 0, 0, 0);
@@ -263,12 +265,12 @@ static void test_store_faults(void **state)
     expect_fault(f, IGPU_CS_F_MEMORY, NULL);
 
     f = fresh(state, IGPU_VCS);
-    FX_EMIT(f, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_STORE_QWORD | GEN9_MI_SDI_USE_GGTT,
-            FX_BATCH, 0, 1);
-    expect_fault(f, IGPU_CS_F_BAD_LENGTH, NULL);      /* qword store of 4 dwords */
+    FX_EMIT(f, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_STORE_QWORD | GEN9_MI_SDI_USE_GGTT, FX_BATCH, 0,
+            1);
+    expect_fault(f, IGPU_CS_F_BAD_LENGTH, NULL); /* qword store of 4 dwords */
     f = fresh(state, IGPU_VCS);
     FX_EMIT(f, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH, 0x10000, 1);
-    expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);       /* address bits 63:48 */
+    expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL); /* address bits 63:48 */
     f = fresh(state, IGPU_VCS);
     FX_EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_RESERVED, FX_BATCH | 4, 0, 0);
     expect_fault(f, IGPU_CS_F_BAD_FIELD, "MI_FLUSH_DW: reserved post-sync operation");
@@ -278,7 +280,7 @@ static void test_store_faults(void **state)
     f = fresh(state, IGPU_VCS);
     FX_EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW,
             0x1000, 0, 0);
-    expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);       /* index beyond the status page */
+    expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL); /* index beyond the status page */
     f = fresh(state, IGPU_RCS);
     FX_EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_LRI_POST_SYNC, 0x2000, 0, 0, 0);
     expect_fault(f, IGPU_CS_F_UNSUPPORTED_FIELD, "PIPE_CONTROL: post-sync register write");
@@ -286,8 +288,8 @@ static void test_store_faults(void **state)
     FX_EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_DEPTH_COUNT, 0x2000, 0, 0, 0);
     expect_fault(f, IGPU_CS_F_UNSUPPORTED_FIELD, NULL);
     f = fresh(state, IGPU_RCS);
-    FX_EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
-            GEN9_PIPE_CONTROL_STORE_DATA_INDEX, 0xD0, 1, 0, 0);
+    FX_EMIT(f, GEN9_PIPE_CONTROL,
+            GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_STORE_DATA_INDEX, 0xD0, 1, 0, 0);
     expect_fault(f, IGPU_CS_F_BAD_FIELD, NULL);
 }
 
@@ -298,9 +300,8 @@ static void test_registers(void **state)
     uint32_t gpr0 = GEN9_RING_CS_GPR(GEN9_VECS_BASE, 0);
 
     fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE + 0x100, 0xCAFEF00D);
-    FX_EMIT(f, GEN9_MI_LOAD_REGISTER_IMM(1), gpr0, 0x1234,
-            GEN9_MI_LOAD_REGISTER_MEM, gpr0 + 4, (uint32_t)FX_PP_BASE + 0x100, 1,
-            GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT,
+    FX_EMIT(f, GEN9_MI_LOAD_REGISTER_IMM(1), gpr0, 0x1234, GEN9_MI_LOAD_REGISTER_MEM, gpr0 + 4,
+            (uint32_t)FX_PP_BASE + 0x100, 1, GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT,
             GEN9_RING_TIMESTAMP(GEN9_VECS_BASE), FX_BATCH, 0,
             GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT, gpr0, FX_BATCH + 4, 0);
     assert_int_equal(fx_run(f), IGPU_CS_OK);
@@ -353,10 +354,13 @@ static void test_batches(void **state)
     uint32_t d1[] = {
         PP_SDI(d, 1),
         GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL | GEN9_MI_BB_START_PPGTT,
-        (uint32_t)b2, (uint32_t)(b2 >> 32),
+        (uint32_t)b2,
+        (uint32_t)(b2 >> 32),
         PP_SDI(d + 8, 3),
-        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)b3, (uint32_t)(b3 >> 32),
-        PP_SDI(d + 12, 0xBAD),                  /* chained away */
+        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
+        (uint32_t)b3,
+        (uint32_t)(b3 >> 32),
+        PP_SDI(d + 12, 0xBAD), /* chained away */
     };
     uint32_t d2[] = { PP_SDI(d + 4, 2), GEN9_MI_BATCH_BUFFER_END };
     uint32_t d3[] = { PP_SDI(d + 16, 4), GEN9_MI_BATCH_BUFFER_END };
@@ -364,13 +368,12 @@ static void test_batches(void **state)
     fx_put(f, IGPU_CS_PPGTT, b1, d1, sizeof d1 / 4);
     fx_put(f, IGPU_CS_PPGTT, b2, d2, sizeof d2 / 4);
     fx_put(f, IGPU_CS_PPGTT, b3, d3, sizeof d3 / 4);
-    FX_EMIT(f, GEN9_MI_ARB_ON_OFF,
-            GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)b1,
-            (uint32_t)(b1 >> 32),
-            GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 20, 0, 5);
+    FX_EMIT(f, GEN9_MI_ARB_ON_OFF, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
+            (uint32_t)b1, (uint32_t)(b1 >> 32), GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT,
+            FX_BATCH + 20, 0, 5);
     assert_int_equal(fx_run(f), IGPU_CS_OK);
     {
-        const uint32_t want[5] = { 1, 2, 3, 0, 4 };     /* dword 3 was chained away */
+        const uint32_t want[5] = { 1, 2, 3, 0, 4 }; /* dword 3 was chained away */
         for (unsigned i = 0; i < 5; i++)
             assert_int_equal(fx_rd32(f, IGPU_CS_PPGTT, d + 4u * i), want[i]);
     }
@@ -380,14 +383,16 @@ static void test_batches(void **state)
 
     /* A GGTT batch calls a second-level GGTT batch; both store through the GGTT. */
     f = fresh(state, IGPU_RCS);
-    fx_put(f, IGPU_CS_GGTT, FX_BATCH + 0x100, (uint32_t[]){
-        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x804, 0, 2,
-        GEN9_MI_BATCH_BUFFER_END }, 5);
-    fx_put(f, IGPU_CS_GGTT, FX_BATCH, (uint32_t[]){
-        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x800, 0, 1,
-        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL, FX_BATCH + 0x100, 0,
-        GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x808, 0, 3,
-        GEN9_MI_BATCH_BUFFER_END }, 12);
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH + 0x100,
+           (uint32_t[]){ GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x804, 0, 2,
+                         GEN9_MI_BATCH_BUFFER_END },
+           5);
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH,
+           (uint32_t[]){ GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x800, 0, 1,
+                         GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL,
+                         FX_BATCH + 0x100, 0, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT,
+                         FX_BATCH + 0x808, 0, 3, GEN9_MI_BATCH_BUFFER_END },
+           12);
     FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0);
     assert_int_equal(fx_run(f), IGPU_CS_OK);
     for (unsigned i = 0; i < 3; i++)
@@ -402,14 +407,18 @@ static void test_batches(void **state)
     expect_fault(f, IGPU_CS_F_UNSUPPORTED_CMD, NULL);
     assert_int_equal(f->res.cmd_space, IGPU_CS_PPGTT);
     assert_int_equal(f->res.cmd_gaddr, b1);
-    assert_int_equal(f->res.head, 12);          /* past the start, as RING_HEAD would be */
+    assert_int_equal(f->res.head, 12); /* past the start, as RING_HEAD would be */
 
     /* A third level, a second-level start from the ring, an end in the ring. */
     f = fresh(state, IGPU_RCS);
-    fx_put(f, IGPU_CS_GGTT, FX_BATCH, (uint32_t[]){
-        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL, FX_BATCH + 0x100, 0 }, 3);
-    fx_put(f, IGPU_CS_GGTT, FX_BATCH + 0x100, (uint32_t[]){
-        GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL, FX_BATCH + 0x200, 0 }, 3);
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH,
+           (uint32_t[]){ GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL,
+                         FX_BATCH + 0x100, 0 },
+           3);
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH + 0x100,
+           (uint32_t[]){ GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL,
+                         FX_BATCH + 0x200, 0 },
+           3);
     FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0);
     expect_fault(f, IGPU_CS_F_BATCH_DEPTH, NULL);
     f = fresh(state, IGPU_RCS);
@@ -436,12 +445,13 @@ static void test_steps(void **state)
     struct igpu_cs_result res;
     unsigned calls = 0;
 
-    fx_put(f, IGPU_CS_GGTT, FX_BATCH, (uint32_t[]){ GEN9_MI_NOOP,
-           GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_BATCH + 0x800, 0, 2,
-           GEN9_MI_BATCH_BUFFER_END }, 6);
-    fx_init_breadcrumb(f, HWSP_SEQNO, 2);               /* 3 commands */
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH,
+           (uint32_t[]){ GEN9_MI_NOOP, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT,
+                         FX_BATCH + 0x800, 0, 2, GEN9_MI_BATCH_BUFFER_END },
+           6);
+    fx_init_breadcrumb(f, HWSP_SEQNO, 2);                /* 3 commands */
     FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0); /* 1 + 3 in the batch */
-    fx_fini_xcs(f, HWSP_SEQNO, 3);                      /* 5 */
+    fx_fini_xcs(f, HWSP_SEQNO, 3);                       /* 5 */
     memset(&res, 0, sizeof res);
     igpu_cs_init(&cs, IGPU_VCS, f->cfg.regs, f->cfg.n_regs, true, "MI-only streamer");
     igpu_cs_load(&cs, &f->ring, FX_LRCA, true);
@@ -449,7 +459,7 @@ static void test_steps(void **state)
         uint32_t before = res.commands;
         assert_int_equal(igpu_cs_step(&cs, &f->ops, 2, &res), IGPU_CS_OK);
         assert_true(res.commands - before <= 2u);
-        if (++calls == 3) {                             /* stopped inside the batch */
+        if (++calls == 3) { /* stopped inside the batch */
             assert_int_equal(cs.level, 1);
             assert_int_equal(cs.bb[1].pos, FX_BATCH + 5u * 4u);
         }
@@ -466,8 +476,8 @@ static void test_steps(void **state)
 static void test_budget(void **state)
 {
     struct fx_cs *f = fresh(state, IGPU_VCS);
-    fx_put(f, IGPU_CS_GGTT, FX_BATCH, (uint32_t[]){ GEN9_MI_ARB_CHECK,
-           GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0 }, 4);
+    fx_put(f, IGPU_CS_GGTT, FX_BATCH,
+           (uint32_t[]){ GEN9_MI_ARB_CHECK, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0 }, 4);
     FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0);
     f->cfg.max_commands = 1000;
     expect_fault(f, IGPU_CS_F_BUDGET, NULL);
@@ -480,9 +490,9 @@ static void test_budget(void **state)
 static void test_ring(void **state)
 {
     struct fx_cs *f = fresh(state, IGPU_VCS);
-    f->ring_dw = 1022;                          /* two dwords before the end */
+    f->ring_dw = 1022; /* two dwords before the end */
     f->ring.head = 1022 * 4;
-    fx_init_breadcrumb(f, HWSP_SEQNO, 9);       /* the SDI wraps around */
+    fx_init_breadcrumb(f, HWSP_SEQNO, 9); /* the SDI wraps around */
     FX_EMIT(f, GEN9_MI_USER_INTERRUPT);
     assert_int_equal(fx_run(f), IGPU_CS_OK);
     assert_int_equal(fx_rd32(f, IGPU_CS_GGTT, HWSP_SEQNO), 8);
@@ -491,7 +501,7 @@ static void test_ring(void **state)
 
     f = fresh(state, IGPU_VCS);
     FX_EMIT(f, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, HWSP_SEQNO, 0, 1);
-    f->ring.tail = 8;                           /* the tail cuts the store in half */
+    f->ring.tail = 8; /* the tail cuts the store in half */
     expect_fault(f, IGPU_CS_F_RING_OVERRUN, NULL);
     assert_int_equal(fx_rd32(f, IGPU_CS_GGTT, HWSP_SEQNO), 0);
 

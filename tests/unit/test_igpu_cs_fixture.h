@@ -21,26 +21,28 @@
 #include "drivers/igpu/gen9_regs.h"
 #include "tests/unit/i915_null_state.h"
 
-#define FX_SPACE_BYTES  (256u * 1024u)          /* each address space: 64 pages */
-#define FX_PAGES        (FX_SPACE_BYTES / 4096u)
-#define FX_RING         0x10000u                /* GGTT: the ring (4 KiB) */
-#define FX_HWSP         0x20000u                /* GGTT: the engine's status page */
-#define FX_LRCA         0x21000u                /* GGTT: the context (PPHWSP first) */
-#define FX_BATCH        0x30000u                /* GGTT: batches */
-#define FX_PP_BASE      0x100000000ull          /* PPGTT: where its pages start */
-#define FX_MAX_EVENTS   64u
-#define FX_MAX_REGS     64u
+#define FX_SPACE_BYTES (256u * 1024u) /* each address space: 64 pages */
+#define FX_PAGES       (FX_SPACE_BYTES / 4096u)
+#define FX_RING        0x10000u       /* GGTT: the ring (4 KiB) */
+#define FX_HWSP        0x20000u       /* GGTT: the engine's status page */
+#define FX_LRCA        0x21000u       /* GGTT: the context (PPHWSP first) */
+#define FX_BATCH       0x30000u       /* GGTT: batches */
+#define FX_PP_BASE     0x100000000ull /* PPGTT: where its pages start */
+#define FX_MAX_EVENTS  64u
+#define FX_MAX_REGS    64u
 
 struct fx_cs {
     uint8_t mem[2][FX_SPACE_BYTES];
     bool unmapped[2][FX_PAGES];
     bool readonly[2][FX_PAGES];
-    struct { uint32_t reg, val; } regs[FX_MAX_REGS];
+    struct {
+        uint32_t reg, val;
+    } regs[FX_MAX_REGS];
     unsigned n_regs;
     uint32_t events[FX_MAX_EVENTS];
     unsigned n_events;
     uint64_t ts;
-    uint32_t ring_dw;                           /* builder position in the ring (dwords) */
+    uint32_t ring_dw; /* builder position in the ring (dwords) */
     struct igpu_cs_config cfg;
     struct igpu_cs_ops ops;
     struct igpu_cs_ring ring;
@@ -147,8 +149,11 @@ static inline struct fx_cs *fx_new(enum igpu_engine e)
         f->cfg.n_regs = igpu_cs_i915_regs_vecs_count;
         break;
     }
-    f->ops = (struct igpu_cs_ops){ .ctx = f, .mem = fx_mem, .reg_write = fx_reg_write,
-                                   .reg_read = fx_reg_read, .timestamp = fx_ts,
+    f->ops = (struct igpu_cs_ops){ .ctx = f,
+                                   .mem = fx_mem,
+                                   .reg_write = fx_reg_write,
+                                   .reg_read = fx_reg_read,
+                                   .timestamp = fx_ts,
                                    .event = fx_event };
     f->ring = (struct igpu_cs_ring){ .start = FX_RING, .size = 4096, .head = 0, .tail = 0 };
     f->ts = 0x123456789ull;
@@ -185,8 +190,11 @@ static inline void fx_emit(struct fx_cs *f, const uint32_t *dw, size_t n)
     }
     f->ring.tail = (f->ring_dw * 4u) % f->ring.size;
 }
-#define FX_EMIT(f, ...) do { const uint32_t d_[] = { __VA_ARGS__ }; \
-                             fx_emit((f), d_, sizeof d_ / sizeof d_[0]); } while (0)
+#define FX_EMIT(f, ...) \
+    do { \
+        const uint32_t d_[] = { __VA_ARGS__ }; \
+        fx_emit((f), d_, sizeof d_ / sizeof d_[0]); \
+    } while (0)
 
 /* Write dwords at a graphics address of one space. */
 static inline uint64_t fx_put(struct fx_cs *f, enum igpu_cs_space s, uint64_t ga,
@@ -207,15 +215,15 @@ static inline enum igpu_cs_fault fx_run(struct fx_cs *f)
 /* gen8_emit_init_breadcrumb(): seqno - 1 to the timeline's HWSP slot, MI_NOOP, MI_ARB_CHECK. */
 static inline void fx_init_breadcrumb(struct fx_cs *f, uint32_t hwsp, uint32_t seqno)
 {
-    FX_EMIT(f, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, hwsp, 0, seqno - 1u,
-            GEN9_MI_NOOP, GEN9_MI_ARB_CHECK);
+    FX_EMIT(f, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, hwsp, 0, seqno - 1u, GEN9_MI_NOOP,
+            GEN9_MI_ARB_CHECK);
 }
 
 /* gen8_emit_fini_breadcrumb_tail() + gen8_emit_wa_tail(). */
 static inline void fx_fini_tail(struct fx_cs *f)
 {
-    FX_EMIT(f, GEN9_MI_USER_INTERRUPT, GEN9_MI_ARB_ON_OFF | GEN9_MI_ARB_ENABLE,
-            GEN9_MI_ARB_CHECK, GEN9_MI_NOOP);
+    FX_EMIT(f, GEN9_MI_USER_INTERRUPT, GEN9_MI_ARB_ON_OFF | GEN9_MI_ARB_ENABLE, GEN9_MI_ARB_CHECK,
+            GEN9_MI_NOOP);
 }
 
 /* gen8_emit_fini_breadcrumb_xcs(): MI_FLUSH_DW post-sync dword through the GGTT. */
@@ -231,8 +239,8 @@ static inline void fx_fini_rcs(struct fx_cs *f, uint32_t hwsp, uint32_t seqno)
 {
     FX_EMIT(f, GEN9_PIPE_CONTROL,
             GEN9_PIPE_CONTROL_RENDER_TARGET_CACHE_FLUSH | GEN9_PIPE_CONTROL_DEPTH_CACHE_FLUSH |
-                GEN9_PIPE_CONTROL_DC_FLUSH, 0, 0, 0, 0,
-            GEN9_PIPE_CONTROL,
+                GEN9_PIPE_CONTROL_DC_FLUSH,
+            0, 0, 0, 0, GEN9_PIPE_CONTROL,
             GEN9_PIPE_CONTROL_FLUSH_ENABLE | GEN9_PIPE_CONTROL_CS_STALL |
                 GEN9_PIPE_CONTROL_GLOBAL_GTT | GEN9_PIPE_CONTROL_WRITE_IMMEDIATE,
             hwsp, 0, seqno, 0);
@@ -240,11 +248,12 @@ static inline void fx_fini_rcs(struct fx_cs *f, uint32_t hwsp, uint32_t seqno)
 }
 
 /* gen8_emit_flush_xcs(mode): MI_FLUSH_DW store-index to the PPHWSP scratch slot. */
-#define FX_PPHWSP_SCRATCH 0xD0u                 /* i915 LRC_PPHWSP_SCRATCH_ADDR */
+#define FX_PPHWSP_SCRATCH 0xD0u /* i915 LRC_PPHWSP_SCRATCH_ADDR */
 static inline void fx_flush_xcs(struct fx_cs *f, bool invalidate)
 {
-    FX_EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW |
-                   (invalidate ? GEN9_MI_FLUSH_DW_INVALIDATE_TLB : 0),
+    FX_EMIT(f,
+            GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW |
+                (invalidate ? GEN9_MI_FLUSH_DW_INVALIDATE_TLB : 0),
             FX_PPHWSP_SCRATCH, 0, 0);
 }
 
@@ -254,15 +263,12 @@ static inline void fx_flush_rcs(struct fx_cs *f, bool flush, bool invalidate)
 {
     uint32_t flags = GEN9_PIPE_CONTROL_CS_STALL;
     if (flush)
-        flags |= GEN9_PIPE_CONTROL_RENDER_TARGET_CACHE_FLUSH |
-                 GEN9_PIPE_CONTROL_DEPTH_CACHE_FLUSH | GEN9_PIPE_CONTROL_DC_FLUSH |
-                 GEN9_PIPE_CONTROL_FLUSH_ENABLE;
+        flags |= GEN9_PIPE_CONTROL_RENDER_TARGET_CACHE_FLUSH | GEN9_PIPE_CONTROL_DEPTH_CACHE_FLUSH |
+                 GEN9_PIPE_CONTROL_DC_FLUSH | GEN9_PIPE_CONTROL_FLUSH_ENABLE;
     if (invalidate) {
-        flags |= GEN9_PIPE_CONTROL_TLB_INVALIDATE |
-                 GEN9_PIPE_CONTROL_INSTRUCTION_CACHE_INVALIDATE |
+        flags |= GEN9_PIPE_CONTROL_TLB_INVALIDATE | GEN9_PIPE_CONTROL_INSTRUCTION_CACHE_INVALIDATE |
                  GEN9_PIPE_CONTROL_TEXTURE_CACHE_INVALIDATE |
-                 GEN9_PIPE_CONTROL_VF_CACHE_INVALIDATE |
-                 GEN9_PIPE_CONTROL_CONST_CACHE_INVALIDATE |
+                 GEN9_PIPE_CONTROL_VF_CACHE_INVALIDATE | GEN9_PIPE_CONTROL_CONST_CACHE_INVALIDATE |
                  GEN9_PIPE_CONTROL_STATE_CACHE_INVALIDATE | GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
                  GEN9_PIPE_CONTROL_STORE_DATA_INDEX;
         FX_EMIT(f, GEN9_PIPE_CONTROL, 0, 0, 0, 0, 0);

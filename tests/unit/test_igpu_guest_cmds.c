@@ -12,11 +12,11 @@
 
 #include "guests/lib/vgpu_cmd.c"
 
-#define FB      (FX_GM_BASE + 0x10000)      /* a 64x64 surface, pitch 256 */
-#define SRC     (FX_GM_BASE + 0x20000)
-#define BATCH   (FX_GM_BASE + 0x30000)
-#define BC      (FX_GM_BASE + 0x38000)      /* breadcrumb page */
-#define PITCH   256u
+#define FB    (FX_GM_BASE + 0x10000) /* a 64x64 surface, pitch 256 */
+#define SRC   (FX_GM_BASE + 0x20000)
+#define BATCH (FX_GM_BASE + 0x30000)
+#define BC    (FX_GM_BASE + 0x38000) /* breadcrumb page */
+#define PITCH 256u
 
 static int setup(void **state)
 {
@@ -101,11 +101,11 @@ static void test_overflow_sets_flag(void **state)
     uint32_t dw[8] = { 0 };
     struct vgpu_cmdbuf cb;
     vgpu_cmdbuf_init(&cb, dw, 6);
-    vgpu_emit_color_blt(&cb, FB, PITCH, 0, 0, 1, 1, 0);     /* 7 dwords: does not fit */
+    vgpu_emit_color_blt(&cb, FB, PITCH, 0, 0, 1, 1, 0); /* 7 dwords: does not fit */
     assert_true(cb.overflow);
     assert_int_equal(cb.n, 0);
     assert_int_equal(dw[0], 0);
-    vgpu_emit_noop(&cb);                                    /* nothing after an overflow */
+    vgpu_emit_noop(&cb); /* nothing after an overflow */
     assert_int_equal(cb.n, 0);
 }
 

@@ -12,9 +12,14 @@ static void test_init_resets_forcewake_requests(void **state)
     struct fake f;
     struct igpu_hw hw;
     const struct op exp[] = {
-        { WR, QR, 0xFFFF0000u }, { WR, QG, 0xFFFF0000u }, { WR, QM, 0xFFFF0000u },
+        { WR, QR, 0xFFFF0000u },
+        { WR, QG, 0xFFFF0000u },
+        { WR, QM, 0xFFFF0000u },
         /* the timestamp rate: CTC_MODE lies in the GT domain */
-        { RD, AG, 0 }, { WR, QG, FW_SET }, { RD, AG, 1 }, { RD, GEN9_CTC_MODE, CTC_SKL },
+        { RD, AG, 0 },
+        { WR, QG, FW_SET },
+        { RD, AG, 1 },
+        { RD, GEN9_CTC_MODE, CTC_SKL },
         { WR, QG, FW_CLEAR },
     };
     (void)state;
@@ -30,7 +35,8 @@ static void test_register_access_takes_its_domain(void **state)
     struct igpu_hw hw;
     struct igpu *g;
     uint32_t v;
-    const uint32_t rcs_head = GEN9_RING_HEAD(GEN9_RCS_BASE), bcs_tail = GEN9_RING_TAIL(GEN9_BCS_BASE);
+    const uint32_t rcs_head = GEN9_RING_HEAD(GEN9_RCS_BASE),
+                   bcs_tail = GEN9_RING_TAIL(GEN9_BCS_BASE);
     (void)state;
     setup(&f, &hw, true);
     g = igpu_hw_igpu(&hw);
@@ -40,16 +46,16 @@ static void test_register_access_takes_its_domain(void **state)
     assert_int_equal(v, 0x40);
     {
         const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AR, 1 }, { RD, rcs_head, 0x40 },
-            { WR, QR, FW_CLEAR },
+            { RD, AR, 0 },          { WR, QR, FW_SET },   { RD, AR, 1 },
+            { RD, rcs_head, 0x40 }, { WR, QR, FW_CLEAR },
         };
         expect(&f, exp, 5);
     }
     assert_int_equal(igpu_reg_write(g, bcs_tail, 0x88), 0);
     {
         const struct op exp[] = {
-            { RD, AG, 0 }, { WR, QG, FW_SET }, { RD, AG, 1 }, { WR, bcs_tail, 0x88 },
-            { WR, QG, FW_CLEAR },
+            { RD, AG, 0 },          { WR, QG, FW_SET },   { RD, AG, 1 },
+            { WR, bcs_tail, 0x88 }, { WR, QG, FW_CLEAR },
         };
         expect(&f, exp, 5);
     }
@@ -63,9 +69,9 @@ static void test_register_access_takes_its_domain(void **state)
     assert_int_equal(igpu_reg_read(g, GEN9_GDRST, &v), 0);
     {
         const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AM, 0 }, { WR, QM, FW_SET },
-            { RD, AR, 1 }, { RD, AM, 1 }, { RD, GEN9_GDRST, 0 },
-            { WR, QR, FW_CLEAR }, { WR, QM, FW_CLEAR },
+            { RD, AR, 0 },         { WR, QR, FW_SET },   { RD, AM, 0 },
+            { WR, QM, FW_SET },    { RD, AR, 1 },        { RD, AM, 1 },
+            { RD, GEN9_GDRST, 0 }, { WR, QR, FW_CLEAR }, { WR, QM, FW_CLEAR },
         };
         expect(&f, exp, 9);
     }
@@ -86,12 +92,13 @@ static void test_forcewake_nesting(void **state)
     igpu_hw_forcewake_put(&hw, IGPU_FW_GT);
     {
         const struct op exp[] = {
-            { RD, AG, 0 }, { WR, QG, FW_SET }, { RD, AG, 1 },
-            { WR, GEN9_RING_TAIL(GEN9_BCS_BASE), 8 }, { WR, QG, FW_CLEAR },
+            { RD, AG, 0 },        { WR, QG, FW_SET },
+            { RD, AG, 1 },        { WR, GEN9_RING_TAIL(GEN9_BCS_BASE), 8 },
+            { WR, QG, FW_CLEAR },
         };
         expect(&f, exp, 5);
     }
-    igpu_hw_forcewake_put(&hw, IGPU_FW_GT);     /* unbalanced put: nothing happens */
+    igpu_hw_forcewake_put(&hw, IGPU_FW_GT); /* unbalanced put: nothing happens */
     assert_int_equal(f.n, 0);
 }
 
@@ -127,7 +134,8 @@ static void test_ggtt_write_and_flush(void **state)
     assert_int_equal(igpu_ggtt_write(g, 7, 0x0000001200ABC001ull), 0);
     {
         const struct op exp[] = {
-            { WR, (8u << 20) + 56, 0x00ABC001u }, { WR, (8u << 20) + 60, 0x12 },
+            { WR, (8u << 20) + 56, 0x00ABC001u },
+            { WR, (8u << 20) + 60, 0x12 },
         };
         expect(&f, exp, 2);
     }
@@ -161,7 +169,7 @@ static void test_engine_init_sequence(void **state)
     struct igpu_hw hw;
     uint32_t b = GEN9_BCS_BASE;
     uint32_t irq = (GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH | GEN9_GT_CS_MASTER_ERROR)
-                   << GEN9_GT_BCS_IRQ_SHIFT;
+                << GEN9_GT_BCS_IRQ_SHIFT;
     (void)state;
     setup(&f, &hw, true);
     *reg(&f, GEN9_GT_IMR(0)) = 0xFFFFFFFFu;
@@ -169,19 +177,25 @@ static void test_engine_init_sequence(void **state)
     assert_int_equal(igpu_engine_init(igpu_hw_igpu(&hw), IGPU_BCS, 0x7000), 0);
     {
         const struct op exp[] = {
-            { RD, AG, 0 }, { WR, QG, FW_SET }, { RD, AG, 1 },
+            { RD, AG, 0 },
+            { WR, QG, FW_SET },
+            { RD, AG, 1 },
             /* reset_csb_pointers(): both pointers to 5, twice */
-            { WR, GEN9_RING_CSB_PTR(b), 0xFFFF0505u }, { RD, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
-            { WR, GEN9_RING_CSB_PTR(b), 0xFFFF0505u }, { RD, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
+            { WR, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
+            { RD, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
+            { WR, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
+            { RD, GEN9_RING_CSB_PTR(b), 0xFFFF0505u },
             /* enable_execlists() */
             { WR, GEN9_RING_HWSTAM(b), 0xFFFFFFFFu },
-            { WR, GEN9_RING_MODE(b), 0x80008000u },       /* masked RUN_LIST_ENABLE */
-            { WR, GEN9_RING_MI_MODE(b), 0x01000000u },    /* masked STOP_RING clear */
+            { WR, GEN9_RING_MODE(b), 0x80008000u },    /* masked RUN_LIST_ENABLE */
+            { WR, GEN9_RING_MI_MODE(b), 0x01000000u }, /* masked STOP_RING clear */
             { WR, GEN9_RING_HWS_PGA(b), 0x7000 },
             { RD, GEN9_RING_HWS_PGA(b), 0x7000 },
             /* enable_error_interrupt() */
-            { WR, GEN9_RING_EMR(b), 0xFFFFFFFFu }, { WR, GEN9_RING_EIR(b), 0xFFFFFFFFu },
-            { RD, GEN9_RING_ESR(b), 0 }, { WR, GEN9_RING_EMR(b), ~GEN9_ERROR_INSTRUCTION },
+            { WR, GEN9_RING_EMR(b), 0xFFFFFFFFu },
+            { WR, GEN9_RING_EIR(b), 0xFFFFFFFFu },
+            { RD, GEN9_RING_ESR(b), 0 },
+            { WR, GEN9_RING_EMR(b), ~GEN9_ERROR_INSTRUCTION },
             { WR, QG, FW_CLEAR },
             { RD, GEN9_GT_IMR(0), 0xFFFFFFFFu },
             { WR, GEN9_GT_IMR(0), ~irq },
@@ -207,9 +221,9 @@ static void test_elsp_submit_order(void **state)
     assert_int_equal(igpu_elsp_submit(igpu_hw_igpu(&hw), IGPU_RCS, d0, d1), 0);
     {
         const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AR, 1 },
-            { WR, elsp, 0x32 }, { WR, elsp, 0x20101 },      /* element 1: upper, lower */
-            { WR, elsp, 0x31 }, { WR, elsp, 0x10101 },      /* element 0: upper, lower */
+            { RD, AR, 0 },        { WR, QR, FW_SET },    { RD, AR, 1 },
+            { WR, elsp, 0x32 },   { WR, elsp, 0x20101 }, /* element 1: upper, lower */
+            { WR, elsp, 0x31 },   { WR, elsp, 0x10101 }, /* element 0: upper, lower */
             { WR, QR, FW_CLEAR },
         };
         expect(&f, exp, 8);
@@ -229,13 +243,14 @@ static void test_csb_read_sequence(void **state)
     setup(&f, &hw, true);
     g = igpu_hw_igpu(&hw);
     assert_int_equal(igpu_engine_init(g, IGPU_RCS, 0x6000), 0);
-    *reg(&f, GEN9_RING_CSB_PTR(b)) = GEN9_CSB_PTR_RESET;      /* nothing written yet */
+    *reg(&f, GEN9_RING_CSB_PTR(b)) = GEN9_CSB_PTR_RESET; /* nothing written yet */
     f.n = 0;
     assert_int_equal(igpu_csb_read(g, IGPU_RCS, ev, 6), 0);
     {
         const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AR, 1 },
-            { RD, GEN9_RING_CSB_PTR(b), 7 }, { WR, QR, FW_CLEAR },
+            { RD, AR, 0 },        { WR, QR, FW_SET },
+            { RD, AR, 1 },        { RD, GEN9_RING_CSB_PTR(b), 7 },
+            { WR, QR, FW_CLEAR },
         };
         expect(&f, exp, 5);
     }
@@ -249,13 +264,15 @@ static void test_csb_read_sequence(void **state)
     assert_int_equal(ev[1].ctx_id, 0x31);
     {
         const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AR, 1 },
+            { RD, AR, 0 },
+            { WR, QR, FW_SET },
+            { RD, AR, 1 },
             { RD, GEN9_RING_CSB_PTR(b), 1 },
             { RD, GEN9_RING_CSB_LO(b, 0), GEN9_CTX_STATUS_IDLE_ACTIVE },
             { RD, GEN9_RING_CSB_HI(b, 0), 0 },
             { RD, GEN9_RING_CSB_LO(b, 1), GEN9_CTX_STATUS_COMPLETE | GEN9_CTX_STATUS_ACTIVE_IDLE },
             { RD, GEN9_RING_CSB_HI(b, 1), 0x31 },
-            { WR, GEN9_RING_CSB_PTR(b), 0x07000100u },  /* read pointer := 1 */
+            { WR, GEN9_RING_CSB_PTR(b), 0x07000100u }, /* read pointer := 1 */
             { WR, QR, FW_CLEAR },
         };
         expect(&f, exp, 10);
@@ -281,7 +298,9 @@ static void test_irq_ack_sequence(void **state)
     assert_int_equal(st.engine[IGPU_BCS], GEN9_GT_CONTEXT_SWITCH);
     {
         const struct op exp[] = {
-            { WR, GEN9_MASTER_IRQ, 0 }, { RD, GEN9_GT_IIR(0), iir }, { WR, GEN9_GT_IIR(0), iir },
+            { WR, GEN9_MASTER_IRQ, 0 },
+            { RD, GEN9_GT_IIR(0), iir },
+            { WR, GEN9_GT_IIR(0), iir },
             { WR, GEN9_MASTER_IRQ, GEN9_MASTER_IRQ_CONTROL },
         };
         expect(&f, exp, 4);
@@ -303,9 +322,13 @@ static void test_timestamp_reads_stable_halves(void **state)
     assert_int_equal(t, 0x189ABCDEFull);
     {
         const struct op exp[] = {
-            { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AR, 1 },
-            { RD, GEN9_RING_TIMESTAMP_UDW(b), 1 }, { RD, GEN9_RING_TIMESTAMP(b), 0x89ABCDEF },
-            { RD, GEN9_RING_TIMESTAMP_UDW(b), 1 }, { WR, QR, FW_CLEAR },
+            { RD, AR, 0 },
+            { WR, QR, FW_SET },
+            { RD, AR, 1 },
+            { RD, GEN9_RING_TIMESTAMP_UDW(b), 1 },
+            { RD, GEN9_RING_TIMESTAMP(b), 0x89ABCDEF },
+            { RD, GEN9_RING_TIMESTAMP_UDW(b), 1 },
+            { WR, QR, FW_CLEAR },
         };
         expect(&f, exp, 7);
     }
@@ -319,7 +342,7 @@ static void test_fw_domain_table(void **state)
     assert_int_equal(igpu_hw_fw_domains(GEN9_BCS_BASE), IGPU_FW_GT);
     assert_int_equal(igpu_hw_fw_domains(GEN9_BCS_SWCTRL), IGPU_FW_GT);
     assert_int_equal(igpu_hw_fw_domains(GEN9_GDRST), IGPU_FW_RENDER | IGPU_FW_MEDIA);
-    assert_int_equal(igpu_hw_fw_domains(0x1000), 0);                /* uncore */
+    assert_int_equal(igpu_hw_fw_domains(0x1000), 0); /* uncore */
     assert_int_equal(igpu_hw_fw_domains(GEN9_FORCEWAKE_ACK_RENDER), 0);
     assert_int_equal(igpu_hw_fw_domains(GEN9_FENCE_REG_LO(0)), 0);
     assert_int_equal(igpu_hw_fw_domains(0x3FFFF), IGPU_FW_MEDIA);

@@ -31,7 +31,7 @@ struct op {
     uint64_t val;
 };
 
-#define LOG_MAX 512
+#define LOG_MAX  512
 #define REGS_MAX 64
 
 struct fake {
@@ -39,12 +39,12 @@ struct fake {
     unsigned n;
     uint32_t off[REGS_MAX], val[REGS_MAX];
     unsigned nregs;
-    bool stuck_ack;          /* forcewake acks never follow the request */
-    unsigned lost_acks;      /* FORCEWAKE_KERNEL acks lost until the fallback bit is toggled */
-    bool gdrst_sticky;       /* GDRST never self-clears */
-    bool never_idle;         /* MI_MODE never reports MODE_IDLE */
-    bool never_ready;        /* RESET_CTL never reports READY_TO_RESET */
-    char msg[8][160];        /* lines the backend logged */
+    bool stuck_ack;     /* forcewake acks never follow the request */
+    unsigned lost_acks; /* FORCEWAKE_KERNEL acks lost until the fallback bit is toggled */
+    bool gdrst_sticky;  /* GDRST never self-clears */
+    bool never_idle;    /* MI_MODE never reports MODE_IDLE */
+    bool never_ready;   /* RESET_CTL never reports READY_TO_RESET */
+    char msg[8][160];   /* lines the backend logged */
     unsigned n_msg;
 };
 
@@ -69,8 +69,14 @@ static inline bool is_engine_reg(uint32_t off, uint32_t (*fn)(uint32_t))
 {
     return off == fn(GEN9_RCS_BASE) || off == fn(GEN9_BCS_BASE);
 }
-static inline uint32_t mi_mode_of(uint32_t b) { return GEN9_RING_MI_MODE(b); }
-static inline uint32_t reset_ctl_of(uint32_t b) { return GEN9_RING_RESET_CTL(b); }
+static inline uint32_t mi_mode_of(uint32_t b)
+{
+    return GEN9_RING_MI_MODE(b);
+}
+static inline uint32_t reset_ctl_of(uint32_t b)
+{
+    return GEN9_RING_RESET_CTL(b);
+}
 
 static uint32_t f_read32(void *ctx, uint32_t off)
 {
@@ -80,7 +86,7 @@ static uint32_t f_read32(void *ctx, uint32_t off)
         v |= GEN9_MI_MODE_IDLE;
     record(f, RD, off, v);
     if (off == GEN9_GDRST && !f->gdrst_sticky)
-        *reg(f, off) = 0;                       /* the reset completes after one read */
+        *reg(f, off) = 0; /* the reset completes after one read */
     return v;
 }
 
@@ -100,18 +106,18 @@ static void f_write32(void *ctx, uint32_t off, uint32_t val)
                 return;
             if (f->lost_acks && (*r & GEN9_FORCEWAKE_KERNEL) && !(*a & GEN9_FORCEWAKE_KERNEL) &&
                 !(*r & GEN9_FORCEWAKE_KERNEL_FALLBACK)) {
-                *a = (*r & GEN9_FORCEWAKE_KERNEL_FALLBACK);       /* the KERNEL ack is lost */
+                *a = (*r & GEN9_FORCEWAKE_KERNEL_FALLBACK); /* the KERNEL ack is lost */
                 return;
             }
             if (*r & GEN9_FORCEWAKE_KERNEL_FALLBACK && f->lost_acks)
-                f->lost_acks--;                 /* delivered with the fallback ack */
+                f->lost_acks--; /* delivered with the fallback ack */
             *a = *r;
             return;
         }
     if (is_engine_reg(off, reset_ctl_of)) {
         uint32_t *r = reg(f, off);
         if (val & GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_CAT_ERROR))
-            *r &= ~GEN9_RESET_CTL_CAT_ERROR;    /* "need to be cleared by HW" */
+            *r &= ~GEN9_RESET_CTL_CAT_ERROR; /* "need to be cleared by HW" */
         *r = (*r & GEN9_RESET_CTL_CAT_ERROR) |
              (gen9_masked_apply(*r, val & ~GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_CAT_ERROR)) &
               ~(GEN9_RESET_CTL_CAT_ERROR | GEN9_RESET_CTL_READY_TO_RESET));
@@ -182,7 +188,7 @@ static inline void setup_ctc(struct fake *f, struct igpu_hw *hw, bool with_write
 {
     memset(f, 0, sizeof(*f));
     struct igpu_mmio mmio = { f_read32, f_write32, f_read64, with_write64 ? f_write64 : NULL,
-                              f_delay, f, f_log };
+                              f_delay,  f,         f_log };
     struct igpu_info in = info();
     *reg(f, GEN9_CTC_MODE) = ctc;
     *reg(f, GEN9_TIMESTAMP_OVERRIDE) = ts_override;
@@ -201,9 +207,9 @@ static inline void expect(struct fake *f, const struct op *exp, unsigned n)
     for (unsigned i = 0; i < n && i < f->n; i++) {
         if (f->log[i].kind != exp[i].kind || f->log[i].off != exp[i].off ||
             f->log[i].val != exp[i].val)
-            fail_msg("op %u: got %c 0x%x = 0x%llx, expected %c 0x%x = 0x%llx", i,
-                     f->log[i].kind, f->log[i].off, (unsigned long long)f->log[i].val,
-                     exp[i].kind, exp[i].off, (unsigned long long)exp[i].val);
+            fail_msg("op %u: got %c 0x%x = 0x%llx, expected %c 0x%x = 0x%llx", i, f->log[i].kind,
+                     f->log[i].off, (unsigned long long)f->log[i].val, exp[i].kind, exp[i].off,
+                     (unsigned long long)exp[i].val);
     }
     if (f->n != n)
         fail_msg("%u accesses, expected %u (first extra: %c 0x%x)", f->n, n,
@@ -220,15 +226,15 @@ static inline unsigned count_ops(const struct fake *f, char kind, uint32_t off, 
     return c;
 }
 
-#define FW_SET   0x00010001u     /* _MASKED_BIT_ENABLE(FORCEWAKE_KERNEL) */
-#define FW_CLEAR 0x00010000u     /* _MASKED_BIT_DISABLE(FORCEWAKE_KERNEL) */
-#define FB_SET   0x80008000u     /* _MASKED_BIT_ENABLE(FORCEWAKE_KERNEL_FALLBACK) */
-#define FB_CLEAR 0x80000000u     /* _MASKED_BIT_DISABLE(FORCEWAKE_KERNEL_FALLBACK) */
-#define AR GEN9_FORCEWAKE_ACK_RENDER
-#define QR GEN9_FORCEWAKE_RENDER
-#define AG GEN9_FORCEWAKE_ACK_GT
-#define QG GEN9_FORCEWAKE_GT
-#define AM GEN9_FORCEWAKE_ACK_MEDIA
-#define QM GEN9_FORCEWAKE_MEDIA
+#define FW_SET   0x00010001u /* _MASKED_BIT_ENABLE(FORCEWAKE_KERNEL) */
+#define FW_CLEAR 0x00010000u /* _MASKED_BIT_DISABLE(FORCEWAKE_KERNEL) */
+#define FB_SET   0x80008000u /* _MASKED_BIT_ENABLE(FORCEWAKE_KERNEL_FALLBACK) */
+#define FB_CLEAR 0x80000000u /* _MASKED_BIT_DISABLE(FORCEWAKE_KERNEL_FALLBACK) */
+#define AR       GEN9_FORCEWAKE_ACK_RENDER
+#define QR       GEN9_FORCEWAKE_RENDER
+#define AG       GEN9_FORCEWAKE_ACK_GT
+#define QG       GEN9_FORCEWAKE_GT
+#define AM       GEN9_FORCEWAKE_ACK_MEDIA
+#define QM       GEN9_FORCEWAKE_MEDIA
 
 #endif

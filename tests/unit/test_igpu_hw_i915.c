@@ -13,21 +13,37 @@
  */
 #include "test_igpu_hw_fake.h"
 
-#define FW_ALL_GET                                                                          \
-    { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AG, 0 }, { WR, QG, FW_SET },                   \
-    { RD, AM, 0 }, { WR, QM, FW_SET }, { RD, AR, 1 }, { RD, AG, 1 }, { RD, AM, 1 }
-#define FW_ALL_PUT { WR, QR, FW_CLEAR }, { WR, QG, FW_CLEAR }, { WR, QM, FW_CLEAR }
+#define FW_ALL_GET \
+    { RD, AR, 0 }, { WR, QR, FW_SET }, { RD, AG, 0 }, { WR, QG, FW_SET }, { RD, AM, 0 }, \
+        { WR, QM, FW_SET }, { RD, AR, 1 }, { RD, AG, 1 }, \
+    { \
+        RD, AM, 1 \
+    }
+#define FW_ALL_PUT \
+    { WR, QR, FW_CLEAR }, { WR, QG, FW_CLEAR }, \
+    { \
+        WR, QM, FW_CLEAR \
+    }
 /* intel_engine_stop_cs() on engine base b */
-#define STOP_CS(b) { WR, GEN9_RING_MI_MODE(b), 0x01000100u }, { RD, GEN9_RING_MI_MODE(b), 0x300 }, \
-                   { RD, GEN9_RING_MI_MODE(b), 0x300 }
+#define STOP_CS(b) \
+    { WR, GEN9_RING_MI_MODE(b), 0x01000100u }, { RD, GEN9_RING_MI_MODE(b), 0x300 }, \
+    { \
+        RD, GEN9_RING_MI_MODE(b), 0x300 \
+    }
 /* gen6_hw_domain_reset(): the domain's GDRST bit written twice, each acknowledged after one
  * poll, then 50 us to settle */
-#define GDRST_TWICE(dom)                                                                     \
-    { WR, GEN9_GDRST, dom }, { RD, GEN9_GDRST, dom }, { DELAY, 0, 1 }, { RD, GEN9_GDRST, 0 },  \
-    { WR, GEN9_GDRST, dom }, { RD, GEN9_GDRST, dom }, { DELAY, 0, 1 }, { RD, GEN9_GDRST, 0 },  \
-    { DELAY, 0, 50 }
+#define GDRST_TWICE(dom) \
+    { WR, GEN9_GDRST, dom }, { RD, GEN9_GDRST, dom }, { DELAY, 0, 1 }, { RD, GEN9_GDRST, 0 }, \
+        { WR, GEN9_GDRST, dom }, { RD, GEN9_GDRST, dom }, { DELAY, 0, 1 }, { RD, GEN9_GDRST, 0 }, \
+    { \
+        DELAY, 0, 50 \
+    }
 /* gen8_engine_reset_cancel(), intel_engine_cancel_stop_cs() */
-#define CANCEL(b) { WR, GEN9_RING_RESET_CTL(b), 0x00010000u }, { WR, GEN9_RING_MI_MODE(b), 0x01000000u }
+#define CANCEL(b) \
+    { WR, GEN9_RING_RESET_CTL(b), 0x00010000u }, \
+    { \
+        WR, GEN9_RING_MI_MODE(b), 0x01000000u \
+    }
 
 static void forcewake_lost_ack_uses_the_fallback_toggle(void **state)
 {
@@ -43,12 +59,21 @@ static void forcewake_lost_ack_uses_the_fallback_toggle(void **state)
     assert_int_equal(igpu_reg_read(igpu_hw_igpu(&hw), head, &v), 0);
     assert_int_equal(v, 0x40);
     const struct op exp[] = {
-        { RD, AR, 0 }, { WR, QR, FW_SET },
-        { RD, AR, 0 }, { DELAY, 0, 1 }, { RD, AR, 0 }, { DELAY, 0, 1 },   /* ack lost */
+        { RD, AR, 0 },
+        { WR, QR, FW_SET },
+        { RD, AR, 0 },
+        { DELAY, 0, 1 },
+        { RD, AR, 0 },
+        { DELAY, 0, 1 }, /* ack lost */
         /* pass 1: fallback ack clear, set it, 10 us, wait for its ack, look, clear it */
-        { RD, AR, 0 }, { WR, QR, FB_SET }, { DELAY, 0, 10 }, { RD, AR, 0x8001 },
-        { RD, AR, 0x8001 }, { WR, QR, FB_CLEAR },
-        { RD, head, 0x40 }, { WR, QR, FW_CLEAR },
+        { RD, AR, 0 },
+        { WR, QR, FB_SET },
+        { DELAY, 0, 10 },
+        { RD, AR, 0x8001 },
+        { RD, AR, 0x8001 },
+        { WR, QR, FB_CLEAR },
+        { RD, head, 0x40 },
+        { WR, QR, FW_CLEAR },
     };
     expect(&f, exp, sizeof exp / sizeof exp[0]);
     assert_int_equal(hw.fw_fallbacks, 1);
@@ -74,7 +99,7 @@ static void forcewake_ack_timeout_is_logged_and_the_access_goes_ahead(void **sta
     assert_int_equal(count_ops(&f, WR, QR, FB_CLEAR), 10);
     assert_int_equal(count_ops(&f, DELAY, 0, 100), 1);
     assert_int_equal(count_ops(&f, RD, head, 0x44), 1);
-    assert_int_equal(f.log[f.n - 1].off, QR);           /* and released */
+    assert_int_equal(f.log[f.n - 1].off, QR); /* and released */
     assert_int_equal(hw.fw_ack_timeouts, 1);
     assert_non_null(strstr(last_msg(&f), "render: timed out waiting for forcewake ack"));
     assert_int_equal(hw.fw_count[0], 0);
@@ -93,7 +118,9 @@ static void engine_reset_stops_the_cs_first(void **state)
         FW_ALL_GET,
         STOP_CS(b),
         /* gen8_engine_reset_prepare(): request, READY_TO_RESET */
-        { RD, ctl, 0 }, { WR, ctl, 0x00010001u }, { RD, ctl, 0x3 },
+        { RD, ctl, 0 },
+        { WR, ctl, 0x00010001u },
+        { RD, ctl, 0x3 },
         GDRST_TWICE(GEN9_GRDOM_BLT),
         CANCEL(b),
         FW_ALL_PUT,
@@ -117,7 +144,9 @@ static void engine_reset_bypasses_the_handshake_on_a_catastrophic_error(void **s
         FW_ALL_GET,
         STOP_CS(b),
         /* CAT_ERROR: request it, wait for the hardware to clear it; no READY_TO_RESET */
-        { RD, ctl, GEN9_RESET_CTL_CAT_ERROR }, { WR, ctl, 0x00040004u }, { RD, ctl, 0 },
+        { RD, ctl, GEN9_RESET_CTL_CAT_ERROR },
+        { WR, ctl, 0x00040004u },
+        { RD, ctl, 0 },
         GDRST_TWICE(GEN9_GRDOM_BLT),
         CANCEL(b),
         FW_ALL_PUT,
@@ -154,7 +183,7 @@ static void engine_reset_retries_without_ready_and_goes_ahead(void **state)
     }
     assert_true(second_request && first_gdrst > second_request);
     assert_int_equal(hw.reset_retries, 1);
-    assert_int_equal(f.n_msg, 3);       /* stop timeout, two unanswered requests */
+    assert_int_equal(f.n_msg, 3); /* stop timeout, two unanswered requests */
     assert_non_null(strstr(f.msg[1], "reset request timed out"));
 
     /* A reset that never completes is tried three times, reported, and still cancelled. */
@@ -176,7 +205,7 @@ static void engine_init_bludgeons_both_csb_pointers(void **state)
     uint32_t b = GEN9_BCS_BASE;
     (void)state;
     setup(&f, &hw, true);
-    *reg(&f, GEN9_RING_CSB_PTR(b)) = 0x0302;         /* stale pointers from before a reset */
+    *reg(&f, GEN9_RING_CSB_PTR(b)) = 0x0302; /* stale pointers from before a reset */
     assert_int_equal(igpu_engine_init(igpu_hw_igpu(&hw), IGPU_BCS, 0x7000), 0);
     assert_int_equal(count_ops(&f, WR, GEN9_RING_CSB_PTR(b), 0xFFFF0505u), 2);
     /* The engine's first event after that lands in entry 0, and is read. */

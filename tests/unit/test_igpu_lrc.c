@@ -19,14 +19,12 @@
 
 /* i915 gen9_xcs_offsets, written out: block header dword, count, relative offsets. */
 static const uint16_t xcs_regs[GEN9_LRC_REGS] = {
-    0x244, 0x034, 0x030, 0x038, 0x03c, 0x168, 0x140, 0x110, 0x11c, 0x114, 0x118, 0x1c0, 0x1c4,
-    0x1c8,
-    0x3a8, 0x28c, 0x288, 0x284, 0x280, 0x27c, 0x278, 0x274, 0x270,
-    0x200,
-    0x028, 0x09c, 0x0c0, 0x178, 0x17c, 0x358, 0x170, 0x150, 0x154, 0x158, 0x41c,
-    0x600, 0x604, 0x608, 0x60c, 0x610, 0x614, 0x618, 0x61c, 0x620, 0x624, 0x628, 0x62c,
-    0x630, 0x634, 0x638, 0x63c, 0x640, 0x644, 0x648, 0x64c, 0x650, 0x654, 0x658, 0x65c,
-    0x660, 0x664, 0x668, 0x66c, 0x670, 0x674, 0x678, 0x67c, 0x068,
+    0x244, 0x034, 0x030, 0x038, 0x03c, 0x168, 0x140, 0x110, 0x11c, 0x114, 0x118, 0x1c0,
+    0x1c4, 0x1c8, 0x3a8, 0x28c, 0x288, 0x284, 0x280, 0x27c, 0x278, 0x274, 0x270, 0x200,
+    0x028, 0x09c, 0x0c0, 0x178, 0x17c, 0x358, 0x170, 0x150, 0x154, 0x158, 0x41c, 0x600,
+    0x604, 0x608, 0x60c, 0x610, 0x614, 0x618, 0x61c, 0x620, 0x624, 0x628, 0x62c, 0x630,
+    0x634, 0x638, 0x63c, 0x640, 0x644, 0x648, 0x64c, 0x650, 0x654, 0x658, 0x65c, 0x660,
+    0x664, 0x668, 0x66c, 0x670, 0x674, 0x678, 0x67c, 0x068,
 };
 
 static void layout_is_i915s(void **state)
@@ -59,9 +57,9 @@ static void layout_is_i915s(void **state)
     assert_int_equal(gen9_lrc_value_dw(x, 4), GEN9_CTX_RING_CTL);
     assert_int_equal(gen9_lrc_value_dw(x, 14), GEN9_CTX_TIMESTAMP);
     assert_int_equal(gen9_lrc_value_dw(x, 23), GEN9_CTX_BCS_SWCTRL);
-    assert_int_equal(gen9_lrc_value_dw(x, 25), GEN9_CTX_MI_MODE);          /* 0x54 + 1 */
-    assert_int_equal(gen9_lrc_value_dw(x, 33), GEN9_CTX_BB_OFFSET);        /* 0x64 + 1 */
-    assert_int_equal(gen9_lrc_value_dw(x, 35), GEN9_CTX_GPR0);             /* 0x68 + 1 */
+    assert_int_equal(gen9_lrc_value_dw(x, 25), GEN9_CTX_MI_MODE);   /* 0x54 + 1 */
+    assert_int_equal(gen9_lrc_value_dw(x, 33), GEN9_CTX_BB_OFFSET); /* 0x64 + 1 */
+    assert_int_equal(gen9_lrc_value_dw(x, 35), GEN9_CTX_GPR0);      /* 0x68 + 1 */
     assert_int_equal(gen9_lrc_value_dw(x, 67) + 1, GEN9_LRC_STATE_DW);
     assert_int_equal(GEN9_BCS_BASE + x->reg[23], GEN9_BCS_SWCTRL);
 }
@@ -96,7 +94,7 @@ static void inhibited_image_without_a_default(void **state)
     assert_int_equal(s[GEN9_CTX_RING_HEAD], 0x10);
     assert_int_equal(s[GEN9_CTX_RING_TAIL], 0x20);
     assert_int_equal(s[GEN9_CTX_RING_START], 0x40000);
-    assert_int_equal(s[GEN9_CTX_RING_CTL], 0x7000 | GEN9_RING_VALID);    /* 8 pages - 1 */
+    assert_int_equal(s[GEN9_CTX_RING_CTL], 0x7000 | GEN9_RING_VALID); /* 8 pages - 1 */
     assert_int_equal(s[GEN9_CTX_MI_MODE], GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING));
 }
 
@@ -112,13 +110,13 @@ static void image_from_a_default_keeps_its_values(void **state)
     d[GEN9_CTX_GPR0 + 6] = 0x1234;
     d[GEN9_CTX_PDP3_UDW] = 0x99;
     d[GEN9_CTX_TIMESTAMP] = 777;
-    d[0x1e] = 0x55;                                     /* between blocks: kept as saved */
+    d[0x1e] = 0x55; /* between blocks: kept as saved */
     assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_BCS, d, 0x80000, 0x2000, 0x8, 0x18), 0);
-    assert_int_equal(s[GEN9_CTX_CONTEXT_CONTROL], 0x000F0008u);   /* restore not inhibited */
+    assert_int_equal(s[GEN9_CTX_CONTEXT_CONTROL], 0x000F0008u); /* restore not inhibited */
     assert_int_equal(s[GEN9_CTX_GPR0 + 6], 0x1234);
     assert_int_equal(s[GEN9_CTX_BCS_SWCTRL], 0xFFFF0000u);
     assert_int_equal(s[0x1e], 0x55);
-    assert_int_equal(s[GEN9_CTX_PDP3_UDW], 0);          /* GGTT only */
+    assert_int_equal(s[GEN9_CTX_PDP3_UDW], 0); /* GGTT only */
     assert_int_equal(s[GEN9_CTX_TIMESTAMP], 0);
     assert_int_equal(s[GEN9_CTX_MI_MODE] & 0xFFFF, 0);
     assert_int_equal(s[GEN9_CTX_MI_MODE] >> 16, 0xFFFF);
@@ -134,12 +132,18 @@ static void bad_arguments_are_refused(void **state)
 {
     (void)state;
     uint32_t s[1024];
-    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40001, 0x8000, 0, 0), IGPU_EINVAL);
-    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 0x1800, 0, 0), IGPU_EINVAL);
-    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 4u << 20, 0, 0), IGPU_EINVAL);
-    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 0x1000, 0, 0x1000), IGPU_EINVAL);
-    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 0x1000, 0, 4), IGPU_EINVAL);
-    assert_int_equal(igpu_lrc_init_state(s, 1000, IGPU_RCS, NULL, 0x40000, 0x1000, 0, 0), IGPU_EINVAL);
+    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40001, 0x8000, 0, 0),
+                     IGPU_EINVAL);
+    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 0x1800, 0, 0),
+                     IGPU_EINVAL);
+    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 4u << 20, 0, 0),
+                     IGPU_EINVAL);
+    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 0x1000, 0, 0x1000),
+                     IGPU_EINVAL);
+    assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 0x1000, 0, 4),
+                     IGPU_EINVAL);
+    assert_int_equal(igpu_lrc_init_state(s, 1000, IGPU_RCS, NULL, 0x40000, 0x1000, 0, 0),
+                     IGPU_EINVAL);
     assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_NUM_ENGINES, NULL, 0x40000, 0x1000, 0, 0),
                      IGPU_EINVAL);
     assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_RCS, NULL, 0x40000, 2u << 20, 0, 0), 0);

@@ -6,8 +6,8 @@
 
 #define BG 0xEEu
 
-static void color_blt(uint32_t *c, uint32_t depth, uint32_t rop, int pitch, int x1, int y1,
-                      int x2, int y2, uint64_t dst, uint32_t color)
+static void color_blt(uint32_t *c, uint32_t depth, uint32_t rop, int pitch, int x1, int y1, int x2,
+                      int y2, uint64_t dst, uint32_t color)
 {
     c[0] = GEN9_XY_COLOR_BLT;
     c[1] = depth | GEN9_BR13_ROP(rop) | ((uint32_t)pitch & GEN9_BR13_PITCH_MASK);
@@ -86,7 +86,7 @@ static void test_color_fill_16_and_8bpp(void **state)
     }
     for (int x = 0; x < 64; x++)
         assert_int_equal(*px(&f, FX_DATA + 0x1000 + x), (x >= 5 && x < 7) ? 0x5A : BG);
-    assert_int_equal(*px(&f, FX_DATA + 0x1000 + 64 + 5), BG);     /* one row only */
+    assert_int_equal(*px(&f, FX_DATA + 0x1000 + 64 + 5), BG); /* one row only */
     fx_fini(&f);
 }
 
@@ -98,10 +98,9 @@ static void test_write_masks_32bpp(void **state)
     fx_init(&f);
     fill_bg(&f, FX_DATA, 64);
     color_blt(c, GEN9_BR13_DEPTH_32, GEN9_ROP_PAT_COPY, 64, 0, 0, 1, 1, FX_DATA, 0x11223344);
-    c[0] &= ~GEN9_BLT_WRITE_RGB;                        /* alpha only */
-    color_blt(c + 7, GEN9_BR13_DEPTH_32, GEN9_ROP_PAT_COPY, 64, 1, 0, 2, 1, FX_DATA,
-              0x11223344);
-    c[7] &= ~GEN9_BLT_WRITE_ALPHA;                      /* colour only */
+    c[0] &= ~GEN9_BLT_WRITE_RGB; /* alpha only */
+    color_blt(c + 7, GEN9_BR13_DEPTH_32, GEN9_ROP_PAT_COPY, 64, 1, 0, 2, 1, FX_DATA, 0x11223344);
+    c[7] &= ~GEN9_BLT_WRITE_ALPHA; /* colour only */
     fx_run_cmds(&f, IGPU_BCS, c, 14);
     memcpy(&v, px(&f, FX_DATA), 4);
     assert_int_equal(v, 0x11EEEEEE);
@@ -148,7 +147,7 @@ static void test_src_copy_and_rops(void **state)
     {
         uint32_t v;
         memcpy(&v, px(&f, dst + 0x1000 + 256), 4);
-        assert_int_equal(v, 0xFFFFFFFFu);               /* 0x0F0F0F0F ^ 0xF0F0F0F0 */
+        assert_int_equal(v, 0xFFFFFFFFu); /* 0x0F0F0F0F ^ 0xF0F0F0F0 */
     }
     fx_fini(&f);
 }
@@ -157,7 +156,7 @@ static void test_overlapping_copy_within_surface(void **state)
 {
     struct fx f;
     uint32_t c[12];
-    enum { W = 1500, H = 4, PITCH = 8192 };     /* rows longer than one 4 KiB chunk */
+    enum { W = 1500, H = 4, PITCH = 8192 }; /* rows longer than one 4 KiB chunk */
     uint32_t *ref = malloc((size_t)PITCH * 8);
     (void)state;
     assert_non_null(ref);
@@ -172,7 +171,7 @@ static void test_overlapping_copy_within_surface(void **state)
     c[10] = c[11] = GEN9_MI_NOOP;
     fx_run_cmds(&f, IGPU_BCS, c, 12);
     assert_null(igpu_model_fault(f.m, IGPU_BCS));
-    for (int y = H - 1; y >= 0; y--)            /* reference: copy through a snapshot */
+    for (int y = H - 1; y >= 0; y--) /* reference: copy through a snapshot */
         memmove(&ref[(y + 2) * (PITCH / 4) + 3], &ref[(y + 1) * (PITCH / 4) + 2], (size_t)W * 4);
     assert_memory_equal(px(&f, FX_DATA), ref, (size_t)PITCH * 8);
     free(ref);
@@ -282,20 +281,20 @@ static void test_unmodelled_blit_options_fault(void **state)
     assert_int_equal(igpu_model_fault(f.m, IGPU_BCS)->reason, IGPU_FAULT_UNSUPPORTED_FIELD);
     fx_fini(&f);
 
-    fx_init(&f);                                /* a colour blit has no source operand */
+    fx_init(&f); /* a colour blit has no source operand */
     color_blt(c, GEN9_BR13_DEPTH_32, GEN9_ROP_SRC_COPY, 64, 0, 0, 1, 1, FX_DATA, 1);
     fx_run_cmds(&f, IGPU_BCS, c, 8);
     assert_int_equal(igpu_model_fault(f.m, IGPU_BCS)->reason, IGPU_FAULT_UNSUPPORTED_FIELD);
     fx_fini(&f);
 
-    fx_init(&f);                                /* negative pitch */
+    fx_init(&f); /* negative pitch */
     color_blt(c, GEN9_BR13_DEPTH_32, GEN9_ROP_PAT_COPY, -64, 0, 0, 1, 1, FX_DATA, 1);
     fx_run_cmds(&f, IGPU_BCS, c, 8);
     assert_int_equal(igpu_model_fault(f.m, IGPU_BCS)->reason, IGPU_FAULT_UNSUPPORTED_FIELD);
     assert_int_equal(fx_rd32(&f, FX_DATA), 0);
     fx_fini(&f);
 
-    fx_init(&f);                                /* blits belong to the blitter */
+    fx_init(&f); /* blits belong to the blitter */
     color_blt(c, GEN9_BR13_DEPTH_32, GEN9_ROP_PAT_COPY, 64, 0, 0, 1, 1, FX_DATA, 1);
     fx_run_cmds(&f, IGPU_RCS, c, 8);
     assert_int_equal(igpu_model_fault(f.m, IGPU_RCS)->reason, IGPU_FAULT_WRONG_ENGINE);
@@ -346,8 +345,8 @@ static void test_access_check_denies_before_writing(void **state)
     fx_run_cmds(&f, IGPU_BCS, c, 8);
     assert_int_equal(igpu_model_fault(f.m, IGPU_BCS)->reason, IGPU_FAULT_ACCESS_DENIED);
     assert_int_equal(igpu_model_fault(f.m, IGPU_BCS)->gaddr, FX_DATA + 2 * 64);
-    assert_int_equal(*px(&f, FX_DATA + 64), 0x01);          /* rows 0..1 allowed */
-    assert_int_equal(*px(&f, FX_DATA + 2 * 64), BG);        /* row 2 never touched */
+    assert_int_equal(*px(&f, FX_DATA + 64), 0x01);   /* rows 0..1 allowed */
+    assert_int_equal(*px(&f, FX_DATA + 2 * 64), BG); /* row 2 never touched */
     fx_fini(&f);
 }
 

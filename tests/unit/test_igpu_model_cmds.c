@@ -36,7 +36,7 @@ static void test_store_data_imm_dword_and_qword(void **state)
     assert_null(igpu_model_fault(f.m, IGPU_RCS));
     assert_int_equal(fx_rd32(&f, FX_DATA + 0x10), 0xCAFEF00D);
     assert_int_equal(fx_rd64(&f, FX_DATA + 0x20), 0x5566778811223344ull);
-    assert_int_equal(fx_rd32(&f, FX_DATA + 0x14), 0);   /* the dword store wrote 4 bytes */
+    assert_int_equal(fx_rd32(&f, FX_DATA + 0x14), 0); /* the dword store wrote 4 bytes */
     fx_fini(&f);
 }
 
@@ -84,7 +84,8 @@ static void test_imr_masks_interrupts(void **state)
     (void)state;
     fx_init(&f);
     assert_int_equal(igpu_reg_write(f.g, GEN9_GT_IMR(0),
-                                    GEN9_GT_USER_INTERRUPT << GEN9_GT_RCS_IRQ_SHIFT), 0);
+                                    GEN9_GT_USER_INTERRUPT << GEN9_GT_RCS_IRQ_SHIFT),
+                     0);
     fx_run_cmds(&f, IGPU_RCS, c, 2);
     assert_int_equal(fx_reg(&f, GEN9_GT_IIR(0)) & (GEN9_GT_USER_INTERRUPT << GEN9_GT_RCS_IRQ_SHIFT),
                      0);
@@ -102,15 +103,22 @@ static void test_lri_srm_lrm_gpr(void **state)
     fx_init(&f);
     fx_wr32(&f, FX_DATA + 0x40, 0x0BADF00D);
     c[n++] = GEN9_MI_LOAD_REGISTER_IMM(2);
-    c[n++] = gpr0; c[n++] = 0xA5A5A5A5;
-    c[n++] = gpr1; c[n++] = 0x12345678;
+    c[n++] = gpr0;
+    c[n++] = 0xA5A5A5A5;
+    c[n++] = gpr1;
+    c[n++] = 0x12345678;
     /* byte-disable bit 0 keeps byte 0 of GPR1 */
     c[n++] = GEN9_MI_LOAD_REGISTER_IMM(1) | (1u << 8);
-    c[n++] = gpr1; c[n++] = 0xFFFFFFFF;
+    c[n++] = gpr1;
+    c[n++] = 0xFFFFFFFF;
     c[n++] = GEN9_MI_STORE_REGISTER_MEM | GEN9_MI_SRM_USE_GGTT;
-    c[n++] = gpr1; c[n++] = FX_DATA + 0x44; c[n++] = 0;
+    c[n++] = gpr1;
+    c[n++] = FX_DATA + 0x44;
+    c[n++] = 0;
     c[n++] = GEN9_MI_LOAD_REGISTER_MEM | GEN9_MI_LRM_USE_GGTT;
-    c[n++] = gpr0; c[n++] = FX_DATA + 0x40; c[n++] = 0;
+    c[n++] = gpr0;
+    c[n++] = FX_DATA + 0x40;
+    c[n++] = 0;
     fx_run_cmds(&f, IGPU_BCS, c, n);
     assert_null(igpu_model_fault(f.m, IGPU_BCS));
     assert_int_equal(fx_rd32(&f, FX_DATA + 0x44), 0xFFFFFF78);
@@ -121,7 +129,8 @@ static void test_lri_srm_lrm_gpr(void **state)
 static void test_lri_to_unmodelled_register_faults(void **state)
 {
     struct fx f;
-    uint32_t c[4] = { GEN9_MI_LOAD_REGISTER_IMM(1), GEN9_RING_MODE(GEN9_RCS_BASE), 0, GEN9_MI_NOOP };
+    uint32_t c[4] = { GEN9_MI_LOAD_REGISTER_IMM(1), GEN9_RING_MODE(GEN9_RCS_BASE), 0,
+                      GEN9_MI_NOOP };
     const struct igpu_model_fault *fl;
     (void)state;
     fx_init(&f);
@@ -143,7 +152,7 @@ static void test_flush_dw_post_sync(void **state)
     uint64_t ts;
     (void)state;
     fx_init(&f);
-    igpu_model_advance(f.m, 5000000);       /* 5 ms: the timestamp is not zero */
+    igpu_model_advance(f.m, 5000000); /* 5 ms: the timestamp is not zero */
     c[0] = GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW | GEN9_MI_FLUSH_DW_NOTIFY;
     c[1] = (FX_DATA + 0x80) | GEN9_MI_FLUSH_DW_USE_GTT;
     c[2] = 0;
@@ -219,7 +228,7 @@ static void test_pipe_control_post_sync(void **state)
     fx_run_cmds(&f, IGPU_RCS, c, 12);
     assert_null(igpu_model_fault(f.m, IGPU_RCS));
     assert_int_equal(fx_rd64(&f, FX_DATA + 0x100), 0xBBBB0002AAAA0001ull);
-    assert_true(fx_rd64(&f, FX_DATA + 0x108) >= 12000);    /* 1 ms at 12 MHz */
+    assert_true(fx_rd64(&f, FX_DATA + 0x108) >= 12000); /* 1 ms at 12 MHz */
     assert_int_equal(igpu_irq_ack(f.g, &st), 0);
     assert_true(st.engine[IGPU_RCS] & GEN9_GT_PIPECTL_NOTIFY);
     fx_fini(&f);
@@ -230,7 +239,10 @@ static void test_pipe_control_depth_count_unsupported(void **state)
     struct fx f;
     uint32_t c[6] = { GEN9_PIPE_CONTROL,
                       GEN9_PIPE_CONTROL_WRITE_DEPTH_COUNT | GEN9_PIPE_CONTROL_GLOBAL_GTT,
-                      FX_DATA, 0, 0, 0 };
+                      FX_DATA,
+                      0,
+                      0,
+                      0 };
     (void)state;
     fx_init(&f);
     fx_run_cmds(&f, IGPU_RCS, c, 6);
@@ -276,7 +288,7 @@ static void test_batches_first_second_level_and_chain(void **state)
     sdi(b1, FX_DATA + 0x00, 1);
     bb_start(b1 + 4, FX_BATCH + 0x1000, GEN9_MI_BB_START_SECOND_LEVEL);
     bb_start(b1 + 7, FX_BATCH + 0x2000, 0);
-    sdi(b1 + 10, FX_DATA + 0x40, 0xBAD);        /* skipped: the chain never returns */
+    sdi(b1 + 10, FX_DATA + 0x40, 0xBAD); /* skipped: the chain never returns */
     sdi(b2, FX_DATA + 0x04, 2);
     b2[4] = GEN9_MI_BATCH_BUFFER_END;
     sdi(b3, FX_DATA + 0x08, 3);
@@ -347,7 +359,7 @@ static void test_unknown_command_faults_not_skipped(void **state)
     fx_init(&f);
     c[0] = GEN9_MI_INSTR(GEN9_MI_SEMAPHORE_WAIT_OP, 2);
     c[1] = c[2] = c[3] = 0;
-    sdi(c + 2, FX_DATA, 7);     /* must never run */
+    sdi(c + 2, FX_DATA, 7); /* must never run */
     fx_run_cmds(&f, IGPU_RCS, c, 6);
     expect_fault(&f, IGPU_RCS, IGPU_FAULT_UNSUPPORTED_CMD);
     assert_int_equal(igpu_model_fault(f.m, IGPU_RCS)->header, c[0]);
@@ -372,7 +384,7 @@ static void test_command_past_tail_faults(void **state)
     uint32_t c[2] = { GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, FX_DATA };
     (void)state;
     fx_init(&f);
-    fx_run_cmds(&f, IGPU_BCS, c, 2);    /* a 4-dword command with 2 dwords before the tail */
+    fx_run_cmds(&f, IGPU_BCS, c, 2); /* a 4-dword command with 2 dwords before the tail */
     expect_fault(&f, IGPU_BCS, IGPU_FAULT_RING_OVERRUN);
     fx_fini(&f);
 }

@@ -7,7 +7,7 @@
  */
 #include "test_igpu_model_fixture.h"
 
-#define CTX_D  0x008000u        /* a fourth context: the recorded default */
+#define CTX_D  0x008000u /* a fourth context: the recorded default */
 #define RING_D 0x01C000u
 
 static void write_state(struct fx *f, uint32_t lrca, const uint32_t *s)
@@ -72,8 +72,9 @@ static void save_writes_the_whole_layout(void **state)
     read_state(&f, FX_CTX_A, s);
     const struct gen9_lrc_layout *l = igpu_lrc_layout(IGPU_BCS);
     for (unsigned k = 0; k < GEN9_LRC_BLOCKS; k++)
-        assert_int_equal(s[l->block[k].header], GEN9_MI_LOAD_REGISTER_IMM(l->block[k].count) |
-                                                    (l->block[k].posted ? GEN9_MI_LRI_FORCE_POSTED : 0));
+        assert_int_equal(s[l->block[k].header],
+                         GEN9_MI_LOAD_REGISTER_IMM(l->block[k].count) |
+                             (l->block[k].posted ? GEN9_MI_LRI_FORCE_POSTED : 0));
     for (unsigned i = 0; i < GEN9_LRC_REGS; i++)
         assert_int_equal(s[gen9_lrc_value_dw(l, i) - 1], GEN9_BCS_BASE + l->reg[i]);
     assert_int_equal(s[GEN9_CTX_GPR0], 0xA0A0);
@@ -105,12 +106,12 @@ static void contexts_from_a_default_image_keep_their_own_registers(void **state)
     assert_int_equal(igpu_lrc_init_state(s, 1024, IGPU_BCS, d, FX_RING_B, FX_RING_SIZE, 0, 0), 0);
     write_state(&f, FX_CTX_B, s);
 
-    run(&f, FX_CTX_A, 1, c, lri_gpr0(c, 0xAAAA));          /* A leaves GPR0, BCS_SWCTRL */
-    run(&f, FX_CTX_B, 2, c, srm_gpr0(c, FX_DATA));          /* B's first look */
+    run(&f, FX_CTX_A, 1, c, lri_gpr0(c, 0xAAAA));  /* A leaves GPR0, BCS_SWCTRL */
+    run(&f, FX_CTX_B, 2, c, srm_gpr0(c, FX_DATA)); /* B's first look */
     assert_int_equal(fx_rd32(&f, FX_DATA), 0);
     assert_int_equal(fx_rd32(&f, FX_DATA + 4), 0);
     run(&f, FX_CTX_B, 2, c, lri_gpr0(c, 0xBBBB));
-    run(&f, FX_CTX_A, 1, c, srm_gpr0(c, FX_DATA + 8));      /* A gets its own back */
+    run(&f, FX_CTX_A, 1, c, srm_gpr0(c, FX_DATA + 8)); /* A gets its own back */
     assert_int_equal(fx_rd32(&f, FX_DATA + 8), 0xAAAA);
     assert_int_equal(fx_rd32(&f, FX_DATA + 12), GEN9_BCS_SWCTRL_DST_Y);
     assert_int_equal(ctx_gpr(&f, FX_CTX_B, 0), 0xBBBB);
@@ -145,7 +146,7 @@ static void save_inhibit_is_honoured(void **state)
     fx_wr32(&f, FX_CTX_A + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_CONTEXT_CONTROL,
             GEN9_MASKED_BIT_ENABLE(GEN9_CTX_CTRL_SAVE_INHIBIT | GEN9_CTX_CTRL_RESTORE_INHIBIT));
     run(&f, FX_CTX_A, 1, c, lri_gpr0(c, 0x77));
-    assert_int_equal(ctx_gpr(&f, FX_CTX_A, 0), 0);          /* nothing saved */
+    assert_int_equal(ctx_gpr(&f, FX_CTX_A, 0), 0); /* nothing saved */
     fx_fini(&f);
 }
 
@@ -195,7 +196,7 @@ static void csb_pointers_take_i915s_rewind(void **state)
     assert_int_equal(igpu_model_ctx_init(f.m, IGPU_BCS, FX_CTX_A, FX_RING, FX_RING_SIZE), 0);
     assert_int_equal(igpu_model_submit_ring(f.m, IGPU_BCS, FX_CTX_A, 1, c, 2), 0);
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000ull);
-    assert_int_equal(fx_csb(&f, IGPU_BCS, ev, 6), 2);       /* IDLE_ACTIVE in 0, then 1 */
+    assert_int_equal(fx_csb(&f, IGPU_BCS, ev, 6), 2); /* IDLE_ACTIVE in 0, then 1 */
     assert_int_equal(fx_reg(&f, ptr) & GEN9_CSB_PTR_MASK, 1);
     assert_int_equal(ev[0].status, GEN9_CTX_STATUS_IDLE_ACTIVE);
     fx_fini(&f);

@@ -6,7 +6,11 @@
 #include "test_igpu_model_fixture.h"
 
 static const struct igpu_model_cost test_cost = {
-    .cmd_ns = 10, .blit_ns = 300, .pixel_ps = 1500, .write_ns = 40, .batch_ns = 70,
+    .cmd_ns = 10,
+    .blit_ns = 300,
+    .pixel_ps = 1500,
+    .write_ns = 40,
+    .batch_ns = 70,
     .ctx_switch_ns = 5000,
 };
 
@@ -47,8 +51,7 @@ static size_t workload(uint32_t *c)
 /* Expected busy time in ps: restore + 7 commands + 3 writes + blit set-up + pixels. */
 static uint64_t expected_ps(void)
 {
-    return 5000ull * 1000 + 7ull * 10 * 1000 + 3ull * 40 * 1000 + 300ull * 1000 +
-           33ull * 7 * 1500;
+    return 5000ull * 1000 + 7ull * 10 * 1000 + 3ull * 40 * 1000 + 300ull * 1000 + 33ull * 7 * 1500;
 }
 
 static void test_busy_time_follows_formula(void **state)
@@ -87,8 +90,8 @@ static void test_budget_bounds_each_run(void **state)
     size_t n;
     uint64_t total = 0, r;
     unsigned runs = 0;
-    const uint64_t budget = 100;               /* ns: far less than the workload */
-    const uint64_t largest_step = 5000;        /* the context restore */
+    const uint64_t budget = 100;        /* ns: far less than the workload */
+    const uint64_t largest_step = 5000; /* the context restore */
     (void)state;
     fx_init(&f);
     assert_int_equal(igpu_model_set_cost(f.m, &test_cost), 0);
@@ -104,11 +107,11 @@ static void test_budget_bounds_each_run(void **state)
         runs++;
         assert_true(runs < 1000);
     }
-    assert_int_equal(runs, 4);     /* restore | 3 NOOPs + 2 stores | blit | flush */
+    assert_int_equal(runs, 4); /* restore | 3 NOOPs + 2 stores | blit | flush */
     /* Per-run rounding to ns can lose < 1 ns per run. */
     assert_true(total <= expected_ps() / 1000);
     assert_true(total + runs >= expected_ps() / 1000);
-    assert_int_equal(igpu_model_run(f.m, IGPU_BCS, budget), 0);   /* idle: nothing to do */
+    assert_int_equal(igpu_model_run(f.m, IGPU_BCS, budget), 0); /* idle: nothing to do */
     fx_fini(&f);
 }
 
@@ -124,9 +127,9 @@ static void test_timestamps_advance(void **state)
     assert_int_equal(igpu_model_set_cost(f.m, &test_cost), 0);
     assert_int_equal(igpu_timestamp(f.g, IGPU_BCS, &t0), 0);
     assert_int_equal(t0, 0);
-    igpu_model_advance(f.m, 1000000);          /* 1 ms idle */
+    igpu_model_advance(f.m, 1000000); /* 1 ms idle */
     assert_int_equal(igpu_timestamp(f.g, IGPU_BCS, &t1), 0);
-    assert_int_equal(t1, 12000);               /* 12 MHz */
+    assert_int_equal(t1, 12000); /* 12 MHz */
     n = workload(c);
     fx_run_cmds(&f, IGPU_BCS, c, n);
     assert_int_equal(igpu_timestamp(f.g, IGPU_BCS, &t2), 0);

@@ -14,8 +14,8 @@ static void sdi(uint32_t *c, uint64_t addr, uint32_t v)
 
 /* Put n stores (values base+i to FX_DATA + off + 4i) in the ring of ctx without submitting:
  * the image's tail moves, as a driver does before writing ELSP. */
-static void fill_ring(struct fx *f, enum igpu_engine e, uint32_t ctx, uint32_t ring,
-                      uint32_t off, unsigned n, uint32_t base)
+static void fill_ring(struct fx *f, enum igpu_engine e, uint32_t ctx, uint32_t ring, uint32_t off,
+                      unsigned n, uint32_t base)
 {
     uint32_t c[4];
     uint32_t tail, st = ctx + GEN9_LRC_STATE_OFFSET;
@@ -31,8 +31,9 @@ static void fill_ring(struct fx *f, enum igpu_engine e, uint32_t ctx, uint32_t r
 
 static uint64_t desc(uint32_t lrca, uint32_t id)
 {
-    return gen9_ctx_desc(lrca, id, GEN9_CTX_PRIVILEGE |
-                                       (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT));
+    return gen9_ctx_desc(lrca, id,
+                         GEN9_CTX_PRIVILEGE |
+                             (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT));
 }
 
 /* ELSP through MMIO in the documented order: element 1 hi, lo, element 0 hi, lo. */
@@ -74,7 +75,7 @@ static void test_two_elements_events_in_order(void **state)
     assert_int_equal(ev[1].ctx_id, 0xA);
     assert_int_equal(ev[2].status, GEN9_CTX_STATUS_COMPLETE | GEN9_CTX_STATUS_ACTIVE_IDLE);
     assert_int_equal(ev[2].ctx_id, 0xB);
-    assert_int_equal(fx_csb(&f, IGPU_BCS, ev, 8), 0);           /* drained */
+    assert_int_equal(fx_csb(&f, IGPU_BCS, ev, 8), 0); /* drained */
 
     /* The CSB registers, the pointer register and the status-page mirror agree. */
     assert_int_equal(fx_reg(&f, GEN9_RING_CSB_LO(b, 1)), ev[1].status);
@@ -181,8 +182,8 @@ static void test_lite_restore(void **state)
     fx_init(&f);
     fill_ring(&f, IGPU_BCS, FX_CTX_A, FX_RING, 0, 8, 10);
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_A, 5), 0), 0);
-    igpu_model_run(f.m, IGPU_BCS, 1);        /* the restore only */
-    igpu_model_run(f.m, IGPU_BCS, 1);        /* one command */
+    igpu_model_run(f.m, IGPU_BCS, 1); /* the restore only */
+    igpu_model_run(f.m, IGPU_BCS, 1); /* one command */
     assert_int_equal(igpu_model_engine_state(f.m, IGPU_BCS), IGPU_MODEL_ACTIVE);
     sdi(more, FX_DATA + 0x200, 0x99);
     sdi(more + 4, FX_DATA + 0x204, 0x9A);
@@ -213,9 +214,9 @@ static void test_preemption_saves_and_resumes(void **state)
     fill_ring(&f, IGPU_RCS, FX_CTX_A, FX_RING, 0, 16, 1000);
     fill_ring(&f, IGPU_RCS, FX_CTX_B, FX_RING_B, 0x400, 2, 2000);
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_RCS, desc(FX_CTX_A, 0xA), 0), 0);
-    igpu_model_run(f.m, IGPU_RCS, 1);        /* restore A */
-    igpu_model_run(f.m, IGPU_RCS, 1);        /* first store */
-    igpu_model_run(f.m, IGPU_RCS, 1);        /* second store */
+    igpu_model_run(f.m, IGPU_RCS, 1); /* restore A */
+    igpu_model_run(f.m, IGPU_RCS, 1); /* first store */
+    igpu_model_run(f.m, IGPU_RCS, 1); /* second store */
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_RCS, desc(FX_CTX_B, 0xB), 0), 0);
     assert_true(fx_reg(&f, GEN9_RING_EXECLIST_STATUS_LO(GEN9_RCS_BASE)) & GEN9_EXECLIST_QFULL);
     /* A third list while one is queued does not fit. */
@@ -226,7 +227,7 @@ static void test_preemption_saves_and_resumes(void **state)
     assert_int_equal(fx_rd32(&f, FX_DATA + 0x404), 2001);
     assert_int_equal(fx_rd32(&f, FX_DATA + 0x0), 1000);
     assert_int_equal(fx_rd32(&f, FX_DATA + 0x4), 1001);
-    assert_int_equal(fx_rd32(&f, FX_DATA + 0x8), 0);    /* A stopped after two stores */
+    assert_int_equal(fx_rd32(&f, FX_DATA + 0x8), 0); /* A stopped after two stores */
     head = fx_rd32(&f, st + GEN9_CTX_RING_HEAD * 4);
     assert_int_equal(head, 2 * 16);
     assert_int_equal(fx_csb(&f, IGPU_RCS, ev, 8), 3);
@@ -261,8 +262,8 @@ static void test_preemption_waits_for_batch_end(void **state)
     assert_int_equal(igpu_model_ctx_init(f.m, IGPU_BCS, FX_CTX_A, FX_RING, FX_RING_SIZE), 0);
     fill_ring(&f, IGPU_BCS, FX_CTX_B, FX_RING_B, 0x40, 1, 7);
     assert_int_equal(igpu_model_submit_ring(f.m, IGPU_BCS, FX_CTX_A, 0xA, ring, 4), 0);
-    igpu_model_run(f.m, IGPU_BCS, 1);        /* restore */
-    igpu_model_run(f.m, IGPU_BCS, 1);        /* MI_BATCH_BUFFER_START */
+    igpu_model_run(f.m, IGPU_BCS, 1); /* restore */
+    igpu_model_run(f.m, IGPU_BCS, 1); /* MI_BATCH_BUFFER_START */
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_B, 0xB), 0), 0);
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
     /* The batch ran to its end before the switch. */
@@ -291,7 +292,8 @@ static void test_invalid_submissions(void **state)
     assert_int_equal(igpu_reg_write(f.g, GEN9_RING_ELSP(GEN9_RCS_BASE), 0), IGPU_EUNSUPPORTED);
     /* Enable through the masked GFX_MODE register, as i915 does. */
     assert_int_equal(igpu_reg_write(f.g, GEN9_RING_MODE(GEN9_RCS_BASE),
-                                    GEN9_MASKED_BIT_ENABLE(GEN9_GFX_RUN_LIST_ENABLE)), 0);
+                                    GEN9_MASKED_BIT_ENABLE(GEN9_GFX_RUN_LIST_ENABLE)),
+                     0);
     assert_true(fx_reg(&f, GEN9_RING_MODE(GEN9_RCS_BASE)) & GEN9_GFX_RUN_LIST_ENABLE);
     fill_ring(&f, IGPU_RCS, FX_CTX_A, FX_RING, 0, 1, 5);
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_RCS, desc(FX_CTX_A, 1), 0), 0);
@@ -308,8 +310,11 @@ static void test_bad_context_image(void **state)
     fx_init(&f);
     fill_ring(&f, IGPU_RCS, FX_CTX_A, FX_RING, 0, 1, 5);
     /* An image built for the blitter names the blitter's registers: not a render context. */
-    assert_int_equal(igpu_model_gm_write(f.m, FX_CTX_A + GEN9_LRC_STATE_OFFSET +
-                                                  (GEN9_CTX_RING_HEAD - 1) * 4, &wrong, 4), 0);
+    assert_int_equal(igpu_model_gm_write(f.m,
+                                         FX_CTX_A + GEN9_LRC_STATE_OFFSET +
+                                             (GEN9_CTX_RING_HEAD - 1) * 4,
+                                         &wrong, 4),
+                     0);
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_RCS, desc(FX_CTX_A, 1), 0), 0);
     igpu_model_run_until_idle(f.m, IGPU_RCS, 1000000000ull);
     assert_int_equal(igpu_model_fault(f.m, IGPU_RCS)->reason, IGPU_FAULT_BAD_CONTEXT);

@@ -25,20 +25,20 @@
 #include "drivers/igpu/igpu.h"
 #include "drivers/igpu/model/igpu_model.h"
 
-#define FX_ENTRIES      2048u                   /* 8 MiB of graphics memory */
-#define FX_DATA_PA      0x10000u
-#define FX_MEM_SIZE     (FX_DATA_PA + FX_ENTRIES * 4096u)
-#define FX_HWS          0x000000u               /* status pages and contexts */
-#define FX_HWS_BCS      0x001000u
-#define FX_CTX_A        0x002000u               /* two pages each */
-#define FX_CTX_B        0x004000u
-#define FX_CTX_C        0x006000u
-#define FX_RING         0x010000u               /* 16 KiB ring for context A */
-#define FX_RING_B       0x014000u
-#define FX_RING_C       0x018000u
-#define FX_RING_SIZE    0x4000u
-#define FX_BATCH        0x020000u
-#define FX_DATA         0x100000u               /* scratch graphics memory for results */
+#define FX_ENTRIES   2048u /* 8 MiB of graphics memory */
+#define FX_DATA_PA   0x10000u
+#define FX_MEM_SIZE  (FX_DATA_PA + FX_ENTRIES * 4096u)
+#define FX_HWS       0x000000u /* status pages and contexts */
+#define FX_HWS_BCS   0x001000u
+#define FX_CTX_A     0x002000u /* two pages each */
+#define FX_CTX_B     0x004000u
+#define FX_CTX_C     0x006000u
+#define FX_RING      0x010000u /* 16 KiB ring for context A */
+#define FX_RING_B    0x014000u
+#define FX_RING_C    0x018000u
+#define FX_RING_SIZE 0x4000u
+#define FX_BATCH     0x020000u
+#define FX_DATA      0x100000u /* scratch graphics memory for results */
 
 struct fx {
     uint8_t *mem;
@@ -169,8 +169,7 @@ static inline uint32_t fx_phys_rd32(struct fx *f, uint64_t pa)
 #define FX_PDE(pa) ((pa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
 
 /* Set up context A on engine e, submit cmds, run until idle; returns the busy ns. */
-static inline uint64_t fx_run_cmds(struct fx *f, enum igpu_engine e, const uint32_t *cmds,
-                                   size_t n)
+static inline uint64_t fx_run_cmds(struct fx *f, enum igpu_engine e, const uint32_t *cmds, size_t n)
 {
     assert_int_equal(igpu_model_ctx_init(f->m, e, FX_CTX_A, FX_RING, FX_RING_SIZE), 0);
     assert_int_equal(igpu_model_submit_ring(f->m, e, FX_CTX_A, 0x11, cmds, n), 0);

@@ -177,13 +177,14 @@ static void test_x_tiled_aperture(void **state)
     /* Reading back through the fence gives the linear picture; without it, the tiles. */
     memset(lin, 0, (size_t)pitch * rows);
     assert_int_equal(igpu_model_aperture_read(f.m, start + 3, (uint8_t *)lin + 3,
-                                              (size_t)pitch * rows - 3), 0);
+                                              (size_t)pitch * rows - 3),
+                     0);
     for (uint32_t y = 0; y < rows; y++)
         for (uint32_t x = 1; x < pitch / 4; x++)
             assert_int_equal(lin[y * (pitch / 4) + x], pat(x, y));
     assert_int_equal(igpu_fence_write(f.g, 3, 0), 0);
     assert_int_equal(igpu_model_aperture_read(f.m, start + 4096, lin, 4), 0);
-    assert_int_equal(lin[0], pat(128, 0));          /* tile (0,1) row 0 starts at x = 512 B */
+    assert_int_equal(lin[0], pat(128, 0)); /* tile (0,1) row 0 starts at x = 512 B */
     free(lin);
     fx_fini(&f);
 }
@@ -215,8 +216,8 @@ static void test_y_tiled_aperture_via_registers(void **state)
                 for (uint32_t r = 0; r < 32; r++) {
                     const uint8_t *ow = f.mem + fx_pa(start + (tr * 2 + tc) * 4096u) + k * 512u +
                                         r * 16u;
-                    const uint8_t *src = (const uint8_t *)lin + (tr * 32 + r) * pitch +
-                                         tc * 128u + k * 16u;
+                    const uint8_t *src = (const uint8_t *)lin + (tr * 32 + r) * pitch + tc * 128u +
+                                         k * 16u;
                     assert_memory_equal(ow, src, 16);
                 }
     free(lin);
@@ -254,8 +255,7 @@ static void test_tiled_offset_values(void **state)
                      8192 + 4096 + 512 + 1);
     assert_int_equal(contig, 511);
     /* Y, pitch 256: byte (130, 33): tile row 1 (8192), tile column 1 (4096), OWord 0, row 1. */
-    assert_int_equal(igpu_tiled_offset(IGPU_TILING_Y, 256, 130, 33, &contig),
-                     8192 + 4096 + 16 + 2);
+    assert_int_equal(igpu_tiled_offset(IGPU_TILING_Y, 256, 130, 33, &contig), 8192 + 4096 + 16 + 2);
     assert_int_equal(contig, 14);
     assert_int_equal(igpu_tiled_offset(IGPU_TILING_NONE, 100, 7, 3, &contig), 307);
     assert_int_equal(contig, 93);
@@ -288,7 +288,7 @@ static void test_fence_shapes_detile_inside(void **state)
                 if (ok)
                     assert_true(max < size);
                 else
-                    assert_true(max >= size);           /* the shape it refuses escapes */
+                    assert_true(max >= size); /* the shape it refuses escapes */
             }
             /* a size that is not whole tile rows is refused */
             if ((uint64_t)pitch * th > 4096)
@@ -313,16 +313,19 @@ static void test_register_file_refusals(void **state)
     assert_int_equal(igpu_reg_read(f.g, GEN9_GT_ISR(0), &v), IGPU_EUNSUPPORTED);
     /* Forcewake: a masked request is acknowledged at once. */
     assert_int_equal(igpu_reg_write(f.g, GEN9_FORCEWAKE_GT,
-                                    GEN9_MASKED_BIT_ENABLE(GEN9_FORCEWAKE_KERNEL)), 0);
+                                    GEN9_MASKED_BIT_ENABLE(GEN9_FORCEWAKE_KERNEL)),
+                     0);
     assert_int_equal(fx_reg(&f, GEN9_FORCEWAKE_ACK_GT) & GEN9_FORCEWAKE_KERNEL,
                      GEN9_FORCEWAKE_KERNEL);
     assert_int_equal(fx_reg(&f, GEN9_FORCEWAKE_ACK_RENDER) & GEN9_FORCEWAKE_KERNEL, 0);
     assert_int_equal(igpu_reg_write(f.g, GEN9_FORCEWAKE_GT,
-                                    GEN9_MASKED_BIT_DISABLE(GEN9_FORCEWAKE_KERNEL)), 0);
+                                    GEN9_MASKED_BIT_DISABLE(GEN9_FORCEWAKE_KERNEL)),
+                     0);
     assert_int_equal(fx_reg(&f, GEN9_FORCEWAKE_ACK_GT) & GEN9_FORCEWAKE_KERNEL, 0);
     /* Reset handshake: ready follows the request. */
     assert_int_equal(igpu_reg_write(f.g, GEN9_RING_RESET_CTL(GEN9_BCS_BASE),
-                                    GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET)), 0);
+                                    GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET)),
+                     0);
     assert_true(fx_reg(&f, GEN9_RING_RESET_CTL(GEN9_BCS_BASE)) & GEN9_RESET_CTL_READY_TO_RESET);
     fx_fini(&f);
 }
@@ -341,7 +344,7 @@ static void test_create_rejects_bad_config(void **state)
     assert_int_equal(igpu_model_create(&cfg, &m), IGPU_EINVAL);
     cfg.ggtt_entries = GEN9_GGTT_MAX_ENTRIES + 1;
     assert_int_equal(igpu_model_create(&cfg, &m), IGPU_EINVAL);
-    cfg.ggtt_entries = 16;                       /* 64 KiB of GM < 256 MiB aperture */
+    cfg.ggtt_entries = 16; /* 64 KiB of GM < 256 MiB aperture */
     assert_int_equal(igpu_model_create(&cfg, &m), IGPU_EINVAL);
     cfg.aperture_size = 65536;
     cfg.cost.cmd_ns = 0;

@@ -5,11 +5,11 @@
  * A PPGTT batch in a context without a PPGTT is still refused. */
 #include "test_igpu_model_fixture.h"
 
-#define PT_BASE   0x700000u             /* graphics memory holding the tables and pages */
-#define VA_BATCH  0x7FFF00010000ull     /* user addresses */
-#define VA_SURF   0x7FFF00020000ull
-#define W         16u
-#define H         8u
+#define PT_BASE  0x700000u         /* graphics memory holding the tables and pages */
+#define VA_BATCH 0x7FFF00010000ull /* user addresses */
+#define VA_SURF  0x7FFF00020000ull
+#define W        16u
+#define H        8u
 
 static uint64_t next_page;
 
@@ -54,7 +54,8 @@ static void run(struct fx *f, uint64_t pml4, const uint32_t *batch, unsigned n, 
     assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_PDP0_UDW * 4u, &hi, 4), 0);
     assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_PDP0_LDW * 4u, &lo, 4), 0);
     uint64_t mode = pml4 ? GEN9_CTX_ADDR_LEGACY_64B : GEN9_CTX_ADDR_LEGACY_32B;
-    uint64_t d = gen9_ctx_desc(FX_CTX_A, 0xA, GEN9_CTX_PRIVILEGE | mode << GEN9_CTX_ADDRESSING_MODE_SHIFT);
+    uint64_t d = gen9_ctx_desc(FX_CTX_A, 0xA,
+                               GEN9_CTX_PRIVILEGE | mode << GEN9_CTX_ADDRESSING_MODE_SHIFT);
     assert_int_equal(igpu_elsp_submit(f->g, IGPU_BCS, d, 0), 0);
     igpu_model_run_until_idle(f->m, IGPU_BCS, 1000000000ull);
 }
@@ -89,7 +90,7 @@ static void test_blit_and_store_through_the_ppgtt(void **state)
     fx_init(&f);
     uint64_t pml4 = build(&f, &batch_pa, &surf_pa, true);
     unsigned n = fill_blit(b, VA_SURF, 0x00C0FFEE);
-    b[n++] = GEN9_MI_STORE_DATA_IMM;                    /* PPGTT: no USE_GGTT */
+    b[n++] = GEN9_MI_STORE_DATA_IMM; /* PPGTT: no USE_GGTT */
     b[n++] = (uint32_t)(VA_SURF + W * H * 4u);
     b[n++] = (uint32_t)(VA_SURF >> 32);
     b[n++] = 0x600DF00D;
@@ -154,7 +155,7 @@ static void test_preempted_ggtt_blit_after_a_ppgtt_batch(void **state)
     uint64_t pml4 = build(&f, &batch_pa, &surf_pa, true);
     b[0] = GEN9_MI_NOOP;
     b[1] = GEN9_MI_BATCH_BUFFER_END;
-    run(&f, pml4, b, 2, batch_pa);                      /* level 1 was a PPGTT batch */
+    run(&f, pml4, b, 2, batch_pa); /* level 1 was a PPGTT batch */
     assert_null(igpu_model_fault(f.m, IGPU_BCS));
 
     /* Context B: a 1024x256 fill from its ring (level 0), preempted between steps by C. */
@@ -174,13 +175,19 @@ static void test_preempted_ggtt_blit_after_a_ppgtt_batch(void **state)
     assert_int_equal(igpu_model_ctx_init(f.m, IGPU_BCS, FX_CTX_C, FX_RING_C, FX_RING_SIZE), 0);
     uint32_t tb = sizeof ring_b, tc = sizeof ring_c;
     assert_int_equal(igpu_model_gm_write(f.m, FX_RING_B, ring_b, tb), 0);
-    assert_int_equal(igpu_model_gm_write(f.m, FX_CTX_B + GEN9_LRC_STATE_OFFSET + GEN9_CTX_RING_TAIL * 4u, &tb, 4), 0);
+    assert_int_equal(igpu_model_gm_write(f.m,
+                                         FX_CTX_B + GEN9_LRC_STATE_OFFSET + GEN9_CTX_RING_TAIL * 4u,
+                                         &tb, 4),
+                     0);
     assert_int_equal(igpu_model_gm_write(f.m, FX_RING_C, ring_c, tc), 0);
-    assert_int_equal(igpu_model_gm_write(f.m, FX_CTX_C + GEN9_LRC_STATE_OFFSET + GEN9_CTX_RING_TAIL * 4u, &tc, 4), 0);
+    assert_int_equal(igpu_model_gm_write(f.m,
+                                         FX_CTX_C + GEN9_LRC_STATE_OFFSET + GEN9_CTX_RING_TAIL * 4u,
+                                         &tc, 4),
+                     0);
     uint64_t d32 = GEN9_CTX_PRIVILEGE | GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT;
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, gen9_ctx_desc(FX_CTX_B, 0xB, d32), 0), 0);
     igpu_model_run(f.m, IGPU_BCS, 1);
-    igpu_model_run(f.m, IGPU_BCS, 1);                  /* the set-up and the first step */
+    igpu_model_run(f.m, IGPU_BCS, 1); /* the set-up and the first step */
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, gen9_ctx_desc(FX_CTX_C, 0xC, d32), 0), 0);
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
     assert_null(igpu_model_fault(f.m, IGPU_BCS));

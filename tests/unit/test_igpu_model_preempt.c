@@ -6,12 +6,12 @@
  */
 #include "test_igpu_model_fixture.h"
 
-#define W        1024u
-#define H        512u
-#define PITCH    (W * 4u)
-#define STEP_NS  10000u             /* 10 us: 39 rows of 1024 pixels at 250 ps a pixel */
+#define W             1024u
+#define H             512u
+#define PITCH         (W * 4u)
+#define STEP_NS       10000u /* 10 us: 39 rows of 1024 pixels at 250 ps a pixel */
 #define ROWS_PER_STEP (STEP_NS * 1000u / (W * 250u))
-#define SURF     FX_DATA
+#define SURF          FX_DATA
 
 static void color_blt(uint32_t *c, uint64_t dst, uint32_t w, uint32_t h, uint32_t color)
 {
@@ -49,8 +49,9 @@ static void sdi(uint32_t *c, uint64_t addr, uint32_t v)
 
 static uint64_t desc(uint32_t lrca, uint32_t id)
 {
-    return gen9_ctx_desc(lrca, id, GEN9_CTX_PRIVILEGE |
-                                       (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT));
+    return gen9_ctx_desc(lrca, id,
+                         GEN9_CTX_PRIVILEGE |
+                             (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT));
 }
 
 static void init(struct fx *f, enum igpu_model_preempt p)
@@ -103,7 +104,7 @@ static void test_long_blit_runs_in_steps(void **state)
     c[7] = GEN9_MI_NOOP;
     ring(&f, FX_CTX_A, FX_RING, c, 8);
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
-    igpu_model_run(f.m, IGPU_BCS, 1);            /* restore */
+    igpu_model_run(f.m, IGPU_BCS, 1); /* restore */
     uint64_t used = igpu_model_run(f.m, IGPU_BCS, 1);
     /* One step: the set-up and ROWS_PER_STEP rows, not the whole 128 us blit. */
     assert_int_equal(rows_filled(&f, SURF, 0xA1A1A1A1u), ROWS_PER_STEP);
@@ -158,7 +159,7 @@ static void test_preempt_between_blit_steps(void **state)
     ring(&f, FX_CTX_B, FX_RING_B, b, 4);
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
     igpu_model_run(f.m, IGPU_BCS, 1);
-    igpu_model_run(f.m, IGPU_BCS, 1);            /* the set-up and the first step */
+    igpu_model_run(f.m, IGPU_BCS, 1); /* the set-up and the first step */
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_B, 0xB), 0), 0);
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
     assert_null(igpu_model_fault(f.m, IGPU_BCS));
@@ -172,7 +173,7 @@ static void test_preempt_between_blit_steps(void **state)
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
     assert_null(igpu_model_fault(f.m, IGPU_BCS));
     assert_int_equal(rows_filled(&f, SURF, 0xC3C3C3C3u), H);
-    assert_int_equal(pixels(&f), (uint64_t)W * H);      /* no row written twice */
+    assert_int_equal(pixels(&f), (uint64_t)W * H); /* no row written twice */
     assert_int_equal(fx_rd32(&f, FX_CTX_A + GEN9_LRC_STATE_OFFSET + GEN9_CTX_RING_HEAD * 4u), 32);
     fx_fini(&f);
 }
@@ -200,7 +201,7 @@ static void test_preempted_overlapping_copy_matches(void **state)
     assert_int_equal(igpu_elsp_submit(cut.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
     igpu_model_run(cut.m, IGPU_BCS, 1);
     for (;;) {
-        igpu_model_run(cut.m, IGPU_BCS, 1);       /* one step of A */
+        igpu_model_run(cut.m, IGPU_BCS, 1); /* one step of A */
         if (igpu_model_engine_state(cut.m, IGPU_BCS) == IGPU_MODEL_IDLE)
             break;
         ring(&cut, FX_CTX_B, FX_RING_B, b, 4);
@@ -208,7 +209,7 @@ static void test_preempted_overlapping_copy_matches(void **state)
         igpu_model_run_until_idle(cut.m, IGPU_BCS, 1000000000ull);
         preemptions++;
         assert_int_equal(igpu_elsp_submit(cut.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
-        igpu_model_run(cut.m, IGPU_BCS, 1);      /* restore */
+        igpu_model_run(cut.m, IGPU_BCS, 1); /* restore */
     }
     assert_null(igpu_model_fault(cut.m, IGPU_BCS));
     assert_true(preemptions >= H / ROWS_PER_STEP - 1u);
@@ -224,16 +225,20 @@ static uint32_t nested_batches(struct fx *f, bool arb_check, uint32_t *r)
 {
     uint32_t b1[16], b2[16], n1 = 0, n2 = 0;
     const uint64_t bb1 = FX_BATCH, bb2 = FX_BATCH + 0x1000u, out = FX_DATA + 0x580000u;
-    sdi(&b1[n1], out, 1); n1 += 4;
+    sdi(&b1[n1], out, 1);
+    n1 += 4;
     b1[n1++] = GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_SECOND_LEVEL;
     b1[n1++] = (uint32_t)bb2;
     b1[n1++] = 0;
-    sdi(&b1[n1], out + 12u, 4); n1 += 4;
+    sdi(&b1[n1], out + 12u, 4);
+    n1 += 4;
     b1[n1++] = GEN9_MI_BATCH_BUFFER_END;
-    sdi(&b2[n2], out + 4u, 2); n2 += 4;
+    sdi(&b2[n2], out + 4u, 2);
+    n2 += 4;
     if (arb_check)
         b2[n2++] = GEN9_MI_ARB_CHECK;
-    sdi(&b2[n2], out + 8u, 3); n2 += 4;
+    sdi(&b2[n2], out + 8u, 3);
+    n2 += 4;
     b2[n2++] = GEN9_MI_BATCH_BUFFER_END;
     assert_int_equal(igpu_model_gm_write(f->m, bb1, b1, n1 * 4u), 0);
     assert_int_equal(igpu_model_gm_write(f->m, bb2, b2, n2 * 4u), 0);
@@ -279,7 +284,7 @@ static void test_preempt_inside_second_level_batch(void **state)
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
     assert_null(igpu_model_fault(f.m, IGPU_BCS));
-    expect_stores(&f, 5);       /* store 3 in batch 2, store 4 back in batch 1, 5 in the ring */
+    expect_stores(&f, 5); /* store 3 in batch 2, store 4 back in batch 1, 5 in the ring */
     fx_fini(&f);
 }
 
@@ -291,13 +296,13 @@ static void test_ring_granularity_waits_for_batch_or_arb_check(void **state)
     init(&f, IGPU_MODEL_PREEMPT_RING);
     ring(&f, FX_CTX_A, FX_RING, r, nested_batches(&f, false, r));
     preempt_after(&f, 4);
-    expect_stores(&f, 4);       /* only back in the ring */
+    expect_stores(&f, 4); /* only back in the ring */
     fx_fini(&f);
 
     init(&f, IGPU_MODEL_PREEMPT_RING);
     ring(&f, FX_CTX_A, FX_RING, r, nested_batches(&f, true, r));
     preempt_after(&f, 4);
-    expect_stores(&f, 2);       /* MI_ARB_CHECK after store 2 is an arbitration point */
+    expect_stores(&f, 2); /* MI_ARB_CHECK after store 2 is an arbitration point */
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
     expect_stores(&f, 5);
@@ -320,8 +325,8 @@ static void test_arbitration_off_holds_preemption(void **state)
     for (unsigned i = 3; i < 5; i++, n += 4)
         sdi(&r[n], FX_DATA + 0x580000u + 4u * i, i + 1u);
     ring(&f, FX_CTX_A, FX_RING, r, n);
-    preempt_after(&f, 2);       /* B arrives after store 1, arbitration off */
-    expect_stores(&f, 3);       /* A left only once arbitration was on again */
+    preempt_after(&f, 2); /* B arrives after store 1, arbitration off */
+    expect_stores(&f, 3); /* A left only once arbitration was on again */
     assert_int_equal(igpu_elsp_submit(f.g, IGPU_BCS, desc(FX_CTX_A, 0xA), 0), 0);
     igpu_model_run_until_idle(f.m, IGPU_BCS, 1000000000ull);
     assert_null(igpu_model_fault(f.m, IGPU_BCS));

@@ -8,8 +8,8 @@
 
 #include "tests/unit/igpu_privilege_cases.h"
 
-#define UB      (FX_PP_BASE + 0x1000u)          /* the user batch */
-#define VICTIM  (FX_BATCH + 0x800u)
+#define UB     (FX_PP_BASE + 0x1000u) /* the user batch */
+#define VICTIM (FX_BATCH + 0x800u)
 
 static int teardown(void **state)
 {
@@ -21,7 +21,9 @@ static struct priv_env env_of(enum igpu_engine e)
 {
     uint32_t base = igpu_engine_base(e);
     return (struct priv_env){
-        .victim = VICTIM, .pp_data = FX_PP_BASE + 0x2000u, .pp_callee = FX_PP_BASE + 0x3000u,
+        .victim = VICTIM,
+        .pp_data = FX_PP_BASE + 0x2000u,
+        .pp_callee = FX_PP_BASE + 0x3000u,
         .gpr0 = GEN9_RING_CS_GPR(base, 0),
         /* Loaded by i915's golden context from the ring; the video engine's timestamp, which
          * nothing may write. */
@@ -69,7 +71,8 @@ static void test_user_batch_cases(void **state)
             struct fx_cs *f = prepare(state, engines[i], &v, batch, priv_batch(k, &v, batch));
             fx_run(f);
             s = (struct priv_seen){
-                .faulted = f->res.fault != IGPU_CS_OK, .why = f->res.what,
+                .faulted = f->res.fault != IGPU_CS_OK,
+                .why = f->res.what,
                 .scratch = fx_rd64(f, IGPU_CS_GGTT, FX_LRCA + PRIV_SCRATCH),
                 .marker = fx_rd32(f, IGPU_CS_PPGTT, v.pp_data + PRIV_MARKER_OFF),
                 .pp_val = k->pp_off ? fx_rd32(f, IGPU_CS_PPGTT, v.pp_data + k->pp_off) : 0,
@@ -80,7 +83,7 @@ static void test_user_batch_cases(void **state)
             for (unsigned q = 0; q < 3; q++)
                 s.victim[q] = fx_rd64(f, IGPU_CS_GGTT, v.victim + 8u * q);
             priv_check(k, &s);
-            assert_int_equal(f->res.head, f->ring.tail);    /* the request completed */
+            assert_int_equal(f->res.head, f->ring.tail); /* the request completed */
             ran++;
         }
     }
@@ -97,7 +100,7 @@ static void test_privileged_stores_land(void **state)
 
     batch[n++] = GEN9_MI_BATCH_BUFFER_END;
     fx_put(f, IGPU_CS_GGTT, FX_BATCH, batch, n);
-    f->ring.tail = f->ring.head;                /* replace the ring's user batch */
+    f->ring.tail = f->ring.head; /* replace the ring's user batch */
     f->ring_dw = 0;
     FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START, FX_BATCH, 0,
             GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, VICTIM + 8u, 0, 0x600D);

@@ -8,11 +8,11 @@
 
 #include "tests/unit/igpu_privilege_cases.h"
 
-#define PT_BASE     0x700000u           /* graphics memory holding the tables and pages */
-#define VA_BATCH    0x7FFF00010000ull   /* user addresses, all in one page table */
-#define VA_DATA     0x7FFF00020000ull
-#define VA_CALLEE   0x7FFF00030000ull   /* far beyond the GGTT: only the PPGTT has it */
-#define VICTIM      (FX_DATA + 0x800u)
+#define PT_BASE   0x700000u         /* graphics memory holding the tables and pages */
+#define VA_BATCH  0x7FFF00010000ull /* user addresses, all in one page table */
+#define VA_DATA   0x7FFF00020000ull
+#define VA_CALLEE 0x7FFF00030000ull /* far beyond the GGTT: only the PPGTT has it */
+#define VICTIM    (FX_DATA + 0x800u)
 
 
 struct pp {
@@ -46,7 +46,9 @@ static struct priv_env env_of(enum igpu_engine e)
 {
     uint32_t base = igpu_engine_base(e);
     /* RING_MODE: the model loads it from no command at all; a user batch may not either. */
-    return (struct priv_env){ .victim = VICTIM, .pp_data = VA_DATA, .pp_callee = VA_CALLEE,
+    return (struct priv_env){ .victim = VICTIM,
+                              .pp_data = VA_DATA,
+                              .pp_callee = VA_CALLEE,
                               .gpr0 = GEN9_RING_CS_GPR(base, 0),
                               .priv_reg = GEN9_RING_MODE(base) };
 }
@@ -57,9 +59,13 @@ static void run(struct fx *f, enum igpu_engine e, const struct priv_env *v, cons
                 const uint32_t *batch, unsigned n)
 {
     uint32_t st = FX_CTX_A + GEN9_LRC_STATE_OFFSET, callee[16];
-    uint32_t ring[8] = { GEN9_MI_LOAD_REGISTER_IMM(1), v->gpr0, PRIV_GPR0,
+    uint32_t ring[8] = { GEN9_MI_LOAD_REGISTER_IMM(1),
+                         v->gpr0,
+                         PRIV_GPR0,
                          GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
-                         (uint32_t)VA_BATCH, (uint32_t)(VA_BATCH >> 32), GEN9_MI_NOOP,
+                         (uint32_t)VA_BATCH,
+                         (uint32_t)(VA_BATCH >> 32),
+                         GEN9_MI_NOOP,
                          GEN9_MI_NOOP };
     uint32_t tail = sizeof ring, hi = (uint32_t)(p->pml4 >> 32), lo = (uint32_t)p->pml4;
     unsigned m = priv_callee(v, callee);
@@ -71,14 +77,15 @@ static void run(struct fx *f, enum igpu_engine e, const struct priv_env *v, cons
     for (unsigned i = 0; i < 6; i++)
         fx_wr32(f, v->victim + 4u * i, PRIV_SENTINEL);
     assert_int_equal(igpu_model_ctx_init(f->m, e, FX_CTX_A, FX_RING, FX_RING_SIZE), 0);
-    fx_wr32(f, FX_CTX_A + PRIV_SCRATCH, PRIV_SENTINEL);     /* the context's status page */
+    fx_wr32(f, FX_CTX_A + PRIV_SCRATCH, PRIV_SENTINEL); /* the context's status page */
     fx_wr32(f, FX_CTX_A + PRIV_SCRATCH + 4u, PRIV_SENTINEL);
     assert_int_equal(igpu_model_gm_write(f->m, FX_RING, ring, sizeof ring), 0);
     assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_RING_TAIL * 4u, &tail, 4), 0);
     assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_PDP0_UDW * 4u, &hi, 4), 0);
     assert_int_equal(igpu_model_gm_write(f->m, st + GEN9_CTX_PDP0_LDW * 4u, &lo, 4), 0);
-    uint64_t d = gen9_ctx_desc(FX_CTX_A, 0xA, GEN9_CTX_PRIVILEGE | GEN9_CTX_ADDR_LEGACY_64B
-                                                                     << GEN9_CTX_ADDRESSING_MODE_SHIFT);
+    uint64_t d = gen9_ctx_desc(FX_CTX_A, 0xA,
+                               GEN9_CTX_PRIVILEGE | GEN9_CTX_ADDR_LEGACY_64B
+                                                        << GEN9_CTX_ADDRESSING_MODE_SHIFT);
     assert_int_equal(igpu_elsp_submit(f->g, e, d, 0), 0);
     igpu_model_run_until_idle(f->m, e, 1000000000ull);
 }
@@ -108,7 +115,8 @@ static void test_ppgtt_batch_cases(void **state)
             ft = igpu_model_fault(f.m, engines[i]);
             assert_int_equal(igpu_model_stats(f.m, engines[i], &st), 0);
             s = (struct priv_seen){
-                .faulted = ft != NULL, .why = ft ? ft->detail : "",
+                .faulted = ft != NULL,
+                .why = ft ? ft->detail : "",
                 .scratch = fx_rd64(&f, FX_CTX_A + PRIV_SCRATCH),
                 .marker = fx_phys_rd32(&f, p.data_pa + PRIV_MARKER_OFF),
                 .pp_val = k->pp_off ? fx_phys_rd32(&f, p.data_pa + k->pp_off) : 0,
@@ -133,7 +141,8 @@ static void test_user_batch_loads_bcs_swctrl(void **state)
 {
     struct priv_env v = env_of(IGPU_BCS);
     const uint32_t lri[] = { GEN9_MI_LOAD_REGISTER_IMM(1), GEN9_BCS_SWCTRL,
-                             GEN9_MASKED_BIT_ENABLE(GEN9_BCS_SWCTRL_DST_Y), GEN9_MI_BATCH_BUFFER_END };
+                             GEN9_MASKED_BIT_ENABLE(GEN9_BCS_SWCTRL_DST_Y),
+                             GEN9_MI_BATCH_BUFFER_END };
     struct fx f;
     (void)state;
     fx_init(&f);

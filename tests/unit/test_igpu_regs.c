@@ -82,7 +82,7 @@ static void test_fence_encoding(void **state)
     assert_int_equal(fd.end, 0x00300000);
     assert_int_equal(fd.pitch, 4096);
     fd = gen9_fence_decode(gen9_fence_encode(0xFFFFF000u, 0x1000, 128 * 2048, false));
-    assert_int_equal(fd.end, 0x100000000ull);         /* the last page of 4 GiB */
+    assert_int_equal(fd.end, 0x100000000ull); /* the last page of 4 GiB */
     assert_int_equal(fd.pitch, 128u * 2048u);
     assert_false(fd.y_tiled);
     assert_int_equal(gen9_fence_encode(0x1000, 0, 512, false), 0);
@@ -111,7 +111,7 @@ static void test_gmch_and_bdsm_decoding(void **state)
     assert_int_equal(igpu_bdsm_base(0x7B000001u), 0x7B000000u);
     assert_true(igpu_pci_id_supported(0x8086, 0x1912));
     assert_true(igpu_pci_id_supported(0x8086, 0x193D));
-    assert_false(igpu_pci_id_supported(0x8086, 0x5912));    /* Kaby Lake: not listed */
+    assert_false(igpu_pci_id_supported(0x8086, 0x5912)); /* Kaby Lake: not listed */
     assert_false(igpu_pci_id_supported(0x1234, 0x1912));
     assert_int_equal(igpu_bar_size_from_probe(0xFF00000Cu, 0xFFFFFFFFu), 16u << 20);
     assert_int_equal(igpu_bar_size_from_probe(0xF000000Cu, 0xFFFFFFFFu), 256u << 20);
@@ -145,7 +145,7 @@ static void cfg_write(void *ctx, uint16_t off, uint32_t val)
         if (off & 4)
             c->r[off / 4] = val & (uint32_t)(mask >> 32);
         else
-            c->r[off / 4] = (val & (uint32_t)mask & 0xFFFFFFF0u) | 0xCu;   /* 64-bit pref */
+            c->r[off / 4] = (val & (uint32_t)mask & 0xFFFFFFF0u) | 0xCu; /* 64-bit pref */
         return;
     }
     c->r[off / 4] = val;
@@ -155,13 +155,13 @@ static void cfg_init(struct cfgspace *c)
 {
     memset(c, 0, sizeof(*c));
     c->r[0] = 0x19128086u;
-    c->r[1] = 0x00100007u;                       /* memory + io + master decode on */
-    c->r[2] = 0x03000006u;                       /* class VGA, revision 6 */
+    c->r[1] = 0x00100007u; /* memory + io + master decode on */
+    c->r[2] = 0x03000006u; /* class VGA, revision 6 */
     c->bar_size[0] = 16u << 20;
     c->bar_size[1] = 256u << 20;
-    c->r[4] = 0xF600000Cu;                       /* BAR0 at 0xF6000000 */
+    c->r[4] = 0xF600000Cu; /* BAR0 at 0xF6000000 */
     c->r[5] = 0;
-    c->r[6] = 0xE000000Cu;                       /* BAR2 at 0x1_E0000000 */
+    c->r[6] = 0xE000000Cu; /* BAR2 at 0x1_E0000000 */
     c->r[7] = 0x1;
     c->r[0x50 / 4] = (0x02u << 8) | (3u << 6);
     c->r[0x5C / 4] = 0x7B000001u;
@@ -188,7 +188,7 @@ static void test_discover(void **state)
     assert_int_equal(in.gm_size, 4ull << 30);
     assert_int_equal(in.stolen_size, 64u << 20);
     assert_int_equal(in.stolen_base, 0x7B000000u);
-    assert_int_equal(in.timestamp_hz, 0);       /* the backend reads it from CTC_MODE */
+    assert_int_equal(in.timestamp_hz, 0); /* the backend reads it from CTC_MODE */
     /* Sizing happened with decoding off, and everything was put back. */
     assert_true(c.decode_off_while_sizing);
     assert_int_equal(c.r[1], 0x00100007u & 0xFFFF);
@@ -197,17 +197,17 @@ static void test_discover(void **state)
     assert_int_equal(c.r[7], 0x1);
 
     cfg_init(&c);
-    c.r[0] = 0x11118086u;                        /* not a supported device */
+    c.r[0] = 0x11118086u; /* not a supported device */
     assert_int_equal(igpu_discover(&cfg, &in), IGPU_ENODEV);
     assert_int_equal(c.writes, 0);
 
     cfg_init(&c);
-    c.r[4] = 0xF6000000u;                        /* a 32-bit BAR0 is not a Gen9 GTTMMADR */
+    c.r[4] = 0xF6000000u; /* a 32-bit BAR0 is not a Gen9 GTTMMADR */
     assert_int_equal(igpu_discover(&cfg, &in), IGPU_EINVAL);
-    assert_int_equal(c.r[1], 0x0007);            /* decoding restored even so */
+    assert_int_equal(c.r[1], 0x0007); /* decoding restored even so */
 
     cfg_init(&c);
-    c.r[0x50 / 4] = 0;                           /* GGMS 0: no GGTT */
+    c.r[0x50 / 4] = 0; /* GGMS 0: no GGTT */
     assert_int_equal(igpu_discover(&cfg, &in), IGPU_EINVAL);
 }
 
@@ -272,14 +272,10 @@ static void test_engines(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_design_facts),
-        cmocka_unit_test(test_engines),
-        cmocka_unit_test(test_fence_encoding),
-        cmocka_unit_test(test_masked_registers),
-        cmocka_unit_test(test_gmch_and_bdsm_decoding),
-        cmocka_unit_test(test_discover),
-        cmocka_unit_test(test_tick_conversion),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_design_facts),           cmocka_unit_test(test_engines),
+        cmocka_unit_test(test_fence_encoding),         cmocka_unit_test(test_masked_registers),
+        cmocka_unit_test(test_gmch_and_bdsm_decoding), cmocka_unit_test(test_discover),
+        cmocka_unit_test(test_tick_conversion),        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,8 +33,11 @@ static void test_render_commands(void **state)
 {
     struct fx *f = *state;
     uint32_t *r = f->ring;
-    const struct igpu_scan_cost cost = { .cmd_ns = 10, .blit_ns = 1000, .pixel_ps = 1000,
-                                         .write_ns = 7, .batch_ns = 500 };
+    const struct igpu_scan_cost cost = { .cmd_ns = 10,
+                                         .blit_ns = 1000,
+                                         .pixel_ps = 1000,
+                                         .write_ns = 7,
+                                         .batch_ns = 500 };
 
     f->cfg.cost = &cost;
     f->n += emit_noop(r + f->n);
@@ -45,15 +48,17 @@ static void test_render_commands(void **state)
     f->n += emit_lri1(r + f->n, RCS_GPR(0), 5);
     f->n += emit_srm(r + f->n, GEN9_RING_TIMESTAMP(GEN9_RCS_BASE), FX_GM_BASE + 0x200);
     f->n += emit_lrm(r + f->n, RCS_GPR(1) + 4, FX_GM_BASE + 0x204);
-    f->n += emit_pipe_control(r + f->n, GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_GLOBAL_GTT |
-                              GEN9_PIPE_CONTROL_WRITE_IMMEDIATE, FX_GM_BASE + 0x300, 3);
-    f->n += emit_pipe_control(r + f->n, GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_NOTIFY,
-                              0, 0);
+    f->n += emit_pipe_control(r + f->n,
+                              GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_GLOBAL_GTT |
+                                  GEN9_PIPE_CONTROL_WRITE_IMMEDIATE,
+                              FX_GM_BASE + 0x300, 3);
+    f->n += emit_pipe_control(r + f->n, GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_NOTIFY, 0,
+                              0);
     assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
     assert_int_equal(f->res.err.code, IGPU_SCAN_OK);
     assert_int_equal(f->res.commands, 10);
-    assert_int_equal(f->res.mem_writes, 4);       /* two stores, SRM, post-sync */
-    assert_int_equal(f->res.reg_writes, 2);       /* LRI, LRM */
+    assert_int_equal(f->res.mem_writes, 4); /* two stores, SRM, post-sync */
+    assert_int_equal(f->res.reg_writes, 2); /* LRI, LRM */
     assert_int_equal(f->res.user_interrupts, 1);
     assert_int_equal(f->res.notifies, 1);
     assert_int_equal(f->res.batches, 0);
@@ -68,9 +73,12 @@ static void test_lri_several_pairs(void **state)
     uint32_t *r = f->ring;
 
     r[0] = GEN9_MI_LOAD_REGISTER_IMM(3) | GEN9_MI_LRI_FORCE_POSTED;
-    r[1] = RCS_GPR(0); r[2] = 1;
-    r[3] = RCS_GPR(0) + 4; r[4] = 2;
-    r[5] = RCS_GPR(15) + 4; r[6] = 3;
+    r[1] = RCS_GPR(0);
+    r[2] = 1;
+    r[3] = RCS_GPR(0) + 4;
+    r[4] = 2;
+    r[5] = RCS_GPR(15) + 4;
+    r[6] = 3;
     f->n = 7;
     assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
     assert_int_equal(f->res.reg_writes, 3);
@@ -104,7 +112,7 @@ static void test_blitter_commands(void **state)
     f->n += emit_color_blt(r + f->n, FX_GM_BASE, 256, 0, 0, 64, 16, 0xFF00FF00u);
     f->n += emit_copy_blt(r + f->n, FX_GM_BASE + 0x8000, 256, 0, 0, 32, 8, FX_GM_BASE, 256, 0, 0);
     f->n += emit_flush_dw(r + f->n, GEN9_MI_FLUSH_DW_OP_STOREDW, FX_GM_BASE + 0x1000, 7);
-    r[f->n] = GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_NOTIFY;   /* no post-sync: address unused */
+    r[f->n] = GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_NOTIFY; /* no post-sync: address unused */
     r[f->n + 1] = r[f->n + 2] = r[f->n + 3] = 0;
     f->n += 4;
     f->n += emit_lri1(r + f->n, BCS_GPR(3), 9);
@@ -116,10 +124,10 @@ static void test_blitter_commands(void **state)
     assert_int_equal(f->res.mem_writes, 1);
     assert_int_equal(f->res.notifies, 1);
     /* Default cost parameters: 5 commands, 2 blits, 1280 pixels, 1 write. */
-    assert_int_equal(f->res.est_cost_ns,
-                     5 * igpu_scan_cost_default.cmd_ns + 2 * igpu_scan_cost_default.blit_ns +
-                     1280 * igpu_scan_cost_default.pixel_ps / 1000 +
-                     igpu_scan_cost_default.write_ns);
+    assert_int_equal(f->res.est_cost_ns, 5 * igpu_scan_cost_default.cmd_ns +
+                                             2 * igpu_scan_cost_default.blit_ns +
+                                             1280 * igpu_scan_cost_default.pixel_ps / 1000 +
+                                             igpu_scan_cost_default.write_ns);
 }
 
 /* The last byte of the rectangle may be the last byte of the range. */
@@ -148,8 +156,7 @@ static void test_blit_rectangle_offset(void **state)
 
     f->n = emit_color_blt(f->ring, FX_GM_BASE - 100 * 1024, 1024, 16, 100, 32, 110, 0);
     assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
-    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 1024, 0, 0, 8, 8, FX_GM_BASE - 4096, 512,
-                         0, 8);
+    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 1024, 0, 0, 8, 8, FX_GM_BASE - 4096, 512, 0, 8);
     assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
 }
 
@@ -162,8 +169,7 @@ static void test_tiled_blit(void **state)
     f->n = emit_color_blt(f->ring, FX_GM_END - 32768, 128, 0, 0, 128, 40, 0);
     f->ring[0] |= GEN9_BLT_DST_TILED;
     assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
-    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 128, 0, 0, 64, 32, FX_GM_BASE + 0x10000, 256,
-                         0, 0);
+    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 128, 0, 0, 64, 32, FX_GM_BASE + 0x10000, 256, 0, 0);
     f->ring[0] |= GEN9_BLT_DST_TILED | GEN9_BLT_SRC_TILED;
     assert_int_equal(fx_scan(f), IGPU_SCAN_OK);
 }
@@ -206,9 +212,9 @@ static void test_ranges_touched(void **state)
     uint32_t b[8];
     size_t n = 0;
 
-    f->ranges[0] = (struct igpu_scan_range){FX_GM_BASE, third};
-    f->ranges[1] = (struct igpu_scan_range){FX_GM_BASE + 2 * third, third};
-    f->ranges[2] = (struct igpu_scan_range){FX_GM_BASE + 3 * third + 4096, third - 4096};
+    f->ranges[0] = (struct igpu_scan_range){ FX_GM_BASE, third };
+    f->ranges[1] = (struct igpu_scan_range){ FX_GM_BASE + 2 * third, third };
+    f->ranges[2] = (struct igpu_scan_range){ FX_GM_BASE + 3 * third + 4096, third - 4096 };
     f->cfg.n_ranges = 3;
     n += emit_sdi(b + n, FX_GM_BASE + 2 * third + 0x10, 1);
     n += emit_bb_end(b + n);
@@ -261,7 +267,7 @@ static void test_chained_batch(void **state)
 
     na += emit_sdi(a + na, FX_GM_BASE, 1);
     na += emit_bb_start(a + na, b2, 0);
-    a[na] = 0xFFFFFFFFu;            /* garbage after the chain */
+    a[na] = 0xFFFFFFFFu; /* garbage after the chain */
     fx_put(f, b1, a, na + 1);
     fx_put(f, b2, &end, 1);
     f->n = emit_bb_start(f->ring, b1, 0);
@@ -325,14 +331,14 @@ static void test_long_batch_across_pages(void **state)
     assert_int_equal(f->res.commands, 3002);
     assert_int_equal(f->res.shadow_used_dw, 3001);
     assert_memory_equal(f->shadow, a, sizeof(a));
-    assert_true(f->reads >= 4);     /* 0x1F00..0x4EE4 spans four pages */
+    assert_true(f->reads >= 4); /* 0x1F00..0x4EE4 spans four pages */
 }
 
 static void test_ranges_normalize(void **state)
 {
     struct igpu_scan_range r[6] = {
         { 0x5000, 0x1000 }, { 0x1000, 0x1000 }, { 0x1800, 0x1000 },
-        { 0x9000, 0 }, { 0x2800, 0x800 }, { UINT64_MAX - 0xFFF, 0x2000 },
+        { 0x9000, 0 },      { 0x2800, 0x800 },  { UINT64_MAX - 0xFFF, 0x2000 },
     };
     size_t n;
 
@@ -342,9 +348,9 @@ static void test_ranges_normalize(void **state)
     assert_int_equal(n, 3);
     assert_true(igpu_scan_ranges_normalized(r, n));
     assert_int_equal(r[0].start, 0x1000);
-    assert_int_equal(r[0].size, 0x2000);         /* 0x1000..0x3000, merged through 0x2800 */
+    assert_int_equal(r[0].size, 0x2000); /* 0x1000..0x3000, merged through 0x2800 */
     assert_int_equal(r[1].start, 0x5000);
-    assert_int_equal(r[2].size, 0xFFF);          /* clipped at 2^64 - 1 */
+    assert_int_equal(r[2].size, 0xFFF); /* clipped at 2^64 - 1 */
     assert_true(igpu_scan_ranges_contain(r, n, 0x1000, 0x2000));
     assert_false(igpu_scan_ranges_contain(r, n, 0x1000, 0x2001));
     assert_false(igpu_scan_ranges_contain(r, n, 0xFFF, 2));
@@ -401,12 +407,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_render_commands, setup_rcs, teardown),
         cmocka_unit_test_setup_teardown(test_lri_several_pairs, setup_rcs, teardown),
         cmocka_unit_test_setup_teardown(test_blitter_commands, setup_bcs, teardown),
-        cmocka_unit_test_setup_teardown(test_bcs_swctrl_is_allowed_on_the_blitter, setup_bcs, teardown),
+        cmocka_unit_test_setup_teardown(test_bcs_swctrl_is_allowed_on_the_blitter, setup_bcs,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_blit_fits_range_exactly, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_blit_rectangle_offset, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_tiled_blit, setup_bcs, teardown),
-        cmocka_unit_test_setup_teardown(test_batch_is_shadowed_and_rewritten, setup_rcs,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_batch_is_shadowed_and_rewritten, setup_rcs, teardown),
         cmocka_unit_test_setup_teardown(test_ranges_touched, setup_bcs, teardown),
         cmocka_unit_test_setup_teardown(test_second_level_batch, setup_rcs, teardown),
         cmocka_unit_test_setup_teardown(test_chained_batch, setup_bcs, teardown),

@@ -105,8 +105,7 @@ static void test_second_level_flag_in_ring(void **state)
     put_end(f, B1);
     f->n = emit_bb_start(f->ring, B1, GEN9_MI_BB_START_SECOND_LEVEL);
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_BAD_FIELD);
-    expect_err(f, IGPU_SCAN_E_BAD_FIELD, 0,
-               IGPU_SCAN_GM_RING, 0, 0);
+    expect_err(f, IGPU_SCAN_E_BAD_FIELD, 0, IGPU_SCAN_GM_RING, 0, 0);
 }
 
 /* A batch that starts itself would loop for ever on the GPU. */
@@ -117,7 +116,7 @@ static void test_self_loop(void **state)
     size_t n = 0;
 
     n += emit_noop(b + n);
-    n += emit_bb_start(b + n, B1, 0);            /* chain to its own start */
+    n += emit_bb_start(b + n, B1, 0); /* chain to its own start */
     fx_put(f, B1, b, n);
     f->n = emit_bb_start(f->ring, B1, 0);
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_BATCH_LOOP);
@@ -226,7 +225,7 @@ static void test_read_fault(void **state)
     for (i = 0; i < 1099; i++)
         b[i] = GEN9_MI_NOOP;
     b[1099] = GEN9_MI_BATCH_BUFFER_END;
-    fx_put(f, B1, b, 1100);                 /* crosses into the next page */
+    fx_put(f, B1, b, 1100); /* crosses into the next page */
     f->fail_gm = B1 + 4096 + 8;
     f->n = emit_bb_start(f->ring, B1, 0);
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_READ_FAULT);
@@ -288,15 +287,15 @@ static void test_config_checks(void **state)
     struct fx *f = *state;
 
     f->n = emit_noop(f->ring);
-    f->ranges[1] = f->ranges[0];                  /* overlapping: not normalized */
+    f->ranges[1] = f->ranges[0]; /* overlapping: not normalized */
     f->cfg.n_ranges = 2;
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_CONFIG);
     f->cfg.n_ranges = 1;
-    f->cfg.shadow_gm = FX_GM_BASE + 0x1000;       /* guest could write the shadow */
+    f->cfg.shadow_gm = FX_GM_BASE + 0x1000; /* guest could write the shadow */
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_CONFIG);
-    f->cfg.shadow_gm = FX_GM_BASE - 4;            /* overlaps the range's first bytes */
+    f->cfg.shadow_gm = FX_GM_BASE - 4; /* overlaps the range's first bytes */
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_CONFIG);
-    f->cfg.shadow_gm = FX_SHADOW_GM + 2;          /* misaligned */
+    f->cfg.shadow_gm = FX_SHADOW_GM + 2; /* misaligned */
     assert_int_equal(fx_scan(f), IGPU_SCAN_E_CONFIG);
     f->cfg.shadow_gm = FX_SHADOW_GM;
     f->cfg.engine = IGPU_NUM_GT_ENGINES;
@@ -338,20 +337,11 @@ int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_depth_limit),
-        T(test_depth_hardware_limit),
-        T(test_second_level_flag_in_ring),
-        T(test_self_loop),
-        T(test_chain_cycle),
-        T(test_too_many_batches),
-        T(test_long_chain),
-        T(test_batch_overrun),
-        T(test_batch_start_outside),
-        T(test_read_fault),
-        T(test_shadow_full),
-        T(test_error_location_in_nested_batch),
-        T(test_config_checks),
-        T(test_scan_batch_rejects),
+        T(test_depth_limit),   T(test_depth_hardware_limit), T(test_second_level_flag_in_ring),
+        T(test_self_loop),     T(test_chain_cycle),          T(test_too_many_batches),
+        T(test_long_chain),    T(test_batch_overrun),        T(test_batch_start_outside),
+        T(test_read_fault),    T(test_shadow_full),          T(test_error_location_in_nested_batch),
+        T(test_config_checks), T(test_scan_batch_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,22 +14,22 @@
 #include "drivers/igpu/gen9_regs.h"
 #include "drivers/igpu/scanner/scanner.h"
 
-#define FX_GM_BASE   0x00100000ull     /* the guest's graphics memory window */
-#define FX_GM_SIZE   0x00040000ull     /* 256 KiB */
+#define FX_GM_BASE   0x00100000ull /* the guest's graphics memory window */
+#define FX_GM_SIZE   0x00040000ull /* 256 KiB */
 #define FX_GM_END    (FX_GM_BASE + FX_GM_SIZE)
-#define FX_SHADOW_GM 0x00800000ull     /* where the GPU sees the shadow buffer */
+#define FX_SHADOW_GM 0x00800000ull /* where the GPU sees the shadow buffer */
 #define FX_SHADOW_DW 8192u
 #define FX_RING_DW   256u
 
 struct fx {
-    uint8_t mem[FX_GM_SIZE];           /* backing store of [FX_GM_BASE, FX_GM_END) */
+    uint8_t mem[FX_GM_SIZE]; /* backing store of [FX_GM_BASE, FX_GM_END) */
     struct igpu_scan_range ranges[4];
     uint32_t shadow[FX_SHADOW_DW];
     uint32_t ring[FX_RING_DW];
-    size_t n;                          /* dwords emitted into ring */
+    size_t n; /* dwords emitted into ring */
     struct igpu_scan_config cfg;
     struct igpu_scan_result res;
-    uint64_t fail_gm;                  /* a read covering this address fails (0: none) */
+    uint64_t fail_gm; /* a read covering this address fails (0: none) */
     unsigned reads;
 };
 
@@ -182,7 +182,7 @@ static inline size_t emit_pipe_control(uint32_t *p, uint32_t flags, uint64_t a, 
 }
 
 static inline size_t emit_color_blt(uint32_t *p, uint64_t dst, uint32_t pitch, uint32_t x1,
-                             uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color)
+                                    uint32_t y1, uint32_t x2, uint32_t y2, uint32_t color)
 {
     p[0] = GEN9_XY_COLOR_BLT;
     p[1] = GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | (pitch & 0xFFFFu);
@@ -194,8 +194,8 @@ static inline size_t emit_color_blt(uint32_t *p, uint64_t dst, uint32_t pitch, u
 }
 
 static inline size_t emit_copy_blt(uint32_t *p, uint64_t dst, uint32_t dpitch, uint32_t x1,
-                            uint32_t y1, uint32_t x2, uint32_t y2, uint64_t src,
-                            uint32_t spitch, uint32_t sx, uint32_t sy)
+                                   uint32_t y1, uint32_t x2, uint32_t y2, uint64_t src,
+                                   uint32_t spitch, uint32_t sx, uint32_t sy)
 {
     p[0] = GEN9_XY_SRC_COPY_BLT;
     p[1] = GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_SRC_COPY) | (dpitch & 0xFFFFu);

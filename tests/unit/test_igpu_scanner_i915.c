@@ -15,11 +15,11 @@
 #include "tests/unit/i915_null_state.h"
 #include "tests/unit/test_igpu_scanner_fixture.h"
 
-#define PP_BASE     0x7FFF00000000ull  /* a PPGTT range the mock maps (64 KiB) */
-#define PP_SIZE     0x10000u
-#define PP_RO_PAGE  (PP_BASE + 0x8000) /* mapped read-only (i915's scratch page) */
-#define PPHWSP      (FX_GM_BASE + 0x3000)
-#define HWSP_SEQNO  (FX_GM_BASE + 0x2100)
+#define PP_BASE    0x7FFF00000000ull /* a PPGTT range the mock maps (64 KiB) */
+#define PP_SIZE    0x10000u
+#define PP_RO_PAGE (PP_BASE + 0x8000) /* mapped read-only (i915's scratch page) */
+#define PPHWSP     (FX_GM_BASE + 0x3000)
+#define HWSP_SEQNO (FX_GM_BASE + 0x2100)
 
 struct pp {
     uint8_t mem[PP_SIZE];
@@ -79,9 +79,12 @@ static int teardown(void **state)
     return 0;
 }
 
-#define EMIT(f, ...) do { const uint32_t d_[] = { __VA_ARGS__ }; \
-                          memcpy((f)->ring + (f)->n, d_, sizeof d_); \
-                          (f)->n += sizeof d_ / 4u; } while (0)
+#define EMIT(f, ...) \
+    do { \
+        const uint32_t d_[] = { __VA_ARGS__ }; \
+        memcpy((f)->ring + (f)->n, d_, sizeof d_); \
+        (f)->n += sizeof d_ / 4u; \
+    } while (0)
 
 static void expect(struct fx *f, enum igpu_scan_err want)
 {
@@ -98,8 +101,8 @@ static void expect(struct fx *f, enum igpu_scan_err want)
  * store-index qword to LRC_PPHWSP_SCRATCH_ADDR. */
 static void flush_rcs(struct fx *f)
 {
-    EMIT(f, GEN9_PIPE_CONTROL, 0, 0, 0, 0, 0,
-         GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_TLB_INVALIDATE |
+    EMIT(f, GEN9_PIPE_CONTROL, 0, 0, 0, 0, 0, GEN9_PIPE_CONTROL,
+         GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_TLB_INVALIDATE |
              GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_STORE_DATA_INDEX |
              GEN9_PIPE_CONTROL_FLUSH_ENABLE | GEN9_PIPE_CONTROL_DC_FLUSH,
          0xD0, 0, 0, 0);
@@ -122,8 +125,8 @@ static void golden_rcs(struct fx *f)
          0x00300030, GEN9_CS_CHICKEN1, 0x00060004, GEN9_MI_NOOP);
     flush_rcs(f);
     EMIT(f, GEN9_MI_ARB_ON_OFF, GEN9_MI_BATCH_BUFFER_START, (uint32_t)FX_GM_BASE + 0x10000, 0);
-    EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_DC_FLUSH, 0, 0, 0, 0,
-         GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_GLOBAL_GTT |
+    EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_DC_FLUSH, 0, 0, 0, 0, GEN9_PIPE_CONTROL,
+         GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_GLOBAL_GTT |
              GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_FLUSH_ENABLE,
          (uint32_t)HWSP_SEQNO, 0, 1, 0);
     fini_tail(f);
@@ -150,7 +153,7 @@ static void test_golden_rcs(void **state)
     f->cfg.n_regs = igpu_scan_default_regs_rcs_count;
     f->n = 0;
     golden_rcs(f);
-    expect(f, IGPU_SCAN_E_PRIVILEGED_OP);       /* the status-page post-sync */
+    expect(f, IGPU_SCAN_E_PRIVILEGED_OP); /* the status-page post-sync */
 }
 
 /* The breadcrumb-only requests of the video engines (and every engine's park). */
@@ -159,11 +162,11 @@ static void test_xcs_requests(void **state)
     static const enum igpu_engine engines[] = { IGPU_VCS, IGPU_VECS, IGPU_BCS };
     for (unsigned i = 0; i < 3; i++) {
         struct fx *f = i915_fx(state, engines[i]);
-        EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW |
-                GEN9_MI_FLUSH_DW_INVALIDATE_TLB, 0xD0, 0, 0,
-             GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, (uint32_t)HWSP_SEQNO, 0, 6,
-             GEN9_MI_NOOP, GEN9_MI_ARB_CHECK,
-             GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW,
+        EMIT(f,
+             GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW |
+                 GEN9_MI_FLUSH_DW_INVALIDATE_TLB,
+             0xD0, 0, 0, GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, (uint32_t)HWSP_SEQNO, 0, 6,
+             GEN9_MI_NOOP, GEN9_MI_ARB_CHECK, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW,
              (uint32_t)HWSP_SEQNO | GEN9_MI_FLUSH_DW_USE_GTT, 0, 7);
         fini_tail(f);
         expect(f, IGPU_SCAN_OK);
@@ -176,13 +179,13 @@ static void test_xcs_requests(void **state)
     expect(f, IGPU_SCAN_E_CONFIG);
     /* A status-page index beyond the page, and a status page outside the guest's ranges. */
     f = i915_fx(state, IGPU_VECS);
-    EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW,
-         0x1000, 0, 0);
+    EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW, 0x1000,
+         0, 0);
     expect(f, IGPU_SCAN_E_BAD_FIELD);
     f = i915_fx(state, IGPU_VECS);
     f->cfg.pphwsp_gm = FX_GM_END;
-    EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW,
-         0xD0, 0, 0);
+    EMIT(f, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_STORE_INDEX | GEN9_MI_FLUSH_DW_OP_STOREDW, 0xD0, 0,
+         0);
     expect(f, IGPU_SCAN_E_ADDR_RANGE);
 }
 
@@ -199,20 +202,20 @@ static void test_refused(void **state)
     assert_non_null(strstr(line, "MI only, no 3D or media"));
 
     f = i915_fx(state, IGPU_RCS);
-    EMIT(f, GEN9_3DPRIMITIVE, GEN9_3DPRIM_TRILIST, 1, 0, 1, 0, 0);  /* topology unknown */
+    EMIT(f, GEN9_3DPRIMITIVE, GEN9_3DPRIM_TRILIST, 1, 0, 1, 0, 0); /* topology unknown */
     expect(f, IGPU_SCAN_E_NO_3D_MEDIA);
     f = i915_fx(state, IGPU_RCS);
-    EMIT(f, GEN9_3D_INSTR(GEN9_GFXPIPE_MEDIA, 1, 0x5, 13), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-         0, 0, 0);
+    EMIT(f, GEN9_3D_INSTR(GEN9_GFXPIPE_MEDIA, 1, 0x5, 13), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+         0);
     expect(f, IGPU_SCAN_E_NO_3D_MEDIA);
     f = i915_fx(state, IGPU_RCS);
     EMIT(f, GEN9_3D_INSTR(3, 0, 0x43, 1), 0, 0);
     expect(f, IGPU_SCAN_E_NO_3D_MEDIA);
     f = i915_fx(state, IGPU_RCS);
-    EMIT(f, GEN9_3D_INSTR(3, 0, 0x14, 5), 0, 0, 0, 0, 0, 0);         /* 3DSTATE_WM is 2 dw */
+    EMIT(f, GEN9_3D_INSTR(3, 0, 0x14, 5), 0, 0, 0, 0, 0, 0); /* 3DSTATE_WM is 2 dw */
     expect(f, IGPU_SCAN_E_BAD_LENGTH);
     f = i915_fx(state, IGPU_VCS);
-    EMIT(f, 0x70000004u, 0, 0, 0, 0, 0);                             /* MFX_PIPE_MODE_SELECT */
+    EMIT(f, 0x70000004u, 0, 0, 0, 0, 0); /* MFX_PIPE_MODE_SELECT */
     expect(f, IGPU_SCAN_E_NO_3D_MEDIA);
     igpu_scan_error_format(&f->res.err, line, sizeof line);
     assert_non_null(strstr(line, "MFX/VEBOX command"));
@@ -232,22 +235,21 @@ static void test_ppgtt_operands(void **state)
     struct fx *f = i915_fx(state, IGPU_VCS);
     EMIT(f, GEN9_MI_STORE_DATA_IMM, (uint32_t)PP_BASE + 0x40, (uint32_t)(PP_BASE >> 32), 1,
          GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW, (uint32_t)PP_BASE + 0x48,
-         (uint32_t)(PP_BASE >> 32), 2,
-         GEN9_MI_STORE_REGISTER_MEM, GEN9_RING_TIMESTAMP(GEN9_VCS_BASE),
-         (uint32_t)PP_BASE + 0x50, (uint32_t)(PP_BASE >> 32));
+         (uint32_t)(PP_BASE >> 32), 2, GEN9_MI_STORE_REGISTER_MEM,
+         GEN9_RING_TIMESTAMP(GEN9_VCS_BASE), (uint32_t)PP_BASE + 0x50, (uint32_t)(PP_BASE >> 32));
     expect(f, IGPU_SCAN_OK);
     assert_int_equal(pp.checks, 3);
 
     f = i915_fx(state, IGPU_VCS);
     EMIT(f, GEN9_MI_STORE_DATA_IMM, (uint32_t)PP_RO_PAGE, (uint32_t)(PP_RO_PAGE >> 32), 1);
-    expect(f, IGPU_SCAN_E_PPGTT_MAP);                 /* read-only: its scratch page */
+    expect(f, IGPU_SCAN_E_PPGTT_MAP); /* read-only: its scratch page */
     f = i915_fx(state, IGPU_VCS);
-    EMIT(f, GEN9_MI_LOAD_REGISTER_MEM, GEN9_RING_CS_GPR(GEN9_VCS_BASE, 0),
-         (uint32_t)PP_RO_PAGE, (uint32_t)(PP_RO_PAGE >> 32));
-    expect(f, IGPU_SCAN_OK);                          /* reading it is fine */
+    EMIT(f, GEN9_MI_LOAD_REGISTER_MEM, GEN9_RING_CS_GPR(GEN9_VCS_BASE, 0), (uint32_t)PP_RO_PAGE,
+         (uint32_t)(PP_RO_PAGE >> 32));
+    expect(f, IGPU_SCAN_OK); /* reading it is fine */
     f = i915_fx(state, IGPU_RCS);
     EMIT(f, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_TIMESTAMP, 0x1000, 0, 0, 0);
-    expect(f, IGPU_SCAN_E_PPGTT_MAP);                 /* PPGTT 0x1000: not mapped */
+    expect(f, IGPU_SCAN_E_PPGTT_MAP); /* PPGTT 0x1000: not mapped */
     f = i915_fx(state, IGPU_VCS);
     f->cfg.ppgtt = NULL;
     EMIT(f, GEN9_MI_STORE_DATA_IMM, (uint32_t)PP_BASE, (uint32_t)(PP_BASE >> 32), 1);
@@ -259,7 +261,7 @@ static void test_ppgtt_operands(void **state)
 static void test_ppgtt_batches(void **state)
 {
     const uint32_t b[] = {
-        GEN9_MI_STORE_DATA_IMM, (uint32_t)PP_BASE + 0x100, (uint32_t)(PP_BASE >> 32), 5,
+        GEN9_MI_STORE_DATA_IMM,   (uint32_t)PP_BASE + 0x100, (uint32_t)(PP_BASE >> 32), 5,
         GEN9_MI_BATCH_BUFFER_END,
     };
     struct fx *f = i915_fx(state, IGPU_RCS);
@@ -267,7 +269,7 @@ static void test_ppgtt_batches(void **state)
     EMIT(f, GEN9_MI_ARB_ON_OFF, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
          (uint32_t)PP_BASE + 0x2000, (uint32_t)(PP_BASE >> 32));
     expect(f, IGPU_SCAN_OK);
-    assert_int_equal(f->ring[1], GEN9_MI_BATCH_BUFFER_START);        /* now a GGTT start */
+    assert_int_equal(f->ring[1], GEN9_MI_BATCH_BUFFER_START); /* now a GGTT start */
     assert_int_equal(f->ring[2], (uint32_t)FX_SHADOW_GM);
     assert_int_equal(f->ring[3], 0);
     assert_memory_equal(f->shadow, b, sizeof b);
@@ -315,9 +317,12 @@ static void test_ppgtt_batches(void **state)
     assert_int_equal(f->res.batches, 1);
     assert_int_equal(f->ring[1], (uint32_t)PP_BASE + 0x4000);
     /* ... and a forbidden command before the loop is still refused. */
-    const uint32_t bad[] = { GEN9_MI_LOAD_REGISTER_IMM(1), GEN9_GDRST, GEN9_GRDOM_FULL,
+    const uint32_t bad[] = { GEN9_MI_LOAD_REGISTER_IMM(1),
+                             GEN9_GDRST,
+                             GEN9_GRDOM_FULL,
                              GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
-                             (uint32_t)PP_BASE + 0x4000, (uint32_t)(PP_BASE >> 32) };
+                             (uint32_t)PP_BASE + 0x4000,
+                             (uint32_t)(PP_BASE >> 32) };
     memcpy(&pp.mem[0x4000], bad, sizeof bad);
     expect(f, IGPU_SCAN_E_REG_DENIED);
     ppgtt.in_place = false;

@@ -12,9 +12,9 @@
 #include "tests/unit/test_igpu_scanner_fixture.h"
 
 /* Model graphics memory: the fixture's guest window, the shadow, a ring and a context. */
-#define M_GM        0x01000000u         /* 16 MiB of graphics memory */
+#define M_GM        0x01000000u /* 16 MiB of graphics memory */
 #define M_PTES      (M_GM / 4096u)
-#define M_PHYS_MEM  0x10000000ull       /* gm page i lives at M_PHYS_MEM + i * 4096 */
+#define M_PHYS_MEM  0x10000000ull /* gm page i lives at M_PHYS_MEM + i * 4096 */
 #define M_RING      0x00900000u
 #define M_RING_SIZE 0x4000u
 #define M_LRCA      0x00A00000u
@@ -26,7 +26,7 @@ struct mfx {
     uint8_t *mem;
     struct igpu_model *m;
     bool armed;
-    unsigned outside;                   /* data accesses outside the allowed ranges */
+    unsigned outside; /* data accesses outside the allowed ranges */
 };
 
 static int phys_read(void *ctx, uint64_t pa, void *buf, size_t len)
@@ -191,7 +191,7 @@ static void test_blitter_workload(void **state)
     assert_int_equal(mem32(x, FX_GM_BASE + 63 * 4), 0x11223344u);
     assert_int_equal(mem32(x, FX_GM_BASE + 15 * 256 + 63 * 4), 0x11223344u);
     assert_int_equal(mem32(x, FX_GM_BASE + 0x8000 + 7 * 256 + 35 * 4), 0x11223344u);
-    assert_int_equal(mem32(x, FX_GM_BASE + 0x8000), 0);          /* x1 = 4: untouched */
+    assert_int_equal(mem32(x, FX_GM_BASE + 0x8000), 0); /* x1 = 4: untouched */
     assert_int_equal(mem32(x, FX_GM_BASE + 0x20000), 0xCAFEF00Du);
     assert_int_equal(mem32(x, FX_GM_BASE + 0x20008), 77);
     assert_int_equal(mem32(x, FX_GM_BASE + 0x20010), 0x5A5A5A5Au);
@@ -216,9 +216,10 @@ static void test_render_workload(void **state)
     fx_put(f, b1, a, na);
     fx_put(f, b2, c, nc);
     f->n += emit_bb_start(r + f->n, b1, 0);
-    f->n += emit_pipe_control(r + f->n, GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_GLOBAL_GTT |
-                              GEN9_PIPE_CONTROL_WRITE_IMMEDIATE, FX_GM_BASE + 0x20040,
-                              0xAABBCCDD00112233ull);
+    f->n += emit_pipe_control(r + f->n,
+                              GEN9_PIPE_CONTROL_CS_STALL | GEN9_PIPE_CONTROL_GLOBAL_GTT |
+                                  GEN9_PIPE_CONTROL_WRITE_IMMEDIATE,
+                              FX_GM_BASE + 0x20040, 0xAABBCCDD00112233ull);
     f->n += emit_user_interrupt(r + f->n);
     scan_and_run(x);
     assert_int_equal(mem32(x, FX_GM_BASE + 0x20020), 0x89ABCDEFu);

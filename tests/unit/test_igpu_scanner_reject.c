@@ -92,8 +92,9 @@ static void test_post_sync_outside(void **state)
 {
     struct fx *f = *state;
 
-    f->n = emit_pipe_control(f->ring, GEN9_PIPE_CONTROL_GLOBAL_GTT |
-                             GEN9_PIPE_CONTROL_WRITE_TIMESTAMP, FX_GM_END - 4, 0);
+    f->n = emit_pipe_control(f->ring,
+                             GEN9_PIPE_CONTROL_GLOBAL_GTT | GEN9_PIPE_CONTROL_WRITE_TIMESTAMP,
+                             FX_GM_END - 4, 0);
     f->ring[2] = (uint32_t)(FX_GM_END);
     expect_reject(f, IGPU_SCAN_E_ADDR_RANGE, 0, 2);
 }
@@ -164,7 +165,7 @@ static void test_tiled_blit_outside(void **state)
     struct fx *f = *state;
 
     f->n = emit_color_blt(f->ring, FX_GM_END - 40 * 512, 128, 0, 0, 128, 40, 0);
-    assert_int_equal(fx_scan(f), IGPU_SCAN_OK);           /* linear: fits */
+    assert_int_equal(fx_scan(f), IGPU_SCAN_OK); /* linear: fits */
     f->ring[0] |= GEN9_BLT_DST_TILED;
     expect_reject(f, IGPU_SCAN_E_ADDR_RANGE, 0, 4);
     /* Wider than the pitch, pitch not a whole tile, base not tile aligned. */
@@ -183,19 +184,19 @@ static void test_blit_geometry(void **state)
 {
     struct fx *f = *state;
 
-    f->n = emit_color_blt(f->ring, FX_GM_BASE, 1024, 10, 10, 10, 20, 0);   /* empty */
+    f->n = emit_color_blt(f->ring, FX_GM_BASE, 1024, 10, 10, 10, 20, 0); /* empty */
     expect_reject(f, IGPU_SCAN_E_BLIT_GEOMETRY, 0, 3);
-    f->n = emit_color_blt(f->ring, FX_GM_BASE, 1024, 10, 20, 20, 10, 0);   /* inverted */
+    f->n = emit_color_blt(f->ring, FX_GM_BASE, 1024, 10, 20, 20, 10, 0); /* inverted */
     expect_reject(f, IGPU_SCAN_E_BLIT_GEOMETRY, 0, 3);
     f->n = emit_color_blt(f->ring, FX_GM_BASE + 8192, 1024, (uint32_t)-2, 0, 4, 4, 0);
     expect_reject(f, IGPU_SCAN_E_BLIT_GEOMETRY, 0, 2);
     f->n = emit_color_blt(f->ring, FX_GM_BASE + 8192, (uint32_t)-1024, 0, 0, 4, 4, 0);
     expect_reject(f, IGPU_SCAN_E_BLIT_GEOMETRY, 0, 1);
-    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 1024, 0, 0, 4, 4, FX_GM_BASE + 8192, 1024,
-                         0, (uint32_t)-1);
+    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 1024, 0, 0, 4, 4, FX_GM_BASE + 8192, 1024, 0,
+                         (uint32_t)-1);
     expect_reject(f, IGPU_SCAN_E_BLIT_GEOMETRY, 0, 6);
-    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 1024, 0, 0, 4, 4, FX_GM_BASE + 8192,
-                         (uint32_t)-1024, 0, 0);
+    f->n = emit_copy_blt(f->ring, FX_GM_BASE, 1024, 0, 0, 4, 4, FX_GM_BASE + 8192, (uint32_t)-1024,
+                         0, 0);
     expect_reject(f, IGPU_SCAN_E_BLIT_GEOMETRY, 0, 7);
 }
 
@@ -269,10 +270,10 @@ static void test_truncated(void **state)
 
     f->n += emit_noop(f->ring);
     f->n += emit_sdi(f->ring + f->n, FX_GM_BASE, 0);
-    f->n -= 1;                                    /* the data dword is missing */
+    f->n -= 1; /* the data dword is missing */
     expect_reject(f, IGPU_SCAN_E_TRUNCATED, 1, 1);
     f->n = emit_lri1(f->ring, GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0), 0);
-    f->ring[0] = GEN9_MI_LOAD_REGISTER_IMM(100);  /* claims 100 pairs */
+    f->ring[0] = GEN9_MI_LOAD_REGISTER_IMM(100); /* claims 100 pairs */
     expect_reject(f, IGPU_SCAN_E_TRUNCATED, 0, 0);
 }
 
@@ -282,15 +283,15 @@ static void test_unknown_opcode(void **state)
 
     f->n = 2;
     f->ring[0] = GEN9_MI_NOOP;
-    f->ring[1] = GEN9_MI_INSTR(0x3F, 0);          /* no such MI opcode */
+    f->ring[1] = GEN9_MI_INSTR(0x3F, 0); /* no such MI opcode */
     expect_reject(f, IGPU_SCAN_E_UNKNOWN_CMD, 1, 1);
-    f->ring[1] = 0x20000000u;                     /* reserved type 1 */
+    f->ring[1] = 0x20000000u; /* reserved type 1 */
     expect_reject(f, IGPU_SCAN_E_UNKNOWN_CMD, 1, 1);
-    f->ring[1] = 0xE0000000u;                     /* reserved type 7 */
+    f->ring[1] = 0xE0000000u; /* reserved type 7 */
     expect_reject(f, IGPU_SCAN_E_UNKNOWN_CMD, 1, 1);
-    f->ring[1] = GEN9_3D_INSTR(3, 0, 0, 5);       /* a 3D state command */
+    f->ring[1] = GEN9_3D_INSTR(3, 0, 0, 5); /* a 3D state command */
     expect_reject(f, IGPU_SCAN_E_UNKNOWN_CMD, 1, 1);
-    f->ring[1] = GEN9_2D_INSTR(0x7F, 0);          /* no such blit */
+    f->ring[1] = GEN9_2D_INSTR(0x7F, 0); /* no such blit */
     expect_reject(f, IGPU_SCAN_E_UNKNOWN_CMD, 1, 1);
 }
 
@@ -298,9 +299,11 @@ static void test_forbidden_commands(void **state)
 {
     struct fx *f = *state;
     static const uint32_t ops[] = {
-        GEN9_MI_UPDATE_GTT_OP, GEN9_MI_SET_CONTEXT_OP, GEN9_MI_STORE_DATA_INDEX_OP,
-        GEN9_MI_MATH_OP, GEN9_MI_ARB_ON_OFF_OP, GEN9_MI_SEMAPHORE_WAIT_OP,
-        GEN9_MI_LOAD_REGISTER_REG_OP, GEN9_MI_DISPLAY_FLIP_OP, GEN9_MI_CONDITIONAL_BB_END_OP,
+        GEN9_MI_UPDATE_GTT_OP,         GEN9_MI_SET_CONTEXT_OP,
+        GEN9_MI_STORE_DATA_INDEX_OP,   GEN9_MI_MATH_OP,
+        GEN9_MI_ARB_ON_OFF_OP,         GEN9_MI_SEMAPHORE_WAIT_OP,
+        GEN9_MI_LOAD_REGISTER_REG_OP,  GEN9_MI_DISPLAY_FLIP_OP,
+        GEN9_MI_CONDITIONAL_BB_END_OP,
     };
     size_t i;
 
@@ -336,21 +339,21 @@ static void test_bad_length(void **state)
     struct fx *f = *state;
 
     f->n = emit_sdi(f->ring, FX_GM_BASE, 0);
-    f->ring[0] += 3;                              /* 7 dwords */
+    f->ring[0] += 3; /* 7 dwords */
     f->n = 7;
     expect_reject(f, IGPU_SCAN_E_BAD_LENGTH, 0, 0);
     f->n = emit_sdi(f->ring, FX_GM_BASE, 0);
-    f->ring[0] |= GEN9_MI_SDI_STORE_QWORD;        /* qword store in the dword form */
+    f->ring[0] |= GEN9_MI_SDI_STORE_QWORD; /* qword store in the dword form */
     expect_reject(f, IGPU_SCAN_E_BAD_LENGTH, 0, 0);
     f->n = emit_bb_start(f->ring, FX_GM_BASE, 0);
-    f->ring[0] -= 1;                              /* 2-dword (Gen7) form */
+    f->ring[0] -= 1; /* 2-dword (Gen7) form */
     expect_reject(f, IGPU_SCAN_E_BAD_LENGTH, 0, 0);
-    f->n = 4;                                     /* LRI with half a pair */
+    f->n = 4; /* LRI with half a pair */
     f->ring[0] = GEN9_MI_INSTR(GEN9_MI_LOAD_REGISTER_IMM_OP, 2);
     f->ring[1] = GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0);
     expect_reject(f, IGPU_SCAN_E_BAD_LENGTH, 0, 0);
     f->n = emit_pipe_control(f->ring, 0, 0, 0);
-    f->ring[0] -= 1;                              /* 5 dwords */
+    f->ring[0] -= 1; /* 5 dwords */
     expect_reject(f, IGPU_SCAN_E_BAD_LENGTH, 0, 0);
 }
 
@@ -409,13 +412,15 @@ static void test_pipe_control_privileged(void **state)
 {
     struct fx *f = *state;
 
-    f->n = emit_pipe_control(f->ring, GEN9_PIPE_CONTROL_GLOBAL_GTT |
-                             GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
-                             GEN9_PIPE_CONTROL_LRI_POST_SYNC, 0x2030, 0);
+    f->n = emit_pipe_control(f->ring,
+                             GEN9_PIPE_CONTROL_GLOBAL_GTT | GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
+                                 GEN9_PIPE_CONTROL_LRI_POST_SYNC,
+                             0x2030, 0);
     expect_reject(f, IGPU_SCAN_E_PRIVILEGED_OP, 0, 1);
-    f->n = emit_pipe_control(f->ring, GEN9_PIPE_CONTROL_GLOBAL_GTT |
-                             GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
-                             GEN9_PIPE_CONTROL_STORE_DATA_INDEX, 0x40, 0);
+    f->n = emit_pipe_control(f->ring,
+                             GEN9_PIPE_CONTROL_GLOBAL_GTT | GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
+                                 GEN9_PIPE_CONTROL_STORE_DATA_INDEX,
+                             0x40, 0);
     expect_reject(f, IGPU_SCAN_E_PRIVILEGED_OP, 0, 1);
 }
 
@@ -427,8 +432,9 @@ static void test_misaligned(void **state)
     expect_reject(f, IGPU_SCAN_E_MISALIGNED, 0, 1);
     f->n = emit_sdi(f->ring, FX_GM_BASE + 2, 0);
     expect_reject(f, IGPU_SCAN_E_MISALIGNED, 0, 1);
-    f->n = emit_pipe_control(f->ring, GEN9_PIPE_CONTROL_GLOBAL_GTT |
-                             GEN9_PIPE_CONTROL_WRITE_IMMEDIATE, FX_GM_BASE + 4, 0);
+    f->n = emit_pipe_control(f->ring,
+                             GEN9_PIPE_CONTROL_GLOBAL_GTT | GEN9_PIPE_CONTROL_WRITE_IMMEDIATE,
+                             FX_GM_BASE + 4, 0);
     expect_reject(f, IGPU_SCAN_E_MISALIGNED, 0, 2);
     f->n = emit_bb_start(f->ring, FX_GM_BASE + 1, 0);
     expect_reject(f, IGPU_SCAN_E_MISALIGNED, 0, 1);

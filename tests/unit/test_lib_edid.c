@@ -21,9 +21,9 @@ static void check_mode(uint32_t w, uint32_t h, uint32_t hz)
     assert_true(edid_mode_i915_valid(&m));
     assert_int_equal(m.hdisplay, w);
     assert_int_equal(m.vdisplay, h);
-    assert_true(m.clock_khz % 10 == 0);                 /* the EDID's 10 kHz unit */
+    assert_true(m.clock_khz % 10 == 0); /* the EDID's 10 kHz unit */
     uint32_t mhz = edid_mode_refresh_mhz(&m);
-    assert_true(mhz >= hz * 1000u && mhz <= hz * 1000u + hz);   /* exact, or above by < 0.1 % */
+    assert_true(mhz >= hz * 1000u && mhz <= hz * 1000u + hz); /* exact, or above by < 0.1 % */
     assert_true(m.htotal - m.hdisplay <= 4095 && m.vtotal - m.vdisplay <= 4095);
 }
 
@@ -38,7 +38,7 @@ static void test_modes(void **state)
     check_mode(640, 480, 25);
     check_mode(1024, 768, 60);
     check_mode(1920, 1080, 60);
-    check_mode(64, 64, 10);             /* the smallest: blanking widened a lot */
+    check_mode(64, 64, 10); /* the smallest: blanking widened a lot */
     check_mode(4095, 2000, 60);
     struct edid_mode m;
     assert_true(edid_mode_make(512, 384, 60, &m));
@@ -56,7 +56,7 @@ static void test_limits(void **state)
     assert_false(edid_mode_make(4096, 384, 60, &m));
     assert_false(edid_mode_make(512, 384, 9, &m));
     assert_false(edid_mode_make(512, 384, 61, &m));
-    assert_false(edid_mode_make(4095, 4095, 60, &m));  /* over 655 MHz */
+    assert_false(edid_mode_make(4095, 4095, 60, &m)); /* over 655 MHz */
 }
 
 static void test_edid(void **state)
@@ -68,10 +68,10 @@ static void test_edid(void **state)
     assert_memory_equal(e, header, 8);
     assert_int_equal(e[18], 1);
     assert_int_equal(e[19], 4);
-    assert_int_equal(e[20], 0xA5);                      /* digital, 8 bpc, DisplayPort */
-    assert_int_equal(e[24] & 1, 0);                     /* no continuous frequency */
-    assert_true(e[24] & 2);                             /* preferred timing is native */
-    assert_int_equal(e[126], 0);                        /* no extensions */
+    assert_int_equal(e[20], 0xA5);  /* digital, 8 bpc, DisplayPort */
+    assert_int_equal(e[24] & 1, 0); /* no continuous frequency */
+    assert_true(e[24] & 2);         /* preferred timing is native */
+    assert_int_equal(e[126], 0);    /* no extensions */
     uint8_t sum = 0;
     for (unsigned i = 0; i < EDID_BYTES; i++)
         sum = (uint8_t)(sum + e[i]);
@@ -83,11 +83,11 @@ static void test_edid(void **state)
     assert_true(edid_mode_make(640, 480, 30, &want));
     assert_true(edid_timing(e, 1, &got));
     assert_memory_equal(&got, &want, sizeof want);
-    assert_false(edid_timing(e, 2, &got));        /* the name */
+    assert_false(edid_timing(e, 2, &got)); /* the name */
     assert_int_equal(e[54 + 36 + 3], 0xFC);
     assert_memory_equal(e + 54 + 36 + 5, "Tessera DP-1\n", 13);
     assert_false(edid_timing(e, 3, &got));
-    for (unsigned i = 0; i < 3; i++)                    /* no established timings */
+    for (unsigned i = 0; i < 3; i++) /* no established timings */
         assert_int_equal(e[35 + i], 0);
 }
 
@@ -99,7 +99,7 @@ static void test_edid_640(void **state)
     assert_true(edid_build(640, 480, 60, e));
     assert_true(edid_timing(e, 0, &got));
     assert_int_equal(got.hdisplay, 640);
-    assert_false(edid_timing(e, 1, &got));        /* no second copy of the same mode */
+    assert_false(edid_timing(e, 1, &got)); /* no second copy of the same mode */
     assert_false(edid_build(20, 20, 60, e));
 }
 

@@ -32,8 +32,15 @@ static uint8_t sum(const uint8_t *p, size_t n)
 
 static uint8_t mem[LINUX_ACPI_ROOM];
 static const struct acpi_platform plat = {
-    .lapic_base = 0xFEE00000, .apic_id = 0, .reset_port = 0xCF9, .reset_value = 0x06, .sci_irq = 9,
-    .pm1_evt_port = 0x600, .pm1_cnt_port = 0x604, .pm_tmr_port = 0x608, .s5_slp_typ = 5,
+    .lapic_base = 0xFEE00000,
+    .apic_id = 0,
+    .reset_port = 0xCF9,
+    .reset_value = 0x06,
+    .sci_irq = 9,
+    .pm1_evt_port = 0x600,
+    .pm1_cnt_port = 0x604,
+    .pm_tmr_port = 0x608,
+    .s5_slp_typ = 5,
 };
 
 /* A Generic Address Structure: system I/O, `bits` wide, at `port`. */
@@ -74,45 +81,47 @@ static void test_tables(void **state)
 
     const uint8_t *fadt = table(get(xsdt, 36, 8), "FACP");
     assert_int_equal(get(fadt, 4, 4), 276);
-    assert_int_equal(fadt[8], 6);                               /* revision */
+    assert_int_equal(fadt[8], 6); /* revision */
     uint32_t flags = (uint32_t)get(fadt, 112, 4);
-    assert_false(flags & (1u << 20));                           /* not HW_REDUCED_ACPI */
-    assert_true(flags & (1u << 10));                            /* RESET_REG_SUP */
-    assert_true(flags & (1u << 8));                             /* TMR_VAL_EXT: 32-bit PM timer */
-    assert_true(flags & (1u << 0));                             /* WBINVD */
-    assert_gas_io(fadt + 116, 8, 0xCF9);                        /* reset register */
+    assert_false(flags & (1u << 20));    /* not HW_REDUCED_ACPI */
+    assert_true(flags & (1u << 10));     /* RESET_REG_SUP */
+    assert_true(flags & (1u << 8));      /* TMR_VAL_EXT: 32-bit PM timer */
+    assert_true(flags & (1u << 0));      /* WBINVD */
+    assert_gas_io(fadt + 116, 8, 0xCF9); /* reset register */
     assert_int_equal(fadt[128], 0x06);
-    assert_int_equal(get(fadt, 46, 2), 9);                      /* SCI on ISA IRQ 9 */
-    assert_int_equal(get(fadt, 48, 4), 0);                      /* SMI_CMD 0: always ACPI mode */
-    assert_int_equal(get(fadt, 56, 4), 0x600);                  /* PM1a_EVT_BLK */
-    assert_int_equal(get(fadt, 64, 4), 0x604);                  /* PM1a_CNT_BLK */
-    assert_int_equal(get(fadt, 76, 4), 0x608);                  /* PM_TMR_BLK */
+    assert_int_equal(get(fadt, 46, 2), 9);     /* SCI on ISA IRQ 9 */
+    assert_int_equal(get(fadt, 48, 4), 0);     /* SMI_CMD 0: always ACPI mode */
+    assert_int_equal(get(fadt, 56, 4), 0x600); /* PM1a_EVT_BLK */
+    assert_int_equal(get(fadt, 64, 4), 0x604); /* PM1a_CNT_BLK */
+    assert_int_equal(get(fadt, 76, 4), 0x608); /* PM_TMR_BLK */
     assert_int_equal(fadt[88], 4);
     assert_int_equal(fadt[89], 2);
     assert_int_equal(fadt[91], 4);
-    assert_gas_io(fadt + 148, 32, 0x600);                       /* X_PM1a_EVT_BLK */
-    assert_gas_io(fadt + 172, 16, 0x604);                       /* X_PM1a_CNT_BLK */
-    assert_gas_io(fadt + 208, 32, 0x608);                       /* X_PM_TMR_BLK */
-    assert_true(get(fadt, 96, 2) > 100 && get(fadt, 98, 2) > 1000);   /* no C2, no C3 */
+    assert_gas_io(fadt + 148, 32, 0x600);                           /* X_PM1a_EVT_BLK */
+    assert_gas_io(fadt + 172, 16, 0x604);                           /* X_PM1a_CNT_BLK */
+    assert_gas_io(fadt + 208, 32, 0x608);                           /* X_PM_TMR_BLK */
+    assert_true(get(fadt, 96, 2) > 100 && get(fadt, 98, 2) > 1000); /* no C2, no C3 */
     uint32_t iapc = (uint32_t)get(fadt, 109, 2);
-    assert_int_equal(iapc & 1, 1);                              /* legacy devices (the UART) */
-    assert_int_equal(iapc & 2, 0);                              /* no 8042 */
-    assert_true(iapc & (1u << 5));                              /* no CMOS clock */
-    assert_int_equal(get(fadt, 40, 4), get(fadt, 140, 8));      /* DSDT and X_DSDT agree */
-    assert_int_equal(get(fadt, 36, 4), 0);                      /* FIRMWARE_CTRL 0: X_FIRMWARE_CTRL */
+    assert_int_equal(iapc & 1, 1);                         /* legacy devices (the UART) */
+    assert_int_equal(iapc & 2, 0);                         /* no 8042 */
+    assert_true(iapc & (1u << 5));                         /* no CMOS clock */
+    assert_int_equal(get(fadt, 40, 4), get(fadt, 140, 8)); /* DSDT and X_DSDT agree */
+    assert_int_equal(get(fadt, 36, 4), 0);                 /* FIRMWARE_CTRL 0: X_FIRMWARE_CTRL */
     const uint8_t *facs = mem + (get(fadt, 132, 8) - LINUX_ACPI_GPA);
     assert_memory_equal(facs, "FACS", 4);
     assert_int_equal(get(facs, 4, 4), 64);
     assert_int_equal(get(fadt, 132, 8) % 64, 0);
     const uint8_t *dsdt = table(get(fadt, 140, 8), "DSDT");
     /* Name (_S5, Package (4) { 5, 5, 0, 0 }) */
-    const uint8_t s5[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x08, 0x04, 0x0A, 5, 0x0A, 5, 0x00, 0x00 };
+    const uint8_t s5[] = {
+        0x08, '_', 'S', '5', '_', 0x12, 0x08, 0x04, 0x0A, 5, 0x0A, 5, 0x00, 0x00
+    };
     assert_int_equal(get(dsdt, 4, 4), 36 + sizeof s5);
     assert_memory_equal(dsdt + 36, s5, sizeof s5);
 
     const uint8_t *madt = table(get(xsdt, 44, 8), "APIC");
     assert_int_equal(get(madt, 36, 4), 0xFEE00000);
-    assert_int_equal(get(madt, 40, 4), 1);                      /* PCAT_COMPAT: the 8259s */
+    assert_int_equal(get(madt, 40, 4), 1); /* PCAT_COMPAT: the 8259s */
     uint32_t len = (uint32_t)get(madt, 4, 4);
     unsigned lapics = 0, nmis = 0;
     for (uint32_t off = 44; off < len; off += madt[off + 1]) {
@@ -120,12 +129,12 @@ static void test_tables(void **state)
         switch (madt[off]) {
         case 0:
             lapics++;
-            assert_int_equal(madt[off + 3], 0);                 /* APIC id */
-            assert_int_equal(get(madt, off + 4, 4) & 1, 1);     /* enabled */
+            assert_int_equal(madt[off + 3], 0);             /* APIC id */
+            assert_int_equal(get(madt, off + 4, 4) & 1, 1); /* enabled */
             break;
         case 4:
             nmis++;
-            assert_int_equal(madt[off + 5], 1);                 /* LINT1 */
+            assert_int_equal(madt[off + 5], 1); /* LINT1 */
             break;
         default:
             fail_msg("MADT entry type %u (an I/O APIC is type 1)", madt[off]);
@@ -138,7 +147,8 @@ static void test_tables(void **state)
 static void test_refusals(void **state)
 {
     assert_int_equal(acpi_tables_build(mem, ACPI_TABLES_BYTES - 1, LINUX_ACPI_GPA, &plat), 0);
-    assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA + 8, &plat), 0);   /* not 16-aligned */
+    assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA + 8, &plat),
+                     0); /* not 16-aligned */
     assert_int_equal(acpi_tables_build(mem, sizeof mem, 0xFFFFFF00ULL, &plat), 0);
     assert_int_equal(acpi_tables_build(NULL, sizeof mem, LINUX_ACPI_GPA, &plat), 0);
 }

@@ -59,14 +59,16 @@ static void test_truncated(void **state)
 {
     uint8_t *img = fix_image();
     /* anywhere short of the whole protected-mode part */
-    const size_t cuts[] = { 0, 1, 0x1F1, 0x205, 0x207, 0x208, FIX_HEADER_END - 1, FIX_SETUP_BYTES,
-                            FIX_IMAGE_BYTES - 1 };
+    const size_t cuts[] = {
+        0, 1, 0x1F1, 0x205, 0x207, 0x208, FIX_HEADER_END - 1, FIX_SETUP_BYTES, FIX_IMAGE_BYTES - 1
+    };
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         assert_int_equal(parse(img, cuts[i]), BZ_ETRUNCATED);
         assert_non_null(strstr(err, "truncated"));
     }
     assert_int_equal(parse(img, FIX_IMAGE_BYTES - 1), BZ_ETRUNCATED);
-    assert_non_null(strstr(err, "36863 bytes, but the header says 20480 of setup and 16384 of kernel"));
+    assert_non_null(
+        strstr(err, "36863 bytes, but the header says 20480 of setup and 16384 of kernel"));
     free(img);
 }
 
@@ -116,9 +118,14 @@ static void test_needs_64bit_entry_and_loaded_high(void **state)
 
 static void test_corrupt_fields(void **state)
 {
-    struct { size_t off; uint64_t val; unsigned bytes; const char *says; } cases[] = {
-        { BZ_JUMP + 1, 0x10, 1, "setup header ends at 0x212" },     /* header too short for 2.12 */
-        { BZ_SETUP_SECTS, 0, 1, NULL },                             /* (fine: 4 sectors) */
+    struct {
+        size_t off;
+        uint64_t val;
+        unsigned bytes;
+        const char *says;
+    } cases[] = {
+        { BZ_JUMP + 1, 0x10, 1, "setup header ends at 0x212" }, /* header too short for 2.12 */
+        { BZ_SETUP_SECTS, 0, 1, NULL },                         /* (fine: 4 sectors) */
         { BZ_SYSSIZE, 0, 4, "protected-mode code of 0 bytes" },
         { BZ_KERNEL_ALIGNMENT, 0x300000, 4, "not a power of two" },
         { BZ_KERNEL_ALIGNMENT, 0, 4, "not a power of two" },
@@ -145,7 +152,7 @@ static void test_corrupt_fields(void **state)
     uint8_t *img = fix_image();
     fix_put(img, BZ_JUMP + 1, 0xFF, 1);
     fix_put(img, BZ_SETUP_SECTS, 0, 1);
-    assert_int_equal(parse(img, FIX_IMAGE_BYTES), BZ_OK);     /* 0x301 <= 5 * 512 */
+    assert_int_equal(parse(img, FIX_IMAGE_BYTES), BZ_OK); /* 0x301 <= 5 * 512 */
     free(img);
 }
 
@@ -157,7 +164,7 @@ static void test_load_address(void **state)
     /* pref_address below the lowest allowed: the next aligned address */
     bi.pref_address = 0x100000;
     assert_int_equal(bzimage_load_address(&bi, 0x300000), 0x400000);
-    bi.pref_address = 0x1100000;                 /* not 2 MiB aligned */
+    bi.pref_address = 0x1100000; /* not 2 MiB aligned */
     assert_int_equal(bzimage_load_address(&bi, 0x100000), 0x200000);
     bi.relocatable = false;
     assert_int_equal(bzimage_load_address(&bi, 0x100000), 0);
@@ -176,7 +183,7 @@ static void test_no_output_without_image(void **state)
 {
     assert_int_equal(bzimage_parse(NULL, 100, &bi, err, sizeof err), BZ_ECORRUPT);
     uint8_t *img = fix_image();
-    assert_int_equal(bzimage_parse(img, FIX_IMAGE_BYTES, &bi, NULL, 0), BZ_OK);   /* err optional */
+    assert_int_equal(bzimage_parse(img, FIX_IMAGE_BYTES, &bi, NULL, 0), BZ_OK); /* err optional */
     free(img);
 }
 

@@ -15,7 +15,8 @@
 static const struct cpuid_policy pol = { 2000000000ULL, 0x16, 0x80000008 };
 static const struct cpuid_regs ones = { 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF };
 
-static struct cpuid_regs ask(const struct cpuid_policy *p, uint32_t leaf, uint32_t sub, struct cpuid_regs r)
+static struct cpuid_regs ask(const struct cpuid_policy *p, uint32_t leaf, uint32_t sub,
+                             struct cpuid_regs r)
 {
     cpuid_policy_linux(p, cpuid_policy_source_leaf(p, leaf), sub, &r);
     return r;
@@ -23,25 +24,27 @@ static struct cpuid_regs ask(const struct cpuid_policy *p, uint32_t leaf, uint32
 
 static void test_leaf0_max(void **state)
 {
-    struct cpuid_regs r = ask(&pol, 0, 0, (struct cpuid_regs){ 0x1B, 0x756E6547, 0x6C65746E, 0x49656E69 });
+    struct cpuid_regs r = ask(&pol, 0, 0,
+                              (struct cpuid_regs){ 0x1B, 0x756E6547, 0x6C65746E, 0x49656E69 });
     assert_int_equal(r.eax, 0x16);
-    assert_int_equal(r.ebx, 0x756E6547);        /* "GenuineIntel" stays */
+    assert_int_equal(r.ebx, 0x756E6547); /* "GenuineIntel" stays */
     assert_int_equal(r.edx, 0x49656E69);
     assert_int_equal(r.ecx, 0x6C65746E);
 }
 
 static void test_leaf1(void **state)
 {
-    struct cpuid_regs r = ask(&pol, 1, 0, (struct cpuid_regs){ 0x50654, 0x12345678, 0xFFFFFFFF, 0xFFFFFFFF });
-    assert_int_equal(r.eax, 0x50654);                       /* family/model/stepping */
-    assert_int_equal(r.ebx, 0x00015678);                    /* APIC id 0, one logical cpu */
+    struct cpuid_regs r = ask(&pol, 1, 0,
+                              (struct cpuid_regs){ 0x50654, 0x12345678, 0xFFFFFFFF, 0xFFFFFFFF });
+    assert_int_equal(r.eax, 0x50654);    /* family/model/stepping */
+    assert_int_equal(r.ebx, 0x00015678); /* APIC id 0, one logical cpu */
     const uint32_t ecx_hidden[] = { 3, 5, 6, 7, 8, 12, 15, 18, 26, 27, 28, 29 };
     for (size_t i = 0; i < sizeof ecx_hidden / sizeof ecx_hidden[0]; i++)
         if (r.ecx & B(ecx_hidden[i]))
             fail_msg("CPUID.1:ECX bit %u is shown", ecx_hidden[i]);
-    assert_true(r.ecx & B(21));                             /* x2APIC */
-    assert_true(r.ecx & B(24));                             /* TSC deadline */
-    assert_true(r.ecx & B(31));                             /* hypervisor */
+    assert_true(r.ecx & B(21)); /* x2APIC */
+    assert_true(r.ecx & B(24)); /* TSC deadline */
+    assert_true(r.ecx & B(31)); /* hypervisor */
     assert_true(r.ecx & B(0) && r.ecx & B(19) && r.ecx & B(20) && r.ecx & B(23));
     const uint32_t edx_hidden[] = { 7, 14, 18, 21, 22, 28, 29, 31 };
     for (size_t i = 0; i < sizeof edx_hidden / sizeof edx_hidden[0]; i++)
@@ -57,10 +60,10 @@ static void test_leaf1(void **state)
 static void test_power_and_timers(void **state)
 {
     struct cpuid_regs r = ask(&pol, 6, 0, ones);
-    assert_int_equal(r.eax, B(2));                          /* ARAT only */
+    assert_int_equal(r.eax, B(2)); /* ARAT only */
     assert_int_equal(r.ebx | r.ecx | r.edx, 0);
     r = ask(&pol, 5, 0, ones);
-    assert_int_equal(r.eax | r.ebx | r.ecx | r.edx, 0);     /* no MONITOR/MWAIT */
+    assert_int_equal(r.eax | r.ebx | r.ecx | r.edx, 0); /* no MONITOR/MWAIT */
     const uint32_t zeroed[] = { 3, 8, 9, 0xA, 0xC, 0xD, 0xE, 0xF, 0x10, 0x12, 0x14 };
     for (size_t i = 0; i < sizeof zeroed / sizeof zeroed[0]; i++) {
         r = ask(&pol, zeroed[i], 0, ones);
@@ -71,7 +74,8 @@ static void test_power_and_timers(void **state)
 
 static void test_tsc_leaves(void **state)
 {
-    struct cpuid_regs r = ask(&pol, 0x15, 0, (struct cpuid_regs){ 2, 0x124, 0, 0 });   /* Bochs' own */
+    struct cpuid_regs r = ask(&pol, 0x15, 0,
+                              (struct cpuid_regs){ 2, 0x124, 0, 0 }); /* Bochs' own */
     /* Linux: tsc_khz = ECX / 1000 * EBX / EAX */
     assert_int_not_equal(r.eax, 0);
     assert_int_equal((uint64_t)r.ecx / 1000 * r.ebx / r.eax, 2000000);
@@ -100,22 +104,24 @@ static void test_tsc_leaves(void **state)
     r = ask(&old, 0x16, 0, ones);
     assert_int_equal(r.eax, 2000);
     r = ask(&old, 0x7, 0, ones);
-    assert_int_not_equal(r.ebx, 0);                          /* 7 <= 0xD: the real leaf, filtered */
-    r = ask(&old, 0x4, 0, ones);                             /* 4 <= 0xD */
+    assert_int_not_equal(r.ebx, 0); /* 7 <= 0xD: the real leaf, filtered */
+    r = ask(&old, 0x4, 0, ones);    /* 4 <= 0xD */
     assert_int_equal(r.eax & 0xFFFFC000u, 0);
 }
 
 static void test_structured_features(void **state)
 {
     struct cpuid_regs r = ask(&pol, 7, 0, ones);
-    assert_int_equal(r.eax, 0);                              /* no subleaf 1 */
-    assert_int_equal(r.ecx, 0);                              /* no LA57, PKU, RDPID, ... */
-    assert_int_equal(r.edx, 0);                              /* no SPEC_CTRL, ARCH_CAPABILITIES, ... */
-    const uint32_t hidden[] = { 1, 2, 4, 5, 10, 11, 12, 14, 15, 16, 17, 21, 25, 26, 27, 28, 30, 31 };
+    assert_int_equal(r.eax, 0); /* no subleaf 1 */
+    assert_int_equal(r.ecx, 0); /* no LA57, PKU, RDPID, ... */
+    assert_int_equal(r.edx, 0); /* no SPEC_CTRL, ARCH_CAPABILITIES, ... */
+    const uint32_t hidden[] = {
+        1, 2, 4, 5, 10, 11, 12, 14, 15, 16, 17, 21, 25, 26, 27, 28, 30, 31
+    };
     for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
         if (r.ebx & B(hidden[i]))
             fail_msg("CPUID.7:EBX bit %u is shown", hidden[i]);
-    assert_true(r.ebx & B(0) && r.ebx & B(7) && r.ebx & B(20));     /* FSGSBASE, SMEP, SMAP */
+    assert_true(r.ebx & B(0) && r.ebx & B(7) && r.ebx & B(20)); /* FSGSBASE, SMEP, SMAP */
     r = ask(&pol, 7, 1, ones);
     assert_int_equal(r.eax | r.ebx | r.ecx | r.edx, 0);
 }
@@ -124,14 +130,14 @@ static void test_topology(void **state)
 {
     struct cpuid_regs r = ask(&pol, 0xB, 0, ones);
     assert_int_equal(r.ebx, 1);
-    assert_int_equal((r.ecx >> 8) & 0xFF, 1);               /* SMT level */
-    assert_int_equal(r.edx, 0);                             /* x2APIC id */
+    assert_int_equal((r.ecx >> 8) & 0xFF, 1); /* SMT level */
+    assert_int_equal(r.edx, 0);               /* x2APIC id */
     r = ask(&pol, 0xB, 1, ones);
     assert_int_equal(r.ebx, 1);
-    assert_int_equal((r.ecx >> 8) & 0xFF, 2);               /* core level */
+    assert_int_equal((r.ecx >> 8) & 0xFF, 2); /* core level */
     r = ask(&pol, 0xB, 2, ones);
     assert_int_equal(r.ebx, 0);
-    assert_int_equal((r.ecx >> 8) & 0xFF, 0);               /* invalid: the end */
+    assert_int_equal((r.ecx >> 8) & 0xFF, 0); /* invalid: the end */
     assert_int_equal(r.ecx & 0xFF, 2);
     r = ask(&pol, 4, 1, (struct cpuid_regs){ 0xFC004122, 0x01C0003F, 0x3F, 0 });
     assert_int_equal(r.eax, 0x00000122);
@@ -163,17 +169,17 @@ static void test_extended(void **state)
     struct cpuid_regs r = ask(&pol, 0x80000000, 0, (struct cpuid_regs){ 0x80000008, 1, 2, 3 });
     assert_int_equal(r.eax, 0x80000008);
     r = ask(&pol, 0x80000001, 0, ones);
-    assert_int_equal(r.edx & B(27), 0);                     /* no RDTSCP */
-    assert_true(r.edx & B(29) && r.edx & B(20) && r.edx & B(11));  /* LM, NX, SYSCALL */
+    assert_int_equal(r.edx & B(27), 0);                           /* no RDTSCP */
+    assert_true(r.edx & B(29) && r.edx & B(20) && r.edx & B(11)); /* LM, NX, SYSCALL */
     assert_int_equal(r.ecx, B(0) | B(5) | B(8));
     r = ask(&pol, 0x80000007, 0, ones);
-    assert_int_equal(r.edx, B(8));                          /* invariant TSC only */
+    assert_int_equal(r.edx, B(8)); /* invariant TSC only */
     assert_int_equal(r.eax | r.ebx | r.ecx, 0);
     r = ask(&pol, 0x80000008, 0, (struct cpuid_regs){ 0x3027, 0x200, 7, 9 });
     assert_int_equal(r.eax, 0x3027);
     assert_int_equal(r.ebx | r.ecx | r.edx, 0);
     r = ask(&pol, 0x80000002, 0, (struct cpuid_regs){ 0x65746E49, 1, 2, 3 });
-    assert_int_equal(r.eax, 0x65746E49);                    /* brand string passes */
+    assert_int_equal(r.eax, 0x65746E49); /* brand string passes */
     r = ask(&pol, 0x80000005, 0, ones);
     assert_int_equal(r.eax | r.ebx | r.ecx | r.edx, 0);
 }
@@ -181,14 +187,10 @@ static void test_extended(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_leaf0_max),
-        cmocka_unit_test(test_leaf1),
-        cmocka_unit_test(test_power_and_timers),
-        cmocka_unit_test(test_tsc_leaves),
-        cmocka_unit_test(test_structured_features),
-        cmocka_unit_test(test_topology),
-        cmocka_unit_test(test_above_maximum),
-        cmocka_unit_test(test_extended),
+        cmocka_unit_test(test_leaf0_max),           cmocka_unit_test(test_leaf1),
+        cmocka_unit_test(test_power_and_timers),    cmocka_unit_test(test_tsc_leaves),
+        cmocka_unit_test(test_structured_features), cmocka_unit_test(test_topology),
+        cmocka_unit_test(test_above_maximum),       cmocka_unit_test(test_extended),
     };
     return cmocka_run_group_tests_name("loader_cpuid", tests, NULL, NULL);
 }

@@ -11,13 +11,13 @@
 
 #include "boot/linux/bzimage.h"
 
-#define FIX_SETUP_SECTS   39u
-#define FIX_SETUP_BYTES   ((FIX_SETUP_SECTS + 1) * 512u)
-#define FIX_KERNEL_BYTES  0x4000u
-#define FIX_IMAGE_BYTES   (FIX_SETUP_BYTES + FIX_KERNEL_BYTES)
-#define FIX_INIT_SIZE     0x3f98000u
-#define FIX_PREF_ADDRESS  0x1000000u
-#define FIX_HEADER_END    0x26Cu   /* 0x202 + jump offset 0x6a, as in 2.15 kernels */
+#define FIX_SETUP_SECTS  39u
+#define FIX_SETUP_BYTES  ((FIX_SETUP_SECTS + 1) * 512u)
+#define FIX_KERNEL_BYTES 0x4000u
+#define FIX_IMAGE_BYTES  (FIX_SETUP_BYTES + FIX_KERNEL_BYTES)
+#define FIX_INIT_SIZE    0x3f98000u
+#define FIX_PREF_ADDRESS 0x1000000u
+#define FIX_HEADER_END   0x26Cu /* 0x202 + jump offset 0x6a, as in 2.15 kernels */
 
 static inline void fix_put(uint8_t *p, size_t off, uint64_t v, unsigned bytes)
 {

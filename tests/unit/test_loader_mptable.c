@@ -39,13 +39,13 @@ static void test_floating_pointer(void **state)
     assert_int_equal(n, MPTABLE_BYTES);
     assert_true(n <= LINUX_MPTABLE_ROOM);
     assert_memory_equal(mem, "_MP_", 4);
-    assert_int_equal(get(mem, 4, 4), LINUX_MPTABLE_GPA + 16);  /* physptr */
-    assert_int_equal(mem[8], 1);                                /* length in paragraphs */
-    assert_int_equal(mem[9], 4);                                /* spec 1.4 */
+    assert_int_equal(get(mem, 4, 4), LINUX_MPTABLE_GPA + 16); /* physptr */
+    assert_int_equal(mem[8], 1);                              /* length in paragraphs */
+    assert_int_equal(mem[9], 4);                              /* spec 1.4 */
     assert_int_equal(sum(mem, 16), 0);
-    assert_int_equal(mem[11], 0);                               /* a table follows, no default config */
-    assert_int_equal(mem[12] & 0x80, 0);                        /* virtual wire, no IMCR */
-    assert_int_equal(mem[n], 0xEE);                             /* nothing written past the table */
+    assert_int_equal(mem[11], 0);        /* a table follows, no default config */
+    assert_int_equal(mem[12] & 0x80, 0); /* virtual wire, no IMCR */
+    assert_int_equal(mem[n], 0xEE);      /* nothing written past the table */
 }
 
 static void test_config_table(void **state)
@@ -59,28 +59,28 @@ static void test_config_table(void **state)
     assert_int_equal(mpc[6], 4);
     assert_int_equal(sum(mpc, len), 0);
     assert_memory_equal(mpc + 8, "TESSERA ", 8);
-    assert_int_equal(get(mpc, 34, 2), 4);                       /* entries */
-    assert_int_equal(get(mpc, 36, 4), 0xFEE00000);              /* local APIC */
-    assert_int_equal(get(mpc, 40, 2), 0);                       /* no extended table */
+    assert_int_equal(get(mpc, 34, 2), 4);          /* entries */
+    assert_int_equal(get(mpc, 36, 4), 0xFEE00000); /* local APIC */
+    assert_int_equal(get(mpc, 40, 2), 0);          /* no extended table */
 
     const uint8_t *e = mpc + 44;
-    assert_int_equal(e[0], 0);                                  /* processor */
-    assert_int_equal(e[1], 0);                                  /* APIC id */
+    assert_int_equal(e[0], 0); /* processor */
+    assert_int_equal(e[1], 0); /* APIC id */
     assert_int_equal(e[2], 0x14);
-    assert_int_equal(e[3], 3);                                  /* enabled, bootstrap */
+    assert_int_equal(e[3], 3); /* enabled, bootstrap */
     assert_int_equal(get(e, 4, 4), cpu.signature);
     assert_int_equal(get(e, 8, 4), cpu.features);
     e += 20;
-    assert_int_equal(e[0], 1);                                  /* bus 0, ISA */
+    assert_int_equal(e[0], 1); /* bus 0, ISA */
     assert_int_equal(e[1], 0);
     assert_memory_equal(e + 2, "ISA   ", 6);
     e += 8;
-    assert_int_equal(e[0], 4);                                  /* ExtINT -> LINT0 */
+    assert_int_equal(e[0], 4); /* ExtINT -> LINT0 */
     assert_int_equal(e[1], 3);
     assert_int_equal(e[6], 0xFF);
     assert_int_equal(e[7], 0);
     e += 8;
-    assert_int_equal(e[0], 4);                                  /* NMI -> LINT1 */
+    assert_int_equal(e[0], 4); /* NMI -> LINT1 */
     assert_int_equal(e[1], 1);
     assert_int_equal(e[7], 1);
     e += 8;
@@ -93,7 +93,8 @@ static void test_refusals(void **state)
     uint8_t mem[LINUX_MPTABLE_ROOM];
     assert_int_equal(mptable_build(mem, MPTABLE_BYTES - 1, LINUX_MPTABLE_GPA, &cpu), 0);
     assert_int_equal(mptable_build(mem, sizeof mem, 0xFFFFFFC0ULL, &cpu), 0);
-    assert_int_equal(mptable_build(mem, sizeof mem, 0x100000000ULL - MPTABLE_BYTES, &cpu), MPTABLE_BYTES);
+    assert_int_equal(mptable_build(mem, sizeof mem, 0x100000000ULL - MPTABLE_BYTES, &cpu),
+                     MPTABLE_BYTES);
     assert_int_equal(mptable_build(NULL, sizeof mem, LINUX_MPTABLE_GPA, &cpu), 0);
     assert_int_equal(mptable_build(mem, sizeof mem, LINUX_MPTABLE_GPA, NULL), 0);
 }

@@ -29,7 +29,8 @@ static int setup(void **state)
 static void test_debian_kernel_in_256_mib(void **state)
 {
     struct linux_placement p;
-    assert_int_equal(linux_place(&bi, 256 * MIB, 3 * MIB + 5, 300, &p, err, sizeof err), LINUX_PLACE_OK);
+    assert_int_equal(linux_place(&bi, 256 * MIB, 3 * MIB + 5, 300, &p, err, sizeof err),
+                     LINUX_PLACE_OK);
     assert_int_equal(p.load_gpa, 0x1000000);
     assert_int_equal(p.entry_gpa, 0x1000200);
     assert_int_equal(p.kernel_end_gpa, 0x1000000 + FIX_INIT_SIZE);
@@ -45,11 +46,12 @@ static void test_debian_kernel_in_256_mib(void **state)
 static void test_initrd_below_initrd_addr_max(void **state)
 {
     struct linux_placement p;
-    bi.initrd_addr_max = 0x7FFFFFF;             /* 128 MiB - 1 */
+    bi.initrd_addr_max = 0x7FFFFFF; /* 128 MiB - 1 */
     assert_int_equal(linux_place(&bi, 512 * MIB, 10 * MIB, 0, &p, err, sizeof err), LINUX_PLACE_OK);
     assert_int_equal(p.initrd_gpa + 10 * MIB, 128 * MIB);
     /* no room between the kernel's end (~80 MiB) and 128 MiB for 60 MiB */
-    assert_int_equal(linux_place(&bi, 512 * MIB, 60 * MIB, 0, &p, err, sizeof err), LINUX_PLACE_EINITRD);
+    assert_int_equal(linux_place(&bi, 512 * MIB, 60 * MIB, 0, &p, err, sizeof err),
+                     LINUX_PLACE_EINITRD);
     assert_non_null(strstr(err, "initrd of 61440 KiB does not fit"));
 }
 
@@ -58,18 +60,22 @@ static void test_refusals(void **state)
     struct linux_placement p;
     /* init_size needs RAM up to 16 MiB + 63.6 MiB */
     assert_int_equal(linux_place(&bi, 64 * MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_ERAM);
-    assert_string_equal(err, "the kernel needs RAM up to 80 MiB (loaded at 0x1000000, init_size 0x3f98000), "
-                             "the guest has 64 MiB");
+    assert_string_equal(
+        err, "the kernel needs RAM up to 80 MiB (loaded at 0x1000000, init_size 0x3f98000), "
+             "the guest has 64 MiB");
     assert_int_equal(linux_place(&bi, 80 * MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_OK);
     /* an initrd that overruns RAM */
-    assert_int_equal(linux_place(&bi, 96 * MIB, 20 * MIB, 0, &p, err, sizeof err), LINUX_PLACE_EINITRD);
+    assert_int_equal(linux_place(&bi, 96 * MIB, 20 * MIB, 0, &p, err, sizeof err),
+                     LINUX_PLACE_EINITRD);
     assert_non_null(strstr(err, "does not fit"));
     /* the command line: cmdline_size 2047 without the NUL */
     assert_int_equal(linux_place(&bi, 256 * MIB, 0, 2047, &p, err, sizeof err), LINUX_PLACE_OK);
-    assert_int_equal(linux_place(&bi, 256 * MIB, 0, 2048, &p, err, sizeof err), LINUX_PLACE_ECMDLINE);
+    assert_int_equal(linux_place(&bi, 256 * MIB, 0, 2048, &p, err, sizeof err),
+                     LINUX_PLACE_ECMDLINE);
     assert_string_equal(err, "command line of 2048 bytes: the kernel takes at most 2047");
     /* RAM into the framebuffer window */
-    assert_int_equal(linux_place(&bi, LINUX_FB_GPA + MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_ERAM);
+    assert_int_equal(linux_place(&bi, LINUX_FB_GPA + MIB, 0, 0, &p, err, sizeof err),
+                     LINUX_PLACE_ERAM);
     assert_non_null(strstr(err, "below its framebuffer"));
     assert_int_equal(linux_place(&bi, LINUX_FB_GPA, 0, 0, &p, err, sizeof err), LINUX_PLACE_OK);
     /* a non-relocatable kernel that wants to live below 1 MiB */
@@ -83,11 +89,11 @@ static void test_refusals(void **state)
 static void test_pref_address_near_the_top_does_not_wrap(void **state)
 {
     struct linux_placement p;
-    bi.pref_address = UINT64_MAX - bi.kernel_alignment + 1;     /* aligned, >= 1 MiB */
+    bi.pref_address = UINT64_MAX - bi.kernel_alignment + 1; /* aligned, >= 1 MiB */
     assert_int_equal(linux_place(&bi, 256 * MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_ERAM);
     assert_non_null(strstr(err, "the guest has 256 MiB"));
     assert_int_equal(linux_ram_needed(&bi, 0), 0);
-    bi.pref_address = 254 * MIB;                                 /* aligned, inside RAM, ends past it */
+    bi.pref_address = 254 * MIB; /* aligned, inside RAM, ends past it */
     assert_int_equal(linux_place(&bi, 256 * MIB, 0, 0, &p, err, sizeof err), LINUX_PLACE_ERAM);
 }
 
@@ -99,7 +105,8 @@ static void test_ram_needed_agrees(void **state)
         struct linux_placement p;
         assert_true(need % MIB == 0);
         assert_int_equal(linux_place(&bi, need, initrds[i], 0, &p, NULL, 0), LINUX_PLACE_OK);
-        assert_int_not_equal(linux_place(&bi, need - MIB, initrds[i], 0, &p, NULL, 0), LINUX_PLACE_OK);
+        assert_int_not_equal(linux_place(&bi, need - MIB, initrds[i], 0, &p, NULL, 0),
+                             LINUX_PLACE_OK);
     }
     assert_int_equal(linux_ram_needed(&bi, 0), 80 * MIB);
 }

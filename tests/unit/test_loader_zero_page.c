@@ -24,7 +24,8 @@ static const struct zp_framebuffer fb1024 = { LINUX_FB_GPA, 1024, 768, 4096, 48 
 
 /* The e820 rules Linux relies on: sorted, no overlaps, RAM below 640 KiB for the real-mode
  * trampoline, the MP table's KiB reserved, RAM up to the top, the framebuffer reserved. */
-static void check_e820(const struct boot_e820_entry *t, unsigned n, uint64_t ram, const struct zp_framebuffer *fb)
+static void check_e820(const struct boot_e820_entry *t, unsigned n, uint64_t ram,
+                       const struct zp_framebuffer *fb)
 {
     assert_true(n >= 3);
     for (unsigned i = 1; i < n; i++)
@@ -70,32 +71,36 @@ static void test_zero_page(void **state)
     assert_int_equal(bzimage_parse(img, FIX_IMAGE_BYTES, &bi, NULL, 0), BZ_OK);
     static uint8_t zp[ZP_BYTES];
     memset(zp, 0xCC, sizeof zp);
-    struct zp_config c = { .ram_bytes = 256ULL << 20, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = 0x0F000000,
-                          .initrd_bytes = 0x123456, .acpi_rsdp_gpa = LINUX_ACPI_GPA, .fb = fb1024 };
+    struct zp_config c = { .ram_bytes = 256ULL << 20,
+                           .cmdline_gpa = LINUX_CMDLINE_GPA,
+                           .initrd_gpa = 0x0F000000,
+                           .initrd_bytes = 0x123456,
+                           .acpi_rsdp_gpa = LINUX_ACPI_GPA,
+                           .fb = fb1024 };
     assert_int_equal(zp_build(zp, img, &bi, &c), 0);
 
     /* The setup header is copied to its own offset; what lies outside it is zero. */
     for (size_t off = 0x1F1; off < FIX_HEADER_END; off++) {
         if (off == 0x210 || (off >= 0x218 && off < 0x220) || (off >= 0x228 && off < 0x22C))
-            continue;                           /* the fields the loader writes */
+            continue; /* the fields the loader writes */
         if (zp[off] != img[off])
             fail_msg("header byte %#zx: %#x, the image has %#x", off, zp[off], img[off]);
     }
     for (size_t off = FIX_HEADER_END; off < 0x2D0; off++)
         assert_int_equal(zp[off], 0);
-    assert_int_equal(zp[0x1EF], 0);                             /* sentinel */
+    assert_int_equal(zp[0x1EF], 0); /* sentinel */
     assert_int_equal(get(zp, 0x1FE, 2), 0xAA55);
     assert_int_equal(get(zp, 0x202, 4), 0x53726448);
-    assert_int_equal(get(zp, 0x210, 1), 0xFF);                  /* type_of_loader: undefined */
-    assert_int_equal(get(zp, 0x228, 4), LINUX_CMDLINE_GPA);     /* cmd_line_ptr */
-    assert_int_equal(get(zp, 0x0C8, 4), 0);                     /* ext_cmd_line_ptr */
-    assert_int_equal(get(zp, 0x218, 4), 0x0F000000);            /* ramdisk_image */
-    assert_int_equal(get(zp, 0x21C, 4), 0x123456);              /* ramdisk_size */
+    assert_int_equal(get(zp, 0x210, 1), 0xFF);              /* type_of_loader: undefined */
+    assert_int_equal(get(zp, 0x228, 4), LINUX_CMDLINE_GPA); /* cmd_line_ptr */
+    assert_int_equal(get(zp, 0x0C8, 4), 0);                 /* ext_cmd_line_ptr */
+    assert_int_equal(get(zp, 0x218, 4), 0x0F000000);        /* ramdisk_image */
+    assert_int_equal(get(zp, 0x21C, 4), 0x123456);          /* ramdisk_size */
     assert_int_equal(get(zp, 0x0C0, 4), 0);
     assert_int_equal(get(zp, 0x0C4, 4), 0);
-    assert_int_equal(get(zp, 0x250, 8), 0);                     /* setup_data */
+    assert_int_equal(get(zp, 0x250, 8), 0); /* setup_data */
     assert_int_equal(get(zp, 0x211, 1) & BZ_LOADED_HIGH, BZ_LOADED_HIGH);
-    assert_int_equal(get(zp, 0x070, 8), LINUX_ACPI_GPA);        /* acpi_rsdp_addr */
+    assert_int_equal(get(zp, 0x070, 8), LINUX_ACPI_GPA); /* acpi_rsdp_addr */
 
     /* e820 at 0x2D0, 20 bytes per entry, count at 0x1E8 */
     unsigned n = zp[0x1E8];
@@ -109,20 +114,20 @@ static void test_zero_page(void **state)
         assert_int_equal(zp[off], 0);
 
     /* screen_info (include/uapi/linux/screen_info.h offsets): a VLFB vesafb takes */
-    assert_int_equal(zp[0x0F], 0x23);                           /* orig_video_isVGA */
-    assert_int_equal(get(zp, 0x12, 2), 1024);                   /* lfb_width */
+    assert_int_equal(zp[0x0F], 0x23);         /* orig_video_isVGA */
+    assert_int_equal(get(zp, 0x12, 2), 1024); /* lfb_width */
     assert_int_equal(get(zp, 0x14, 2), 768);
-    assert_int_equal(get(zp, 0x16, 2), 32);                     /* lfb_depth */
-    assert_int_equal(get(zp, 0x18, 4), LINUX_FB_GPA);           /* lfb_base */
-    assert_int_equal(get(zp, 0x1C, 4), 48);                     /* lfb_size, 64 KiB units */
-    assert_int_equal(get(zp, 0x24, 2), 4096);                   /* lfb_linelength */
-    const uint8_t rgb[8] = { 8, 16, 8, 8, 8, 0, 8, 24 };        /* red, green, blue, rsvd: size, pos */
+    assert_int_equal(get(zp, 0x16, 2), 32);              /* lfb_depth */
+    assert_int_equal(get(zp, 0x18, 4), LINUX_FB_GPA);    /* lfb_base */
+    assert_int_equal(get(zp, 0x1C, 4), 48);              /* lfb_size, 64 KiB units */
+    assert_int_equal(get(zp, 0x24, 2), 4096);            /* lfb_linelength */
+    const uint8_t rgb[8] = { 8, 16, 8, 8, 8, 0, 8, 24 }; /* red, green, blue, rsvd: size, pos */
     assert_memory_equal(zp + 0x26, rgb, 8);
-    assert_int_equal(get(zp, 0x2E, 2), 0);                      /* vesapm_seg: no PMI */
-    assert_int_equal(get(zp, 0x36, 4), 0);                      /* capabilities */
-    assert_int_equal(get(zp, 0x3A, 4), 0);                      /* ext_lfb_base */
-    assert_int_equal(zp[0x07], 128);                            /* orig_video_cols */
-    assert_int_equal(zp[0x0E], 48);                             /* orig_video_lines */
+    assert_int_equal(get(zp, 0x2E, 2), 0); /* vesapm_seg: no PMI */
+    assert_int_equal(get(zp, 0x36, 4), 0); /* capabilities */
+    assert_int_equal(get(zp, 0x3A, 4), 0); /* ext_lfb_base */
+    assert_int_equal(zp[0x07], 128);       /* orig_video_cols */
+    assert_int_equal(zp[0x0E], 48);        /* orig_video_lines */
     free(img);
 }
 
@@ -132,13 +137,15 @@ static void test_without_initrd_or_framebuffer(void **state)
     struct bzimage_info bi;
     assert_int_equal(bzimage_parse(img, FIX_IMAGE_BYTES, &bi, NULL, 0), BZ_OK);
     static uint8_t zp[ZP_BYTES];
-    struct zp_config c = { .ram_bytes = 128ULL << 20, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = 0x5000000 };
+    struct zp_config c = { .ram_bytes = 128ULL << 20,
+                           .cmdline_gpa = LINUX_CMDLINE_GPA,
+                           .initrd_gpa = 0x5000000 };
     assert_int_equal(zp_build(zp, img, &bi, &c), 0);
     assert_int_equal(get(zp, 0x218, 4), 0);
     assert_int_equal(get(zp, 0x21C, 4), 0);
-    assert_int_equal(get(zp, 0x070, 8), 0);                     /* no ACPI tables */
+    assert_int_equal(get(zp, 0x070, 8), 0); /* no ACPI tables */
     for (size_t off = 0; off < 0x40; off++)
-        assert_int_equal(zp[off], 0);                           /* no screen_info */
+        assert_int_equal(zp[off], 0); /* no screen_info */
     assert_int_equal(zp[0x1E8], 3);
     /* too little RAM for the map: refused */
     c.ram_bytes = 0x80000;

@@ -18,7 +18,7 @@ static void test_default_lag_is_on(void **state)
     struct sched_config cfg;
     sched_config_default(&cfg);
     assert_int_equal(cfg.preempt_lag_ns, US(500));
-    cfg.slice_ns = US(200);     /* a lag longer than the slice is allowed: the slice rule acts */
+    cfg.slice_ns = US(200); /* a lag longer than the slice is allowed: the slice rule acts */
     assert_int_equal(sched_config_check(&cfg, NULL, 0), SCHED_OK);
 }
 
@@ -78,14 +78,14 @@ static void test_arrival_ahead_of_the_owner_waits(void **state)
     submit(s, 0, 1);
     pick(s);
     now_ns += MS(1);
-    assert_int_equal(sched_complete(s, 0, 1, MS(1)), SCHED_OK);     /* vGPU 0's tag: 1 ms */
+    assert_int_equal(sched_complete(s, 0, 1, MS(1)), SCHED_OK); /* vGPU 0's tag: 1 ms */
     submit(s, 1, 1);
     pick(s);
     now_ns += MS(5);
-    assert_int_equal(sched_complete(s, 1, 1, MS(5)), SCHED_OK);     /* vGPU 1's tag: 5 ms */
+    assert_int_equal(sched_complete(s, 1, 1, MS(5)), SCHED_OK); /* vGPU 1's tag: 5 ms */
     submit(s, 0, 2);
     assert_int_equal(pick(s).vgpu, 0);
-    submit(s, 1, 2);                /* 4 ms ahead of vGPU 0's tag: not owed the GPU yet */
+    submit(s, 1, 2); /* 4 ms ahead of vGPU 0's tag: not owed the GPU yet */
     assert_false(sched_preempt_due(s, MS(4)));
     assert_true(sched_preempt_due(s, MS(4) + US(501)));
     sched_destroy(s);
@@ -95,7 +95,10 @@ static void test_arrival_ahead_of_the_owner_waits(void **state)
  * of work[v] ns, keeping inflight[v] of them queued; one with inflight 0 submits one workload
  * gap[v] after the last completed (it arrives each time).  Returns each one's GPU time;
  * *preemptions and *worst_wait (vGPU 1's longest time from submission to dispatch) as seen. */
-struct load { uint64_t work, gap; uint32_t keep; };
+struct load {
+    uint64_t work, gap;
+    uint32_t keep;
+};
 static void run(struct sched *s, const struct load l[2], uint64_t ms, uint64_t got[2],
                 uint64_t *preemptions, uint64_t *worst_wait)
 {

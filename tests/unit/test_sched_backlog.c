@@ -21,13 +21,17 @@
 #define MAXV  16u
 
 static uint64_t now_ns;
-static uint64_t fake_clock(void *ctx) { (void)ctx; return now_ns; }
+static uint64_t fake_clock(void *ctx)
+{
+    (void)ctx;
+    return now_ns;
+}
 
 struct rig {
     struct sched *s;
     uint64_t next_id[MAXV];
-    uint64_t wl_ns[MAXV];       /* GPU time of each of its workloads */
-    uint32_t depth[MAXV];       /* saturating: keep this many queued (0: submits by hand) */
+    uint64_t wl_ns[MAXV]; /* GPU time of each of its workloads */
+    uint32_t depth[MAXV]; /* saturating: keep this many queued (0: submits by hand) */
 };
 
 static struct rig *rig_new(enum sched_policy pol, const uint32_t *weights, unsigned n)
@@ -79,8 +83,7 @@ static struct sched_decision step(struct rig *r)
     }
     for (uint32_t k = 0; k < d.count; k++) {
         now_ns += r->wl_ns[d.vgpu];
-        assert_int_equal(sched_complete(r->s, d.vgpu, d.first_id + k, r->wl_ns[d.vgpu]),
-                         SCHED_OK);
+        assert_int_equal(sched_complete(r->s, d.vgpu, d.first_id + k, r->wl_ns[d.vgpu]), SCHED_OK);
     }
     return d;
 }
@@ -108,8 +111,8 @@ static void test_idle_vgpus_do_not_lower_mmr(void **state)
     }
     struct sched_metrics m;
     assert_int_equal(sched_metrics_get(r->s, &m), SCHED_OK);
-    assert_int_equal(m.active, 8);          /* all had work ... */
-    assert_int_equal(m.backlogged, 3);      /* ... three wanted the GPU */
+    assert_int_equal(m.active, 8);     /* all had work ... */
+    assert_int_equal(m.backlogged, 3); /* ... three wanted the GPU */
     assert_true(m.mmr_ppm >= 950000);
     assert_true(m.jain_ppm >= 990000);
     uint64_t got3 = 0;
@@ -125,7 +128,7 @@ static void test_idle_vgpus_do_not_lower_mmr(void **state)
         } else {
             assert_int_equal(st.ideal_ppm, 0);
             assert_int_equal(st.weight_share_ppm, 0);
-            assert_true(st.workloads >= 29);    /* every frame was served */
+            assert_true(st.workloads >= 29); /* every frame was served */
             assert_true(st.backlog_ns < MS(3000) / 10);
         }
     }
@@ -182,16 +185,16 @@ static void test_backlog_threshold_and_reset(void **state)
     r->wl_ns[1] = MS(4);
     submit(r, 0);
     submit(r, 1);
-    step(r);                    /* 0 runs 0..6 ms */
-    step(r);                    /* 1 runs 6..10 ms: it had work from 0 to 10 */
+    step(r); /* 0 runs 0..6 ms */
+    step(r); /* 1 runs 6..10 ms: it had work from 0 to 10 */
     now_ns = MS(20);
     struct sched_vgpu_stats a, b;
     sched_vgpu_stats_get(r->s, 0, &a);
     sched_vgpu_stats_get(r->s, 1, &b);
     assert_int_equal(a.backlog_ns, MS(6));
     assert_int_equal(b.backlog_ns, MS(10));
-    assert_false(a.backlogged);             /* 30% of 20 ms */
-    assert_true(b.backlogged);              /* 50% */
+    assert_false(a.backlogged); /* 30% of 20 ms */
+    assert_true(b.backlogged);  /* 50% */
     struct sched_metrics m;
     sched_metrics_get(r->s, &m);
     assert_int_equal(m.backlogged, 1);
@@ -211,7 +214,7 @@ static void test_backlog_threshold_and_reset(void **state)
     now_ns = MS(40);
     sched_vgpu_stats_get(r->s, 0, &a);
     sched_vgpu_stats_get(r->s, 1, &b);
-    assert_int_equal(a.backlog_ns, MS(5));  /* still has its workload */
+    assert_int_equal(a.backlog_ns, MS(5)); /* still has its workload */
     assert_true(a.backlogged);
     assert_int_equal(b.backlog_ns, 0);
     assert_false(b.backlogged);
@@ -256,10 +259,10 @@ static void test_prediction_includes_recently_backlogged(void **state)
     (void)state;
     const uint32_t w[3] = { 100, 100, 100 };
     struct rig *r = rig_new(SCHED_POLICY_FAIR, w, 3);
-    r->depth[0] = 4;                /* heavy */
-    r->wl_ns[1] = US(500);          /* frame at a time */
+    r->depth[0] = 4;       /* heavy */
+    r->wl_ns[1] = US(500); /* frame at a time */
     r->wl_ns[2] = US(500);
-    submit(r, 2);                   /* 2 drew once, long ago */
+    submit(r, 2); /* 2 drew once, long ago */
     step(r);
     step(r);
     now_ns = MS(1000);
@@ -270,7 +273,7 @@ static void test_prediction_includes_recently_backlogged(void **state)
         if (d.kind == SCHED_PICK_DISPATCH && d.vgpu == 1)
             break;
     }
-    d = step(r);                    /* 1's queue is empty: heavy takes its turn */
+    d = step(r); /* 1's queue is empty: heavy takes its turn */
     assert_int_equal(d.kind, SCHED_PICK_DISPATCH);
     assert_int_equal(d.vgpu, 0);
     assert_int_equal(sched_vgpu_queued(r->s, 1), 0);
@@ -323,7 +326,7 @@ static void test_prediction_other_policies(void **state)
             assert_int_not_equal(predicted, owner);
         }
         assert_true(checked > 50);
-        assert_true(right * 4 >= checked * 3);     /* measured: rr 97%, credit 80%, las 100% */
+        assert_true(right * 4 >= checked * 3); /* measured: rr 97%, credit 80%, las 100% */
         rig_free(r);
     }
     assert_int_equal(sched_predict_next(NULL, 0), SCHED_NO_VGPU);

@@ -19,9 +19,9 @@ struct rig {
     uint64_t now;
     struct sched *s;
     uint64_t next_id[8];
-    uint64_t cost[8];       /* GPU time of each vGPU's workloads */
-    uint32_t budget[8];     /* workloads still to submit (UINT32_MAX: endless) */
-    uint32_t depth;         /* queued workloads kept per vGPU */
+    uint64_t cost[8];   /* GPU time of each vGPU's workloads */
+    uint32_t budget[8]; /* workloads still to submit (UINT32_MAX: endless) */
+    uint32_t depth;     /* queued workloads kept per vGPU */
 };
 
 static uint64_t rig_clock(void *ctx)
@@ -116,7 +116,7 @@ static void test_tag_remainder_is_carried(void **state)
     struct rig *r = rig_new(10, 2, w);
     r->cost[0] = 10;
     r->cost[1] = 1000;
-    r->budget[1] = 0;       /* vGPU 1 stays idle */
+    r->budget[1] = 0; /* vGPU 1 stays idle */
     /* Tags at the start of turns 1..4: 0, 3 (rem 1), 6 (rem 2), 10 (rem 0). */
     const int64_t tags[4] = { 0, 3, 6, 10 };
     for (int i = 0; i < 4; i++) {
@@ -136,9 +136,9 @@ static void test_wakeup_gets_no_credit(void **state)
     struct rig *r = rig_new(MS(10), 2, w);
     r->cost[0] = r->cost[1] = MS(10);
     r->depth = 1;
-    r->budget[0] = 3;                       /* three workloads, then it blocks */
+    r->budget[0] = 3; /* three workloads, then it blocks */
     for (int i = 0; i < 7; i++)
-        next_turn(r, 2);                    /* 0 1 1 0 1 1 0, done at 70 ms */
+        next_turn(r, 2); /* 0 1 1 0 1 1 0, done at 70 ms */
     /* vGPU 0 has nothing left: vGPU 1 alone at 70, 80 and 90 ms (tags 20, 25, 30). */
     for (int i = 0; i < 3; i++)
         assert_int_equal(next_turn(r, 2), 1);
@@ -174,7 +174,7 @@ static void test_sleeper_does_not_monopolise(void **state)
     r->cost[0] = r->cost[1] = MS(1);
     r->budget[1] = 0;
     for (int i = 0; i < 50; i++)
-        assert_int_equal(next_turn(r, 2), 0);     /* 300 ms of vGPU 0 alone */
+        assert_int_equal(next_turn(r, 2), 0); /* 300 ms of vGPU 0 alone */
     r->budget[1] = UINT32_MAX;
     int run = 0, max_run = 0;
     for (int i = 0; i < 20; i++) {
@@ -211,7 +211,7 @@ static void test_overrun_is_paid_back(void **state)
     sched_vgpu_stats_get(r->s, 0, &a);
     sched_vgpu_stats_get(r->s, 1, &b);
     uint64_t diff = a.gpu_ns > b.gpu_ns ? a.gpu_ns - b.gpu_ns : b.gpu_ns - a.gpu_ns;
-    assert_true(diff <= MS(26));            /* within one overrun + one slice */
+    assert_true(diff <= MS(26)); /* within one overrun + one slice */
     rig_free(r);
 }
 

@@ -26,7 +26,7 @@ static void test_muldiv_exact(void **state)
                      1000000000000000000ull);
     assert_int_equal(sched_muldiv(UINT64_MAX, UINT64_MAX, UINT64_MAX), UINT64_MAX);
     assert_int_equal(sched_muldiv(UINT64_MAX, 3, 4), (UINT64_MAX / 4) * 3 + 2);
-    assert_int_equal(sched_muldiv(1ull << 63, 4, 1), UINT64_MAX);     /* does not fit */
+    assert_int_equal(sched_muldiv(1ull << 63, 4, 1), UINT64_MAX); /* does not fit */
     assert_int_equal(sched_muldiv(5, 5, 0), UINT64_MAX);
     assert_int_equal(sched_muldiv(0, UINT64_MAX, 7), 0);
     assert_int_equal(sched_sat_add(UINT64_MAX - 1, 5), UINT64_MAX);
@@ -60,7 +60,7 @@ static void test_ratio_and_fairness(void **state)
     const uint64_t big_ach[2] = { 3600ull * 1000000000ull, 3600ull * 1000000000ull };
     sched_fairness(big_ach, big_ideal, 2, &mmr, &jain);
     assert_int_equal(mmr, 500000);
-    assert_in_range(jain, 899900, 900100);      /* (1.5)^2 / (2 * 1.25) = 0.9 */
+    assert_in_range(jain, 899900, 900100); /* (1.5)^2 / (2 * 1.25) = 0.9 */
     assert_int_equal(sched_fairness(NULL, ideal, 3, &mmr, &jain), 0);
     assert_int_equal(mmr, SCHED_PPM);
 }
@@ -110,8 +110,8 @@ static void test_heap_order_and_removal(void **state)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         assert_int_equal(sched_heap_push(&h, id, (x >> 40) % 50, id), 0);
     }
-    assert_int_equal(sched_heap_push(&h, 3, 0, 0), -1);     /* already in */
-    assert_int_equal(sched_heap_push(&h, 64, 0, 0), -1);    /* out of range */
+    assert_int_equal(sched_heap_push(&h, 3, 0, 0), -1);  /* already in */
+    assert_int_equal(sched_heap_push(&h, 64, 0, 0), -1); /* out of range */
     for (uint32_t id = 0; id < 64; id += 3)
         assert_int_equal(sched_heap_remove(&h, id), 0);
     assert_int_equal(sched_heap_remove(&h, 0), -1);
@@ -125,7 +125,7 @@ static void test_heap_order_and_removal(void **state)
         const struct sched_heap_entry *t = sched_heap_top(&h);
         uint64_t k = t->key, sq = t->seq;
         assert_true(first || k > last_key || (k == last_key && sq > last_seq));
-        assert_int_equal(sched_heap_pop(&h), (uint32_t)sq);     /* seq == id */
+        assert_int_equal(sched_heap_pop(&h), (uint32_t)sq); /* seq == id */
         last_key = k;
         last_seq = sq;
         first = false;
@@ -145,9 +145,9 @@ static void test_lists(void **state)
     sched_list_init(&b, nodes, 1);
     for (uint32_t i = 0; i < 5; i++)
         sched_list_append(&a, i);
-    sched_list_append(&a, 2);                   /* already on a list: ignored */
+    sched_list_append(&a, 2); /* already on a list: ignored */
     sched_list_remove(&a, 2);
-    sched_list_remove(&b, 3);                   /* not on b: no-op */
+    sched_list_remove(&b, 3); /* not on b: no-op */
     sched_list_append(&b, 2);
     assert_true(sched_list_contains(&b, 2));
     assert_false(sched_list_contains(&a, 2));
@@ -178,7 +178,7 @@ static void test_scheduler_metrics(void **state)
     assert_int_equal(sched_create(&cfg, &c, &s), SCHED_OK);
     sched_vgpu_add(s, 0, 1);
     sched_vgpu_add(s, 1, 3);
-    sched_vgpu_add(s, 2, 5);                    /* never has work: not in the measures */
+    sched_vgpu_add(s, 2, 5); /* never has work: not in the measures */
     uint64_t id[2] = { 0, 0 };
     for (int turn = 0; turn < 400; turn++) {
         for (uint32_t v = 0; v < 2; v++) {
@@ -193,7 +193,7 @@ static void test_scheduler_metrics(void **state)
             fake_now += MS(2);
             sched_complete(s, d.vgpu, d.first_id + k, MS(2));
         }
-        fake_now += SCHED_US(10);               /* a little idle engine between dispatches */
+        fake_now += SCHED_US(10); /* a little idle engine between dispatches */
     }
     struct sched_metrics m;
     assert_int_equal(sched_metrics_get(s, &m), SCHED_OK);
@@ -202,7 +202,7 @@ static void test_scheduler_metrics(void **state)
     assert_int_equal(m.busy_ns, 400 * MS(2));
     assert_int_equal(m.elapsed_ns, 400 * (MS(2) + SCHED_US(10)));
     assert_in_range(m.utilisation_ppm, 995000, 995100);
-    assert_true(m.mmr_ppm >= 960000);           /* off by at most one 6 ms turn in 200 ms */
+    assert_true(m.mmr_ppm >= 960000); /* off by at most one 6 ms turn in 200 ms */
     assert_true(m.jain_ppm >= 999000);
     assert_int_equal(m.picks, 400);
     assert_true(m.switches >= 2 && m.switches <= m.turns);
@@ -223,19 +223,16 @@ static void test_scheduler_metrics(void **state)
     sched_metrics_get(s, &m);
     assert_int_equal(m.busy_ns, 0);
     assert_int_equal(m.switches, 0);
-    assert_int_equal(m.active, 2);              /* still backlogged */
+    assert_int_equal(m.active, 2); /* still backlogged */
     sched_destroy(s);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_muldiv_exact),
-        cmocka_unit_test(test_ratio_and_fairness),
-        cmocka_unit_test(test_waterfill),
-        cmocka_unit_test(test_heap_order_and_removal),
-        cmocka_unit_test(test_lists),
-        cmocka_unit_test(test_scheduler_metrics),
+        cmocka_unit_test(test_muldiv_exact), cmocka_unit_test(test_ratio_and_fairness),
+        cmocka_unit_test(test_waterfill),    cmocka_unit_test(test_heap_order_and_removal),
+        cmocka_unit_test(test_lists),        cmocka_unit_test(test_scheduler_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,7 @@ struct rig {
     struct sched *s;
     uint64_t now;
     uint64_t cost[NV];
-    bool     busy[NV];       /* keeps two workloads queued */
+    bool busy[NV]; /* keeps two workloads queued */
     uint64_t next_id[NV];
 };
 
@@ -29,8 +29,7 @@ static uint64_t rig_clock(void *ctx)
     return ((struct rig *)ctx)->now;
 }
 
-static struct rig *rig_new(struct sched_config *cfg, uint32_t nv, const uint32_t *w,
-                           uint64_t cost)
+static struct rig *rig_new(struct sched_config *cfg, uint32_t nv, const uint32_t *w, uint64_t cost)
 {
     struct rig *r = calloc(1, sizeof(*r));
     assert_non_null(r);
@@ -136,13 +135,13 @@ static void test_rr_skips_exhausted(void **state)
 {
     (void)state;
     struct sched_config cfg = config(SCHED_POLICY_RR);
-    const uint32_t w[2] = { 1, 99 };    /* 1 ms and 99 ms per 100 ms */
+    const uint32_t w[2] = { 1, 99 }; /* 1 ms and 99 ms per 100 ms */
     struct rig *r = rig_new(&cfg, 2, w, MS(16));
     assert_int_equal(next_turn(r, NULL), 0);
-    assert_int_equal(sched_vgpu_key(r->s, 0), (int64_t)MS(1));     /* while it runs */
+    assert_int_equal(sched_vgpu_key(r->s, 0), (int64_t)MS(1)); /* while it runs */
     for (int i = 0; i < 7; i++)
         assert_int_equal(next_turn(r, NULL), 1);
-    assert_int_equal(sched_vgpu_key(r->s, 0), -(int64_t)MS(14));   /* -15 + 1 at 100 ms */
+    assert_int_equal(sched_vgpu_key(r->s, 0), -(int64_t)MS(14)); /* -15 + 1 at 100 ms */
     rig_free(r);
 }
 
@@ -152,7 +151,7 @@ static void test_rr_not_work_conserving(void **state)
 {
     (void)state;
     struct sched_config cfg = config(SCHED_POLICY_RR);
-    const uint32_t w[2] = { 1, 1 };     /* 50 ms each per 100 ms */
+    const uint32_t w[2] = { 1, 1 }; /* 50 ms each per 100 ms */
     struct rig *r = rig_new(&cfg, 2, w, MS(16));
     r->busy[1] = false;
     for (int i = 0; i < 4; i++)
@@ -172,14 +171,14 @@ static void test_credit_under_before_over(void **state)
 {
     (void)state;
     struct sched_config cfg = config(SCHED_POLICY_CREDIT);
-    cfg.credit_period_ns = MS(1000);    /* no refill during the test */
+    cfg.credit_period_ns = MS(1000); /* no refill during the test */
     const uint32_t w[3] = { 1, 1, 1 };
     struct rig *r = rig_new(&cfg, 3, w, MS(10));
     r->busy[2] = false;
-    assert_int_equal(next_turn(r, NULL), 0);    /* credit 0 -> -10 ms: OVER */
-    assert_int_equal(next_turn(r, NULL), 1);    /* same */
-    r->busy[2] = true;                          /* arrives with credit 0: UNDER */
-    assert_int_equal(next_turn(r, NULL), 2);    /* ahead of 0, which queued first */
+    assert_int_equal(next_turn(r, NULL), 0); /* credit 0 -> -10 ms: OVER */
+    assert_int_equal(next_turn(r, NULL), 1); /* same */
+    r->busy[2] = true;                       /* arrives with credit 0: UNDER */
+    assert_int_equal(next_turn(r, NULL), 2); /* ahead of 0, which queued first */
     assert_int_equal(next_turn(r, NULL), 0);
     assert_int_equal(next_turn(r, NULL), 1);
     assert_int_equal(sched_vgpu_key(r->s, 2), -(int64_t)MS(10));
@@ -211,7 +210,7 @@ static void test_las_least_attained_first(void **state)
     struct rig *r = rig_new(&cfg, 3, w, MS(1));
     r->busy[2] = false;
     for (int i = 0; i < 20; i++)
-        assert_int_equal(next_turn(r, NULL), (uint32_t)(i % 2));   /* equal, despite 1:4 */
+        assert_int_equal(next_turn(r, NULL), (uint32_t)(i % 2)); /* equal, despite 1:4 */
     r->busy[2] = true;
     /* 0 and 1 have 60 ms each (one of them still running); 2 has none: 10 turns in a row. */
     int run = 0;
@@ -229,9 +228,9 @@ static void test_las_decay(void **state)
     const uint32_t w[1] = { 1 };
     struct rig *r = rig_new(&cfg, 1, w, MS(1));
     for (int i = 0; i < 17; i++)
-        next_turn(r, NULL);         /* 16 turns charged (96 ms), the 17th running */
+        next_turn(r, NULL); /* 16 turns charged (96 ms), the 17th running */
     assert_int_equal(sched_vgpu_key(r->s, 0), (int64_t)MS(96));
-    next_turn(r, NULL);             /* at 102 ms: halve to 48, then charge the 17th */
+    next_turn(r, NULL); /* at 102 ms: halve to 48, then charge the 17th */
     assert_int_equal(sched_vgpu_key(r->s, 0), (int64_t)MS(54));
     rig_free(r);
 }

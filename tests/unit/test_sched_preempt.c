@@ -38,12 +38,12 @@ static void test_due_only_past_quota_with_someone_waiting(void **state)
     submit(s, 0, 1);
     struct sched_decision d = pick(s);
     assert_int_equal(d.vgpu, 0);
-    assert_false(sched_preempt_due(s, MS(5)));      /* within the 6 ms slice */
-    assert_false(sched_preempt_due(s, MS(50)));     /* nobody else wants the GPU */
+    assert_false(sched_preempt_due(s, MS(5)));  /* within the 6 ms slice */
+    assert_false(sched_preempt_due(s, MS(50))); /* nobody else wants the GPU */
     submit(s, 1, 1);
     assert_false(sched_preempt_due(s, MS(5)));
     assert_true(sched_preempt_due(s, MS(6)));
-    assert_int_equal(sched_preempted(s, 1, MS(6)), SCHED_ESTATE);   /* not the owner */
+    assert_int_equal(sched_preempted(s, 1, MS(6)), SCHED_ESTATE); /* not the owner */
     sched_destroy(s);
 }
 
@@ -54,7 +54,7 @@ static void test_preempted_work_resumes_first_and_is_charged(void **state)
     submit(s, 0, 1);
     submit(s, 0, 2);
     struct sched_decision d = pick(s);
-    assert_int_equal(d.count, 1);                   /* sampling: one at a time */
+    assert_int_equal(d.count, 1); /* sampling: one at a time */
     submit(s, 1, 1);
     now_ns += MS(7);
     assert_true(sched_preempt_due(s, MS(7)));
@@ -65,14 +65,14 @@ static void test_preempted_work_resumes_first_and_is_charged(void **state)
     sched_vgpu_stats_get(s, 0, &st);
     assert_int_equal(st.gpu_ns, MS(7));
 
-    d = pick(s);                                    /* vGPU 0 paid 7 ms: vGPU 1 is owed */
+    d = pick(s); /* vGPU 0 paid 7 ms: vGPU 1 is owed */
     assert_int_equal(d.vgpu, 1);
     now_ns += US(100);
     assert_int_equal(sched_complete(s, 1, 1, US(100)), SCHED_OK);
 
     d = pick(s);
     assert_int_equal(d.vgpu, 0);
-    assert_int_equal(d.first_id, 1);                /* the preempted workload, not restarted */
+    assert_int_equal(d.first_id, 1); /* the preempted workload, not restarted */
     assert_true(d.count >= 1);
     now_ns += MS(1);
     assert_int_equal(sched_complete(s, 0, 1, MS(1)), SCHED_OK);
@@ -93,9 +93,9 @@ static void test_pause_keeps_the_turn(void **state)
     submit(s, 0, 1);
     submit(s, 0, 2);
     assert_int_equal(pick(s).vgpu, 0);
-    submit(s, 1, 1);                                /* arrives while vGPU 0 runs */
+    submit(s, 1, 1); /* arrives while vGPU 0 runs */
     now_ns += MS(2);
-    assert_int_equal(sched_paused(s, 1, MS(2)), SCHED_ESTATE);     /* not the owner */
+    assert_int_equal(sched_paused(s, 1, MS(2)), SCHED_ESTATE); /* not the owner */
     assert_int_equal(sched_paused(s, 0, MS(2)), SCHED_OK);
     assert_int_equal(sched_current(s), 0);
     assert_int_equal(sched_vgpu_inflight(s, 0), 0);
@@ -105,9 +105,9 @@ static void test_pause_keeps_the_turn(void **state)
     struct sched_decision d = pick(s);
     assert_int_equal(d.vgpu, 0);
     assert_false(d.new_turn);
-    assert_int_equal(d.first_id, 1);                /* resumed, not restarted */
+    assert_int_equal(d.first_id, 1); /* resumed, not restarted */
     now_ns += MS(4);
-    assert_int_equal(sched_complete(s, 0, 1, MS(4)), SCHED_OK);     /* 6 ms: the quota */
+    assert_int_equal(sched_complete(s, 0, 1, MS(4)), SCHED_OK); /* 6 ms: the quota */
     assert_int_equal(pick(s).vgpu, 1);
     sched_destroy(s);
 
@@ -125,7 +125,7 @@ static void test_watchdog_counts_across_preemption(void **state)
     struct sched *s = mk();
     uint32_t v;
     cut_for_an_arrival(s, MS(150));
-    now_ns += MS(190);                              /* another vGPU's long workload */
+    now_ns += MS(190); /* another vGPU's long workload */
     assert_false(sched_watchdog(s, &v));
     assert_int_equal(sched_complete(s, 1, 1, MS(190)), SCHED_OK);
     struct sched_decision d = pick(s);
@@ -174,7 +174,7 @@ static void test_short_frames_wait_a_slice_not_a_workload(void **state)
                 hog_ran = 0;
                 continue;
             }
-            now_ns += step;                         /* one step of the hog's blit */
+            now_ns += step; /* one step of the hog's blit */
             hog_ran += step;
             if ((hog_left -= step) == 0) {
                 assert_int_equal(sched_complete(s, 0, hog_id, hog_ran), SCHED_OK);

@@ -89,13 +89,13 @@ static void test_prediction_without_and_with_mixed_estimates(void **state)
         run(s, &d, US(250));
     }
     d = pick(s);
-    assert_int_equal(d.count, 19);              /* 4.75 ms left / 250 us */
+    assert_int_equal(d.count, 19); /* 4.75 ms left / 250 us */
     run(s, &d, US(250));
 
     /* vGPU 1: five estimated 100 us (really 200), then ones estimated 1 ms (really 2). */
     submit_n(s, 1, 0, 5, US(100));
     submit_n(s, 1, 5, 10, US(1000));
-    d = pick(s);                                /* vGPU 0's turn ends; 1 begins */
+    d = pick(s); /* vGPU 0's turn ends; 1 begins */
     assert_int_equal(d.vgpu, 1);
     assert_true(d.switched);
     run(s, &d, US(200));
@@ -105,7 +105,7 @@ static void test_prediction_without_and_with_mixed_estimates(void **state)
         run(s, &d, US(200));
     }
     d = pick(s);
-    assert_int_equal(d.count, 2);               /* 5 ms left, 2 ms each: 2 fit, 3 do not */
+    assert_int_equal(d.count, 2); /* 5 ms left, 2 ms each: 2 fit, 3 do not */
     sched_destroy(s);
 }
 
@@ -120,7 +120,7 @@ static void test_raw_estimates_and_max_batch(void **state)
     sched_vgpu_add(s, 0, 1);
     submit_n(s, 0, 0, 40, MS(1));
     struct sched_decision d = pick(s);
-    assert_int_equal(d.count, 16);              /* 16 ms quantum, 1 ms estimates */
+    assert_int_equal(d.count, 16); /* 16 ms quantum, 1 ms estimates */
     sched_destroy(s);
 
     sched_config_default(&cfg);
@@ -157,7 +157,7 @@ static void test_work_conservation(void **state)
     assert_int_equal(busy.vgpu, 0);
     run(s, &d, US(100));
     d = pick(s);
-    assert_int_equal(d.vgpu, 1);                /* vGPU 0 used 0.1 of 6 ms but had nothing */
+    assert_int_equal(d.vgpu, 1); /* vGPU 0 used 0.1 of 6 ms but had nothing */
     assert_true(d.new_turn);
     struct sched_vgpu_stats st;
     sched_vgpu_stats_get(s, 0, &st);
@@ -183,7 +183,7 @@ static void test_watchdog_and_reset(void **state)
     now_ns = MS(150);
     assert_false(sched_watchdog(s, &v));
     now_ns = MS(200);
-    assert_false(sched_watchdog(s, &v));        /* "longer than", not "as long as" */
+    assert_false(sched_watchdog(s, &v)); /* "longer than", not "as long as" */
     now_ns = MS(200) + 1;
     assert_true(sched_watchdog(s, &v));
     assert_int_equal(v, 0);
@@ -195,7 +195,7 @@ static void test_watchdog_and_reset(void **state)
     assert_int_equal(st.runaways, 1);
     assert_int_equal(st.dropped, 3);
     assert_int_equal(st.gpu_ns, MS(200) + 1);
-    assert_int_equal(sched_vgpu_key(s, 0), (int64_t)(MS(200) + 1));   /* paid for it */
+    assert_int_equal(sched_vgpu_key(s, 0), (int64_t)(MS(200) + 1)); /* paid for it */
     d = pick(s);
     assert_int_equal(d.vgpu, 1);
     assert_false(sched_watchdog(s, &v));
@@ -225,7 +225,7 @@ static void test_interactive_classification_and_hint(void **state)
     assert_false(sched_vgpu_interactive(s, 0));
     sched_sync_wait(s, 0);
     assert_true(sched_vgpu_interactive(s, 0));
-    now_ns = MS(15);                            /* next window: still, from the last one */
+    now_ns = MS(15); /* next window: still, from the last one */
     assert_true(sched_vgpu_interactive(s, 0));
     struct sched_vgpu_stats st;
     sched_vgpu_stats_get(s, 0, &st);
@@ -239,10 +239,10 @@ static void test_interactive_classification_and_hint(void **state)
     run(s, &d, US(100));
     d = pick(s);
     assert_int_equal(d.vgpu, 1);
-    assert_false(d.cosched_hint);               /* vGPU 1 never waited */
+    assert_false(d.cosched_hint); /* vGPU 1 never waited */
     run(s, &d, US(100));
 
-    now_ns = MS(25);                            /* two windows later: no longer */
+    now_ns = MS(25); /* two windows later: no longer */
     assert_false(sched_vgpu_interactive(s, 0));
     submit_n(s, 0, 1, 1, US(100));
     d = pick(s);
@@ -282,9 +282,9 @@ static void test_interactive_by_gpu_time(void **state)
         sched_sync_wait(s, 0);
         struct sched_decision d = pick(s);
         assert_int_equal(d.vgpu, 0);
-        assert_int_equal(d.cosched_hint, i >= 3);   /* from 1.1 ms of service on */
+        assert_int_equal(d.cosched_hint, i >= 3); /* from 1.1 ms of service on */
         run(s, &d, SCHED_US(377));
-        assert_int_equal(pick(s).kind, SCHED_PICK_IDLE);    /* queue dry: the turn ends */
+        assert_int_equal(pick(s).kind, SCHED_PICK_IDLE); /* queue dry: the turn ends */
         assert_true(sched_vgpu_interactive(s, 0) == (i >= 2));
     }
     submit_n(s, 1, 0, 20, SCHED_US(377));
@@ -314,18 +314,18 @@ static void test_hold_for_interactive(void **state)
     submit_n(s, 1, 0, 5, US(100));
     struct sched_decision d = pick(s);
     assert_true(d.cosched_hint);
-    run(s, &d, US(100));                        /* now 100 us */
+    run(s, &d, US(100)); /* now 100 us */
     d = pick(s);
-    assert_int_equal(d.kind, SCHED_PICK_IDLE);  /* held for vGPU 0 */
+    assert_int_equal(d.kind, SCHED_PICK_IDLE); /* held for vGPU 0 */
     assert_int_equal(d.vgpu, 0);
     assert_int_equal(d.retry_at_ns, US(150));
     now_ns = US(120);
     submit_n(s, 0, 1, 1, US(100));
     d = pick(s);
-    assert_int_equal(d.vgpu, 0);                /* same turn goes on */
+    assert_int_equal(d.vgpu, 0); /* same turn goes on */
     assert_false(d.new_turn);
-    run(s, &d, US(100));                        /* now 220 us, 20 us held + 200 used */
-    now_ns = US(270);                           /* hold expired: release */
+    run(s, &d, US(100)); /* now 220 us, 20 us held + 200 used */
+    now_ns = US(270);    /* hold expired: release */
     d = pick(s);
     assert_int_equal(d.vgpu, 1);
     assert_int_equal(sched_vgpu_key(s, 0), (int64_t)(US(200) + US(20) + US(50)));
@@ -380,13 +380,13 @@ static void test_api_refusals(void **state)
     assert_int_equal(sched_submit(s, 0, &w), SCHED_OK);
     w.id = 3;
     assert_int_equal(sched_submit(s, 0, &w), SCHED_EFULL);
-    assert_int_equal(sched_complete(s, 0, 1, 10), SCHED_ESTATE);   /* not dispatched */
+    assert_int_equal(sched_complete(s, 0, 1, 10), SCHED_ESTATE); /* not dispatched */
     struct sched_decision d = pick(s);
     assert_int_equal(d.first_id, 1);
-    assert_int_equal(sched_complete(s, 0, 2, 10), SCHED_ESTATE);   /* out of order */
+    assert_int_equal(sched_complete(s, 0, 2, 10), SCHED_ESTATE); /* out of order */
     assert_int_equal(sched_vgpu_remove(s, 0), SCHED_EBUSY);
     assert_int_equal(sched_complete(s, 0, 1, 10), SCHED_OK);
-    assert_int_equal(sched_complete(s, 0, 1, 10), SCHED_ESTATE);   /* only one in flight */
+    assert_int_equal(sched_complete(s, 0, 1, 10), SCHED_ESTATE); /* only one in flight */
     assert_int_equal(sched_vgpu_remove(s, 0), SCHED_OK);
     assert_int_equal(sched_vgpu_remove(s, 0), SCHED_ENOENT);
     assert_int_equal(sched_current(s), SCHED_NO_VGPU);

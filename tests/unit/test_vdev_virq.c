@@ -45,10 +45,10 @@ static void test_extint_first_and_past_tpr(void **state)
     (void)state;
     vlapic_accept(&l, 0xEC);
     vpic_set_irq(&p, 4, true);
-    assert_int_equal(vlapic_wrmsr(&l, M_TPR, 0xF0, 0), VLAPIC_OK);   /* blocks every APIC class */
+    assert_int_equal(vlapic_wrmsr(&l, M_TPR, 0xF0, 0), VLAPIC_OK); /* blocks every APIC class */
     assert_int_equal(virq_next(&l, &p), VIRQ_PIC);
     assert_int_equal(virq_ack(&l, &p), 0x34);
-    assert_int_equal(virq_next(&l, &p), VIRQ_NONE);                 /* 0xEC is behind the TPR */
+    assert_int_equal(virq_next(&l, &p), VIRQ_NONE); /* 0xEC is behind the TPR */
     assert_int_equal(vlapic_wrmsr(&l, M_TPR, 0, 0), VLAPIC_OK);
     assert_int_equal(virq_next(&l, &p), VIRQ_LAPIC);
     assert_int_equal(virq_ack(&l, &p), 0xEC);

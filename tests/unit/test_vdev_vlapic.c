@@ -36,9 +36,9 @@
 #define M_TDCR         0x83Eu
 #define M_SELF_IPI     0x83Fu
 
-#define LVT_MASKED     0x10000u
-#define LVTT_PERIODIC  0x20000u
-#define LVTT_DEADLINE  0x40000u
+#define LVT_MASKED    0x10000u
+#define LVTT_PERIODIC 0x20000u
+#define LVTT_DEADLINE 0x40000u
 
 static struct vlapic l;
 
@@ -62,8 +62,14 @@ static void wr(uint32_t msr, uint64_t v, uint64_t now)
     assert_int_equal(vlapic_wrmsr(&l, msr, v, now), VLAPIC_OK);
 }
 
-static bool irr_has(unsigned v) { return (rd(M_IRR0 + v / 32, 0) >> (v % 32)) & 1; }
-static bool isr_has(unsigned v) { return (rd(M_ISR0 + v / 32, 0) >> (v % 32)) & 1; }
+static bool irr_has(unsigned v)
+{
+    return (rd(M_IRR0 + v / 32, 0) >> (v % 32)) & 1;
+}
+static bool isr_has(unsigned v)
+{
+    return (rd(M_ISR0 + v / 32, 0) >> (v % 32)) & 1;
+}
 
 /* Takes the pending interrupt as the VMX side does and returns its vector. */
 static int take(void)
@@ -82,8 +88,8 @@ static void test_reset_state(void **state)
     assert_int_equal(rd(M_VERSION, 0), 0x60014);
     assert_int_equal(rd(M_LDR, 0), 1);
     assert_int_equal(rd(M_SVR, 0), 0x1FF);
-    assert_int_equal(rd(M_LVT0, 0), 0x700);         /* ExtINT: virtual wire */
-    assert_int_equal(rd(M_LVT1, 0), 0x400);         /* NMI */
+    assert_int_equal(rd(M_LVT0, 0), 0x700); /* ExtINT: virtual wire */
+    assert_int_equal(rd(M_LVT1, 0), 0x400); /* NMI */
     assert_int_equal(rd(M_LVTT, 0), LVT_MASKED);
     assert_int_equal(rd(M_LVTERR, 0), LVT_MASKED);
     assert_int_equal(rd(M_TMICT, 0), 0);
@@ -113,7 +119,8 @@ static void test_msr_access_rules(void **state)
     assert_int_equal(vlapic_rdmsr(&l, M_EOI, 0, &v), VLAPIC_GP);
     assert_int_equal(vlapic_rdmsr(&l, M_SELF_IPI, 0, &v), VLAPIC_GP);
     /* read-only registers cannot be written */
-    const uint32_t ro[] = { M_ID, M_VERSION, M_PPR, M_LDR, M_ISR0, M_ISR0 + 7, M_TMR0, M_IRR0 + 3, M_TMCCT };
+    const uint32_t ro[] = { M_ID,       M_VERSION, M_PPR,      M_LDR,  M_ISR0,
+                            M_ISR0 + 7, M_TMR0,    M_IRR0 + 3, M_TMCCT };
     for (size_t i = 0; i < sizeof ro / sizeof ro[0]; i++)
         assert_int_equal(vlapic_wrmsr(&l, ro[i], 0, 0), VLAPIC_GP);
     /* registers x2APIC mode does not have: APR 0x809, DFR 0x80E, ICR high 0x831, 0x8FF */
@@ -127,7 +134,7 @@ static void test_msr_access_rules(void **state)
     assert_int_equal(vlapic_wrmsr(&l, M_EOI, 1, 0), VLAPIC_GP);
     assert_int_equal(vlapic_wrmsr(&l, M_ESR, 1, 0), VLAPIC_GP);
     assert_int_equal(vlapic_wrmsr(&l, M_SELF_IPI, 0x140, 0), VLAPIC_GP);
-    assert_int_equal(vlapic_pending(&l), -1);       /* none of them did anything */
+    assert_int_equal(vlapic_pending(&l), -1); /* none of them did anything */
     /* TPR keeps bits 7:0 only */
     wr(M_TPR, 0x1234, 0);
     assert_int_equal(rd(M_TPR, 0), 0x34);
@@ -179,7 +186,7 @@ static void test_priority_ack_eoi(void **state)
     assert_int_equal(take(), 0x31);
     wr(M_EOI, 0, 0);
     assert_int_equal(take(), -1);
-    wr(M_EOI, 0, 0);                                /* nothing in service: harmless */
+    wr(M_EOI, 0, 0); /* nothing in service: harmless */
 }
 
 /* Same class as in service waits too: 0x55 behind 0x52. */
@@ -216,10 +223,10 @@ static void test_illegal_vector_and_esr(void **state)
     wr(M_LVTERR, 0xFE, 0);
     vlapic_accept(&l, 5);
     assert_false(irr_has(5));
-    assert_true(irr_has(0xFE));                     /* the error LVT fired */
-    assert_int_equal(rd(M_ESR, 0), 0);              /* latched only by the next ESR write */
+    assert_true(irr_has(0xFE));        /* the error LVT fired */
+    assert_int_equal(rd(M_ESR, 0), 0); /* latched only by the next ESR write */
     wr(M_ESR, 0, 0);
-    assert_int_equal(rd(M_ESR, 0), 0x40);           /* receive illegal vector */
+    assert_int_equal(rd(M_ESR, 0), 0x40); /* receive illegal vector */
     wr(M_ESR, 0, 0);
     assert_int_equal(rd(M_ESR, 0), 0);
     /* a self-IPI with vector 3: send and receive illegal vector */
@@ -239,17 +246,20 @@ static void test_self_ipi_msr(void **state)
 static void test_icr_destinations(void **state)
 {
     (void)state;
-    struct { uint64_t icr; bool reaches; } cases[] = {
-        { 0x40040ull, true },                       /* shorthand self, fixed */
-        { 0x80041ull, true },                       /* all including self */
-        { 0xC0042ull, false },                      /* all excluding self */
-        { 0x0000000000000043ull, true },            /* physical, destination 0 */
-        { 0x0000000100000044ull, false },           /* physical, destination 1 */
-        { 0xFFFFFFFF00000045ull, true },            /* broadcast */
-        { 0x0000000100000846ull, true },            /* logical, cluster 0 bit 0 */
-        { 0x0000000200000847ull, false },           /* logical, cluster 0 bit 1 */
-        { 0x0001000100000848ull, false },           /* logical, cluster 1 */
-        { 0x0000000000000149ull, true },            /* lowest priority, physical 0 */
+    struct {
+        uint64_t icr;
+        bool reaches;
+    } cases[] = {
+        { 0x40040ull, true },             /* shorthand self, fixed */
+        { 0x80041ull, true },             /* all including self */
+        { 0xC0042ull, false },            /* all excluding self */
+        { 0x0000000000000043ull, true },  /* physical, destination 0 */
+        { 0x0000000100000044ull, false }, /* physical, destination 1 */
+        { 0xFFFFFFFF00000045ull, true },  /* broadcast */
+        { 0x0000000100000846ull, true },  /* logical, cluster 0 bit 0 */
+        { 0x0000000200000847ull, false }, /* logical, cluster 0 bit 1 */
+        { 0x0001000100000848ull, false }, /* logical, cluster 1 */
+        { 0x0000000000000149ull, true },  /* lowest priority, physical 0 */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint8_t vec = (uint8_t)cases[i].icr;
@@ -268,11 +278,11 @@ static void test_software_disable(void **state)
 {
     (void)state;
     wr(M_LVTT, 0xEC, 0);
-    wr(M_SVR, 0xFF, 0);                             /* enable bit clear */
+    wr(M_SVR, 0xFF, 0); /* enable bit clear */
     assert_int_equal(rd(M_LVTT, 0), 0xEC | LVT_MASKED);
     assert_int_equal(rd(M_LVT0, 0), 0x700 | LVT_MASKED);
     assert_false(vlapic_accepts_extint(&l));
-    wr(M_LVTT, 0xEC, 0);                            /* the mask cannot be cleared now */
+    wr(M_LVTT, 0xEC, 0); /* the mask cannot be cleared now */
     assert_int_equal(rd(M_LVTT, 0), 0xEC | LVT_MASKED);
     vlapic_accept(&l, 0x40);
     assert_false(irr_has(0x40));
@@ -289,10 +299,10 @@ static void test_lvt_writable_bits(void **state)
 {
     (void)state;
     wr(M_LVT0, 0xFFFFFFFF, 0);
-    assert_int_equal(rd(M_LVT0, 0), 0x1A7FF);       /* vector, mode, polarity, trigger, mask */
+    assert_int_equal(rd(M_LVT0, 0), 0x1A7FF); /* vector, mode, polarity, trigger, mask */
     wr(M_LVTERR, 0xFFFFFFFF, 0);
     assert_int_equal(rd(M_LVTERR, 0), 0x100FF);
-    assert_int_equal(vlapic_wrmsr(&l, M_LVTT, 0x60000, 0), VLAPIC_GP);   /* reserved mode 11b */
+    assert_int_equal(vlapic_wrmsr(&l, M_LVTT, 0x60000, 0), VLAPIC_GP); /* reserved mode 11b */
 }
 
 static void test_tsc_deadline(void **state)
@@ -306,7 +316,7 @@ static void test_tsc_deadline(void **state)
     assert_false(irr_has(0xEC));
     vlapic_advance(&l, 1000);
     assert_true(irr_has(0xEC));
-    assert_int_equal(rd(M_TSC_DEADLINE, 1000), 0);  /* fired: disarmed and cleared */
+    assert_int_equal(rd(M_TSC_DEADLINE, 1000), 0); /* fired: disarmed and cleared */
     assert_int_equal(vlapic_next_timer(&l), VLAPIC_NO_TIMER);
     assert_int_equal(l.timer_irqs, 1);
     /* a deadline in the past fires at the next advance; 0 disarms */
@@ -328,7 +338,7 @@ static void test_tsc_deadline_masked(void **state)
     (void)state;
     wr(M_LVTT, LVTT_DEADLINE | LVT_MASKED | 0xEC, 0);
     wr(M_TSC_DEADLINE, 100, 0);
-    assert_int_equal(vlapic_next_timer(&l), VLAPIC_NO_TIMER);   /* nothing to wake for */
+    assert_int_equal(vlapic_next_timer(&l), VLAPIC_NO_TIMER); /* nothing to wake for */
     vlapic_advance(&l, 200);
     assert_false(irr_has(0xEC));
     assert_int_equal(rd(M_TSC_DEADLINE, 200), 0);
@@ -337,7 +347,7 @@ static void test_tsc_deadline_masked(void **state)
 static void test_deadline_msr_outside_deadline_mode(void **state)
 {
     (void)state;
-    wr(M_LVTT, 0xEC, 0);                            /* one-shot */
+    wr(M_LVTT, 0xEC, 0); /* one-shot */
     wr(M_TSC_DEADLINE, 1000, 0);
     assert_int_equal(rd(M_TSC_DEADLINE, 0), 0);
     vlapic_advance(&l, 2000);
@@ -347,7 +357,7 @@ static void test_deadline_msr_outside_deadline_mode(void **state)
 static void test_one_shot(void **state)
 {
     (void)state;
-    wr(M_TDCR, 0xB, 0);                             /* divide by 1 */
+    wr(M_TDCR, 0xB, 0); /* divide by 1 */
     wr(M_LVTT, 0xEC, 0);
     wr(M_TMICT, 100, 1000);
     assert_int_equal(rd(M_TMICT, 1000), 100);
@@ -362,7 +372,7 @@ static void test_one_shot(void **state)
     assert_int_equal(take(), 0xEC);
     wr(M_EOI, 0, 0);
     vlapic_advance(&l, 5000);
-    assert_false(irr_has(0xEC));                    /* once only */
+    assert_false(irr_has(0xEC)); /* once only */
     assert_int_equal(vlapic_next_timer(&l), VLAPIC_NO_TIMER);
     /* writing 0 stops a count */
     wr(M_TMICT, 100, 6000);
@@ -374,15 +384,15 @@ static void test_one_shot(void **state)
 static void test_divider_and_tick_rate(void **state)
 {
     (void)state;
-    vlapic_reset(&l, 3);                            /* 3 TSC ticks per input clock */
+    vlapic_reset(&l, 3); /* 3 TSC ticks per input clock */
     wr(M_LVTT, 0xEC, 0);
-    wr(M_TDCR, 0x3, 0);                             /* divide by 16 */
+    wr(M_TDCR, 0x3, 0); /* divide by 16 */
     wr(M_TMICT, 10, 0);
     assert_int_equal(vlapic_next_timer(&l), 10 * 16 * 3);
-    wr(M_TDCR, 0x8, 0);                             /* code 100b: divide by 32 */
+    wr(M_TDCR, 0x8, 0); /* code 100b: divide by 32 */
     wr(M_TMICT, 10, 0);
     assert_int_equal(vlapic_next_timer(&l), 10 * 32 * 3);
-    wr(M_TDCR, 0x0, 0);                             /* divide by 2 */
+    wr(M_TDCR, 0x0, 0); /* divide by 2 */
     wr(M_TMICT, 10, 0);
     assert_int_equal(vlapic_next_timer(&l), 10 * 2 * 3);
     /* a divider change mid-count keeps the count and changes the rate */
@@ -390,7 +400,7 @@ static void test_divider_and_tick_rate(void **state)
     wr(M_LVTT, 0xEC, 0);
     wr(M_TDCR, 0xB, 0);
     wr(M_TMICT, 100, 0);
-    wr(M_TDCR, 0x0, 40);                            /* 60 counts left, now 2 TSC each */
+    wr(M_TDCR, 0x0, 40); /* 60 counts left, now 2 TSC each */
     assert_int_equal(rd(M_TMCCT, 40), 60);
     assert_int_equal(vlapic_next_timer(&l), 40 + 120);
 }
@@ -398,9 +408,9 @@ static void test_divider_and_tick_rate(void **state)
 static void test_periodic(void **state)
 {
     (void)state;
-    wr(M_TDCR, 0x0, 0);                             /* divide by 2 */
+    wr(M_TDCR, 0x0, 0); /* divide by 2 */
     wr(M_LVTT, LVTT_PERIODIC | 0xEC, 0);
-    wr(M_TMICT, 50, 0);                             /* period: 100 TSC */
+    wr(M_TMICT, 50, 0); /* period: 100 TSC */
     vlapic_advance(&l, 100);
     assert_int_equal(take(), 0xEC);
     wr(M_EOI, 0, 0);
@@ -442,15 +452,21 @@ static void test_msi(void **state)
     (void)state;
     assert_int_equal(vlapic_deliver_msi(&l, 0xFEE00000, 0x41), VLAPIC_MSI_DELIVERED);
     assert_true(irr_has(0x41));
-    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE0100C, 0x42), VLAPIC_MSI_DELIVERED);  /* logical 1, RH */
+    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE0100C, 0x42),
+                     VLAPIC_MSI_DELIVERED); /* logical 1, RH */
     assert_true(irr_has(0x42));
-    assert_int_equal(vlapic_deliver_msi(&l, 0xFEEFF000, 0x43), VLAPIC_MSI_DELIVERED);  /* broadcast */
-    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE0100C, 0x144), VLAPIC_MSI_DELIVERED); /* lowest priority */
+    assert_int_equal(vlapic_deliver_msi(&l, 0xFEEFF000, 0x43),
+                     VLAPIC_MSI_DELIVERED); /* broadcast */
+    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE0100C, 0x144),
+                     VLAPIC_MSI_DELIVERED); /* lowest priority */
     assert_true(irr_has(0x44));
     assert_int_equal(vlapic_deliver_msi(&l, 0xFED00000, 0x45), VLAPIC_MSI_BAD_ADDRESS);
-    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE01000, 0x46), VLAPIC_MSI_NOT_FOR_US); /* physical 1 */
-    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE02004, 0x47), VLAPIC_MSI_NOT_FOR_US); /* logical bit 1 */
-    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE00000, 0x448), VLAPIC_MSI_UNSUPPORTED_MODE); /* NMI */
+    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE01000, 0x46),
+                     VLAPIC_MSI_NOT_FOR_US); /* physical 1 */
+    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE02004, 0x47),
+                     VLAPIC_MSI_NOT_FOR_US); /* logical bit 1 */
+    assert_int_equal(vlapic_deliver_msi(&l, 0xFEE00000, 0x448),
+                     VLAPIC_MSI_UNSUPPORTED_MODE); /* NMI */
     assert_int_equal(vlapic_deliver_msi(&l, 0xFEE00000, 0x07), VLAPIC_MSI_ILLEGAL_VECTOR);
     assert_false(irr_has(0x45) || irr_has(0x46) || irr_has(0x47) || irr_has(0x48) || irr_has(7));
     wr(M_SVR, 0xFF, 0);
@@ -462,7 +478,7 @@ static void test_extint_needs_unmasked_lvt0(void **state)
     (void)state;
     wr(M_LVT0, 0x700 | LVT_MASKED, 0);
     assert_false(vlapic_accepts_extint(&l));
-    wr(M_LVT0, 0x000, 0);                           /* fixed mode */
+    wr(M_LVT0, 0x000, 0); /* fixed mode */
     assert_false(vlapic_accepts_extint(&l));
     wr(M_LVT0, 0x700, 0);
     assert_true(vlapic_accepts_extint(&l));

@@ -16,23 +16,29 @@
 
 static struct vpic p;
 
-static void out(uint16_t port, uint8_t v) { vpic_write(&p, port, v); }
-static uint8_t in(uint16_t port) { return vpic_read(&p, port); }
+static void out(uint16_t port, uint8_t v)
+{
+    vpic_write(&p, port, v);
+}
+static uint8_t in(uint16_t port)
+{
+    return vpic_read(&p, port);
+}
 
 /* arch/x86/kernel/i8259.c init_8259A(auto_eoi): vectors 0x30-0x3F, slave on IR2. */
 static void linux_init(bool auto_eoi)
 {
     out(0x21, 0xFF);
     out(0xA1, 0xFF);
-    out(0x20, 0x11);                    /* ICW1: edge, cascade, ICW4 */
-    out(0x21, 0x30);                    /* ICW2 */
-    out(0x21, 0x04);                    /* ICW3: slave on IR2 */
-    out(0x21, auto_eoi ? 0x03 : 0x01);  /* ICW4 */
+    out(0x20, 0x11);                   /* ICW1: edge, cascade, ICW4 */
+    out(0x21, 0x30);                   /* ICW2 */
+    out(0x21, 0x04);                   /* ICW3: slave on IR2 */
+    out(0x21, auto_eoi ? 0x03 : 0x01); /* ICW4 */
     out(0xA0, 0x11);
     out(0xA1, 0x38);
-    out(0xA1, 0x02);                    /* ICW3: cascade identity 2 */
+    out(0xA1, 0x02); /* ICW3: cascade identity 2 */
     out(0xA1, 0x01);
-    out(0x21, 0xFB);                    /* everything masked but the cascade */
+    out(0x21, 0xFB); /* everything masked but the cascade */
     out(0xA1, 0xFF);
 }
 
@@ -42,8 +48,8 @@ static void linux_mask_and_ack(unsigned irq)
     if (irq & 8) {
         in(0xA1);
         out(0xA1, in(0xA1) | (uint8_t)(1u << (irq & 7)));
-        out(0xA0, (uint8_t)(0x60 + (irq & 7)));     /* specific EOI to the slave */
-        out(0x20, 0x62);                            /* and to the master for IR2 */
+        out(0xA0, (uint8_t)(0x60 + (irq & 7))); /* specific EOI to the slave */
+        out(0x20, 0x62);                        /* and to the master for IR2 */
     } else {
         in(0x21);
         out(0x21, in(0x21) | (uint8_t)(1u << irq));
@@ -54,7 +60,7 @@ static void linux_mask_and_ack(unsigned irq)
 static void unmask(unsigned irq)
 {
     uint16_t port = irq & 8 ? 0xA1 : 0x21;
-    out(port, in(port) & (uint8_t)~(1u << (irq & 7)));
+    out(port, in(port) & (uint8_t) ~(1u << (irq & 7)));
 }
 
 static void pulse(unsigned irq)
@@ -137,7 +143,7 @@ static void test_masked_request_latched(void **state)
     linux_init(false);
     pulse(4);
     assert_false(vpic_pending(&p));
-    assert_int_equal(in(0x20), 0x10);               /* IRR shows it */
+    assert_int_equal(in(0x20), 0x10); /* IRR shows it */
     unmask(4);
     assert_int_equal(vpic_ack(&p), 0x34);
 }
@@ -149,14 +155,14 @@ static void test_priority_and_nesting(void **state)
     out(0x21, 0x00);
     pulse(4);
     pulse(1);
-    assert_int_equal(vpic_ack(&p), 0x31);           /* IR1 before IR4 */
-    assert_false(vpic_pending(&p));                 /* IR4 waits behind IR1 in service */
+    assert_int_equal(vpic_ack(&p), 0x31); /* IR1 before IR4 */
+    assert_false(vpic_pending(&p));       /* IR4 waits behind IR1 in service */
     pulse(0);
-    assert_int_equal(vpic_ack(&p), 0x30);           /* IR0 nests above IR1 */
-    out(0x20, 0x20);                                /* non-specific EOI: ends IR0 */
+    assert_int_equal(vpic_ack(&p), 0x30); /* IR0 nests above IR1 */
+    out(0x20, 0x20);                      /* non-specific EOI: ends IR0 */
     out(0x20, 0x0B);
     assert_int_equal(in(0x20), 0x02);
-    out(0x20, 0x20);                                /* ends IR1 */
+    out(0x20, 0x20); /* ends IR1 */
     assert_int_equal(vpic_ack(&p), 0x34);
 }
 
@@ -167,7 +173,7 @@ static void test_cascade(void **state)
     unmask(12);
     vpic_set_irq(&p, 12, true);
     assert_true(vpic_pending(&p));
-    assert_int_equal(in(0x20) & 0x04, 0x04);        /* master IRR shows IR2 */
+    assert_int_equal(in(0x20) & 0x04, 0x04); /* master IRR shows IR2 */
     assert_int_equal(vpic_ack(&p), 0x3C);
     out(0x20, 0x0B);
     out(0xA0, 0x0B);
@@ -193,7 +199,7 @@ static void test_auto_eoi(void **state)
     pulse(4);
     assert_int_equal(vpic_ack(&p), 0x34);
     out(0x20, 0x0B);
-    assert_int_equal(in(0x20), 0x00);               /* nothing stays in service */
+    assert_int_equal(in(0x20), 0x00); /* nothing stays in service */
     pulse(4);
     assert_int_equal(vpic_ack(&p), 0x34);
 }
@@ -206,16 +212,16 @@ static void test_specific_eoi_and_rotation(void **state)
     pulse(3);
     pulse(5);
     assert_int_equal(vpic_ack(&p), 0x33);
-    out(0x20, 0x63);                                /* specific EOI for IR3 */
+    out(0x20, 0x63); /* specific EOI for IR3 */
     assert_int_equal(vpic_ack(&p), 0x35);
-    out(0x20, 0xA0);                                /* rotate on non-specific EOI: IR5 lowest */
+    out(0x20, 0xA0); /* rotate on non-specific EOI: IR5 lowest */
     pulse(5);
     pulse(6);
-    assert_int_equal(vpic_ack(&p), 0x36);           /* IR6 now has the highest priority */
-    out(0x20, 0xE6);                                /* rotate on specific EOI: IR6 lowest */
+    assert_int_equal(vpic_ack(&p), 0x36); /* IR6 now has the highest priority */
+    out(0x20, 0xE6);                      /* rotate on specific EOI: IR6 lowest */
     assert_int_equal(vpic_ack(&p), 0x35);
     out(0x20, 0x20);
-    out(0x20, 0xC7);                                /* set priority: IR7 lowest, IR0 highest */
+    out(0x20, 0xC7); /* set priority: IR7 lowest, IR0 highest */
     pulse(7);
     pulse(0);
     assert_int_equal(vpic_ack(&p), 0x30);
@@ -226,9 +232,9 @@ static void test_rotate_in_auto_eoi(void **state)
     (void)state;
     linux_init(true);
     out(0x21, 0x00);
-    out(0x20, 0x80);                                /* set rotate in auto-EOI */
+    out(0x20, 0x80); /* set rotate in auto-EOI */
     pulse(1);
-    assert_int_equal(vpic_ack(&p), 0x31);           /* IR1 becomes lowest */
+    assert_int_equal(vpic_ack(&p), 0x31); /* IR1 becomes lowest */
     pulse(1);
     pulse(3);
     assert_int_equal(vpic_ack(&p), 0x33);
@@ -239,13 +245,13 @@ static void test_poll(void **state)
     (void)state;
     linux_init(false);
     out(0x21, 0x00);
-    out(0x20, 0x0C);                                /* OCW3 poll */
-    assert_int_equal(in(0x20), 0x00);               /* nothing pending */
+    out(0x20, 0x0C);                  /* OCW3 poll */
+    assert_int_equal(in(0x20), 0x00); /* nothing pending */
     pulse(5);
     out(0x20, 0x0C);
     assert_int_equal(in(0x20), 0x85);
     out(0x20, 0x0B);
-    assert_int_equal(in(0x20), 0x20);               /* the poll put IR5 in service */
+    assert_int_equal(in(0x20), 0x20); /* the poll put IR5 in service */
 }
 
 static void test_special_mask_mode(void **state)
@@ -256,12 +262,12 @@ static void test_special_mask_mode(void **state)
     pulse(3);
     assert_int_equal(vpic_ack(&p), 0x33);
     pulse(5);
-    assert_false(vpic_pending(&p));                 /* behind IR3 in service */
-    out(0x21, 0x08);                                /* mask IR3 ... */
-    out(0x20, 0x68);                                /* ... and set special mask mode */
+    assert_false(vpic_pending(&p)); /* behind IR3 in service */
+    out(0x21, 0x08);                /* mask IR3 ... */
+    out(0x20, 0x68);                /* ... and set special mask mode */
     assert_true(vpic_pending(&p));
     assert_int_equal(vpic_ack(&p), 0x35);
-    out(0x20, 0x48);                                /* reset special mask mode */
+    out(0x20, 0x48); /* reset special mask mode */
 }
 
 static void test_icw1_resets(void **state)
@@ -272,16 +278,16 @@ static void test_icw1_resets(void **state)
     pulse(4);
     vpic_set_irq(&p, 6, true);
     assert_int_equal(vpic_ack(&p), 0x34);
-    out(0x20, 0x11);                                /* re-initialise */
+    out(0x20, 0x11); /* re-initialise */
     out(0x21, 0x50);
     out(0x21, 0x04);
     out(0x21, 0x01);
-    assert_int_equal(in(0x21), 0x00);               /* IMR cleared */
+    assert_int_equal(in(0x21), 0x00); /* IMR cleared */
     out(0x20, 0x0B);
-    assert_int_equal(in(0x20), 0x00);               /* ISR cleared */
+    assert_int_equal(in(0x20), 0x00); /* ISR cleared */
     out(0x20, 0x0A);
-    assert_int_equal(in(0x20), 0x00);               /* IRR cleared */
-    assert_false(vpic_pending(&p));                 /* IR6 still high: needs a new edge */
+    assert_int_equal(in(0x20), 0x00); /* IRR cleared */
+    assert_false(vpic_pending(&p));   /* IR6 still high: needs a new edge */
     vpic_set_irq(&p, 6, false);
     vpic_set_irq(&p, 6, true);
     assert_int_equal(vpic_ack(&p), 0x56);
@@ -290,10 +296,10 @@ static void test_icw1_resets(void **state)
 static void test_single_mode_no_icw3(void **state)
 {
     (void)state;
-    out(0x20, 0x13);                                /* single, ICW4 */
+    out(0x20, 0x13); /* single, ICW4 */
     out(0x21, 0x40);
-    out(0x21, 0x01);                                /* ICW4 at once, no ICW3 */
-    out(0x21, 0xFE);                                /* OCW1: IR0 unmasked */
+    out(0x21, 0x01); /* ICW4 at once, no ICW3 */
+    out(0x21, 0xFE); /* OCW1: IR0 unmasked */
     assert_int_equal(in(0x21), 0xFE);
     pulse(0);
     assert_int_equal(vpic_ack(&p), 0x40);
@@ -305,7 +311,7 @@ static void test_spurious_ir7(void **state)
     linux_init(false);
     assert_int_equal(vpic_ack(&p), 0x37);
     out(0x20, 0x0B);
-    assert_int_equal(in(0x20), 0x00);               /* a spurious IR7 is not put in service */
+    assert_int_equal(in(0x20), 0x00); /* a spurious IR7 is not put in service */
 }
 
 static void test_elcr_storage(void **state)
@@ -313,8 +319,8 @@ static void test_elcr_storage(void **state)
     (void)state;
     out(0x4D0, 0xFF);
     out(0x4D1, 0xFF);
-    assert_int_equal(in(0x4D0), 0xF8);              /* IRQ 0-2 are always edge */
-    assert_int_equal(in(0x4D1), 0xDE);              /* IRQ 8 and 13 too */
+    assert_int_equal(in(0x4D0), 0xF8); /* IRQ 0-2 are always edge */
+    assert_int_equal(in(0x4D1), 0xDE); /* IRQ 8 and 13 too */
 }
 
 static void test_bad_irq_ignored(void **state)

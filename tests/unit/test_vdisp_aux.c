@@ -35,28 +35,28 @@ static void test_dpcd_caps(void **state)
 {
     (void)state;
     uint8_t caps[15];
-    assert_int_equal(fx_dpcd_read(&d, 0x000, caps, 15), 0);     /* DP_RECEIVER_CAP_SIZE */
-    assert_int_equal(caps[0], 0x12);                            /* DP 1.2 */
-    assert_int_equal(caps[1], 0x0A);                            /* 2.7 Gb/s */
-    assert_int_equal(caps[2], 0x84);                            /* 4 lanes, enhanced framing */
-    assert_int_equal(caps[5] & 1, 0);                           /* no downstream port */
-    assert_int_equal(caps[14] & 0x80, 0);                       /* no extended caps at 0x2200 */
+    assert_int_equal(fx_dpcd_read(&d, 0x000, caps, 15), 0); /* DP_RECEIVER_CAP_SIZE */
+    assert_int_equal(caps[0], 0x12);                        /* DP 1.2 */
+    assert_int_equal(caps[1], 0x0A);                        /* 2.7 Gb/s */
+    assert_int_equal(caps[2], 0x84);                        /* 4 lanes, enhanced framing */
+    assert_int_equal(caps[5] & 1, 0);                       /* no downstream port */
+    assert_int_equal(caps[14] & 0x80, 0);                   /* no extended caps at 0x2200 */
     uint8_t b[16];
-    assert_int_equal(fx_dpcd_read(&d, 0x021, b, 1), 0);         /* DP_MSTM_CAP */
+    assert_int_equal(fx_dpcd_read(&d, 0x021, b, 1), 0); /* DP_MSTM_CAP */
     assert_int_equal(b[0], 0);
-    assert_int_equal(fx_dpcd_read(&d, 0x200, b, 1), 0);         /* SINK_COUNT */
+    assert_int_equal(fx_dpcd_read(&d, 0x200, b, 1), 0); /* SINK_COUNT */
     assert_int_equal(b[0], 1);
-    assert_int_equal(fx_dpcd_read(&d, 0x400, b, 12), 0);        /* sink OUI: zeros are fine */
+    assert_int_equal(fx_dpcd_read(&d, 0x400, b, 12), 0); /* sink OUI: zeros are fine */
     memset(b, 0xAA, sizeof b);
-    assert_int_equal(fx_dpcd_read(&d, 0xF0000, b, 8), 0);       /* LTTPR caps: none */
+    assert_int_equal(fx_dpcd_read(&d, 0xF0000, b, 8), 0); /* LTTPR caps: none */
     for (unsigned i = 0; i < 8; i++)
         assert_int_equal(b[i], 0);
-    assert_int_equal(fx_dpcd_read(&d, 0x000, b, 1), 0);         /* 0xF0000 did not alias 0 */
+    assert_int_equal(fx_dpcd_read(&d, 0x000, b, 1), 0); /* 0xF0000 did not alias 0 */
     assert_int_equal(b[0], 0x12);
     uint8_t one = 1;
-    assert_int_equal(fx_dpcd_write(&d, 0x800, &one, 1), 0x10);  /* NACK past the table */
-    assert_int_equal(fx_dpcd_write(&d, 0x000, &one, 1), 0x10);  /* capabilities are read-only */
-    assert_int_equal(fx_dpcd_write(&d, 0x600, &one, 1), 0);     /* SET_POWER D0 */
+    assert_int_equal(fx_dpcd_write(&d, 0x800, &one, 1), 0x10); /* NACK past the table */
+    assert_int_equal(fx_dpcd_write(&d, 0x000, &one, 1), 0x10); /* capabilities are read-only */
+    assert_int_equal(fx_dpcd_write(&d, 0x600, &one, 1), 0);    /* SET_POWER D0 */
 }
 
 static void test_edid_over_aux(void **state)
@@ -65,16 +65,16 @@ static void test_edid_over_aux(void **state)
     uint8_t want[EDID_BYTES], got[EDID_BYTES];
     assert_true(edid_build(512, 384, 30, want));
     int xfers = fx_read_edid(&d, got, sizeof got);
-    assert_int_equal(xfers, 3 + 8 + 1);                         /* GVT-g's one byte a read: 132 */
+    assert_int_equal(xfers, 3 + 8 + 1); /* GVT-g's one byte a read: 132 */
     assert_memory_equal(got, want, sizeof want);
     /* drm_probe_ddc(): one byte at offset 0 again. */
     assert_true(fx_read_edid(&d, got, 1) > 0);
     assert_int_equal(got[0], 0x00);
     uint8_t rx[20];
-    assert_int_equal(fx_i2c(&d, 0x4, 0x37, NULL, 0, false, rx), 1);   /* DDC/CI: nobody */
+    assert_int_equal(fx_i2c(&d, 0x4, 0x37, NULL, 0, false, rx), 1); /* DDC/CI: nobody */
     assert_int_equal(rx[0], 0x40);
     uint8_t seg = 1;
-    assert_int_equal(fx_i2c(&d, 0x4, 0x30, &seg, 1, false, rx), 1);   /* segment 1: none */
+    assert_int_equal(fx_i2c(&d, 0x4, 0x30, &seg, 1, false, rx), 1); /* segment 1: none */
     assert_int_equal(rx[0], 0x40);
     seg = 0;
     assert_int_equal(fx_i2c(&d, 0x4, 0x30, &seg, 1, false, rx), 1);
@@ -83,31 +83,31 @@ static void test_edid_over_aux(void **state)
 
 static void lane_status(uint8_t *s)
 {
-    assert_int_equal(fx_dpcd_read(&d, 0x202, s, 6), 0);         /* drm_dp_dpcd_read_link_status() */
+    assert_int_equal(fx_dpcd_read(&d, 0x202, s, 6), 0); /* drm_dp_dpcd_read_link_status() */
 }
 
 static void test_link_training(void **state)
 {
     (void)state;
-    uint8_t s[6], cfg[2] = { 0x06, 0x81 };                      /* 1.62 Gb/s, 1 lane + EF */
+    uint8_t s[6], cfg[2] = { 0x06, 0x81 }; /* 1.62 Gb/s, 1 lane + EF */
     assert_int_equal(fx_dpcd_write(&d, 0x100, cfg, 2), 0);
-    uint8_t tps1[5] = { 0x21, 0, 0, 0, 0 };                     /* TPS1, scrambling off, lanes */
+    uint8_t tps1[5] = { 0x21, 0, 0, 0, 0 }; /* TPS1, scrambling off, lanes */
     assert_int_equal(fx_dpcd_write(&d, 0x102, tps1, 5), 0);
     lane_status(s);
-    assert_int_equal(s[0] & 0x1, 0x1);                          /* CR done */
+    assert_int_equal(s[0] & 0x1, 0x1); /* CR done */
     assert_int_equal(s[0] & 0x6, 0);
-    assert_int_equal(s[4], 0);                                  /* no adjustment asked */
+    assert_int_equal(s[4], 0); /* no adjustment asked */
     uint8_t tps2 = 0x22;
     assert_int_equal(fx_dpcd_write(&d, 0x102, &tps2, 1), 0);
     lane_status(s);
     assert_int_equal(s[0], 0x77);
     assert_int_equal(s[1], 0x77);
-    assert_int_equal(s[2] & 1, 1);                              /* inter-lane align done */
+    assert_int_equal(s[2] & 1, 1); /* inter-lane align done */
     uint8_t off = 0;
     assert_int_equal(fx_dpcd_write(&d, 0x102, &off, 1), 0);
     lane_status(s);
-    assert_int_equal(s[0], 0x77);                               /* the link stays good */
-    assert_int_equal(s[3] & 1, 1);                              /* in sync */
+    assert_int_equal(s[0], 0x77);  /* the link stays good */
+    assert_int_equal(s[3] & 1, 1); /* in sync */
 }
 
 static void test_no_sink(void **state)
@@ -119,7 +119,7 @@ static void test_no_sink(void **state)
     uint8_t b[4];
     assert_int_equal(fx_dpcd_read(&d, 0, b, 1), -1);
     uint8_t tx[4] = { 0x90, 0, 0, 0 }, rx[20];
-    assert_int_equal(fx_aux(&d, tx, 4, rx), -2);                /* a timeout, as on hardware */
+    assert_int_equal(fx_aux(&d, tx, 4, rx), -2); /* a timeout, as on hardware */
     assert_int_equal(d.st.hotplugs, 1);
     /* And a message size i915 never sends. */
     assert_true(vdisp_plug(&d, &mon, 0, &why));
@@ -149,10 +149,10 @@ static void test_malformed(void **state)
 {
     (void)state;
     uint8_t rx[20];
-    uint8_t long_read[4] = { 0x90, 0, 0, 19 };                  /* 20 bytes: does not fit */
+    uint8_t long_read[4] = { 0x90, 0, 0, 19 }; /* 20 bytes: does not fit */
     assert_int_equal(fx_aux(&d, long_read, 4, rx), 1);
     assert_int_equal(rx[0], 0x10);
-    uint8_t short_write[5] = { 0x80, 0x01, 0x00, 3, 0 };         /* says 4, carries 1 */
+    uint8_t short_write[5] = { 0x80, 0x01, 0x00, 3, 0 }; /* says 4, carries 1 */
     assert_int_equal(fx_aux(&d, short_write, 5, rx), 1);
     assert_int_equal(rx[0], 0x10);
     uint8_t reserved[4] = { 0xA0, 0, 0, 0 };

@@ -18,8 +18,14 @@
 #define DEVICE_TYPE_TMDS_DVI_SIGNALING (1u << 4)
 #define DEVICE_TYPE_INTERNAL_CONNECTOR (1u << 12)
 
-static uint32_t u16(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8; }
-static uint32_t u32(const uint8_t *p) { return u16(p) | u16(p + 2) << 16; }
+static uint32_t u16(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8;
+}
+static uint32_t u32(const uint8_t *p)
+{
+    return u16(p) | u16(p + 2) << 16;
+}
 
 /* find_raw_section(): the block with id, and its size. */
 static const uint8_t *section(const uint8_t *bdb, uint8_t id, uint32_t *size)
@@ -46,9 +52,9 @@ static void test_opregion(void **state)
     static uint8_t r[VDISP_OPREGION_BYTES];
     uint32_t vbt_bytes = vdisp_opregion_build(r);
     assert_memory_equal(r, "IntelGraphicsMem", 16);
-    assert_int_equal(u32(r + 16), 8);                   /* KiB */
-    assert_int_equal(r[23], 2);                         /* major version */
-    assert_int_equal(u32(r + 88), 0);                   /* mboxes: none, so no RVDA */
+    assert_int_equal(u32(r + 16), 8); /* KiB */
+    assert_int_equal(r[23], 2);       /* major version */
+    assert_int_equal(u32(r + 88), 0); /* mboxes: none, so no RVDA */
 
     /* intel_bios_is_valid_vbt() with size = OPREGION_SIZE - OPREGION_VBT_OFFSET. */
     const uint8_t *vbt = r + VDISP_OPREGION_VBT;
@@ -78,11 +84,11 @@ static void test_opregion(void **state)
     const uint8_t *child = defs + 5;
     uint32_t type = u16(child + 2);
     assert_true(type & DEVICE_TYPE_DISPLAYPORT_OUTPUT);
-    assert_false(type & DEVICE_TYPE_TMDS_DVI_SIGNALING);    /* no HDMI connector */
-    assert_false(type & DEVICE_TYPE_INTERNAL_CONNECTOR);    /* not eDP */
-    assert_int_equal(child[16], 9);                         /* DVO_PORT_DPD */
-    assert_int_equal(child[25], 0x30);                      /* DP_AUX_D */
-    assert_null(section(bdb, 1, &bsize));                   /* no other block */
+    assert_false(type & DEVICE_TYPE_TMDS_DVI_SIGNALING); /* no HDMI connector */
+    assert_false(type & DEVICE_TYPE_INTERNAL_CONNECTOR); /* not eDP */
+    assert_int_equal(child[16], 9);                      /* DVO_PORT_DPD */
+    assert_int_equal(child[25], 0x30);                   /* DP_AUX_D */
+    assert_null(section(bdb, 1, &bsize));                /* no other block */
 }
 
 int main(void)

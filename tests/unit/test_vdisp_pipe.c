@@ -16,14 +16,20 @@
 
 #include "tests/unit/vdisp_fixture.h"
 
-#define MS 1000000ull
-#define CDCLK_CTL 0x46000u               /* plain storage: i915 reads back what it wrote */
+#define MS        1000000ull
+#define CDCLK_CTL 0x46000u /* plain storage: i915 reads back what it wrote */
 static struct vdisp d;
 static const struct vdisp_monitor mon = { true, 512, 384, 30 };
 static struct edid_mode mode;
 
-static uint32_t rd(uint32_t off) { return vdisp_read(&d, off, fx_now); }
-static void wr(uint32_t off, uint32_t v) { vdisp_write(&d, off, v, fx_now); }
+static uint32_t rd(uint32_t off)
+{
+    return vdisp_read(&d, off, fx_now);
+}
+static void wr(uint32_t off, uint32_t v)
+{
+    vdisp_write(&d, off, v, fx_now);
+}
 
 static int setup(void **state)
 {
@@ -47,14 +53,14 @@ static void test_initial_state(void **state)
     assert_int_equal(rd(GEN9_SFUSE_STRAP), GEN9_SFUSE_STRAP_DDID_DETECTED);
     assert_true(rd(GEN9_VGACNTRL) & GEN9_VGA_DISP_DISABLE);
     for (unsigned p = 0; p < 5; p++)
-        assert_int_equal(rd(GEN9_DDI_BUF_CTL(p)), GEN9_DDI_BUF_IS_IDLE);    /* not detected */
-    assert_int_equal(rd(GEN9_DE_PIPE_IIR(0)), 0);                         /* iir_is_zero */
+        assert_int_equal(rd(GEN9_DDI_BUF_CTL(p)), GEN9_DDI_BUF_IS_IDLE); /* not detected */
+    assert_int_equal(rd(GEN9_DE_PIPE_IIR(0)), 0);                        /* iir_is_zero */
     assert_int_equal(rd(GEN9_DE_PORT_IIR), 0);
     assert_int_equal(rd(GEN9_SDE_IIR), 0);
     assert_int_equal(rd(GEN9_DE_PIPE_IMR(0)), ~0u);
-    wr(GEN9_EDP_PSR_IIR, 0xFFFFFFFF);                   /* gen8_display_irq_reset() */
-    assert_int_equal(rd(GEN9_EDP_PSR_IIR), 0);          /* gen3_assert_iir_is_zero() */
-    assert_int_equal(rd(GEN9_SDE_ISR), GEN9_SDE_PORTD_HOTPLUG_SPT);        /* connected */
+    wr(GEN9_EDP_PSR_IIR, 0xFFFFFFFF);                               /* gen8_display_irq_reset() */
+    assert_int_equal(rd(GEN9_EDP_PSR_IIR), 0);                      /* gen3_assert_iir_is_zero() */
+    assert_int_equal(rd(GEN9_SDE_ISR), GEN9_SDE_PORTD_HOTPLUG_SPT); /* connected */
     assert_int_equal(rd(GEN9_PIPECONF_A), 0);
     assert_int_equal(rd(GEN9_PIPEDSL_A), 0);
     assert_int_equal(rd(CDCLK_CTL), 0);
@@ -67,18 +73,18 @@ static void test_initial_state(void **state)
 static void test_cdclk_and_dbuf(void **state)
 {
     (void)state;
-    wr(GEN9_DPLL_CTRL1, (1u << 0) | (GEN9_DPLL_CTRL1_RATE_810 << 1));     /* DPLL0 override, 810 */
+    wr(GEN9_DPLL_CTRL1, (1u << 0) | (GEN9_DPLL_CTRL1_RATE_810 << 1)); /* DPLL0 override, 810 */
     wr(GEN9_LCPLL1_CTL, rd(GEN9_LCPLL1_CTL) | GEN9_LCPLL_PLL_ENABLE);
     assert_true(rd(GEN9_LCPLL1_CTL) & GEN9_LCPLL_PLL_LOCK);
     assert_true(rd(GEN9_DPLL_STATUS) & GEN9_DPLL_LOCK(0));
     wr(CDCLK_CTL, 0x1C2u);
-    assert_int_equal(rd(CDCLK_CTL), 0x1C2u);                    /* read back */
+    assert_int_equal(rd(CDCLK_CTL), 0x1C2u); /* read back */
     wr(GEN9_DBUF_CTL, GEN9_DBUF_POWER_REQUEST);
     assert_true(rd(GEN9_DBUF_CTL) & GEN9_DBUF_POWER_STATE);
     wr(GEN9_DBUF_CTL, 0);
     assert_false(rd(GEN9_DBUF_CTL) & GEN9_DBUF_POWER_STATE);
     wr(GEN9_LCPLL1_CTL, 0);
-    assert_false(rd(GEN9_LCPLL1_CTL) & GEN9_LCPLL_PLL_LOCK);              /* skl_dpll0_disable() */
+    assert_false(rd(GEN9_LCPLL1_CTL) & GEN9_LCPLL_PLL_LOCK); /* skl_dpll0_disable() */
 }
 
 /* The link M/N i915 computes for mode over a 1.62 Gb/s lane (intel_link_compute_m_n()
@@ -89,13 +95,13 @@ static void program_mode(void)
     wr(GEN9_DPLL_CTRL1, rd(GEN9_DPLL_CTRL1) | (1u << 6) | (GEN9_DPLL_CTRL1_RATE_810 << 7));
     wr(GEN9_LCPLL2_CTL, GEN9_LCPLL_PLL_ENABLE);
     assert_true(rd(GEN9_DPLL_STATUS) & GEN9_DPLL_LOCK(1));
-    wr(GEN9_DPLL_CTRL2, (1u << 9) | (1u << 10));                          /* override, DPLL1 */
+    wr(GEN9_DPLL_CTRL2, (1u << 9) | (1u << 10)); /* override, DPLL1 */
     /* Link training: DDI buffer on, idle pattern then normal. */
-    wr(GEN9_DP_TP_CTL(3), 1u << 31);                          /* enabled, training pattern 1 */
+    wr(GEN9_DP_TP_CTL(3), 1u << 31); /* enabled, training pattern 1 */
     wr(GEN9_DDI_BUF_CTL(3), GEN9_DDI_BUF_CTL_ENABLE);
     assert_false(rd(GEN9_DDI_BUF_CTL(3)) & GEN9_DDI_BUF_IS_IDLE);
     wr(GEN9_DP_TP_CTL(3), (1u << 31) | GEN9_DP_TP_CTL_PATTERN_IDLE);
-    assert_true(rd(GEN9_DP_TP_STATUS(3)) & GEN9_DP_TP_STATUS_IDLE_DONE);    /* 1 ms wait */
+    assert_true(rd(GEN9_DP_TP_STATUS(3)) & GEN9_DP_TP_STATUS_IDLE_DONE); /* 1 ms wait */
     wr(GEN9_DP_TP_CTL(3), (1u << 31) | (3u << 8));
     /* Timings, PIPESRC, M/N, then the transcoder and the pipe. */
     wr(GEN9_HTOTAL_A, (mode.htotal - 1) << 16 | (mode.hdisplay - 1));
@@ -126,7 +132,7 @@ static void test_modeset_and_vblank(void **state)
             wrapped++;
         last = l;
     }
-    assert_int_equal(wrapped, 1);                       /* once past vtotal, back to 0 */
+    assert_int_equal(wrapped, 1); /* once past vtotal, back to 0 */
     /* Vblanks while masked: counted, nothing latched, no summary. */
     uint32_t f0 = rd(GEN9_PIPE_FRMCOUNT_A);
     fx_now += period;
@@ -136,13 +142,13 @@ static void test_modeset_and_vblank(void **state)
     /* gen8_de_irq_postinstall() enables, bdw_enable_vblank() unmasks bit 0. */
     wr(GEN9_DE_PIPE_IER(0), GEN9_PIPE_VBLANK | GEN9_PIPE_PLANE_FLIP_DONE(0));
     wr(GEN9_DE_PIPE_IMR(0), ~GEN9_PIPE_VBLANK);
-    fx_now += 3 * period + period / 2;                  /* three frames late: one event */
+    fx_now += 3 * period + period / 2; /* three frames late: one event */
     vdisp_tick(&d, fx_now);
     assert_int_equal(rd(GEN9_PIPE_FRMCOUNT_A), f0 + 5);
     assert_int_equal(rd(GEN9_DE_PIPE_IIR(0)), GEN9_PIPE_VBLANK);
     assert_int_equal(vdisp_irq_summary(&d.irq), GEN9_MASTER_DE_PIPE_IRQ(0));
     assert_int_equal(d.st.vblank_events, 2);
-    wr(GEN9_DE_PIPE_IIR(0), GEN9_PIPE_VBLANK);          /* the handler clears it */
+    wr(GEN9_DE_PIPE_IIR(0), GEN9_PIPE_VBLANK); /* the handler clears it */
     assert_int_equal(vdisp_irq_summary(&d.irq), 0);
     /* Nothing more within the same period, however often it is asked. */
     vdisp_tick(&d, fx_now + 1);
@@ -171,7 +177,7 @@ static void flip(uint32_t surf, uint32_t ctl_extra)
 static void test_flips_latch_at_vblank(void **state)
 {
     (void)state;
-    flip(0x100000, 0);                                  /* pipe off: live at once */
+    flip(0x100000, 0); /* pipe off: live at once */
     assert_int_equal(rd(GEN9_PLANE_SURFLIVE(1)), 0x100000);
     program_mode();
     wr(GEN9_DE_PIPE_IER(0), GEN9_PIPE_VBLANK | GEN9_PIPE_PLANE_FLIP_DONE(0));
@@ -233,21 +239,21 @@ static void test_scanout_checks(void **state)
     (void)state;
     program_mode();
     struct vdisp_scanout s;
-    wr(GEN9_PLANE_CTL(1), GEN9_PLANE_CTL_ENABLE | (0xEu << 24));   /* RGB565 is 0xE on SKL */
+    wr(GEN9_PLANE_CTL(1), GEN9_PLANE_CTL_ENABLE | (0xEu << 24)); /* RGB565 is 0xE on SKL */
     wr(GEN9_PLANE_SURF(1), 0x100000);
     latch();
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_BAD_FORMAT);
-    shown(0x100000, 0x4u << 10);                        /* Y-tiled */
+    shown(0x100000, 0x4u << 10); /* Y-tiled */
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_BAD_TILING);
     shown(0x100000, GEN9_PLANE_CTL_ORDER_RGBX);
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_PICTURE);
     assert_true(s.bgr);
-    wr(GEN9_PLANE_SIZE(1), (385 - 1) << 16 | (512 - 1));   /* taller than the pipe */
+    wr(GEN9_PLANE_SIZE(1), (385 - 1) << 16 | (512 - 1)); /* taller than the pipe */
     wr(GEN9_PLANE_SURF(1), 0x100000);
     latch();
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_BAD_SIZE);
     flip(0x100000, 0);
-    wr(GEN9_PLANE_STRIDE(1), 512 * 4 / 64 - 1);         /* a row would read past its stride */
+    wr(GEN9_PLANE_STRIDE(1), 512 * 4 / 64 - 1); /* a row would read past its stride */
     wr(GEN9_PLANE_SURF(1), 0x100000);
     latch();
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_BAD_STRIDE);
@@ -258,15 +264,15 @@ static void test_scanout_checks(void **state)
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_BAD_STRIDE);
     /* X-tiled with a source offset: whole tile rows from the offset's. */
     flip(0x100000, GEN9_PLANE_CTL_TILED_X);
-    wr(GEN9_PLANE_STRIDE(1), 4);                        /* 2048 bytes */
+    wr(GEN9_PLANE_STRIDE(1), 4); /* 2048 bytes */
     wr(GEN9_PLANE_OFFSET(1), 10u << 16);
-    wr(GEN9_PLANE_SURF(1), 0x100FFF);                   /* low bits are not the address */
+    wr(GEN9_PLANE_SURF(1), 0x100FFF); /* low bits are not the address */
     latch();
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_PICTURE);
     assert_true(s.xtiled);
     assert_int_equal(s.surf, 0x100000);
     assert_int_equal(s.first, 0x100000 + 8 * 2048);
-    assert_int_equal(s.end, 0x100000 + 400ull * 2048);  /* rows 0..393 -> 400 */
+    assert_int_equal(s.end, 0x100000 + 400ull * 2048); /* rows 0..393 -> 400 */
     wr(GEN9_PIPECONF_A, 0);
     assert_int_equal(vdisp_scanout(&d, &s), VDISP_SCAN_PIPE_OFF);
 }
@@ -277,15 +283,16 @@ static void test_hotplug_and_reset(void **state)
     const char *why;
     wr(GEN9_SDE_IER, GEN9_SDE_PORTD_HOTPLUG_SPT);
     wr(GEN9_SDE_IMR, ~GEN9_SDE_PORTD_HOTPLUG_SPT);
-    wr(GEN9_PCH_PORT_HOTPLUG, GEN9_PORTD_HOTPLUG_ENABLE);   /* spt_hpd_detection_setup() */
-    struct vdisp_monitor off = { false, 0, 0, 0 }, big = { true, 1024, 768, 60 }, bad = { true, 20, 20, 60 };
+    wr(GEN9_PCH_PORT_HOTPLUG, GEN9_PORTD_HOTPLUG_ENABLE); /* spt_hpd_detection_setup() */
+    struct vdisp_monitor off = { false, 0, 0, 0 }, big = { true, 1024, 768, 60 },
+                         bad = { true, 20, 20, 60 };
     assert_true(vdisp_plug(&d, &off, fx_now, &why));
     assert_int_equal(rd(GEN9_SDE_ISR), 0);
     assert_int_equal(rd(GEN9_SDE_IIR), GEN9_SDE_PORTD_HOTPLUG_SPT);
     assert_int_equal(vdisp_irq_summary(&d.irq), GEN9_MASTER_DE_PCH_IRQ);
     uint32_t hp = rd(GEN9_PCH_PORT_HOTPLUG);
     assert_int_equal(hp, GEN9_PORTD_HOTPLUG_ENABLE | GEN9_PORTD_HOTPLUG_LONG_DETECT);
-    wr(GEN9_PCH_PORT_HOTPLUG, hp);                      /* spt_irq_handler() clears the status */
+    wr(GEN9_PCH_PORT_HOTPLUG, hp); /* spt_irq_handler() clears the status */
     assert_int_equal(rd(GEN9_PCH_PORT_HOTPLUG), GEN9_PORTD_HOTPLUG_ENABLE);
     wr(GEN9_SDE_IIR, GEN9_SDE_PORTD_HOTPLUG_SPT);
     assert_false(vdisp_plug(&d, &bad, fx_now, &why));
@@ -310,20 +317,20 @@ static void test_hotplug_and_reset(void **state)
     assert_true(fx_read_edid(&d, e, sizeof e) > 0);
     assert_true(edid_build(512, 384, 30, want));
     assert_memory_equal(e, want, sizeof e);
-    assert_int_equal(d.store.pages, 3);                 /* the straps' pages only */
-    assert_int_equal(d.st.hotplugs, 2);                 /* counters keep counting */
+    assert_int_equal(d.store.pages, 3); /* the straps' pages only */
+    assert_int_equal(d.st.hotplugs, 2); /* counters keep counting */
 }
 
 static void test_storage(void **state)
 {
     (void)state;
-    assert_true(vdisp_owns(0x45270));                   /* WM_LINETIME */
-    assert_true(vdisp_owns(0xC5100));                   /* GMBUS0 */
+    assert_true(vdisp_owns(0x45270)); /* WM_LINETIME */
+    assert_true(vdisp_owns(0xC5100)); /* GMBUS0 */
     assert_false(vdisp_owns(0x2000));
     assert_false(vdisp_owns(0x140000));
-    wr(0x70240, 0x80000123);                            /* PLANE_WM(A, 1, 0): read back */
+    wr(0x70240, 0x80000123); /* PLANE_WM(A, 1, 0): read back */
     assert_int_equal(rd(0x70240), 0x80000123);
-    assert_int_equal(rd(0x7F008), 0);                   /* never written */
+    assert_int_equal(rd(0x7F008), 0); /* never written */
     assert_int_equal(d.st.ro_ignored, 0);
     wr(GEN9_PIPE_FRMCOUNT_A, 5);
     assert_int_equal(d.st.ro_ignored, 1);

@@ -4,9 +4,9 @@
  * a guest of small frames waits a slice, not a hog's whole workload. */
 #include "test_vgpu_fixture.h"
 
-#define SURF_W       4096u
-#define SURF_H       2048u
-#define ALIAS_BYTES  (1u << 20)
+#define SURF_W      4096u
+#define SURF_H      2048u
+#define ALIAS_BYTES (1u << 20)
 
 /* Pixels cost `ps` picoseconds each from now on. */
 static void pixel_cost(struct fx *f, uint32_t ps)
@@ -21,7 +21,8 @@ static void pixel_cost(struct fx *f, uint32_t ps)
  * MiB of its RAM. */
 static uint64_t big_surface(struct fx *f, unsigned g)
 {
-    uint64_t hi = fx_r(f, g, FX_PV(avail_rs.nonmappable_gmadr.base), 4), bytes = (uint64_t)SURF_W * 4u * SURF_H;
+    uint64_t hi = fx_r(f, g, FX_PV(avail_rs.nonmappable_gmadr.base), 4),
+             bytes = (uint64_t)SURF_W * 4u * SURF_H;
     uint64_t gpa = f->g[g].gpa_next;
     f->g[g].gpa_next += ALIAS_BYTES;
     for (uint64_t off = 0; off < bytes; off += 4096)
@@ -58,7 +59,7 @@ static uint32_t runaway(struct fx *f, unsigned g)
     uint32_t c[16];
     fx_guest_setup(f, g);
     unsigned n = fx_fill(c, big_surface(f, g), SURF_W * 4u, SURF_W, SURF_H, 0x00FF00FFu);
-    return fx_submit(f, g, c, n);       /* 8 Mi pixels at 10 ns: 84 ms, the watchdog is 20 */
+    return fx_submit(f, g, c, n); /* 8 Mi pixels at 10 ns: 84 ms, the watchdog is 20 */
 }
 
 static void period(struct fx *f, int want_rc)
@@ -114,7 +115,7 @@ static void drain_of_an_unpreemptible_runaway_is_bounded(void **state)
     struct tessera_balloon_if b;
     assert_int_equal(fx_ext(f, 0, &b)->resets, 1);
     assert_true(busy(f) <= SCHED_MS(20) + SCHED_MS(1));
-    period(f, 0);                       /* idle now: the next period runs */
+    period(f, 0); /* idle now: the next period runs */
     fx_destroy(f);
 }
 
@@ -157,7 +158,7 @@ static void preemption_keeps_frames_within_a_slice(void **state)
     fx_guest_setup(f, 1);
     uint64_t hog_surf = big_surface(f, 0);
     uint32_t c[16];
-    unsigned n = fx_fill(c, hog_surf, SURF_W * 4u, SURF_W, 256, 0x00112233u);    /* 10.5 ms */
+    unsigned n = fx_fill(c, hog_surf, SURF_W * 4u, SURF_W, 256, 0x00112233u); /* 10.5 ms */
     for (int i = 0; i < 6; i++)
         fx_submit(f, 0, c, n);
     uint64_t worst = 0;
@@ -196,7 +197,8 @@ static struct fx *preemptible_guest(void)
  * workload touches both of its slots; returns the new length. */
 static unsigned store_to_both_slots(struct fx *f, uint32_t *c, unsigned n)
 {
-    uint64_t hi = big_surface(f, 0), hi_size = fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.size), 4);
+    uint64_t hi = big_surface(f, 0),
+             hi_size = fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.size), 4);
     assert_true(vgpu_mmio_write(fx_v(f, 0), VGPU_GGTT_OFFSET + ((hi + hi_size - 4096) >> 12) * 8, 8,
                                 f->g[0].gpa_next | GEN9_GGTT_PTE_PRESENT));
     c[n++] = GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT;
@@ -215,12 +217,13 @@ static void shrink_keeps_or_drops_preempted_work(void **state)
     for (int uses_slots = 0; uses_slots < 2; uses_slots++) {
         struct fx *f = preemptible_guest();
         const unsigned w = 1024, h = 512;
-        uint64_t surf = fx_gm_alloc(f, 0, w * h * 4 / 4096, NULL);     /* low window */
+        uint64_t surf = fx_gm_alloc(f, 0, w * h * 4 / 4096, NULL); /* low window */
         uint32_t c[32];
-        unsigned n = fx_fill(c, surf, w * 4u, w, h, 0x00C0FFEEu);        /* 5 ms */
+        unsigned n = fx_fill(c, surf, w * 4u, w, h, 0x00C0FFEEu); /* 5 ms */
         if (uses_slots) {
-            n = store_to_both_slots(f, c, n);                           /* both of its slots */
-            n += fx_fill(c + n, fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.base), 4), 4096, 1024, 1, 0);
+            n = store_to_both_slots(f, c, n); /* both of its slots */
+            n += fx_fill(c + n, fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.base), 4), 4096, 1024,
+                         1, 0);
         }
         fx_submit(f, 0, c, n);
         run_for(f, SCHED_MS(1));

@@ -18,10 +18,10 @@
 #include "vmm/vgpu/core/vgpu_internal.h"
 #include "vmm/vgpu/i915/i915.h"
 
-#define VA          0x7FFF00010000ull   /* a user address in each guest's PPGTT */
-#define RING_PAGES  4u
-#define KIOSK       2u                  /* guests 0 and 1 are i915 guests */
-#define PDE(gpa)    ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
+#define VA         0x7FFF00010000ull /* a user address in each guest's PPGTT */
+#define RING_PAGES 4u
+#define KIOSK      2u /* guests 0 and 1 are i915 guests */
+#define PDE(gpa)   ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
 
 enum { RCS_I, VCS_I, NENG };
 static const enum igpu_engine eng[NENG] = { IGPU_RCS, IGPU_VCS };
@@ -29,7 +29,10 @@ static const enum igpu_engine eng[NENG] = { IGPU_RCS, IGPU_VCS };
 static struct fx *f;
 static struct ig {
     uint64_t pml4, pt, data, batch, timeline;
-    struct { uint64_t lrca, ring, hwsp; uint32_t tail, seqno; } ctx[NENG];
+    struct {
+        uint64_t lrca, ring, hwsp;
+        uint32_t tail, seqno;
+    } ctx[NENG];
 } ig[2];
 
 static uint64_t ram_page(unsigned g)
@@ -46,7 +49,10 @@ static void fill(unsigned g, uint64_t table, uint64_t entry)
         memcpy(fx_gpa(f, g, table + 8u * i), &entry, 8);
 }
 
-static void put64(unsigned g, uint64_t gpa, uint64_t v) { memcpy(fx_gpa(f, g, gpa), &v, 8); }
+static void put64(unsigned g, uint64_t gpa, uint64_t v)
+{
+    memcpy(fx_gpa(f, g, gpa), &v, 8);
+}
 
 /* i915's PPGTT (gen8_init_scratch()'s scratch tables) with VA on a data page and VA + 4 KiB on
  * a batch page, announced to the vGPU. */
@@ -78,7 +84,10 @@ static void build_ppgtt(unsigned g)
            VGT_G2V_PPGTT_L4_PAGE_TABLE_CREATE);
 }
 
-static uint32_t base(unsigned e) { return igpu_engine_base(eng[e]); }
+static uint32_t base(unsigned e)
+{
+    return igpu_engine_base(eng[e]);
+}
 
 /* reset_csb_pointers() + enable_execlists() + the engine's interrupt unmask. */
 static void engine_resume(unsigned g, unsigned e)
@@ -130,7 +139,11 @@ static void emit(unsigned g, unsigned e, const uint32_t *dw, unsigned n)
         q->ctx[e].tail = (q->ctx[e].tail + 4u) % (RING_PAGES * 4096u);
     }
 }
-#define EMIT(g, e, ...) do { const uint32_t d_[] = { __VA_ARGS__ }; emit((g), (e), d_, sizeof d_ / 4u); } while (0)
+#define EMIT(g, e, ...) \
+    do { \
+        const uint32_t d_[] = { __VA_ARGS__ }; \
+        emit((g), (e), d_, sizeof d_ / 4u); \
+    } while (0)
 
 /* A request as i915 builds one: the user batch at VA + 4 KiB (gen8_emit_bb_start_noarb()),
  * the fini breadcrumb (the seqno into the timeline), the user interrupt; then the ELSP write. */
@@ -142,8 +155,10 @@ static uint32_t request(unsigned g, unsigned e)
     EMIT(g, e, GEN9_MI_ARB_ON_OFF, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT,
          (uint32_t)bb, (uint32_t)(bb >> 32));
     if (eng[e] == IGPU_RCS)
-        EMIT(g, e, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_IMMEDIATE |
-             GEN9_PIPE_CONTROL_GLOBAL_GTT | GEN9_PIPE_CONTROL_CS_STALL, (uint32_t)slot, 0, seqno, 0);
+        EMIT(g, e, GEN9_PIPE_CONTROL,
+             GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_GLOBAL_GTT |
+                 GEN9_PIPE_CONTROL_CS_STALL,
+             (uint32_t)slot, 0, seqno, 0);
     else
         EMIT(g, e, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW,
              (uint32_t)slot | GEN9_MI_FLUSH_DW_USE_GTT, 0, seqno);
@@ -162,7 +177,10 @@ static uint32_t request(unsigned g, unsigned e)
     return seqno;
 }
 
-static uint32_t seqno_of(unsigned g, unsigned e) { return fx_rd(f, g, ig[g].timeline + 64u * e); }
+static uint32_t seqno_of(unsigned g, unsigned e)
+{
+    return fx_rd(f, g, ig[g].timeline + 64u * e);
+}
 
 /* IGT's spinner, the shape of benchmarks/gem_busy.c: a batch that starts itself, through the
  * PPGTT; `pad` MI_NOOPs before the jump.  The guest's CPU ends it by writing
@@ -235,10 +253,13 @@ static uint32_t take_iir(unsigned g, unsigned bank)
 /* i915's engine reset: RESET_CTL handshake, GDRST, RING_HEAD to the tail, resume. */
 static void i915_engine_reset(unsigned g, unsigned e)
 {
-    fx_w32(f, g, GEN9_RING_RESET_CTL(base(e)), GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET));
+    fx_w32(f, g, GEN9_RING_RESET_CTL(base(e)),
+           GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET));
     fx_w32(f, g, GEN9_GDRST, igpu_engine_reset_domain(eng[e]));
-    fx_w32(f, g, GEN9_RING_RESET_CTL(base(e)), GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
-    fx_wr(f, g, ig[g].ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, ig[g].ctx[e].tail);
+    fx_w32(f, g, GEN9_RING_RESET_CTL(base(e)),
+           GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
+    fx_wr(f, g, ig[g].ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD,
+          ig[g].ctx[e].tail);
     engine_resume(g, e);
 }
 
@@ -277,7 +298,8 @@ static void test_request_runs_in_the_render_loop_and_is_charged(void **state)
     /* The guest's CPU share pays for it, and so does its share of the engine. */
     assert_true(in.st.render_cpu_ns - before.st.render_cpu_ns >= used);
     struct sched_vgpu_stats ss;
-    assert_int_equal(sched_vgpu_stats_get(vgpu_cpu_engine_sched(f->dev, IGPU_RCS), 0, &ss), SCHED_OK);
+    assert_int_equal(sched_vgpu_stats_get(vgpu_cpu_engine_sched(f->dev, IGPU_RCS), 0, &ss),
+                     SCHED_OK);
     assert_int_equal(ss.gpu_ns, used);
     assert_int_equal(in.st.cpu_completed, 1);
     /* The four register loads landed in the guest's register file. */
@@ -297,7 +319,7 @@ static void test_steps_are_bounded_in_time(void **state)
     wait_seqno(0, VCS_I, s);
     spinner(1, 8);
     request(1, RCS_I);
-    steps(60);                  /* about 12 ms: under the fixture's 20 ms workload limit */
+    steps(60); /* about 12 ms: under the fixture's 20 ms workload limit */
     struct vgpu_info a, b;
     vgpu_get_info(fx_v(f, 0), &a);
     vgpu_get_info(fx_v(f, 1), &b);
@@ -313,7 +335,7 @@ static void test_spinner_runs_until_the_cpu_ends_it(void **state)
 {
     spinner(0, 4);
     uint32_t s = request(0, RCS_I);
-    assert_int_equal(steps(40), 40);            /* it keeps the engine busy */
+    assert_int_equal(steps(40), 40); /* it keeps the engine busy */
     assert_int_not_equal(seqno_of(0, RCS_I), s);
     uint64_t ran = engine_ns(0, RCS_I);
     assert_true(ran > 30 * VGPU_CPU_BUDGET_NS / 2);
@@ -376,7 +398,8 @@ static void test_watchdog_resets_a_spinner(void **state)
     spinner(0, 4);
     uint32_t s = request(0, RCS_I);
     take_iir(0, 0);
-    for (unsigned i = 0; i < 20000 && !(fx_r(f, 0, GEN9_GT_IIR(0), 4) & GEN9_GT_CS_MASTER_ERROR); i++)
+    for (unsigned i = 0; i < 20000 && !(fx_r(f, 0, GEN9_GT_IIR(0), 4) & GEN9_GT_CS_MASTER_ERROR);
+         i++)
         vgpu_render_step(f->dev);
     /* The fixture's workload limit is 20 ms: it ran that long, no longer than a step more. */
     uint64_t ran = engine_ns(0, RCS_I);
@@ -390,7 +413,7 @@ static void test_watchdog_resets_a_spinner(void **state)
     assert_non_null(strstr(ii.fault, "watchdog"));
     assert_true(take_iir(0, 0) & GEN9_GT_CS_MASTER_ERROR);
     assert_int_not_equal(seqno_of(0, RCS_I), s);
-    assert_false(steps(5));                     /* nothing of it runs any more */
+    assert_false(steps(5)); /* nothing of it runs any more */
     /* i915 resets the engine; its next request runs. */
     i915_engine_reset(0, RCS_I);
     lri_batch(0, RCS_I, 1);
@@ -432,7 +455,8 @@ static void test_guest_restart_drops_its_engine_work(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_request_runs_in_the_render_loop_and_is_charged, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_request_runs_in_the_render_loop_and_is_charged, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_steps_are_bounded_in_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_spinner_runs_until_the_cpu_ends_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_spinners_share_the_engine, setup, teardown),

@@ -40,7 +40,7 @@ static void fence_work_is_bounded_per_exit(void **state)
     assert_int_equal(gtt_work(f) - w0, VGPU_FENCE_EXIT_PAGES);
     struct tessera_balloon_if b;
     assert_int_equal(fx_ext(f, 0, &b)->fence_pending, 1);
-    assert_int_equal(fx_r(f, 0, GEN9_FENCE_REG_LO(0), 8), val);    /* reads back at once */
+    assert_int_equal(fx_r(f, 0, GEN9_FENCE_REG_LO(0), 8), val); /* reads back at once */
     unsigned calls = 0;
     for (uint64_t before = gtt_work(f); vgpu_dev_fence_work(f->dev, VGPU_FENCE_POLL_PAGES);
          before = gtt_work(f), calls++)
@@ -99,9 +99,9 @@ static void fence_pool_share_per_guest(void **state)
     struct fx *f = fx_create(NULL);
     struct gtt_vgpu_summary s;
     gtt_vgpu_summarize(&f->gtt, 1, &s);
-    assert_int_equal(s.fence_share, f->layout.fence_pool.size / 2);    /* the fair split */
+    assert_int_equal(s.fence_share, f->layout.fence_pool.size / 2); /* the fair split */
     fx_destroy(f);
-    fx_fence_share[0] = 4 * MB;                 /* a smaller share from the configuration */
+    fx_fence_share[0] = 4 * MB; /* a smaller share from the configuration */
     f = fx_create(NULL);
     fx_fence_share[0] = 0;
     gtt_vgpu_summarize(&f->gtt, 0, &s);

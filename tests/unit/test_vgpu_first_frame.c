@@ -10,22 +10,22 @@
  * Time here is the one CPU's on the software model: the model's clock (GPU work, and idle
  * time) plus the GGTT copying, at ENTRY_NS per entry as measured under Bochs; model costs are
  * scaled by COST_X as the boot calibration scales them there. */
-#define FX_GUESTS      32u
-#define FX_GUEST_RAM   (2ull << 20)
-#define FX_HOST_BYTES  (8ull << 20)
-#define FX_LOW_MIB     32u
-#define FX_HIGH_MIB    128u
-#define FX_SLICE_NS    SCHED_MS(6)      /* the kiosk wall's slice-us */
+#define FX_GUESTS     32u
+#define FX_GUEST_RAM  (2ull << 20)
+#define FX_HOST_BYTES (8ull << 20)
+#define FX_LOW_MIB    32u
+#define FX_HIGH_MIB   128u
+#define FX_SLICE_NS   SCHED_MS(6) /* the kiosk wall's slice-us */
 #include "test_vgpu_fixture.h"
 
-#define BUSY        4u          /* guests 0..3: long work always queued */
-#define FIRST       BUSY        /* guests BUSY..FX_GUESTS-1 start */
+#define BUSY        4u   /* guests 0..3: long work always queued */
+#define FIRST       BUSY /* guests BUSY..FX_GUESTS-1 start */
 #define STARTING    (FX_GUESTS - BUSY)
-#define COST_X      180u        /* boot log under Bochs: "model costs x180" */
-#define ENTRY_NS    500u        /* GGTT copying per entry under Bochs, measured */
+#define COST_X      180u /* boot log under Bochs: "model costs x180" */
+#define ENTRY_NS    500u /* GGTT copying per entry under Bochs, measured */
 #define TILE_W      128u
 #define TILE_H      192u
-#define BUSY_W      512u        /* a busy guest's fill: 512x512, about 12 ms of GPU time */
+#define BUSY_W      512u /* a busy guest's fill: 512x512, about 12 ms of GPU time */
 #define BUSY_H      512u
 #define ALIAS_PAGES 16u
 
@@ -103,7 +103,7 @@ static void top_up(struct wall *w)
 static struct wall *busy_wall(uint64_t *fill_ns)
 {
     struct wall *w = calloc(1, sizeof *w);
-    fx_preempt = IGPU_MODEL_PREEMPT_STEP;       /* as the hypervisor sets the model */
+    fx_preempt = IGPU_MODEL_PREEMPT_STEP; /* as the hypervisor sets the model */
     w->f = fx_create(NULL);
     fx_preempt = IGPU_MODEL_PREEMPT_RING;
     struct fx *f = w->f;
@@ -183,7 +183,7 @@ static void first_frames_of_28_starting_beside_4_busy(void **state)
     uint64_t fill_ns;
     struct wall *w = busy_wall(&fill_ns);
     struct fx *f = w->f;
-    assert_true(fill_ns > SCHED_US(500));       /* longer than the lag: cuttable */
+    assert_true(fill_ns > SCHED_US(500)); /* longer than the lag: cuttable */
     struct vgpu_render_stats before = rstats(f);
     uint64_t t0 = machine_ns(f), done[FX_GUESTS] = { 0 };
     for (unsigned g = FIRST; g < FX_GUESTS; g++)
@@ -199,15 +199,17 @@ static void first_frames_of_28_starting_beside_4_busy(void **state)
         struct tessera_balloon_if b;
         assert_int_equal(fx_ext(f, g, &b)->completed, 1);
         assert_int_equal(b.resets, 0);
-        assert_int_equal(fx_rd(f, g, f->g[g].seq), 1);      /* it ran */
+        assert_int_equal(fx_rd(f, g, f->g[g].seq), 1); /* it ran */
         in_order &= g == FIRST || done[g] >= done[g - 1];
     }
     uint64_t bound = bound_ns(fill_ns);
-    print_message("     first frames of %u starting guests: %llu to %llu ms after they asked (bound %llu ms); "
-                  "%llu switches, %llu preemptions\n", STARTING, (unsigned long long)(best / 1000000),
-                  (unsigned long long)(worst / 1000000), (unsigned long long)(bound / 1000000),
-                  (unsigned long long)(rstats(f).switches - before.switches),
-                  (unsigned long long)(rstats(f).preemptions - before.preemptions));
+    print_message(
+        "     first frames of %u starting guests: %llu to %llu ms after they asked (bound %llu ms); "
+        "%llu switches, %llu preemptions\n",
+        STARTING, (unsigned long long)(best / 1000000), (unsigned long long)(worst / 1000000),
+        (unsigned long long)(bound / 1000000),
+        (unsigned long long)(rstats(f).switches - before.switches),
+        (unsigned long long)(rstats(f).preemptions - before.preemptions));
     assert_true(worst <= bound);
     /* In the order they asked: weighted fair queuing serves equal start tags first come, first
      * served, and nothing cut a first frame to serve a later one. */
@@ -244,7 +246,7 @@ static void a_drained_first_frame_goes_on_first(void **state)
     struct gtt_ctl_report rep;
     gtt_ctl_defaults(&p);
     assert_true(vgpu_balloon_period(f->dev, &p, 0, 0, &rep) >= 0);
-    assert_int_equal(rstats(f).preemptions, preemptions + 1);      /* the drain cut it */
+    assert_int_equal(rstats(f).preemptions, preemptions + 1); /* the drain cut it */
     assert_false(fx_retired(f, victim));
     run_first_frames(w, done);
     for (unsigned g = victim + 1; g < FX_GUESTS; g++)
@@ -262,17 +264,19 @@ static void the_work_extension_says_queued_or_ran(void **state)
     struct fx *f = w->f;
     const uint32_t base = VGT_PVINFO_PAGE + (uint32_t)TESSERA_WORK_OFFSET;
     unsigned g = FX_GUESTS - 1;
-    assert_int_equal(fx_r(f, g, base + offsetof(struct tessera_work_if, magic), 4), TESSERA_WORK_MAGIC);
+    assert_int_equal(fx_r(f, g, base + offsetof(struct tessera_work_if, magic), 4),
+                     TESSERA_WORK_MAGIC);
     assert_int_equal(fx_r(f, g, base + offsetof(struct tessera_work_if, waiting), 4), 0);
     uint32_t gpu_us = (uint32_t)fx_r(f, g, base + offsetof(struct tessera_work_if, gpu_us), 4);
     fill(f, g, w->tile[g], TILE_W, TILE_H);
     assert_int_equal(fx_r(f, g, base + offsetof(struct tessera_work_if, waiting), 4), 1);
     uint64_t done[FX_GUESTS] = { 0 };
     for (unsigned k = FIRST; k < FX_GUESTS - 1; k++)
-        done[k] = 1;                        /* only g starts here */
+        done[k] = 1; /* only g starts here */
     run_first_frames(w, done);
     assert_int_equal(fx_r(f, g, base + offsetof(struct tessera_work_if, waiting), 4), 0);
-    uint32_t used = (uint32_t)fx_r(f, g, base + offsetof(struct tessera_work_if, gpu_us), 4) - gpu_us;
+    uint32_t used = (uint32_t)fx_r(f, g, base + offsetof(struct tessera_work_if, gpu_us), 4) -
+                    gpu_us;
     assert_true(used >= fill_ns / 1000 / 2 && used <= 2 * fill_ns / 1000 + 1);
     /* Read-only for the guest. */
     vgpu_mmio_write(fx_v(f, g), base + offsetof(struct tessera_work_if, waiting), 4, 5);

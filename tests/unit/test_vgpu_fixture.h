@@ -21,39 +21,39 @@
 #include "vmm/vgpu/kiosk/kiosk.h"
 #include "vmm/vgpu/vgpu.h"
 
-#define FX_PA_BASE     0x1000000ull          /* arena's first "physical" address */
+#define FX_PA_BASE 0x1000000ull /* arena's first "physical" address */
 /* A test may define these before including the fixture (a wall of many guests). */
 #ifndef FX_ARENA
-#define FX_ARENA       (96ull << 20)
+#define FX_ARENA (96ull << 20)
 #endif
 #ifndef FX_GUESTS
-#define FX_GUESTS      2u
+#define FX_GUESTS 2u
 #endif
 #ifndef FX_GUEST_RAM
-#define FX_GUEST_RAM   (4ull << 20)
+#define FX_GUEST_RAM (4ull << 20)
 #endif
 #ifndef FX_HOST_BYTES
-#define FX_HOST_BYTES  (2ull << 20)
+#define FX_HOST_BYTES (2ull << 20)
 #endif
 #ifndef FX_LOW_MIB
-#define FX_LOW_MIB     16u                  /* each guest's low window ... */
+#define FX_LOW_MIB 16u /* each guest's low window ... */
 #endif
 #ifndef FX_HIGH_MIB
-#define FX_HIGH_MIB    128u                 /* ... and high graphics memory it asks for */
+#define FX_HIGH_MIB 128u /* ... and high graphics memory it asks for */
 #endif
 #ifndef FX_SLICE_NS
-#define FX_SLICE_NS    SCHED_US(500)        /* the render scheduler's slice */
+#define FX_SLICE_NS SCHED_US(500) /* the render scheduler's slice */
 #endif
 /* A field of the PV info page (struct vgt_if) as a BAR0 offset, for fx_r/vgpu_mmio_write. */
-#define FX_PV(field)    (VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, field))
-#define FX_FB_W        64u
-#define FX_FB_H        32u
+#define FX_PV(field) (VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, field))
+#define FX_FB_W      64u
+#define FX_FB_H      32u
 
 struct fx_guest {
     unsigned id;
-    uint64_t ram_pa;            /* its RAM in the arena */
-    uint64_t gm;                /* bump allocator in its low window */
-    uint64_t gpa_next;          /* bump allocator of its RAM pages */
+    uint64_t ram_pa;   /* its RAM in the arena */
+    uint64_t gm;       /* bump allocator in its low window */
+    uint64_t gpa_next; /* bump allocator of its RAM pages */
     uint64_t lrca, ring, fb, seq, hwsp;
     uint32_t ring_size, tail, seqno;
 };
@@ -61,8 +61,8 @@ struct fx_guest {
 struct fx {
     uint8_t *arena;
     uint64_t gsm_pa, host_pa, scratch_pa;
-    uint64_t vgpu_scratch_pa[FX_GUESTS];    /* each vGPU's own scratch page */
-    uint64_t alloc;             /* next free arena byte */
+    uint64_t vgpu_scratch_pa[FX_GUESTS]; /* each vGPU's own scratch page */
+    uint64_t alloc;                      /* next free arena byte */
     struct igpu_model *model;
     struct igpu *igpu;
     struct gtt gtt;
@@ -71,12 +71,15 @@ struct fx {
     struct vgpu_dev *dev;
     struct fx_guest g[FX_GUESTS];
     char last_log[256];
-    uint64_t cpu_ns;            /* the host clock: advances 1 us per reading (no real timing) */
-    uint64_t copy_ns;           /* ... and by fx_entry_ns per physical GGTT entry written */
+    uint64_t cpu_ns;  /* the host clock: advances 1 us per reading (no real timing) */
+    uint64_t copy_ns; /* ... and by fx_entry_ns per physical GGTT entry written */
     unsigned warnings;
 };
 
-static inline void *fx_ptr(struct fx *f, uint64_t pa) { return f->arena + (pa - FX_PA_BASE); }
+static inline void *fx_ptr(struct fx *f, uint64_t pa)
+{
+    return f->arena + (pa - FX_PA_BASE);
+}
 
 static inline uint64_t fx_take(struct fx *f, uint64_t bytes)
 {
@@ -167,7 +170,7 @@ static uint64_t fx_run(void *ctx, uint64_t budget)
     struct fx *f = ctx;
     uint64_t used = igpu_model_run(f->model, IGPU_BCS, budget);
     if (!used)
-        igpu_model_advance(f->model, budget / 10 + 1);   /* idle time passes too */
+        igpu_model_advance(f->model, budget / 10 + 1); /* idle time passes too */
     return used;
 }
 
@@ -237,7 +240,8 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
 
     struct gtt_guest_request req[FX_GUESTS];
     for (unsigned i = 0; i < FX_GUESTS; i++)
-        req[i] = (struct gtt_guest_request){ (uint64_t)FX_LOW_MIB << 20, (uint64_t)FX_HIGH_MIB << 20 };
+        req[i] = (struct gtt_guest_request){ (uint64_t)FX_LOW_MIB << 20,
+                                             (uint64_t)FX_HIGH_MIB << 20 };
     struct gtt_layout_params p;
     gtt_layout_defaults(&p, FX_GUESTS, req);
     p.aperture_bytes = mc.aperture_size;
@@ -245,8 +249,11 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
     assert_int_equal(gtt_layout_compute(&p, &f->layout, err, sizeof err), 0);
     struct gtt_config gc = {
         .layout = &f->layout,
-        .ops = { .ctx = f, .ggtt_write = fx_ggtt_write, .translate = fx_translate,
-                 .vgpu_scratch = fx_vgpu_scratch, .ggtt_invalidate = fx_ggtt_invalidate,
+        .ops = { .ctx = f,
+                 .ggtt_write = fx_ggtt_write,
+                 .translate = fx_translate,
+                 .vgpu_scratch = fx_vgpu_scratch,
+                 .ggtt_invalidate = fx_ggtt_invalidate,
                  .ggtt_write_run = fx_ggtt_write_run },
         .scratch_pte = gen9_ggtt_pte_encode(f->scratch_pa),
     };
@@ -278,7 +285,9 @@ static inline struct fx *fx_create(const uint32_t weights[FX_GUESTS])
         assert_int_equal(sched_vgpu_add(f->sched, i, weights ? weights[i] : 100), SCHED_OK);
 
     struct vgpu_dev_config dc = {
-        .gtt = &f->gtt, .sched = f->sched, .igpu = f->igpu,
+        .gtt = &f->gtt,
+        .sched = f->sched,
+        .igpu = f->igpu,
         .host = { f->layout.host.start, fx_ptr(f, f->host_pa), FX_HOST_BYTES - 4096 },
         .engine_hws_gm = (uint32_t)(f->layout.host.start + FX_HOST_BYTES - 4096),
         .env = { f, fx_guest_ram, fx_now, fx_run, fx_cpu, fx_fault, fx_log, fx_aperture_rw },
@@ -305,7 +314,10 @@ static inline void fx_destroy(struct fx *f)
 
 /* ---- the test guest's driver ---- */
 
-static inline struct vgpu *fx_v(struct fx *f, unsigned g) { return vgpu_get(f->dev, g); }
+static inline struct vgpu *fx_v(struct fx *f, unsigned g)
+{
+    return vgpu_get(f->dev, g);
+}
 
 static inline void fx_w32(struct fx *f, unsigned g, uint32_t off, uint32_t val)
 {
@@ -368,7 +380,9 @@ static inline void fx_guest_setup(struct fx *f, unsigned g)
     q->seq = fx_gm_alloc(f, g, 1, NULL);
     q->hwsp = fx_gm_alloc(f, g, 1, NULL);
     uint32_t st[1024];
-    assert_int_equal(igpu_lrc_init_state(st, 1024, IGPU_BCS, NULL, (uint32_t)q->ring, q->ring_size, 0, 0), 0);
+    assert_int_equal(igpu_lrc_init_state(st, 1024, IGPU_BCS, NULL, (uint32_t)q->ring, q->ring_size,
+                                         0, 0),
+                     0);
     for (unsigned i = 0; i < 1024; i++)
         fx_wr(f, g, q->lrca + 4096 + 4 * i, st[i]);
     fx_w32(f, g, GEN9_RING_HWS_PGA(GEN9_BCS_BASE), (uint32_t)q->hwsp);
@@ -383,7 +397,8 @@ static inline void fx_emit(struct fx *f, unsigned g, const uint32_t *c, unsigned
     }
 }
 
-static inline unsigned fx_fill(uint32_t *c, uint64_t dst, uint32_t pitch, unsigned w, unsigned h, uint32_t colour)
+static inline unsigned fx_fill(uint32_t *c, uint64_t dst, uint32_t pitch, unsigned w, unsigned h,
+                               uint32_t colour)
 {
     c[0] = GEN9_XY_COLOR_BLT;
     c[1] = GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | pitch;
@@ -411,7 +426,8 @@ static inline uint32_t fx_submit(struct fx *f, unsigned g, const uint32_t *cmds,
         c[k++] = GEN9_MI_NOOP;
     fx_emit(f, g, c, k);
     fx_wr(f, g, q->lrca + 4096 + 4 * GEN9_CTX_RING_TAIL, q->tail);
-    uint64_t desc = q->lrca | GEN9_CTX_VALID | (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT) |
+    uint64_t desc = q->lrca | GEN9_CTX_VALID |
+                    (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT) |
                     ((uint64_t)(g + 1) << 32);
     fx_w32(f, g, GEN9_RING_ELSP(GEN9_BCS_BASE), 0);
     fx_w32(f, g, GEN9_RING_ELSP(GEN9_BCS_BASE), 0);
@@ -433,7 +449,8 @@ static inline void fx_run_until_retired(struct fx *f, unsigned g)
     assert_true(fx_retired(f, g));
 }
 
-static inline const struct tessera_balloon_if *fx_ext(struct fx *f, unsigned g, struct tessera_balloon_if *b)
+static inline const struct tessera_balloon_if *fx_ext(struct fx *f, unsigned g,
+                                                      struct tessera_balloon_if *b)
 {
     for (unsigned i = 0; i < sizeof *b; i += 4) {
         uint32_t x = (uint32_t)fx_r(f, g, VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET + i, 4);

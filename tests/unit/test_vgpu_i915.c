@@ -92,20 +92,21 @@ static void descriptor_and_breadcrumb_are_i915s(void **state)
     assert_int_equal(n_submits, 1);
     const struct vgpu *v = fx_v(f, 0);
     /* i915 lrc_descriptor(): VALID | PRIVILEGE | legacy 32-bit addressing, LRCA, context id */
-    assert_int_equal(last_desc0 & 0xFFF, GEN9_CTX_VALID | GEN9_CTX_PRIVILEGE |
-                                              (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT));
+    assert_int_equal(last_desc0 & 0xFFF,
+                     GEN9_CTX_VALID | GEN9_CTX_PRIVILEGE |
+                         (GEN9_CTX_ADDR_LEGACY_32B << GEN9_CTX_ADDRESSING_MODE_SHIFT));
     assert_int_equal(gen9_ctx_desc_lrca(last_desc0), (uint32_t)v->ctx_gm);
     assert_int_equal(gen9_ctx_desc_id(last_desc0), 1);
     /* i915 gen8_emit_ggtt_write(): the breadcrumb after the workload is an MI_FLUSH_DW with a
      * post-sync dword store to a GGTT address with bit 5 clear */
-    unsigned slice = n + 4u + ((n + 4u) & 1u);      /* the guest's commands, SDI, padding */
+    unsigned slice = n + 4u + ((n + 4u) & 1u); /* the guest's commands, SDI, padding */
     uint64_t crumb = v->ring_gm + 4u * slice;
     assert_int_equal(host_rd(f, crumb), GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW);
     uint32_t lo = host_rd(f, crumb + 4);
     assert_true(lo & GEN9_MI_FLUSH_DW_USE_GTT);
     assert_int_equal(lo & GEN9_MI_FLUSH_DW_ADDR_MBZ, 0);
     assert_int_equal(lo & ~GEN9_MI_FLUSH_DW_ADDR_MASK, GEN9_MI_FLUSH_DW_USE_GTT);
-    assert_int_equal(host_rd(f, crumb + 12), 1);            /* the workload's id */
+    assert_int_equal(host_rd(f, crumb + 12), 1); /* the workload's id */
     fx_destroy(f);
 }
 
@@ -155,7 +156,7 @@ static void csb_pointer_is_gvts(void **state)
     unsigned n = fx_fill(c, f->g[0].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H, 1);
     fx_submit(f, 0, c, n);
     fx_run_until_retired(f, 0);
-    assert_int_equal(fx_r(f, 0, ptr, 4) & GEN9_CSB_PTR_MASK, 0);     /* first event: entry 0 */
+    assert_int_equal(fx_r(f, 0, ptr, 4) & GEN9_CSB_PTR_MASK, 0); /* first event: entry 0 */
     assert_int_equal(fx_rd(f, 0, f->g[0].hwsp + 4 * GEN9_HWS_CSB_WRITE_INDEX), 0);
     /* i915 reset_csb_pointers(): both pointers to 5, masked; the next event lands in 0 */
     fx_w32(f, 0, ptr, 0xFFFF0505u);
@@ -163,7 +164,8 @@ static void csb_pointer_is_gvts(void **state)
     fx_submit(f, 0, c, n);
     fx_run_until_retired(f, 0);
     assert_int_equal(fx_r(f, 0, ptr, 4), 0x0500);
-    assert_int_equal(fx_rd(f, 0, f->g[0].hwsp + 4 * GEN9_HWS_CSB_BUF0_INDEX) & GEN9_CTX_STATUS_COMPLETE,
+    assert_int_equal(fx_rd(f, 0, f->g[0].hwsp + 4 * GEN9_HWS_CSB_BUF0_INDEX) &
+                         GEN9_CTX_STATUS_COMPLETE,
                      GEN9_CTX_STATUS_COMPLETE);
     /* a write without mask bits changes nothing */
     fx_w32(f, 0, ptr, 0x0303);
@@ -185,7 +187,8 @@ static void ctc_mode_says_the_timestamp_rate(void **state)
     uint32_t t0 = (uint32_t)fx_r(f, 0, GEN9_RING_TIMESTAMP(GEN9_BCS_BASE), 4);
     igpu_model_advance(f->model, 1000000);
     uint32_t t1 = (uint32_t)fx_r(f, 0, GEN9_RING_TIMESTAMP(GEN9_BCS_BASE), 4);
-    assert_true(t1 - t0 >= IGPU_MODEL_TIMESTAMP_HZ / 1000 - 1 && t1 - t0 <= IGPU_MODEL_TIMESTAMP_HZ / 1000 + 1);
+    assert_true(t1 - t0 >= IGPU_MODEL_TIMESTAMP_HZ / 1000 - 1 &&
+                t1 - t0 <= IGPU_MODEL_TIMESTAMP_HZ / 1000 + 1);
     fx_destroy(f);
 }
 

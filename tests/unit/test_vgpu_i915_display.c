@@ -14,10 +14,10 @@
 #include "vmm/vgpu/i915/i915.h"
 #include "vmm/vgpu/i915/vgpu_i915.h"
 
-#define G 0u
+#define G      0u
 #define PIPE_W 128u
 #define PIPE_H 64u
-#define HZ 30u
+#define HZ     30u
 #define PERIOD (1000000000ull / HZ)
 
 static struct fx *f;
@@ -31,22 +31,35 @@ static int hv_page_alloc(void *ctx, uint64_t *hpa, void **va)
     memset(*va, 0, 4096);
     return 0;
 }
-static void hv_page_free(void *ctx, uint64_t hpa, void *va) {}
+static void hv_page_free(void *ctx, uint64_t hpa, void *va)
+{
+}
 static int hv_guest_phys(void *ctx, unsigned vm, uint64_t gpa, uint64_t *pa)
 {
     *pa = f->g[vm].ram_pa + gpa;
     return 0;
 }
-static void *hv_phys_ptr(void *ctx, uint64_t pa, uint64_t len) { return fx_ptr(f, pa); }
-static void hv_protect(void *ctx, unsigned vm, uint64_t gpa, bool on) {}
+static void *hv_phys_ptr(void *ctx, uint64_t pa, uint64_t len)
+{
+    return fx_ptr(f, pa);
+}
+static void hv_protect(void *ctx, unsigned vm, uint64_t gpa, bool on)
+{
+}
 static bool hv_msi(void *ctx, unsigned vm)
 {
     msis++;
     return true;
 }
 
-static void w(uint32_t off, uint32_t v) { fx_w32(f, G, off, v); }
-static uint32_t r(uint32_t off) { return (uint32_t)fx_r(f, G, off, 4); }
+static void w(uint32_t off, uint32_t v)
+{
+    fx_w32(f, G, off, v);
+}
+static uint32_t r(uint32_t off)
+{
+    return (uint32_t)fx_r(f, G, off, 4);
+}
 
 static int setup(void **state)
 {
@@ -110,7 +123,10 @@ static void vblank(void)
     vgpu_dev_tick(f->dev, f->cpu_ns);
 }
 
-static uint32_t pixel(unsigned x, unsigned y, uint32_t tag) { return tag | (y << 8) | x; }
+static uint32_t pixel(unsigned x, unsigned y, uint32_t tag)
+{
+    return tag | (y << 8) | x;
+}
 
 /* A linear 64x32 surface of distinct pixels. */
 static uint64_t surface(uint32_t tag)
@@ -125,7 +141,8 @@ static uint64_t surface(uint32_t tag)
 /* The picture's row y, as the wall reads it. */
 static void picture_row(const struct vgpu_plane *p, unsigned y, uint32_t *row)
 {
-    assert_true(vgpu_plane_read(fx_v(f, G), p, (uint64_t)y * p->pic_width * 4u, row, p->pic_width * 4u));
+    assert_true(
+        vgpu_plane_read(fx_v(f, G), p, (uint64_t)y * p->pic_width * 4u, row, p->pic_width * 4u));
 }
 
 static void test_monitor_configured(void **state)
@@ -137,7 +154,7 @@ static void test_monitor_configured(void **state)
     assert_int_equal(r(GEN9_SFUSE_STRAP), GEN9_SFUSE_STRAP_DDID_DETECTED);
     struct vgpu_plane p;
     assert_false(vgpu_plane_get(fx_v(f, G), &p));
-    assert_false(p.owned);                          /* firmware's framebuffer until a modeset */
+    assert_false(p.owned); /* firmware's framebuffer until a modeset */
     char buf[2048];
     assert_true(vgpu_describe(fx_v(f, G), buf, sizeof buf) > 0);
     assert_non_null(strstr(buf, "monitor: DP-1 connected, 128x64 at 30 Hz preferred; pipe A off"));
@@ -163,7 +180,7 @@ static void test_scanout_picture(void **state)
     assert_int_equal(p.pic_width, PIPE_W);
     assert_int_equal(p.pic_height, PIPE_H);
     uint32_t row[PIPE_W];
-    picture_row(&p, 4, row);                        /* above the plane: black */
+    picture_row(&p, 4, row); /* above the plane: black */
     for (unsigned x = 0; x < PIPE_W; x++)
         assert_int_equal(row[x], 0);
     picture_row(&p, 8 + 5, row);
@@ -215,29 +232,29 @@ static void test_flips_whole_frames(void **state)
     modeset();
     plane(a, FX_FB_W * 4, 0, 0, 0);
     vblank();
-    w(GEN9_DE_PIPE_IMR(0), ~GEN9_PIPE_VBLANK);     /* bdw_enable_vblank() */
+    w(GEN9_DE_PIPE_IMR(0), ~GEN9_PIPE_VBLANK); /* bdw_enable_vblank() */
     struct vgpu_plane p;
     uint32_t row[PIPE_W];
     const struct vdisp *d = i915_of(fx_v(f, G))->disp;
     for (unsigned i = 0; i < 6; i++) {
         uint64_t next = i & 1 ? a : b, shown = i & 1 ? b : a;
         plane(next, FX_FB_W * 4, 0, 0, 0);
-        assert_true(vgpu_plane_get(fx_v(f, G), &p));  /* before the vblank: the old frame */
+        assert_true(vgpu_plane_get(fx_v(f, G), &p)); /* before the vblank: the old frame */
         assert_int_equal(p.gm, shown);
-        f->cpu_ns = d->next_vblank_ns - 1000;          /* just before the next one */
+        f->cpu_ns = d->next_vblank_ns - 1000; /* just before the next one */
         vgpu_dev_tick(f->dev, f->cpu_ns);
         assert_true(vgpu_plane_get(fx_v(f, G), &p));
         assert_int_equal(p.gm, shown);
         unsigned before = msis;
         f->cpu_ns = d->next_vblank_ns;
         vgpu_dev_tick(f->dev, f->cpu_ns);
-        assert_int_equal(msis, before + 1);             /* one vblank interrupt */
+        assert_int_equal(msis, before + 1); /* one vblank interrupt */
         assert_true(vgpu_plane_get(fx_v(f, G), &p));
         assert_int_equal(p.gm, next);
         picture_row(&p, 9, row);
         assert_int_equal(row[3], pixel(3, 9, i & 1 ? 0x00A00000 : 0x00B00000));
-        w(GEN9_DE_PIPE_IIR(0), ~0u);                    /* the handler clears it */
-        vgpu_dev_tick(f->dev, f->cpu_ns + 1000);        /* nothing more this frame */
+        w(GEN9_DE_PIPE_IIR(0), ~0u);             /* the handler clears it */
+        vgpu_dev_tick(f->dev, f->cpu_ns + 1000); /* nothing more this frame */
         assert_int_equal(msis, before + 1);
     }
     assert_true(r(GEN9_PIPE_FRMCOUNT_A) >= 7);
@@ -274,7 +291,8 @@ static void test_hostile_surfaces(void **state)
     assert_refused("stride too small or too large");
     char buf[2048];
     vgpu_describe(fx_v(f, G), buf, sizeof buf);
-    assert_non_null(strstr(buf, "plane 1: refused: stride too small or too large (no signal, bad surface)"));
+    assert_non_null(
+        strstr(buf, "plane 1: refused: stride too small or too large (no signal, bad surface)"));
     /* Back to a good surface: shown again. */
     plane(a, FX_FB_W * 4, 0, 0, 0);
     vblank();
@@ -318,7 +336,7 @@ static void test_restart(void **state)
     assert_int_equal(r(GEN9_PIPECONF_A), 0);
     assert_int_equal(r(GEN9_PLANE_SURFLIVE(1)), 0);
     assert_int_equal(r(GEN9_SKL_DFSM), VDISP_DFSM);
-    assert_int_equal(r(GEN9_SDE_ISR), GEN9_SDE_PORTD_HOTPLUG_SPT);     /* the configured monitor */
+    assert_int_equal(r(GEN9_SDE_ISR), GEN9_SDE_PORTD_HOTPLUG_SPT); /* the configured monitor */
     unsigned before = msis;
     vblank();
     assert_int_equal(msis, before);

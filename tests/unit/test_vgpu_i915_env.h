@@ -12,7 +12,10 @@
 #define HV_MAX_PROT 128u
 static struct {
     unsigned pages_live, protects, unprotects, msis;
-    struct { unsigned vm; uint64_t gpa; } prot[HV_MAX_PROT];
+    struct {
+        unsigned vm;
+        uint64_t gpa;
+    } prot[HV_MAX_PROT];
     unsigned n_prot;
 } hv;
 
@@ -28,7 +31,7 @@ static int hv_page_alloc(void *ctx, uint64_t *hpa, void **va)
 
 static void hv_page_free(void *ctx, uint64_t hpa, void *va)
 {
-    memset(va, 0xA5, 4096);             /* a walk through a freed page finds junk */
+    memset(va, 0xA5, 4096); /* a walk through a freed page finds junk */
     hv.pages_live--;
 }
 

@@ -18,10 +18,10 @@
 #include "vmm/vgpu/core/vgpu_internal.h"
 #include "vmm/vgpu/i915/i915.h"
 
-#define NE IGPU_NUM_GT_ENGINES
-#define G  0u                       /* the i915 guest; guest 1 stays a Tessera guest */
-#define VA 0x7FFF00010000ull        /* a user address in the PPGTT */
-#define RING_PAGES 4u               /* 16 KiB: i915's user contexts (intel_context_set_gem()) */
+#define NE         IGPU_NUM_GT_ENGINES
+#define G          0u                /* the i915 guest; guest 1 stays a Tessera guest */
+#define VA         0x7FFF00010000ull /* a user address in the PPGTT */
+#define RING_PAGES 4u                /* 16 KiB: i915's user contexts (intel_context_set_gem()) */
 
 /* What the hypervisor gives an i915 vGPU: test_vgpu_i915_env.h (only guest G is one here). */
 #define hv_is_protected(gpa) hv_protected(G, (gpa))
@@ -30,7 +30,10 @@
 
 static struct fx *f;
 static const enum igpu_engine eng[NE] = { IGPU_RCS, IGPU_BCS, IGPU_VCS, IGPU_VECS };
-static struct { uint64_t lrca, ring, hwsp; uint32_t tail, seqno; } ctx[NE];
+static struct {
+    uint64_t lrca, ring, hwsp;
+    uint32_t tail, seqno;
+} ctx[NE];
 static uint64_t timeline, pml4, pd, pt, data_page, scratch, scratch_pt;
 
 static uint64_t ram_page(void)
@@ -93,11 +96,15 @@ static void announce(uint64_t root, uint32_t what)
     pv_w32(offsetof(struct vgt_if, g2v_notify), what);
 }
 
-static uint32_t base(unsigned e) { return igpu_engine_base(eng[e]); }
+static uint32_t base(unsigned e)
+{
+    return igpu_engine_base(eng[e]);
+}
 
 static void set_pdp0(unsigned e, uint64_t root)
 {
-    fx_wr(f, G, ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_PDP0_UDW, (uint32_t)(root >> 32));
+    fx_wr(f, G, ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_PDP0_UDW,
+          (uint32_t)(root >> 32));
     fx_wr(f, G, ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_PDP0_LDW, (uint32_t)root);
 }
 
@@ -111,8 +118,8 @@ static void engine_resume(unsigned e)
     fx_w32(f, G, GEN9_RING_MI_MODE(base(e)), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING));
     fx_w32(f, G, GEN9_RING_HWS_PGA(base(e)), (uint32_t)ctx[e].hwsp);
     uint32_t shift = eng[e] == IGPU_BCS ? 16 : 0;
-    fx_w32(f, G, GEN9_RING_IMR(base(e)), ~((GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH |
-                                             GEN9_GT_CS_MASTER_ERROR) << shift));
+    fx_w32(f, G, GEN9_RING_IMR(base(e)),
+           ~((GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH | GEN9_GT_CS_MASTER_ERROR) << shift));
 }
 
 static void setup_i915(void)
@@ -171,7 +178,11 @@ static void emit(unsigned e, const uint32_t *dw, unsigned n)
         ctx[e].tail = (ctx[e].tail + 4u) % (RING_PAGES * 4096u);
     }
 }
-#define EMIT(e, ...) do { const uint32_t d_[] = { __VA_ARGS__ }; emit((e), d_, sizeof d_ / 4u); } while (0)
+#define EMIT(e, ...) \
+    do { \
+        const uint32_t d_[] = { __VA_ARGS__ }; \
+        emit((e), d_, sizeof d_ / 4u); \
+    } while (0)
 
 /* [payload] and the fini breadcrumb (seqno into the timeline), the new tail in the context. */
 static uint32_t add_request(unsigned e, void (*payload)(unsigned))
@@ -181,9 +192,10 @@ static uint32_t add_request(unsigned e, void (*payload)(unsigned))
     if (payload)
         payload(e);
     if (eng[e] == IGPU_RCS)
-        EMIT(e, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_DC_FLUSH, 0, 0, 0, 0,
-             GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_GLOBAL_GTT |
-                 GEN9_PIPE_CONTROL_CS_STALL, (uint32_t)slot, 0, seqno, 0);
+        EMIT(e, GEN9_PIPE_CONTROL, GEN9_PIPE_CONTROL_DC_FLUSH, 0, 0, 0, 0, GEN9_PIPE_CONTROL,
+             GEN9_PIPE_CONTROL_WRITE_IMMEDIATE | GEN9_PIPE_CONTROL_GLOBAL_GTT |
+                 GEN9_PIPE_CONTROL_CS_STALL,
+             (uint32_t)slot, 0, seqno, 0);
     else
         EMIT(e, GEN9_MI_FLUSH_DW | GEN9_MI_FLUSH_DW_OP_STOREDW,
              (uint32_t)slot | GEN9_MI_FLUSH_DW_USE_GTT, 0, seqno);
@@ -266,9 +278,10 @@ static void test_caps_and_msi_capability(void **state)
     assert_true(hv_is_protected(pml4) && hv_is_protected(pt));
     assert_false(hv_is_protected(data_page) || hv_is_protected(scratch));
     /* SKL_DFSM reads every pipe fused off: i915 probes no display. */
-    assert_int_equal(fx_r(f, G, GEN9_SKL_DFSM, 4) & GEN9_DFSM_PIPE_A_DISABLE, GEN9_DFSM_PIPE_A_DISABLE);
+    assert_int_equal(fx_r(f, G, GEN9_SKL_DFSM, 4) & GEN9_DFSM_PIPE_A_DISABLE,
+                     GEN9_DFSM_PIPE_A_DISABLE);
     /* A requested power well is on at once; the power-gate fuses are distributed. */
-    fx_w32(f, G, GEN9_HSW_PWR_WELL_CTL2, 1u << 29 | 1u << 31);          /* wells 14, 15 */
+    fx_w32(f, G, GEN9_HSW_PWR_WELL_CTL2, 1u << 29 | 1u << 31); /* wells 14, 15 */
     assert_int_equal(fx_r(f, G, GEN9_HSW_PWR_WELL_CTL2, 4), 0xF0000000u);
     assert_true(fx_r(f, G, GEN9_SKL_FUSE_STATUS, 4) & GEN9_SKL_FUSE_PG_DIST_STATUS(1));
     /* A TLB invalidation completes at once (mmio_invalidate_full() waits 4 ms for 0). */
@@ -357,15 +370,18 @@ static void test_ppgtt_user_work(void **state)
     assert_int_equal(ii.st.faults[IGPU_BCS], 0);
     assert_true(ii.st.table_writes >= 1);
     assert_true(ii.st.oos_syncs >= 1);
-    assert_true(hv_is_protected(pt));           /* protected again after the sync */
+    assert_true(hv_is_protected(pt)); /* protected again after the sync */
 
     /* i915-colorblt: an XY_COLOR_BLT into a buffer object, both in the PPGTT; the model runs
      * the batch where it is, through the shadow PPGTT. */
     uint64_t surf_va = VA + 0x2000, surf_page = ram_page();
     cpu_write64(pt + 8u * gen9_ppgtt_index(surf_va, 0), PDE(surf_page));
-    uint32_t blt[8] = { GEN9_XY_COLOR_BLT, GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 64,
-                        GEN9_BLT_COORD(0, 0), GEN9_BLT_COORD(16, 4), (uint32_t)surf_va,
-                        (uint32_t)(surf_va >> 32), 0x00FF8000, GEN9_MI_BATCH_BUFFER_END };
+    uint32_t blt[8] = {
+        GEN9_XY_COLOR_BLT,    GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | 64,
+        GEN9_BLT_COORD(0, 0), GEN9_BLT_COORD(16, 4),
+        (uint32_t)surf_va,    (uint32_t)(surf_va >> 32),
+        0x00FF8000,           GEN9_MI_BATCH_BUFFER_END
+    };
     memcpy(fx_gpa(f, G, batch_page), blt, sizeof blt);
     wait_seqno(bcs, request(bcs, user_batch));
     for (unsigned i = 0; i < 64; i++)
@@ -389,7 +405,7 @@ static void test_long_submission_runs_in_slices(void **state)
     for (unsigned i = 0; i < 300; i++)
         last = add_request(bcs, user_batch);
     assert_true((ctx[bcs].tail - from) % (RING_PAGES * 4096u) >
-                VGPU_QUEUE_MAX * VGPU_SLICE_MAX_BATCHES * 13u * 4u);   /* 13 dwords a request */
+                VGPU_QUEUE_MAX * VGPU_SLICE_MAX_BATCHES * 13u * 4u); /* 13 dwords a request */
     assert_true((ctx[bcs].tail - from) % (RING_PAGES * 4096u) > VGPU_SLICE_MAX_DW * 4u);
     struct vgpu_info in;
     struct vgpu_i915_info ii;
@@ -402,7 +418,7 @@ static void test_long_submission_runs_in_slices(void **state)
     vgpu_i915_get_info(fx_v(f, G), &ii);
     assert_int_equal(ii.st.faults[IGPU_BCS], 0);
     assert_int_equal(in.st.rejected, 0);
-    assert_int_equal(ii.st.completed[IGPU_BCS], done + 1);     /* one element */
+    assert_int_equal(ii.st.completed[IGPU_BCS], done + 1); /* one element */
     assert_true(in.st.completed - workloads >= 300 / VGPU_SLICE_MAX_BATCHES);
     assert_int_equal(fx_rd(f, G, ctx[bcs].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD),
                      ctx[bcs].tail);
@@ -422,7 +438,7 @@ static void test_new_context_at_a_freed_address(void **state)
         fx_wr(f, G, ctx[bcs].ring + o, 0);
     fx_wr(f, G, ctx[bcs].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, 0);
     uint32_t seqno = request(bcs, user_batch);
-    assert_int_equal(ctx[bcs].tail, old_tail);     /* the same tail: nothing new by address */
+    assert_int_equal(ctx[bcs].tail, old_tail); /* the same tail: nothing new by address */
     wait_seqno(bcs, seqno);
     struct vgpu_info in;
     struct vgpu_i915_info ii;
@@ -441,7 +457,7 @@ static void test_table_page_reused_as_data(void **state)
     uint64_t va2 = VA + (2ull << 20), old_pt = ram_page();
     fill(old_pt, scratch | GEN9_PPGTT_PRESENT);
     cpu_write64(pd + 8u * gen9_ppgtt_index(va2, 1), PDE(old_pt));
-    wait_seqno(vcs, request(vcs, NULL));        /* synced: old_pt is a table now */
+    wait_seqno(vcs, request(vcs, NULL)); /* synced: old_pt is a table now */
     assert_true(hv_is_protected(old_pt));
     cpu_write64(pt + 8u * gen9_ppgtt_index(VA, 0), PDE(old_pt));      /* the leaf first */
     cpu_write64(pd + 8u * gen9_ppgtt_index(va2, 1), PDE(scratch_pt)); /* then the unlink */
@@ -458,11 +474,13 @@ static void test_table_page_reused_as_data(void **state)
 /* i915's engine reset: RESET_CTL handshake, GDRST, then resume. */
 static void i915_engine_reset(unsigned e)
 {
-    fx_w32(f, G, GEN9_RING_RESET_CTL(base(e)), GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET));
+    fx_w32(f, G, GEN9_RING_RESET_CTL(base(e)),
+           GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET));
     assert_true(fx_r(f, G, GEN9_RING_RESET_CTL(base(e)), 4) & GEN9_RESET_CTL_READY_TO_RESET);
     fx_w32(f, G, GEN9_GDRST, igpu_engine_reset_domain(eng[e]));
     assert_int_equal(fx_r(f, G, GEN9_GDRST, 4), 0);
-    fx_w32(f, G, GEN9_RING_RESET_CTL(base(e)), GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
+    fx_w32(f, G, GEN9_RING_RESET_CTL(base(e)),
+           GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
     fx_wr(f, G, ctx[e].lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, ctx[e].tail);
     engine_resume(e);
 }
@@ -483,7 +501,7 @@ static void test_blitter_spinner_ended_by_the_cpu(void **state)
     assert_int_not_equal(seqno_of(bcs), seqno);
     struct vgpu_info in;
     vgpu_get_info(fx_v(f, G), &in);
-    assert_true(in.st.gpu_ns == 0 && in.queued == 1);   /* still running: nothing retired */
+    assert_true(in.st.gpu_ns == 0 && in.queued == 1); /* still running: nothing retired */
     uint32_t end = GEN9_MI_BATCH_BUFFER_END;
     memcpy(fx_gpa(f, G, batch_page), &end, 4);
     wait_seqno(bcs, seqno);
@@ -502,8 +520,8 @@ static void test_batch_changed_after_the_scan(void **state)
 {
     unsigned bcs = 1;
     bind_empty_batch();
-    uint64_t victim = f->layout.host.start;     /* the hypervisor's own graphics memory */
-    uint32_t seqno = request(bcs, user_batch);  /* scanned: MI_NOOP, MI_BATCH_BUFFER_END */
+    uint64_t victim = f->layout.host.start;    /* the hypervisor's own graphics memory */
+    uint32_t seqno = request(bcs, user_batch); /* scanned: MI_NOOP, MI_BATCH_BUFFER_END */
     uint32_t evil[5] = { GEN9_MI_STORE_DATA_IMM | GEN9_MI_SDI_USE_GGTT, (uint32_t)victim, 0,
                          0xBADBAD, GEN9_MI_BATCH_BUFFER_END };
     memcpy(fx_gpa(f, G, batch_page), evil, sizeof evil);
@@ -528,7 +546,7 @@ static void test_hostile_ppgtt_entry(void **state)
     wait_seqno(vcs, request(vcs, user_store));
     /* The entry now names memory past the guest's RAM (another guest's, or the hypervisor's). */
     cpu_write64(pte_at, PDE(FX_GUEST_RAM + 0x10000));
-    assert_false(hv_is_protected(pt));          /* out of sync until the next run */
+    assert_false(hv_is_protected(pt)); /* out of sync until the next run */
     uint32_t before = seqno_of(vcs);
     take_iir(1);
     request(vcs, user_store);
@@ -540,7 +558,7 @@ static void test_hostile_ppgtt_entry(void **state)
     assert_int_equal(ii.ppgtt.refused[VGT_PPGTT_R_OUTSIDE_RAM], 1);
     assert_int_equal(ii.st.faults[IGPU_VCS], 1);
     assert_non_null(strstr(ii.fault, "MI_STORE_DATA_IMM"));
-    assert_int_equal(seqno_of(vcs), before);    /* the request failed */
+    assert_int_equal(seqno_of(vcs), before); /* the request failed */
     assert_true(take_iir(1) & GEN9_GT_CS_MASTER_ERROR);
     assert_true(fx_r(f, G, GEN9_RING_EIR(base(vcs)), 4) & GEN9_ERROR_INSTRUCTION);
     assert_true(hv_is_protected(pt));

@@ -9,9 +9,9 @@
  *  4. one scratch page behind every vGPU's unmapped GGTT entries. */
 #include "test_vgpu_fixture.h"
 
-#define PAGES_FENCED   64u                  /* 256 KiB */
-#define MARK_VICTIM    0xB1B1B1B1u
-#define GPR_DW         (GEN9_CS_GPR_COUNT * 2u)
+#define PAGES_FENCED 64u /* 256 KiB */
+#define MARK_VICTIM  0xB1B1B1B1u
+#define GPR_DW       (GEN9_CS_GPR_COUNT * 2u)
 
 /* ---- helpers: command buffers a guest driver would build ---- */
 
@@ -60,14 +60,15 @@ static void submit_and_retire(struct fx *f, unsigned g, const uint32_t *c, unsig
     uint32_t rejected = fx_ext(f, g, &b)->rejected;
     fx_submit(f, g, c, n);
     fx_run_until_retired(f, g);
-    assert_int_equal(fx_ext(f, g, &b)->rejected, rejected);    /* it ran, nothing refused */
+    assert_int_equal(fx_ext(f, g, &b)->rejected, rejected); /* it ran, nothing refused */
 }
 
 /* ---- 1. fences ---- */
 
 
 /* Fills `pages` pages of guest g's graphics memory at gm with `tag` (| the word index). */
-static void fill_pages(struct fx *f, unsigned g, uint64_t gm, unsigned pages, uint32_t tag, bool indexed)
+static void fill_pages(struct fx *f, unsigned g, uint64_t gm, unsigned pages, uint32_t tag,
+                       bool indexed)
 {
     for (uint32_t i = 0; i < pages * 1024u; i++)
         fx_wr(f, g, gm + 4ull * i, indexed ? tag | i : tag);
@@ -87,7 +88,7 @@ static void fence_detiling_stays_in_its_range(void **state)
     fill_pages(f, 1, gm1, PAGES_FENCED, MARK_VICTIM, false);
     const uint32_t size = PAGES_FENCED * 4096u;
     uint64_t bad = gtt_fence_encode(gm0, size, size, false, true);
-    uint64_t good = gtt_fence_encode(gm1, size, 512, false, true);     /* 512 x 512 rows */
+    uint64_t good = gtt_fence_encode(gm1, size, 512, false, true); /* 512 x 512 rows */
     assert_true(vgpu_mmio_write(fx_v(f, 0), GEN9_FENCE_REG_LO(0), 8, bad));
     assert_true(vgpu_mmio_write(fx_v(f, 1), GEN9_FENCE_REG_LO(0), 8, good));
     const struct gtt_vgpu *v0 = gtt_vgpu_get(&f->gtt, 0), *v1 = gtt_vgpu_get(&f->gtt, 1);
@@ -188,12 +189,15 @@ static void aperture_access_is_cut_at_the_fence_end(void **state)
     fill_pages(f, 0, gm0, 2, 0xA0000000u, true);
     fill_pages(f, 1, gm1, 1, MARK_VICTIM, false);
     /* guest 0 fences its first page, guest 1 its page: their pool copies are neighbours */
-    assert_true(vgpu_mmio_write(fx_v(f, 0), GEN9_FENCE_REG_LO(0), 8, gtt_fence_encode(gm0, 4096, 512, false, true)));
-    assert_true(vgpu_mmio_write(fx_v(f, 1), GEN9_FENCE_REG_LO(0), 8, gtt_fence_encode(gm1, 4096, 512, false, true)));
-    assert_true(gtt_vgpu_get(&f->gtt, 0)->fence[0].pooled && gtt_vgpu_get(&f->gtt, 1)->fence[0].pooled);
+    assert_true(vgpu_mmio_write(fx_v(f, 0), GEN9_FENCE_REG_LO(0), 8,
+                                gtt_fence_encode(gm0, 4096, 512, false, true)));
+    assert_true(vgpu_mmio_write(fx_v(f, 1), GEN9_FENCE_REG_LO(0), 8,
+                                gtt_fence_encode(gm1, 4096, 512, false, true)));
+    assert_true(gtt_vgpu_get(&f->gtt, 0)->fence[0].pooled &&
+                gtt_vgpu_get(&f->gtt, 1)->fence[0].pooled);
     uint64_t val;
     assert_true(vgpu_aperture_read(fx_v(f, 0), gm0 + 4092, 8, &val));
-    assert_int_equal((uint32_t)(val >> 32), 0xA0000000u | 1024u);   /* its second page's word 0 */
+    assert_int_equal((uint32_t)(val >> 32), 0xA0000000u | 1024u); /* its second page's word 0 */
     assert_int_not_equal((uint32_t)(val >> 32), MARK_VICTIM);
     /* and a write there lands in its own RAM too */
     assert_true(vgpu_aperture_write(fx_v(f, 0), gm0 + 4092, 8, 0x1122334455667788ull));
@@ -216,7 +220,7 @@ static void unmapped_pages_are_private(void **state)
     const struct gtt_range *w0 = &f->layout.guest[0].low, *w1 = &f->layout.guest[1].low;
     uint64_t hole0 = w0->start + w0->size - 4096, hole1 = w1->start + w1->size - 4096;
     uint32_t c[16];
-    unsigned n = fx_fill(c, hole0, 1024, 256, 4, 0x5C5C5C5Cu);      /* the whole page */
+    unsigned n = fx_fill(c, hole0, 1024, 256, 4, 0x5C5C5C5Cu); /* the whole page */
     submit_and_retire(f, 0, c, n);
 
     uint64_t buf = fx_gm_alloc(f, 1, 1, NULL);

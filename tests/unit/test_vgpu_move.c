@@ -4,7 +4,7 @@
  * the next owner in the scheduler's order is written ahead. */
 #include "test_vgpu_fixture.h"
 
-#include "vmm/vgpu/core/vgpu_internal.h"      /* vgpu_pv_update_ranges, to set up an overlap */
+#include "vmm/vgpu/core/vgpu_internal.h" /* vgpu_pv_update_ranges, to set up an overlap */
 
 #define MOVE_OFF(f) (VGT_PVINFO_PAGE + TESSERA_MOVE_OFFSET + offsetof(struct tessera_move_if, f))
 
@@ -20,7 +20,7 @@ static void overlap(struct fx *f, unsigned a, unsigned b, uint64_t shift)
     const struct gtt_vgpu *va = gtt_vgpu_get(&f->gtt, a), *vb = gtt_vgpu_get(&f->gtt, b);
     unsigned first;
     gtt_vgpu_slots(&f->gtt, b, &first, 1);
-    struct gtt_range to = {va->low.start + shift, vb->low.size};
+    struct gtt_range to = { va->low.start + shift, vb->low.size };
     assert_int_equal(gtt_vgpu_relocate(&f->gtt, b, to, first), 0);
     vgpu_pv_update_ranges(fx_v(f, b));
     f->g[b].gm = to.start;
@@ -43,7 +43,8 @@ static struct fx *overlapping_pair(bool follows)
 static void plane_on(struct fx *f, unsigned g)
 {
     fx_w32(f, g, GEN9_PLANE_STRIDE_1_A, FX_FB_W * 4 / GEN9_PLANE_STRIDE_UNIT);
-    fx_w32(f, g, GEN9_PLANE_SIZE_1_A, (FX_FB_H - 1) << GEN9_PLANE_SIZE_HEIGHT_SHIFT | (FX_FB_W - 1));
+    fx_w32(f, g, GEN9_PLANE_SIZE_1_A,
+           (FX_FB_H - 1) << GEN9_PLANE_SIZE_HEIGHT_SHIFT | (FX_FB_W - 1));
     fx_w32(f, g, GEN9_PLANE_CTL_1_A, GEN9_PLANE_CTL_ENABLE | GEN9_PLANE_CTL_FORMAT_XRGB_8888);
     fx_w32(f, g, GEN9_PLANE_SURF_1_A, (uint32_t)f->g[g].fb);
 }
@@ -85,7 +86,7 @@ static uint32_t follow(struct fx *f, unsigned g)
     if (st != TESSERA_MOVE_MOVED)
         return st;
     uint64_t now = fx_r(f, g, FX_PV(avail_rs.mappable_gmadr.base), 4);
-    uint64_t *addr[] = {&q->gm, &q->lrca, &q->ring, &q->fb, &q->seq, &q->hwsp};
+    uint64_t *addr[] = { &q->gm, &q->lrca, &q->ring, &q->fb, &q->seq, &q->hwsp };
     for (unsigned i = 0; i < sizeof addr / sizeof addr[0]; i++)
         *addr[i] = *addr[i] - old + now;
     /* The wall never looked at the old place: the plane followed during the move. */
@@ -101,7 +102,7 @@ static uint32_t follow(struct fx *f, unsigned g)
 static void moved_guest_keeps_drawing(void **state)
 {
     (void)state;
-    struct fx *f = overlapping_pair(true);    /* guest 1 follows moves */
+    struct fx *f = overlapping_pair(true); /* guest 1 follows moves */
     for (unsigned g = 0; g < 2; g++)
         plane_on(f, g);
     /* Both draw in turn: sharing the window, every switch copies it. */
@@ -118,15 +119,20 @@ static void moved_guest_keeps_drawing(void **state)
 
     vgpu_place_period(f->dev);
     assert_int_equal(move_field(f, 1, MOVE_OFF(request)), 1);
-    assert_int_equal(move_field(f, 0, MOVE_OFF(request)), 0);     /* it does not follow */
+    assert_int_equal(move_field(f, 0, MOVE_OFF(request)), 0); /* it does not follow */
     uint64_t old_low = fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), old_fb = f->g[1].fb;
-    uint32_t gen = (uint32_t)fx_r(f, 1, VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET +
-                                  offsetof(struct tessera_balloon_if, generation), 4);
+    uint32_t gen = (uint32_t)fx_r(f, 1,
+                                  VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET +
+                                      offsetof(struct tessera_balloon_if, generation),
+                                  4);
     assert_int_equal(follow(f, 1), TESSERA_MOVE_MOVED);
     uint64_t new_low = fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4);
     assert_int_not_equal(new_low, old_low);
-    assert_int_equal(fx_r(f, 1, VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET +
-                             offsetof(struct tessera_balloon_if, generation), 4), gen + 1);
+    assert_int_equal(fx_r(f, 1,
+                          VGT_PVINFO_PAGE + TESSERA_BALLOON_OFFSET +
+                              offsetof(struct tessera_balloon_if, generation),
+                          4),
+                     gen + 1);
     assert_int_equal(move_field(f, 1, MOVE_OFF(moves)), 1);
     /* The windows are apart now; what it drew before is still its picture at the new place. */
     const struct gtt_vgpu *v0 = gtt_vgpu_get(&f->gtt, 0), *v1 = gtt_vgpu_get(&f->gtt, 1);
@@ -184,12 +190,12 @@ static void no_move_under_queued_work(void **state)
     assert_int_equal(move_field(f, 1, MOVE_OFF(request)), 1);
     uint32_t c[16];
     unsigned n = fx_fill(c, f->g[1].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H, 0x00445566);
-    fx_submit(f, 1, c, n);          /* queued, not run */
+    fx_submit(f, 1, c, n); /* queued, not run */
     uint64_t low = fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4);
     assert_int_equal(follow(f, 1), TESSERA_MOVE_BUSY);
     assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), low);
     fx_run_until_retired(f, 1);
-    assert_int_equal(fx_rd(f, 1, f->g[1].fb), 0x00445566);      /* it ran, where it was */
+    assert_int_equal(fx_rd(f, 1, f->g[1].fb), 0x00445566); /* it ran, where it was */
     assert_int_equal(follow(f, 1), TESSERA_MOVE_MOVED);
     assert_int_not_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), low);
     frame(f, 1, 0x00778899);
@@ -256,7 +262,8 @@ static void compaction_and_growth(void **state)
     /* Below what it mapped it is never cut, whatever it says. */
     fx_w32(f, 1, MOVE_OFF(low_used), 4096);
     settle(f, 1, 0x00222222);
-    assert_true(gtt_vgpu_low_extent(&f->gtt, 1) <= fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4));
+    assert_true(gtt_vgpu_low_extent(&f->gtt, 1) <=
+                fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4));
     assert_true(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4) >= 1u << 20);
     assert_true(shows(f, 1, 0x00222222));
     /* It needs 5 MiB: the window grows (5 MiB and a quarter, 7 MiB in whole MiB). */
@@ -267,8 +274,10 @@ static void compaction_and_growth(void **state)
     assert_true(shows(f, 1, 0x00444444));
     /* A new run of the guest: the configuration's window again, and no request pending. */
     vgpu_guest_reset(fx_v(f, 1));
-    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4), f->layout.guest[1].low.start);
-    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4), f->layout.guest[1].low.size);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.base), 4),
+                     f->layout.guest[1].low.start);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4),
+                     f->layout.guest[1].low.size);
     assert_int_equal(move_field(f, 1, MOVE_OFF(caps)), 0);
     assert_int_equal(move_field(f, 1, MOVE_OFF(request)), move_field(f, 1, MOVE_OFF(done)));
     fx_destroy(f);
@@ -295,7 +304,7 @@ static void next_owner_written_ahead(void **state)
     }
     struct vgpu_render_stats rs;
     vgpu_render_stats_get(f->dev, &rs);
-    assert_true(rs.entries_predict >= 2048);        /* half a 16 MiB window, at least once */
+    assert_true(rs.entries_predict >= 2048); /* half a 16 MiB window, at least once */
     assert_true(rs.ahead_used > 0);
     assert_true(rs.ahead_used >= rs.ahead_wasted);
     assert_int_equal(fx_rd(f, 0, f->g[0].fb), 0x107);

@@ -18,7 +18,8 @@ static void pv_page_is_i915s(void **state)
     uint32_t low_size = (uint32_t)fx_r(f, 1, FX_PV(avail_rs.mappable_gmadr.size), 4);
     assert_int_equal(low_base, f->layout.guest[1].low.start);
     assert_int_equal(low_size, f->layout.guest[1].low.size);
-    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.nonmappable_gmadr.size), 4), (uint64_t)f->layout.guest[1].n_slots * f->layout.slot_bytes);
+    assert_int_equal(fx_r(f, 1, FX_PV(avail_rs.nonmappable_gmadr.size), 4),
+                     (uint64_t)f->layout.guest[1].n_slots * f->layout.slot_bytes);
     struct tessera_balloon_if b;
     assert_int_equal(fx_ext(f, 1, &b)->magic, TESSERA_BALLOON_MAGIC);
     /* read-only fields stay */
@@ -41,7 +42,7 @@ static void fill_renders_and_retires(void **state)
     unsigned n = fx_fill(c, f->g[0].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H, 0x00336699);
     uint32_t seq = fx_submit(f, 0, c, n);
     assert_true(vgpu_render_step(f->dev));
-    assert_int_equal(vgpu_render_owner(f->dev), 0);     /* its work is on the engine */
+    assert_int_equal(vgpu_render_owner(f->dev), 0); /* its work is on the engine */
     fx_run_until_retired(f, 0);
     assert_int_equal(fx_rd(f, 0, f->g[0].seq), seq);
     assert_int_equal(fb_pixel(f, 0, 0, 0), 0x00336699);
@@ -66,7 +67,8 @@ static void fill_renders_and_retires(void **state)
     assert_int_equal(vgpu_render_owner(f->dev), VGPU_MAX);
     assert_int_equal(b.rejected, 0);
     /* the completion reached the status page and the interrupt bits */
-    assert_int_equal(fx_rd(f, 0, f->g[0].hwsp + 4 * GEN9_HWS_CSB_BUF0_INDEX) & GEN9_CTX_STATUS_COMPLETE,
+    assert_int_equal(fx_rd(f, 0, f->g[0].hwsp + 4 * GEN9_HWS_CSB_BUF0_INDEX) &
+                         GEN9_CTX_STATUS_COMPLETE,
                      GEN9_CTX_STATUS_COMPLETE);
     assert_true(fx_r(f, 0, GEN9_GT_IIR(0), 4) & (GEN9_GT_CONTEXT_SWITCH << GEN9_GT_BCS_IRQ_SHIFT));
     fx_destroy(f);
@@ -79,7 +81,8 @@ static void blit_outside_is_refused(void **state)
     fx_guest_setup(f, 0);
     fx_guest_setup(f, 1);
     uint32_t c[16];
-    unsigned n = fx_fill(c, f->g[1].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H, 0x00FF0000);   /* guest 1's fb */
+    unsigned n = fx_fill(c, f->g[1].fb, FX_FB_W * 4, FX_FB_W, FX_FB_H,
+                         0x00FF0000); /* guest 1's fb */
     fx_submit(f, 0, c, n);
     fx_run_until_retired(f, 0);
     assert_int_not_equal(fx_rd(f, 0, f->g[0].seq), f->g[0].seqno);
@@ -105,7 +108,8 @@ static void lri_forbidden_is_refused(void **state)
     (void)state;
     struct fx *f = fx_create(NULL);
     fx_guest_setup(f, 0);
-    uint32_t c[4] = { GEN9_MI_INSTR(GEN9_MI_LOAD_REGISTER_IMM_OP, 1), GEN9_GDRST, GEN9_GRDOM_FULL, GEN9_MI_NOOP };
+    uint32_t c[4] = { GEN9_MI_INSTR(GEN9_MI_LOAD_REGISTER_IMM_OP, 1), GEN9_GDRST, GEN9_GRDOM_FULL,
+                      GEN9_MI_NOOP };
     fx_submit(f, 0, c, 4);
     fx_run_until_retired(f, 0);
     struct tessera_balloon_if b;
@@ -207,7 +211,8 @@ static void runaway_is_reset(void **state)
     /* A batch of 100 fills of 8 MiB each in its high graphics memory: little to scan, about
      * 50 ms of GPU time at the model's costs, over the 20 ms watchdog. */
     uint64_t batch = fx_gm_alloc(f, 0, 1, NULL);
-    uint64_t high = f->layout.slots.start + (uint64_t)f->layout.guest[0].first_slot * f->layout.slot_bytes;
+    uint64_t high = f->layout.slots.start +
+                    (uint64_t)f->layout.guest[0].first_slot * f->layout.slot_bytes;
     uint32_t c[16];
     uint64_t off = 0;
     for (unsigned i = 0; i < 100; i++) {
@@ -247,7 +252,8 @@ static void balloon_shrink_and_grow(void **state)
     fx_ext(f, 0, &b);
     assert_int_equal(b.slots, slots0 - 1);
     assert_int_equal(b.generation, gen0 + 1);
-    assert_int_equal(fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.size), 4), (uint64_t)(slots0 - 1) * f->layout.slot_bytes);
+    assert_int_equal(fx_r(f, 0, FX_PV(avail_rs.nonmappable_gmadr.size), 4),
+                     (uint64_t)(slots0 - 1) * f->layout.slot_bytes);
     /* below the minimum is refused with a reason */
     assert_int_not_equal(vgpu_balloon_adjust(f->dev, 0, -8, err, sizeof err), 0);
     assert_true(strlen(err) > 0);
@@ -277,7 +283,8 @@ static void shrink_rescans_queued_work(void **state)
     (void)state;
     struct fx *f = fx_create(NULL);
     fx_guest_setup(f, 0);
-    uint64_t high = f->layout.slots.start + (uint64_t)f->layout.guest[0].first_slot * f->layout.slot_bytes;
+    uint64_t high = f->layout.slots.start +
+                    (uint64_t)f->layout.guest[0].first_slot * f->layout.slot_bytes;
     uint32_t c[16];
     unsigned n = fx_fill(c, high, 4096, 1024, 4, 0x11);
     fx_submit(f, 0, c, n);

@@ -86,8 +86,8 @@ static void i915_process_csb(struct i915 *t)
             head = 0;
         e = &t->hwsp[GEN9_HWS_CSB_BUF0_INDEX + 2u * head];
         csb = e[0] | (uint64_t)e[1] << 32;
-        assert_true(csb != ~0ull);              /* a stale entry: the write came late */
-        e[0] = e[1] = 0xFFFFFFFF;               /* consumed, to spot reuse */
+        assert_true(csb != ~0ull); /* a stale entry: the write came late */
+        e[0] = e[1] = 0xFFFFFFFF;  /* consumed, to spot reuse */
         if (csb & (GEN9_CTX_STATUS_IDLE_ACTIVE | GEN9_CTX_STATUS_PREEMPTED)) {
             if (!t->n_pending) {
                 t->errors++;
@@ -132,8 +132,9 @@ static enum vgt_el_result i915_submit(struct i915 *t, uint64_t d0, uint64_t d1, 
     return r;
 }
 
-#define CTX(lrca, id) gen9_ctx_desc((lrca), (id), GEN9_CTX_ADDR_LEGACY_64B << \
-                                     GEN9_CTX_ADDRESSING_MODE_SHIFT | GEN9_CTX_PRIVILEGE)
+#define CTX(lrca, id) \
+    gen9_ctx_desc((lrca), (id), \
+                  GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT | GEN9_CTX_PRIVILEGE)
 
 static void test_single_request(void **state)
 {
@@ -243,11 +244,11 @@ static void test_batched_events_and_wrap(void **state)
         uint64_t a = CTX(0x10000 + 0x1000 * (i % 3), i), b = CTX(0x40000, 100 + i);
         assert_int_equal(i915_submit(&t, a, i % 2 ? b : 0, NULL), VGT_EL_STARTED);
         if (i % 4 == 0)
-            i915_process_csb(&t);           /* sometimes drain between events */
+            i915_process_csb(&t); /* sometimes drain between events */
         if (i % 2)
             assert_int_equal(vgt_el_complete(&t.el, &t.ops, NULL), VGT_EL_NEXT);
         assert_int_equal(vgt_el_complete(&t.el, &t.ops, NULL), VGT_EL_IDLE);
-        i915_process_csb(&t);               /* at most 3 events pending: fits in 6 */
+        i915_process_csb(&t); /* at most 3 events pending: fits in 6 */
         assert_int_equal(t.errors, 0);
         assert_int_equal(t.n_inflight, 0);
     }
@@ -290,8 +291,7 @@ static void test_invalid_and_reset(void **state)
     uint32_t b = GEN9_BCS_BASE;
     (void)state;
     setup_engine(&t, IGPU_BCS);
-    assert_int_equal(i915_submit(&t, CTX(0x10000, 1) & ~GEN9_CTX_VALID, 0, NULL),
-                     VGT_EL_E_INVALID);
+    assert_int_equal(i915_submit(&t, CTX(0x10000, 1) & ~GEN9_CTX_VALID, 0, NULL), VGT_EL_E_INVALID);
     assert_int_equal(t.el.st.events, 0);
     assert_int_equal(t.irqs, 0);
 
@@ -302,7 +302,7 @@ static void test_invalid_and_reset(void **state)
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_EXECLIST_STATUS_LO(b)),
                      GEN9_EXECLIST_WRITE_POINTER);
     assert_int_equal(vgt_el_submit(&t.el, CTX(0x10000, 1), 0, &t.ops, NULL), VGT_EL_STARTED);
-    assert_int_equal(vgt_el_read(&t.el, GEN9_RING_CSB_PTR(b)), 0x0000);  /* 7 -> entry 0 */
+    assert_int_equal(vgt_el_read(&t.el, GEN9_RING_CSB_PTR(b)), 0x0000); /* 7 -> entry 0 */
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_EXECLIST_STATUS_LO(b)),
                      GEN9_EXECLIST_CURRENT_POINTER | GEN9_EXECLIST1_VALID | GEN9_EXECLIST1_ACTIVE);
     vgt_el_reset(&t.el);
@@ -310,11 +310,11 @@ static void test_invalid_and_reset(void **state)
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_CSB_PTR(b)), 0x0007);
 
     /* Masked pointer writes: only the selected bits change. */
-    vgt_el_write(&t.el, GEN9_RING_CSB_PTR(b), 0x00000304);     /* no mask: nothing */
+    vgt_el_write(&t.el, GEN9_RING_CSB_PTR(b), 0x00000304); /* no mask: nothing */
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_CSB_PTR(b)), 0x0007);
-    vgt_el_write(&t.el, GEN9_RING_CSB_PTR(b), 0x07000304);     /* read pointer only */
+    vgt_el_write(&t.el, GEN9_RING_CSB_PTR(b), 0x07000304); /* read pointer only */
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_CSB_PTR(b)), 0x0307);
-    vgt_el_write(&t.el, GEN9_RING_CSB_LO(b, 0), 0x1234);       /* entries are read-only */
+    vgt_el_write(&t.el, GEN9_RING_CSB_LO(b, 0), 0x1234); /* entries are read-only */
     assert_int_equal(vgt_el_read(&t.el, GEN9_RING_CSB_LO(b, 0)), GEN9_CTX_STATUS_IDLE_ACTIVE);
     assert_true(vgt_el_owns(&t.el, GEN9_RING_CSB_HI(b, 5)));
     assert_false(vgt_el_owns(&t.el, GEN9_RING_CSB_LO(b, 6) + 8));
@@ -325,12 +325,9 @@ static void test_invalid_and_reset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_single_request),
-        cmocka_unit_test(test_two_elements),
-        cmocka_unit_test(test_lite_restore),
-        cmocka_unit_test(test_batched_events_and_wrap),
-        cmocka_unit_test(test_queued_list),
-        cmocka_unit_test(test_invalid_and_reset),
+        cmocka_unit_test(test_single_request), cmocka_unit_test(test_two_elements),
+        cmocka_unit_test(test_lite_restore),   cmocka_unit_test(test_batched_events_and_wrap),
+        cmocka_unit_test(test_queued_list),    cmocka_unit_test(test_invalid_and_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

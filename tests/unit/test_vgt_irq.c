@@ -13,8 +13,9 @@
 #include "vmm/vgpu/i915/vgt/vgt_irq.h"
 
 /* i915 gen8_gt_irq_postinstall(): the interrupts each engine keeps enabled. */
-#define IRQS (GEN9_GT_CS_MASTER_ERROR | GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH | \
-              GEN9_GT_WAIT_SEMAPHORE)
+#define IRQS \
+    (GEN9_GT_CS_MASTER_ERROR | GEN9_GT_USER_INTERRUPT | GEN9_GT_CONTEXT_SWITCH | \
+     GEN9_GT_WAIT_SEMAPHORE)
 
 static unsigned msis;
 
@@ -57,7 +58,10 @@ static void i915_irq_postinstall(struct vgt_irq *q)
 /* gen8_irq_handler(): returns the IIR bits it acknowledged in each bank. */
 static void i915_irq_handler(struct vgt_irq *q, uint32_t acked[GEN9_GT_IRQ_BANKS])
 {
-    static const struct { uint32_t master; unsigned bank; } route[] = {
+    static const struct {
+        uint32_t master;
+        unsigned bank;
+    } route[] = {
         { GEN9_MASTER_GT_RCS_IRQ | GEN9_MASTER_GT_BCS_IRQ, 0 },
         { GEN9_MASTER_GT_VCS0_IRQ | GEN9_MASTER_GT_VCS1_IRQ, 1 },
         { GEN9_MASTER_GT_VECS_IRQ, 3 },
@@ -127,8 +131,8 @@ static void test_event_to_msi_and_handler(void **state)
     msis = 0;
     i915_irq_handler(&q, acked);
     assert_int_equal(acked[0], GEN9_GT_CONTEXT_SWITCH | GEN9_GT_USER_INTERRUPT |
-                               GEN9_GT_CONTEXT_SWITCH << 16);
-    assert_int_equal(msis, 0);                  /* all cleared: no re-trigger */
+                                   GEN9_GT_CONTEXT_SWITCH << 16);
+    assert_int_equal(msis, 0); /* all cleared: no re-trigger */
     assert_int_equal(vgt_irq_read(&q, GEN9_MASTER_IRQ), GEN9_MASTER_IRQ_CONTROL);
     assert_int_equal(q.st.msi, 1);
 
@@ -157,7 +161,7 @@ static void test_retrigger(void **state)
     w(&q, GEN9_MASTER_IRQ, 0);
     uint32_t iir = vgt_irq_read(&q, GEN9_GT_IIR(0));
     w(&q, GEN9_GT_IIR(0), iir);
-    assert_false(vgt_irq_event(&q, IGPU_BCS, GEN9_GT_CONTEXT_SWITCH));     /* master off */
+    assert_false(vgt_irq_event(&q, IGPU_BCS, GEN9_GT_CONTEXT_SWITCH)); /* master off */
     assert_int_equal(vgt_irq_read(&q, GEN9_MASTER_IRQ), GEN9_MASTER_GT_BCS_IRQ);
     w(&q, GEN9_MASTER_IRQ, GEN9_MASTER_IRQ_CONTROL);
     assert_int_equal(msis, 1);
@@ -178,13 +182,13 @@ static void test_masks(void **state)
     struct vgt_irq q;
     (void)state;
     boot(&q);
-    assert_false(vgt_irq_event(&q, IGPU_RCS, GEN9_GT_PIPECTL_NOTIFY));      /* masked in IMR */
+    assert_false(vgt_irq_event(&q, IGPU_RCS, GEN9_GT_PIPECTL_NOTIFY)); /* masked in IMR */
     assert_int_equal(vgt_irq_read(&q, GEN9_GT_IIR(0)), 0);
     assert_int_equal(q.st.masked_gt, 1);
 
     msis = 0;
     w(&q, GEN9_GT_IMR(0), ~(IRQS | GEN9_GT_PIPECTL_NOTIFY));
-    assert_false(vgt_irq_event(&q, IGPU_RCS, GEN9_GT_PIPECTL_NOTIFY));      /* not in IER */
+    assert_false(vgt_irq_event(&q, IGPU_RCS, GEN9_GT_PIPECTL_NOTIFY)); /* not in IER */
     assert_int_equal(vgt_irq_read(&q, GEN9_GT_IIR(0)), GEN9_GT_PIPECTL_NOTIFY);
     assert_int_equal(vgt_irq_read(&q, GEN9_MASTER_IRQ), GEN9_MASTER_IRQ_CONTROL);
     w(&q, GEN9_GT_IER(0), vgt_irq_read(&q, GEN9_GT_IER(0)) | GEN9_GT_PIPECTL_NOTIFY);
@@ -209,9 +213,9 @@ static void test_display_summary(void **state)
     assert_int_equal(vgt_irq_read(&q, GEN9_MASTER_IRQ),
                      GEN9_MASTER_IRQ_CONTROL | GEN9_MASTER_DE_PIPE_IRQ(0));
     assert_false(vgt_irq_set_display(&q, GEN9_MASTER_DE_PIPE_IRQ(0) | GEN9_MASTER_DE_PCH_IRQ));
-    w(&q, GEN9_MASTER_IRQ, 0);                      /* the handler: master off */
+    w(&q, GEN9_MASTER_IRQ, 0); /* the handler: master off */
     assert_false(vgt_irq_set_display(&q, GEN9_MASTER_DE_PCH_IRQ));
-    w(&q, GEN9_MASTER_IRQ, GEN9_MASTER_IRQ_CONTROL);   /* still pending: again */
+    w(&q, GEN9_MASTER_IRQ, GEN9_MASTER_IRQ_CONTROL); /* still pending: again */
     assert_int_equal(msis, 1);
     assert_false(vgt_irq_set_display(&q, 0));
     vgt_irq_reset(&q);
@@ -225,7 +229,8 @@ static void test_ring_imr(void **state)
     struct vgt_irq q;
     uint32_t acked[GEN9_GT_IRQ_BANKS];
     const uint32_t keep = (GEN9_GT_CONTEXT_SWITCH | GEN9_GT_CS_MASTER_ERROR |
-                           GEN9_GT_WAIT_SEMAPHORE) << 16;
+                           GEN9_GT_WAIT_SEMAPHORE)
+                       << 16;
     const uint32_t enable = GEN9_GT_USER_INTERRUPT << 16;
     (void)state;
     boot(&q);
@@ -236,7 +241,7 @@ static void test_ring_imr(void **state)
     i915_irq_handler(&q, acked);
     assert_int_equal(acked[0], GEN9_GT_USER_INTERRUPT << 16);
 
-    w(&q, GEN9_RING_IMR(GEN9_BCS_BASE), ~keep);                /* breadcrumbs disarmed */
+    w(&q, GEN9_RING_IMR(GEN9_BCS_BASE), ~keep); /* breadcrumbs disarmed */
     assert_false(vgt_irq_event(&q, IGPU_BCS, GEN9_GT_USER_INTERRUPT));
     assert_int_equal(q.st.masked_ring, 1);
     assert_int_equal(vgt_irq_read(&q, GEN9_GT_IIR(0)), 0);
@@ -267,12 +272,9 @@ static void test_registers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_probe_sequence),
-        cmocka_unit_test(test_event_to_msi_and_handler),
-        cmocka_unit_test(test_retrigger),
-        cmocka_unit_test(test_masks),
-        cmocka_unit_test(test_ring_imr),
-        cmocka_unit_test(test_display_summary),
+        cmocka_unit_test(test_probe_sequence), cmocka_unit_test(test_event_to_msi_and_handler),
+        cmocka_unit_test(test_retrigger),      cmocka_unit_test(test_masks),
+        cmocka_unit_test(test_ring_imr),       cmocka_unit_test(test_display_summary),
         cmocka_unit_test(test_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,9 +17,9 @@ static int setup(void **state)
     struct px *x = calloc(1, sizeof *x);
     struct vgt_ppgtt_config c = px_config(x, 0);
     assert_non_null(x);
-    x->next_page = 1;                           /* leave guest page 0 alone */
+    x->next_page = 1; /* leave guest page 0 alone */
     assert_int_equal(vgt_ppgtt_create(&c, &x->p), VGT_PPGTT_OK);
-    assert_int_equal(x->host_live, 3);          /* the three scratch tables */
+    assert_int_equal(x->host_live, 3); /* the three scratch tables */
     px_scratch(x);
     *state = x;
     return 0;
@@ -59,7 +59,7 @@ static void check_shadow(const struct px *x, uint64_t hpa, unsigned level)
                         (a >= PX_HPA_BASE && a < PX_HPA_BASE + PX_RAM_BYTES));
             if (a == PX_SCRATCH_HPA)
                 assert_false(e & GEN9_PPGTT_RW);
-        } else if (i == 0 || e != t[i - 1]) {  /* shared children: walk each once per run */
+        } else if (i == 0 || e != t[i - 1]) { /* shared children: walk each once per run */
             check_shadow(x, a, level - 1);
         }
     }
@@ -80,7 +80,7 @@ static void test_fresh_ppgtt(void **state)
     assert_int_equal(st->tables, 4);
     assert_int_equal(st->builds, 4);
     assert_int_equal(st->shares, 3 * 511);
-    for (uint64_t g = 0; g < 4; g++)            /* the scratch tables and the PML4 */
+    for (uint64_t g = 0; g < 4; g++) /* the scratch tables and the PML4 */
         assert_true(vgt_ppgtt_is_table(x->p, g == 3 ? pml4 : x->scratch_pt + 4096 * g));
     assert_false(vgt_ppgtt_is_table(x->p, x->scratch_page));
     assert_int_equal(x->protect_calls, 4);
@@ -113,19 +113,20 @@ static void test_bind_remap_unbind(void **state)
     uint64_t pt = 0;
     for (unsigned i = 0; i < 3; i++)
         pt = px_bind(x, pml4, 0x7FFF00000000ull + 4096u * i, PX_PTE(d[i]));
-    assert_int_equal(st->tables, 4 + 3);        /* a PDP, a PD and a PT */
+    assert_int_equal(st->tables, 4 + 3); /* a PDP, a PD and a PT */
     assert_true(vgt_ppgtt_is_table(x->p, pt));
     check_shadow(x, shadow, 3);
     for (unsigned i = 0; i < 3; i++) {
-        assert_int_equal(vgt_ppgtt_translate(x->p, pml4, 0x7FFF00000010ull + 4096u * i, true,
-                                             &hpa, &contig, &why), VGT_PPGTT_OK);
+        assert_int_equal(vgt_ppgtt_translate(x->p, pml4, 0x7FFF00000010ull + 4096u * i, true, &hpa,
+                                             &contig, &why),
+                         VGT_PPGTT_OK);
         assert_int_equal(hpa, PX_HPA_BASE + d[i] + 0x10);
         assert_int_equal(contig, 4096 - 0x10);
     }
     assert_int_equal(vgt_ppgtt_check(x->p, pml4, 0x7FFF00000FF0ull, 0x2000, true, &why),
                      VGT_PPGTT_OK);
     assert_int_equal(vgt_ppgtt_check(x->p, pml4, 0x7FFF00002FF0ull, 0x20, true, &why),
-                     VGT_PPGTT_E_READ_ONLY);     /* runs into the read-only scratch */
+                     VGT_PPGTT_E_READ_ONLY); /* runs into the read-only scratch */
     assert_int_equal(vgt_ppgtt_check(x->p, pml4, 0x7FFF00000000ull, 0, false, &why),
                      VGT_PPGTT_E_INVAL);
 
@@ -133,7 +134,7 @@ static void test_bind_remap_unbind(void **state)
     uint64_t other = px_page(x), e = PX_PTE(other);
     uint32_t lo = (uint32_t)e, hi = (uint32_t)(e >> 32);
     uint64_t writes = st->writes;
-    assert_int_equal(writes, 3 + 3);            /* the binds: PML4, PDP, PD entries, 3 PTEs */
+    assert_int_equal(writes, 3 + 3); /* the binds: PML4, PDP, PD entries, 3 PTEs */
     px_store(x, pt + 8, &lo, 4);
     px_store(x, pt + 12, &hi, 4);
     assert_int_equal(xlate(x, pml4, 0x7FFF00001000ull, false, &rc, &why), PX_HPA_BASE + other);
@@ -141,9 +142,10 @@ static void test_bind_remap_unbind(void **state)
 
     /* Unbind: i915 points the PD entry back at the scratch PT (gen8_ppgtt_clear()); the PT is
      * freed and its page released to the guest. */
-    uint64_t pd = gen9_ppgtt_entry_addr(px_rd64(x, gen9_ppgtt_entry_addr(
-        px_rd64(x, pml4 + 8u * gen9_ppgtt_index(0x7FFF00000000ull, 3))) +
-        8u * gen9_ppgtt_index(0x7FFF00000000ull, 2)));
+    uint64_t pd = gen9_ppgtt_entry_addr(
+        px_rd64(x, gen9_ppgtt_entry_addr(
+                       px_rd64(x, pml4 + 8u * gen9_ppgtt_index(0x7FFF00000000ull, 3))) +
+                       8u * gen9_ppgtt_index(0x7FFF00000000ull, 2)));
     unsigned frees = (unsigned)st->frees;
     px_store64(x, pd + 8u * gen9_ppgtt_index(0x7FFF00000000ull, 1), PX_PDE(x->scratch_pt));
     assert_int_equal(st->frees, frees + 1);
@@ -217,15 +219,15 @@ static void test_refusals(void **state)
     px_store64(x, pt + 8 * 19, PX_PTE(data));
     assert_int_equal(vgt_ppgtt_translate(x->p, pml4, 0x13000, true, &hpa, NULL, &why),
                      VGT_PPGTT_OK);
-    px_fill(x, data, PX_PDE(x->scratch_pt));    /* make it a valid PD, then point at it */
+    px_fill(x, data, PX_PDE(x->scratch_pt)); /* make it a valid PD, then point at it */
     px_store64(x, gen9_ppgtt_entry_addr(px_rd64(x, pml4)) + 8 * 3, PX_PDE(data));
     assert_true(vgt_ppgtt_is_table(x->p, data));
     assert_int_equal(vgt_ppgtt_translate(x->p, pml4, 0x13000, false, &hpa, NULL, &why),
-                     VGT_PPGTT_OK);              /* reading it is harmless */
+                     VGT_PPGTT_OK); /* reading it is harmless */
     assert_int_equal(vgt_ppgtt_translate(x->p, pml4, 0x13000, true, &hpa, NULL, &why),
                      VGT_PPGTT_E_REFUSED);
     assert_int_equal(why, VGT_PPGTT_R_TABLE_AS_DATA);
-    assert_int_equal(x->last.why, VGT_PPGTT_R_TABLE_AS_DATA);  /* a translation: no table */
+    assert_int_equal(x->last.why, VGT_PPGTT_R_TABLE_AS_DATA); /* a translation: no table */
     assert_int_equal(x->last.table_gpa, VGT_PPGTT_NO_TABLE);
     assert_int_equal(x->last.entry, 0x13000);
 
@@ -238,7 +240,7 @@ static void test_refusals(void **state)
     assert_int_equal(x->last.table_gpa, VGT_PPGTT_NO_TABLE);
     assert_int_equal(vgt_ppgtt_root_create(x->p, pml4 + 8, NULL, &why), VGT_PPGTT_E_INVAL);
     assert_int_equal(vgt_ppgtt_root_create(x->p, pt, NULL, &why), VGT_PPGTT_E_REFUSED);
-    assert_int_equal(why, VGT_PPGTT_R_LEVEL_MIX);   /* a PT announced as a PML4 */
+    assert_int_equal(why, VGT_PPGTT_R_LEVEL_MIX); /* a PT announced as a PML4 */
     xlate(x, px_page(x), 0, false, &rc, &why);
     assert_int_equal(why, VGT_PPGTT_R_UNKNOWN_ROOT);
     assert_string_equal(vgt_ppgtt_refusal_name(VGT_PPGTT_R_TABLE_AS_DATA),
@@ -283,7 +285,8 @@ static void test_resync_releases_before_it_maps(void **state)
     assert_true(vgt_ppgtt_is_table(x->p, fresh));
     uint64_t hpa;
     assert_int_equal(vgt_ppgtt_translate(x->p, pml4, (1ull << 21) + 3 * 4096 + 8, true, &hpa, NULL,
-                                         NULL), VGT_PPGTT_OK);
+                                         NULL),
+                     VGT_PPGTT_OK);
     assert_int_equal(hpa, PX_HPA_BASE + old + 8);
     /* The unlinked directory entry reads scratch again; a refused entry is checked again. */
     enum vgt_ppgtt_refusal why;
@@ -314,7 +317,7 @@ static void test_two_ppgtts_and_lifetime(void **state)
     assert_int_equal(vgt_ppgtt_root_create(x->p, a, &sa, NULL), VGT_PPGTT_OK);
     px_bind(x, a, 0x200000, PX_PTE(px_page(x)));
     assert_int_equal(vgt_ppgtt_root_create(x->p, b, &sb, NULL), VGT_PPGTT_OK);
-    assert_int_equal(st->tables, 4 + 3 + 1);    /* b added only its PML4 */
+    assert_int_equal(st->tables, 4 + 3 + 1); /* b added only its PML4 */
     assert_int_equal(st->roots, 2);
     assert_true(sa != sb);
     /* Announced twice (a reference), destroyed once: still there. */
@@ -323,10 +326,9 @@ static void test_two_ppgtts_and_lifetime(void **state)
     assert_int_equal(vgt_ppgtt_root_find(x->p, a, &hpa), VGT_PPGTT_OK);
     assert_int_equal(vgt_ppgtt_root_destroy(x->p, a), VGT_PPGTT_OK);
     assert_int_equal(vgt_ppgtt_root_find(x->p, a, &hpa), VGT_PPGTT_E_REFUSED);
-    assert_int_equal(st->tables, 4);            /* b's PML4 and the shared scratch tables */
+    assert_int_equal(st->tables, 4); /* b's PML4 and the shared scratch tables */
     assert_false(x->protected_[a / 4096u]);
-    assert_int_equal(vgt_ppgtt_translate(x->p, b, 0x200000, false, &hpa, NULL, &why),
-                     VGT_PPGTT_OK);
+    assert_int_equal(vgt_ppgtt_translate(x->p, b, 0x200000, false, &hpa, NULL, &why), VGT_PPGTT_OK);
     assert_int_equal(hpa, PX_HPA_BASE + x->scratch_page);
     assert_int_equal(vgt_ppgtt_root_destroy(x->p, a), VGT_PPGTT_E_INVAL);
     check_shadow(x, sb, 3);
@@ -353,7 +355,7 @@ static void test_limits(void **state)
     assert_int_equal(vgt_ppgtt_create(&c, &small), VGT_PPGTT_OK);
     x->p = small;
     assert_int_equal(vgt_ppgtt_root_create(small, pml4, NULL, NULL), VGT_PPGTT_OK);
-    px_bind(x, pml4, 0, PX_PTE(px_page(x)));    /* PDP and PD fit, the PT does not */
+    px_bind(x, pml4, 0, PX_PTE(px_page(x))); /* PDP and PD fit, the PT does not */
     assert_int_equal(vgt_ppgtt_stats(small)->tables, 6);
     assert_int_equal(vgt_ppgtt_translate(small, pml4, 0, false, &hpa, NULL, &why),
                      VGT_PPGTT_E_REFUSED);

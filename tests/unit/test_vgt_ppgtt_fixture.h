@@ -17,21 +17,21 @@
 
 #include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"
 
-#define PX_RAM_PAGES    512u                    /* 2 MiB of guest RAM */
-#define PX_RAM_BYTES    (PX_RAM_PAGES * 4096u)
-#define PX_HPA_BASE     0x4000000000ull         /* where the guest's RAM is in host memory */
-#define PX_SHADOW_BASE  0x7000000000ull         /* host pages for shadow tables */
-#define PX_SCRATCH_HPA  0x7F00000000ull         /* the vGPU's scratch page */
-#define PX_HOST_PAGES   1024u
+#define PX_RAM_PAGES   512u /* 2 MiB of guest RAM */
+#define PX_RAM_BYTES   (PX_RAM_PAGES * 4096u)
+#define PX_HPA_BASE    0x4000000000ull /* where the guest's RAM is in host memory */
+#define PX_SHADOW_BASE 0x7000000000ull /* host pages for shadow tables */
+#define PX_SCRATCH_HPA 0x7F00000000ull /* the vGPU's scratch page */
+#define PX_HOST_PAGES  1024u
 
 struct px {
     uint8_t ram[PX_RAM_BYTES];
     bool protected_[PX_RAM_PAGES];
     unsigned protect_calls, unprotect_calls;
-    unsigned next_page;                         /* guest page allocator */
-    uint64_t *host[PX_HOST_PAGES];              /* shadow pages by index, NULL when free */
+    unsigned next_page;            /* guest page allocator */
+    uint64_t *host[PX_HOST_PAGES]; /* shadow pages by index, NULL when free */
     unsigned host_live, host_allocs;
-    unsigned fail_read_page;                    /* a page whose reads fail (0 = none) */
+    unsigned fail_read_page; /* a page whose reads fail (0 = none) */
     struct vgt_ppgtt *p;
     /* i915's scratch chain */
     uint64_t scratch_page, scratch_pt, scratch_pd, scratch_pdp;
@@ -82,7 +82,7 @@ static void px_page_free(void *ctx, uint64_t hpa, uint64_t *va)
     struct px *x = ctx;
     unsigned i = (unsigned)((hpa - PX_SHADOW_BASE) / 4096u);
     if (i >= PX_HOST_PAGES || x->host[i] != va)
-        abort();                                /* freeing what was not allocated */
+        abort(); /* freeing what was not allocated */
     free(va);
     x->host[i] = NULL;
     x->host_live--;
@@ -93,7 +93,7 @@ static void px_protect(void *ctx, uint64_t gpa, bool on)
     struct px *x = ctx;
     unsigned pg = (unsigned)(gpa / 4096u);
     if (gpa & 4095u || pg >= PX_RAM_PAGES || x->protected_[pg] == on)
-        abort();                                /* must be called once each way per page */
+        abort(); /* must be called once each way per page */
     x->protected_[pg] = on;
     if (on)
         x->protect_calls++;
@@ -120,9 +120,13 @@ static inline void px_refused(void *ctx, const struct vgt_ppgtt_refusal_info *in
 static inline struct vgt_ppgtt_config px_config(struct px *x, unsigned max_tables)
 {
     struct vgt_ppgtt_config c = {
-        .ops = { .ctx = x, .gpa_to_hpa = px_gpa_to_hpa, .read = px_read,
-                 .page_alloc = px_page_alloc, .page_free = px_page_free,
-                 .protect = px_protect, .refused = px_refused },
+        .ops = { .ctx = x,
+                 .gpa_to_hpa = px_gpa_to_hpa,
+                 .read = px_read,
+                 .page_alloc = px_page_alloc,
+                 .page_free = px_page_free,
+                 .protect = px_protect,
+                 .refused = px_refused },
         .scratch_hpa = PX_SCRATCH_HPA,
         .max_tables = max_tables,
     };
@@ -159,9 +163,9 @@ static inline uint64_t px_page(struct px *x)
 }
 
 /* i915 gen8_pde_encode() / gen8_pte_encode(): address | present | rw (| cache bits). */
-#define PX_PDE(gpa)     ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
-#define PX_PTE(gpa)     ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW | GEN9_PPGTT_PTE_PAT)
-#define PX_PTE_RO(gpa)  ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_PCD | GEN9_PPGTT_PWT)
+#define PX_PDE(gpa)    ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW)
+#define PX_PTE(gpa)    ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW | GEN9_PPGTT_PTE_PAT)
+#define PX_PTE_RO(gpa) ((gpa) | GEN9_PPGTT_PRESENT | GEN9_PPGTT_PCD | GEN9_PPGTT_PWT)
 
 static inline void px_fill(struct px *x, uint64_t table, uint64_t entry)
 {
@@ -198,13 +202,15 @@ static inline uint64_t px_bind(struct px *x, uint64_t pml4, uint64_t gfx, uint64
     for (unsigned level = GEN9_PPGTT_TOP_LEVEL; level > 0; level--) {
         uint64_t slot = table + 8u * gen9_ppgtt_index(gfx, level);
         uint64_t e = px_rd64(x, slot), scratch = level == 3 ? x->scratch_pdp
-                                               : level == 2 ? x->scratch_pd : x->scratch_pt;
+                                               : level == 2 ? x->scratch_pd
+                                                            : x->scratch_pt;
         uint64_t child = gen9_ppgtt_entry_addr(e);
         if (child == scratch) {
             uint64_t fresh = px_page(x);
             uint64_t below = level == 3 ? PX_PDE(x->scratch_pd)
-                           : level == 2 ? PX_PDE(x->scratch_pt) : PX_PTE_RO(x->scratch_page);
-            px_fill(x, fresh, below);           /* not yet reachable: no exits */
+                           : level == 2 ? PX_PDE(x->scratch_pt)
+                                        : PX_PTE_RO(x->scratch_page);
+            px_fill(x, fresh, below); /* not yet reachable: no exits */
             px_store64(x, slot, PX_PDE(fresh));
             child = fresh;
         }

@@ -44,12 +44,15 @@ static void test_device_info(void **state)
 
     /* SKL_DFSM: every pipe fused off -> pipe_mask 0 -> HAS_DISPLAY() false. */
     uint32_t dfsm = vgt_regs_read(r, GEN9_SKL_DFSM);
-    if (dfsm & GEN9_DFSM_PIPE_A_DISABLE) pipe_mask &= ~1u;
-    if (dfsm & GEN9_DFSM_PIPE_B_DISABLE) pipe_mask &= ~2u;
-    if (dfsm & GEN9_DFSM_PIPE_C_DISABLE) pipe_mask &= ~4u;
+    if (dfsm & GEN9_DFSM_PIPE_A_DISABLE)
+        pipe_mask &= ~1u;
+    if (dfsm & GEN9_DFSM_PIPE_B_DISABLE)
+        pipe_mask &= ~2u;
+    if (dfsm & GEN9_DFSM_PIPE_C_DISABLE)
+        pipe_mask &= ~4u;
     assert_int_equal(pipe_mask, 0);
     assert_int_equal(dfsm, 0x50200000);
-    vgt_regs_write(r, GEN9_SKL_DFSM, 0, NULL);                  /* read-only */
+    vgt_regs_write(r, GEN9_SKL_DFSM, 0, NULL); /* read-only */
     assert_int_equal(vgt_regs_read(r, GEN9_SKL_DFSM), 0x50200000);
     assert_true(r->st.ro_ignored >= 1);
 
@@ -104,7 +107,7 @@ static void test_reset_handshake(void **state)
     }
     for (unsigned loop = 0; loop < 2; loop++) {
         vgt_regs_write(r, GEN9_GDRST, GEN9_GRDOM_FULL, &act);
-        assert_int_equal(act.reset_engines, 0xF);       /* all four virtual engines */
+        assert_int_equal(act.reset_engines, 0xF); /* all four virtual engines */
         assert_int_equal(vgt_regs_read(r, GEN9_GDRST) & GEN9_GRDOM_FULL, 0);
     }
     for (unsigned i = 0; i < 4; i++) {
@@ -118,7 +121,7 @@ static void test_reset_handshake(void **state)
     vgt_regs_write(r, GEN9_GDRST, GEN9_GRDOM_VECS | GEN9_GRDOM_BLT, &act);
     assert_int_equal(act.reset_engines, 1u << IGPU_VECS | 1u << IGPU_BCS);
     vgt_regs_write(r, GEN9_GDRST, GEN9_GRDOM_MEDIA2 | GEN9_GRDOM_GUC, &act);
-    assert_int_equal(act.reset_engines, 0);             /* no VCS1, no GuC */
+    assert_int_equal(act.reset_engines, 0); /* no VCS1, no GuC */
     assert_int_equal(r->st.engine_resets, 8 + 1 + 2);
 }
 
@@ -129,12 +132,14 @@ static void test_engine_resume_and_stop(void **state)
     for (unsigned i = 0; i < 4; i++) {
         uint32_t b = igpu_engine_base(engines[i]);
         vgt_regs_write(r, GEN9_RING_HWSTAM(b), ~0u, NULL);
-        vgt_regs_write(r, GEN9_RING_MODE(b), GEN9_MASKED_BIT_ENABLE(GEN9_GFX_RUN_LIST_ENABLE), NULL);
-        vgt_regs_write(r, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING), NULL);
+        vgt_regs_write(r, GEN9_RING_MODE(b), GEN9_MASKED_BIT_ENABLE(GEN9_GFX_RUN_LIST_ENABLE),
+                       NULL);
+        vgt_regs_write(r, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING),
+                       NULL);
         assert_int_equal(vgt_regs_read(r, GEN9_RING_MODE(b)), GEN9_GFX_RUN_LIST_ENABLE);
         vgt_regs_write(r, GEN9_RING_EMR(b), ~0u, NULL);
         vgt_regs_write(r, GEN9_RING_EIR(b), ~0u, NULL);
-        assert_int_equal(vgt_regs_read(r, GEN9_RING_ESR(b)), 0);  /* not "still in error" */
+        assert_int_equal(vgt_regs_read(r, GEN9_RING_ESR(b)), 0); /* not "still in error" */
         vgt_regs_write(r, GEN9_RING_EMR(b), ~GEN9_ERROR_INSTRUCTION, NULL);
         assert_int_equal(vgt_regs_read(r, GEN9_RING_EMR(b)), ~GEN9_ERROR_INSTRUCTION);
         assert_false(vgt_regs_stopped(r, engines[i]));
@@ -168,7 +173,9 @@ static void test_engine_resume_and_stop(void **state)
 static void test_workarounds_and_storage(void **state)
 {
     struct vgt_regs *r = *state;
-    const struct { uint32_t reg, set, read; } wa[] = {
+    const struct {
+        uint32_t reg, set, read;
+    } wa[] = {
         { GEN9_CACHE_MODE_1, GEN9_MASKED_BIT_ENABLE(0x22), 0x22 },
         { GEN9_HDC_CHICKEN0, GEN9_MASKED_BIT_ENABLE(0x30), 0x30 },
         { GEN9_HALF_SLICE_CHICKEN5, GEN9_MASKED_BIT_DISABLE(0x1), 0x1 },
@@ -179,7 +186,7 @@ static void test_workarounds_and_storage(void **state)
     for (unsigned i = 0; i < sizeof wa / sizeof wa[0]; i++) {
         vgt_regs_write(r, wa[i].reg, wa[i].set, NULL);
         assert_int_equal((vgt_regs_read(r, wa[i].reg) ^ wa[i].set) & wa[i].read, 0);
-        assert_int_equal(vgt_regs_read(r, wa[i].reg) >> 16, 0);    /* reads the low half */
+        assert_int_equal(vgt_regs_read(r, wa[i].reg) >> 16, 0); /* reads the low half */
         assert_true(vgt_regs_is_masked(wa[i].reg));
     }
     /* A masked write without mask bits changes nothing. */
@@ -233,7 +240,7 @@ static uint32_t pcode_rw(struct vgt_regs *r, uint32_t mbox, uint32_t data)
     vgt_regs_write(r, GEN9_PCODE_MAILBOX, GEN9_PCODE_READY | mbox, NULL);
     uint32_t m = vgt_regs_read(r, GEN9_PCODE_MAILBOX);
     assert_int_equal(m & GEN9_PCODE_READY, 0);
-    assert_int_equal(m & GEN9_PCODE_ERROR_MASK, 0);             /* GEN6_PCODE_SUCCESS */
+    assert_int_equal(m & GEN9_PCODE_ERROR_MASK, 0); /* GEN6_PCODE_SUCCESS */
     return vgt_regs_read(r, GEN9_PCODE_DATA);
 }
 
@@ -244,7 +251,7 @@ static void test_pcode(void **state)
     assert_int_equal(pcode_rw(r, GEN9_PCODE_READ_MEM_LATENCY, 1), 0x61514b3d);
     assert_int_equal(pcode_rw(r, GEN9_PCODE_CDCLK_CONTROL, 0), GEN9_CDCLK_READY_FOR_CHANGE);
     assert_int_equal(pcode_rw(r, GEN9_PCODE_READ_RC6VIDS, 0x10), 0x11);
-    assert_int_equal(pcode_rw(r, 0x1A | 0x500, 0x55), 0x55);    /* any other: data unchanged */
+    assert_int_equal(pcode_rw(r, 0x1A | 0x500, 0x55), 0x55); /* any other: data unchanged */
     assert_int_equal(r->st.pcode, 5);
 }
 
@@ -265,7 +272,7 @@ static void test_sagv_and_dfsm(void **state)
     assert_int_equal(vgt_regs_read(r, GEN9_SKL_DFSM), GEN9_DFSM_PIPE_B_DISABLE);
     vgt_regs_write(r, GEN9_SKL_DFSM, 0, NULL);
     assert_int_equal(vgt_regs_read(r, GEN9_SKL_DFSM), GEN9_DFSM_PIPE_B_DISABLE);
-    assert_false(vgt_regs_set_fuse(r, GEN9_PCODE_DATA, 1));     /* not a fuse */
+    assert_false(vgt_regs_set_fuse(r, GEN9_PCODE_DATA, 1)); /* not a fuse */
 }
 
 /* The table itself: one row per register, ranges disjoint from rows and each other, kinds
@@ -288,12 +295,11 @@ static void test_table(void **state)
     }
     for (unsigned g = 0; g < vgt_reg_ranges_count; g++)
         for (unsigned h = g + 1; h < vgt_reg_ranges_count; h++)
-            assert_true(vgt_reg_ranges[g].off + 4u * vgt_reg_ranges[g].dwords <=
-                            vgt_reg_ranges[h].off ||
-                        vgt_reg_ranges[h].off + 4u * vgt_reg_ranges[h].dwords <=
-                            vgt_reg_ranges[g].off);
+            assert_true(
+                vgt_reg_ranges[g].off + 4u * vgt_reg_ranges[g].dwords <= vgt_reg_ranges[h].off ||
+                vgt_reg_ranges[h].off + 4u * vgt_reg_ranges[h].dwords <= vgt_reg_ranges[g].off);
     assert_false(vgt_regs_init(&tmp, 7));
-    assert_true(vgt_regs_init(&tmp, 24500000));        /* a divide-logic rate */
+    assert_true(vgt_regs_init(&tmp, 24500000)); /* a divide-logic rate */
 }
 
 int main(void)

@@ -15,20 +15,20 @@
 #include "arch/x86/vmx_controls.h"
 
 /* Measured in Bochs 2.7, cpu: model=corei7_skylake_x (IA32_VMX_* MSRs 0x480..0x491). */
-#define BOCHS_BASIC            0x00d810000000002bULL
-#define BOCHS_PINBASED         0x0000007f00000016ULL
-#define BOCHS_PROCBASED        0xf7f9fffe0401e172ULL
-#define BOCHS_EXIT             0x007fffff00036dffULL
-#define BOCHS_ENTRY            0x0000ffff000011ffULL
-#define BOCHS_CR0_FIXED0       0x0000000080000021ULL
-#define BOCHS_CR0_FIXED1       0x00000000ffffffffULL
-#define BOCHS_CR4_FIXED0       0x0000000000002000ULL
-#define BOCHS_CR4_FIXED1       0x00000000003727ffULL
-#define BOCHS_PROCBASED2       0x02177fff00000000ULL
-#define BOCHS_TRUE_PINBASED    0x0000007f00000016ULL
-#define BOCHS_TRUE_PROCBASED   0xf7f9fffe04006172ULL
-#define BOCHS_TRUE_EXIT        0x007fffff00036dfbULL
-#define BOCHS_TRUE_ENTRY       0x0000ffff000011fbULL
+#define BOCHS_BASIC          0x00d810000000002bULL
+#define BOCHS_PINBASED       0x0000007f00000016ULL
+#define BOCHS_PROCBASED      0xf7f9fffe0401e172ULL
+#define BOCHS_EXIT           0x007fffff00036dffULL
+#define BOCHS_ENTRY          0x0000ffff000011ffULL
+#define BOCHS_CR0_FIXED0     0x0000000080000021ULL
+#define BOCHS_CR0_FIXED1     0x00000000ffffffffULL
+#define BOCHS_CR4_FIXED0     0x0000000000002000ULL
+#define BOCHS_CR4_FIXED1     0x00000000003727ffULL
+#define BOCHS_PROCBASED2     0x02177fff00000000ULL
+#define BOCHS_TRUE_PINBASED  0x0000007f00000016ULL
+#define BOCHS_TRUE_PROCBASED 0xf7f9fffe04006172ULL
+#define BOCHS_TRUE_EXIT      0x007fffff00036dfbULL
+#define BOCHS_TRUE_ENTRY     0x0000ffff000011fbULL
 
 /* Bit positions from the SDM tables, as test vectors for the controls the lead's header does
  * not name (yet); each is checked against the name table below. */
@@ -46,7 +46,7 @@
 #define T_ENTRY_IA32E_GUEST       (1u << 9)
 #define T_ENTRY_LOAD_EFER         (1u << 15)
 #define T_ENTRY_LOAD_BNDCFGS      (1u << 16)
-#define CR0_ET_TEST               (1ULL << 4)   /* CR0.ET, SDM Vol. 3A §2.5 */
+#define CR0_ET_TEST               (1ULL << 4) /* CR0.ET, SDM Vol. 3A §2.5 */
 
 static void test_bochs_basic_says_true_controls(void **state)
 {
@@ -99,7 +99,8 @@ static void test_proc_required_missing(void **state)
     assert_true(vmx_ctl_value_ok(BOCHS_TRUE_PROCBASED, out));
     /* As an optional control the same bit is simply left out. */
     assert_int_equal(vmx_ctl_negotiate(BOCHS_TRUE_PROCBASED, PROC_HLT_EXITING,
-                                       T_PROC_MONITOR_TRAP_FLAG, &out, &missing), 0);
+                                       T_PROC_MONITOR_TRAP_FLAG, &out, &missing),
+                     0);
     assert_int_equal(out, 0x04006172u | PROC_HLT_EXITING);
     assert_int_equal(missing, 0);
 }
@@ -111,12 +112,14 @@ static void test_pin(void **state)
     assert_int_equal(vmx_ctl_negotiate(BOCHS_TRUE_PINBASED,
                                        PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING |
                                            PIN_VMX_PREEMPTION_TIMER,
-                                       PIN_VIRTUAL_NMIS, &out, &missing), 0);
+                                       PIN_VIRTUAL_NMIS, &out, &missing),
+                     0);
     assert_int_equal(out, 0x16u | PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING |
                               PIN_VMX_PREEMPTION_TIMER | PIN_VIRTUAL_NMIS);
     /* Posted interrupts are not offered. */
     assert_int_equal(vmx_ctl_negotiate(BOCHS_TRUE_PINBASED, T_PIN_POSTED_INTERRUPTS, 0, &out,
-                                       &missing), -1);
+                                       &missing),
+                     -1);
     assert_int_equal(missing, T_PIN_POSTED_INTERRUPTS);
     assert_int_equal(out, 0x16u);
 }
@@ -133,14 +136,16 @@ static void test_exit_and_entry(void **state)
     assert_int_equal(vmx_ctl_negotiate(BOCHS_EXIT, req, 0, &out, &missing), 0);
     assert_int_equal(out & T_EXIT_SAVE_DEBUG, T_EXIT_SAVE_DEBUG);
     assert_int_equal(vmx_ctl_negotiate(BOCHS_TRUE_EXIT, req | T_EXIT_CLEAR_BNDCFGS, 0, &out,
-                                       &missing), -1);
+                                       &missing),
+                     -1);
     assert_int_equal(missing, T_EXIT_CLEAR_BNDCFGS);
 
     req = T_ENTRY_IA32E_GUEST | T_ENTRY_LOAD_EFER;
     assert_int_equal(vmx_ctl_negotiate(BOCHS_TRUE_ENTRY, req, 0, &out, &missing), 0);
     assert_int_equal(out, 0x11fbu | req);
     assert_int_equal(vmx_ctl_negotiate(BOCHS_TRUE_ENTRY, req | T_ENTRY_LOAD_BNDCFGS, 0, &out,
-                                       &missing), -1);
+                                       &missing),
+                     -1);
     assert_int_equal(missing, T_ENTRY_LOAD_BNDCFGS);
 }
 
@@ -169,13 +174,13 @@ static void test_null_out_and_missing(void **state)
 {
     (void)state;
     uint32_t out, missing = 7;
-    assert_int_equal(vmx_ctl_negotiate(BOCHS_PROCBASED2, PROC2_ENABLE_EPT, 0, NULL, &missing),
-                     -1);
+    assert_int_equal(vmx_ctl_negotiate(BOCHS_PROCBASED2, PROC2_ENABLE_EPT, 0, NULL, &missing), -1);
     assert_int_equal(missing, 0);
     assert_int_equal(vmx_ctl_negotiate(BOCHS_PROCBASED2, PROC2_ENABLE_EPT, 0, &out, NULL), 0);
     assert_int_equal(out, PROC2_ENABLE_EPT);
     assert_int_equal(vmx_ctl_negotiate(BOCHS_TRUE_PROCBASED, T_PROC_MONITOR_TRAP_FLAG, 0, &out,
-                                       NULL), -1);
+                                       NULL),
+                     -1);
 }
 
 /* The rules, over many pseudo-random capabilities and requests (a fixed-seed xorshift). */
@@ -281,12 +286,20 @@ static void test_bit_names(void **state)
 static void test_names_cover_lead_masks(void **state)
 {
     (void)state;
-    const struct { enum vmx_ctl_kind k; uint32_t mask; } m[] = {
-        { VMX_CTL_PIN, PIN_EXTERNAL_INTERRUPT_EXITING }, { VMX_CTL_PIN, PIN_NMI_EXITING },
-        { VMX_CTL_PIN, PIN_VIRTUAL_NMIS }, { VMX_CTL_PIN, PIN_VMX_PREEMPTION_TIMER },
-        { VMX_CTL_PROC, PROC_HLT_EXITING }, { VMX_CTL_PROC, PROC_USE_IO_BITMAPS },
-        { VMX_CTL_PROC, PROC_USE_MSR_BITMAPS }, { VMX_CTL_PROC, PROC_ACTIVATE_SECONDARY },
-        { VMX_CTL_PROC2, PROC2_ENABLE_EPT }, { VMX_CTL_PROC2, PROC2_ENABLE_VPID },
+    const struct {
+        enum vmx_ctl_kind k;
+        uint32_t mask;
+    } m[] = {
+        { VMX_CTL_PIN, PIN_EXTERNAL_INTERRUPT_EXITING },
+        { VMX_CTL_PIN, PIN_NMI_EXITING },
+        { VMX_CTL_PIN, PIN_VIRTUAL_NMIS },
+        { VMX_CTL_PIN, PIN_VMX_PREEMPTION_TIMER },
+        { VMX_CTL_PROC, PROC_HLT_EXITING },
+        { VMX_CTL_PROC, PROC_USE_IO_BITMAPS },
+        { VMX_CTL_PROC, PROC_USE_MSR_BITMAPS },
+        { VMX_CTL_PROC, PROC_ACTIVATE_SECONDARY },
+        { VMX_CTL_PROC2, PROC2_ENABLE_EPT },
+        { VMX_CTL_PROC2, PROC2_ENABLE_VPID },
         { VMX_CTL_PROC2, PROC2_UNRESTRICTED_GUEST },
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {

@@ -33,9 +33,9 @@ static void test_not_owed_to_itself_or_strangers(void **state)
 {
     two_guests(100, 100);
     assert_false(cpu_share_owed(&s, 0, 0, 0, 50 * MS));
-    assert_false(cpu_share_owed(&s, 5, 0, 1, 50 * MS));     /* no weight: not a guest */
+    assert_false(cpu_share_owed(&s, 5, 0, 1, 50 * MS)); /* no weight: not a guest */
     assert_false(cpu_share_owed(&s, CPU_SHARE_MAX, 0, 1, 50 * MS));
-    assert_false(cpu_share_owed(&s, 0, 10 * MS, 1, 10 * MS));   /* equal: nobody cuts in */
+    assert_false(cpu_share_owed(&s, 0, 10 * MS, 1, 10 * MS)); /* equal: nobody cuts in */
 }
 
 /* Weight 300 against 100: 30 ms of use weighs as 10 ms. */
@@ -55,11 +55,11 @@ static void test_old_use_is_forgotten(void **state)
     two_guests(100, 100);
     uint64_t t[2] = { 80 * MS, 0 };
     uint64_t now = 0;
-    assert_true(cpu_share_owed(&s, 1, t[1], 0, t[0]));     /* 0 < 80: guest 1 is owed */
+    assert_true(cpu_share_owed(&s, 1, t[1], 0, t[0])); /* 0 < 80: guest 1 is owed */
     for (unsigned p = 0; p < 4; p++) {
         now += CPU_SHARE_PERIOD_NS;
         cpu_share_tick(&s, now, t, 2);
-        cpu_share_tick(&s, now + 1, t, 2);      /* same period: no second halving */
+        cpu_share_tick(&s, now + 1, t, 2); /* same period: no second halving */
         t[1] += 10 * MS;
     }
     /* guest 0: 80 -> 40 -> 20 -> 10 -> 5 ms; guest 1: 0, 5, 7.5, 8.75 ms recent + 10 this period */

@@ -342,8 +342,8 @@ struct snap {
 };
 
 static const uint64_t probes[] = {
-    0, 0x1000, 0x3000, 0x1FF000, 0x200000, 0x201000, 0x3FF000, 0x400000, 0x5FF000, 0x600000,
-    0x7FF000, 0x800000, 0x40000000, 0x40001000, 0x40200000, 0x8000000000ULL,
+    0,        0x1000,   0x3000,   0x1FF000, 0x200000,   0x201000,   0x3FF000,   0x400000,
+    0x5FF000, 0x600000, 0x7FF000, 0x800000, 0x40000000, 0x40001000, 0x40200000, 0x8000000000ULL,
 };
 #define NPROBES (sizeof probes / sizeof probes[0])
 
@@ -434,7 +434,7 @@ static void test_alloc_failure_unmap_protect(void **state)
 
 /* ---- random operations against a per-page model ---- */
 
-#define WIN_PAGES 4096u  /* 16 MiB window at GPA 0, plus the same at 1 GiB - 8 MiB */
+#define WIN_PAGES 4096u /* 16 MiB window at GPA 0, plus the same at 1 GiB - 8 MiB */
 struct model_page {
     bool mapped;
     uint64_t hpa;
@@ -451,7 +451,8 @@ static uint64_t rng(uint64_t *s)
 
 static uint64_t win_gpa(unsigned i)
 {
-    return i < WIN_PAGES / 2 ? (uint64_t)i * 4096 : 1 * GiB - 8 * MiB + (uint64_t)(i - WIN_PAGES / 2) * 4096;
+    return i < WIN_PAGES / 2 ? (uint64_t)i * 4096
+                             : 1 * GiB - 8 * MiB + (uint64_t)(i - WIN_PAGES / 2) * 4096;
 }
 
 static void test_random_against_model(void **state)
@@ -460,8 +461,8 @@ static void test_random_against_model(void **state)
     static struct model_page m[WIN_PAGES];
     memset(m, 0, sizeof m);
     uint64_t seed = 0xC0FFEE123456789ULL;
-    const unsigned perm_choices[] = { EPT_PERM_R, EPT_PERM_R | EPT_PERM_W, EPT_PERM_RWX,
-                                      EPT_PERM_X, EPT_PERM_R | EPT_PERM_X };
+    const unsigned perm_choices[] = { EPT_PERM_R, EPT_PERM_R | EPT_PERM_W, EPT_PERM_RWX, EPT_PERM_X,
+                                      EPT_PERM_R | EPT_PERM_X };
     const unsigned mt_choices[] = { EPT_MT_WB, EPT_MT_UC, EPT_MT_WT };
     unsigned nomem = 0, noent = 0, ok[4] = { 0 }, large_seen = 0;
 
@@ -506,7 +507,8 @@ static void test_random_against_model(void **state)
             ok[op]++;
             for (unsigned i = first; i < first + n; i++) {
                 if (op <= 1)
-                    m[i] = (struct model_page){ true, hpa + (uint64_t)(i - first) * 4096, perms, mt };
+                    m[i] = (struct model_page){ true, hpa + (uint64_t)(i - first) * 4096, perms,
+                                                mt };
                 else if (op == 2)
                     m[i].mapped = false;
                 else

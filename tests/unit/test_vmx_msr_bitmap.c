@@ -60,7 +60,7 @@ static void test_low_write_only(void **state)
 {
     (void)state;
     assert_int_equal(msr_bitmap_allow(bm, T_IA32_APIC_BASE, false, true), 0);
-    expect[MSR_BITMAP_WRITE_LOW + 3] = (uint8_t)~(1u << 3);
+    expect[MSR_BITMAP_WRITE_LOW + 3] = (uint8_t) ~(1u << 3);
     assert_memory_equal(bm, expect, sizeof bm);
     assert_true(msr_bitmap_exits(bm, T_IA32_APIC_BASE, false));
     assert_false(msr_bitmap_exits(bm, T_IA32_APIC_BASE, true));
@@ -76,8 +76,8 @@ static void test_high_both(void **state)
     assert_memory_equal(bm, expect, sizeof bm);
     assert_int_equal(msr_bitmap_allow(bm, T_IA32_FS_BASE, true, true), 0);
     assert_int_equal(msr_bitmap_allow(bm, T_IA32_KERNEL_GS_BASE, true, false), 0);
-    expect[MSR_BITMAP_READ_HIGH + 32] = (uint8_t)~((1u << 0) | (1u << 2));
-    expect[MSR_BITMAP_WRITE_HIGH + 32] = (uint8_t)~(1u << 0);
+    expect[MSR_BITMAP_READ_HIGH + 32] = (uint8_t) ~((1u << 0) | (1u << 2));
+    expect[MSR_BITMAP_WRITE_HIGH + 32] = (uint8_t) ~(1u << 0);
     assert_memory_equal(bm, expect, sizeof bm);
     assert_false(msr_bitmap_exits(bm, T_IA32_KERNEL_GS_BASE, false));
     assert_true(msr_bitmap_exits(bm, T_IA32_KERNEL_GS_BASE, true));
@@ -117,8 +117,8 @@ static void test_reintercept(void **state)
 static void test_outside_ranges_always_exit(void **state)
 {
     (void)state;
-    const uint32_t outside[] = { 0x2000, 0x12345, 0xBFFFFFFFu, 0xC0002000u, 0xC0010000u,
-                                 0xFFFFFFFFu, 0x40000000u };
+    const uint32_t outside[] = { 0x2000,      0x12345,     0xBFFFFFFFu, 0xC0002000u,
+                                 0xC0010000u, 0xFFFFFFFFu, 0x40000000u };
     for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
         assert_int_equal(msr_bitmap_allow(bm, outside[i], true, true), -1);
         assert_true(msr_bitmap_exits(bm, outside[i], false));

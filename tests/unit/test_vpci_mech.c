@@ -18,16 +18,16 @@
 /* A test function at 00:03.0: ids 0x1AF4:0x1234, a 4 KiB 32-bit BAR0 at 0xC0000000, a 1 MiB
  * 64-bit prefetchable BAR2 at 0x1_0000_0000, a 32-port I/O BAR4 at 0x1000, command IO|MEM
  * writable, a scratch dword at 0x40 with only its middle 16 bits writable. */
-#define T_DEV 3
-#define T_VENDOR 0x1AF4
-#define T_DEVICE 0x1234
-#define T_BAR0 0xC0000000ULL
-#define T_BAR0_SIZE 0x1000ULL
-#define T_BAR2 0x100000000ULL
-#define T_BAR2_SIZE 0x100000ULL
-#define T_BAR4 0x1000ULL
-#define T_BAR4_SIZE 32ULL
-#define T_SCRATCH 0x40
+#define T_DEV           3
+#define T_VENDOR        0x1AF4
+#define T_DEVICE        0x1234
+#define T_BAR0          0xC0000000ULL
+#define T_BAR0_SIZE     0x1000ULL
+#define T_BAR2          0x100000000ULL
+#define T_BAR2_SIZE     0x100000ULL
+#define T_BAR4          0x1000ULL
+#define T_BAR4_SIZE     32ULL
+#define T_SCRATCH       0x40
 #define T_SCRATCH_VALUE 0xA1B2C3D4u
 #define T_SCRATCH_WMASK 0x00FFFF00u
 
@@ -56,7 +56,8 @@ static int setup(void **state)
     assert_non_null(f);
     assert_int_equal(vpci_func_set(f, PCI_VENDOR_ID, 2, T_VENDOR, 0), VPCI_OK);
     assert_int_equal(vpci_func_set(f, PCI_DEVICE_ID, 2, T_DEVICE, 0), VPCI_OK);
-    assert_int_equal(vpci_func_set(f, PCI_COMMAND, 2, 0, PCI_COMMAND_IO | PCI_COMMAND_MEMORY), VPCI_OK);
+    assert_int_equal(vpci_func_set(f, PCI_COMMAND, 2, 0, PCI_COMMAND_IO | PCI_COMMAND_MEMORY),
+                     VPCI_OK);
     assert_int_equal(vpci_func_set(f, T_SCRATCH, 4, T_SCRATCH_VALUE, T_SCRATCH_WMASK), VPCI_OK);
     assert_int_equal(vpci_func_set_bar(f, 0, VPCI_BAR_MEM32, false, T_BAR0_SIZE, T_BAR0), VPCI_OK);
     assert_int_equal(vpci_func_set_bar(f, 2, VPCI_BAR_MEM64, true, T_BAR2_SIZE, T_BAR2), VPCI_OK);
@@ -94,7 +95,7 @@ static void test_latch_only_32bit(void **state)
     select_reg(T_DEV, 0);
     assert_false(vpci_claims_port(CF8, 1));
     assert_false(vpci_claims_port(CF8, 2));
-    assert_false(vpci_claims_port(CF8 + 1, 1));       /* 0xCF9, reset control on a PC */
+    assert_false(vpci_claims_port(CF8 + 1, 1)); /* 0xCF9, reset control on a PC */
     assert_false(vpci_claims_port(CF8 + 2, 2));
     assert_true(vpci_claims_port(CF8, 4));
     for (unsigned p = CFC; p < CFC + 4; p++) {
@@ -141,7 +142,7 @@ static void test_byte_lanes(void **state)
     assert_int_equal(vpci_io_read(&bus, CFC + 2, 1), 0xB2);
     assert_int_equal(vpci_io_read(&bus, CFC + 3, 1), 0xA1);
     assert_int_equal(vpci_io_read(&bus, CFC + 0, 2), 0xC3D4);
-    assert_int_equal(vpci_io_read(&bus, CFC + 1, 2), 0xB2C3);   /* unaligned word inside */
+    assert_int_equal(vpci_io_read(&bus, CFC + 1, 2), 0xB2C3); /* unaligned word inside */
     assert_int_equal(vpci_io_read(&bus, CFC + 2, 2), 0xA1B2);
 }
 
@@ -170,7 +171,7 @@ static void test_byte_write_lane(void **state)
 static void test_register_bits_select_dword(void **state)
 {
     (void)state;
-    vpci_io_write(&bus, CF8, 4, addr(0, T_DEV, 0, T_SCRATCH + 2));   /* bits 1:0 dropped */
+    vpci_io_write(&bus, CF8, 4, addr(0, T_DEV, 0, T_SCRATCH + 2)); /* bits 1:0 dropped */
     assert_int_equal(vpci_io_read(&bus, CFC, 4), T_SCRATCH_VALUE);
 }
 
@@ -179,14 +180,17 @@ static void test_register_bits_select_dword(void **state)
 static void test_absent_functions_read_ones(void **state)
 {
     (void)state;
-    const uint32_t absent[][3] = { { 0, 0, 0 }, { 0, T_DEV, 1 }, { 0, 31, 7 }, { 1, T_DEV, 0 },
+    const uint32_t absent[][3] = { { 0, 0, 0 },
+                                   { 0, T_DEV, 1 },
+                                   { 0, 31, 7 },
+                                   { 1, T_DEV, 0 },
                                    { 255, T_DEV, 0 } };
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
         vpci_io_write(&bus, CF8, 4, addr(absent[i][0], absent[i][1], absent[i][2], 0));
         assert_int_equal(vpci_io_read(&bus, CFC, 4), 0xFFFFFFFFu);
         assert_int_equal(vpci_io_read(&bus, CFC + 2, 2), 0xFFFF);
         assert_int_equal(vpci_io_read(&bus, CFC + 3, 1), 0xFF);
-        vpci_io_write(&bus, CFC, 4, 0);         /* goes nowhere */
+        vpci_io_write(&bus, CFC, 4, 0); /* goes nowhere */
     }
     assert_null(vpci_find(&bus, 1, T_DEV, 0));
     assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_VENDOR_ID, 2), T_VENDOR);
@@ -198,8 +202,8 @@ static void test_offsets_past_space_read_ones(void **state)
     (void)state;
     assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, 0xFF, 2), 0xFF00);
     assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, 0x100, 4), 0xFFFFFFFFu);
-    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, 0, 3), 0xFFFFFFFFu);   /* bad width */
-    vpci_cfg_write(&bus, 0, T_DEV, 0, 0xFE, 4, 0);    /* must not write past the array */
+    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, 0, 3), 0xFFFFFFFFu); /* bad width */
+    vpci_cfg_write(&bus, 0, T_DEV, 0, 0xFE, 4, 0); /* must not write past the array */
 }
 
 /* ---- Read-only bits ---- */
@@ -220,12 +224,15 @@ static void test_write_mask_per_bit(void **state)
 {
     (void)state;
     vpci_cfg_write(&bus, 0, T_DEV, 0, T_SCRATCH, 4, 0);
-    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, T_SCRATCH, 4), T_SCRATCH_VALUE & ~T_SCRATCH_WMASK);
+    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, T_SCRATCH, 4),
+                     T_SCRATCH_VALUE & ~T_SCRATCH_WMASK);
     vpci_cfg_write(&bus, 0, T_DEV, 0, T_SCRATCH, 4, 0xFFFFFFFFu);
-    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, T_SCRATCH, 4), T_SCRATCH_VALUE | T_SCRATCH_WMASK);
+    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, T_SCRATCH, 4),
+                     T_SCRATCH_VALUE | T_SCRATCH_WMASK);
     /* command: bits beyond IO|MEM are read-only */
     vpci_cfg_write(&bus, 0, T_DEV, 0, PCI_COMMAND, 2, 0xFFFF);
-    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_COMMAND, 2), PCI_COMMAND_IO | PCI_COMMAND_MEMORY);
+    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_COMMAND, 2),
+                     PCI_COMMAND_IO | PCI_COMMAND_MEMORY);
 }
 
 /* ---- BAR sizing ---- */
@@ -246,12 +253,13 @@ static void test_bar_initial_values(void **state)
     assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 8, 4),
                      PCI_BAR_MEM_TYPE_64 | PCI_BAR_MEM_PREFETCH);
     assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 12, 4), 1);
-    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 16, 4), (uint32_t)T_BAR4 | PCI_BAR_IO);
-    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 4, 4), 0);    /* BAR1 absent */
+    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 16, 4),
+                     (uint32_t)T_BAR4 | PCI_BAR_IO);
+    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 4, 4), 0); /* BAR1 absent */
     uint64_t base = 0;
     assert_int_equal(vpci_bar_base(&bus, T_DEV, 0, 2, &base), VPCI_OK);
     assert_true(base == T_BAR2);
-    assert_int_equal(vpci_bar_base(&bus, T_DEV, 0, 3, &base), VPCI_E_ARG);   /* upper half */
+    assert_int_equal(vpci_bar_base(&bus, T_DEV, 0, 3, &base), VPCI_E_ARG); /* upper half */
     assert_int_equal(vpci_bar_base(&bus, T_DEV, 0, 1, &base), VPCI_E_ARG);
     assert_int_equal(vpci_bar_base(&bus, T_DEV, 1, 0, &base), VPCI_E_ARG);
 }
@@ -259,7 +267,7 @@ static void test_bar_initial_values(void **state)
 static void test_bar_sizing_mem32(void **state)
 {
     (void)state;
-    assert_int_equal(size_probe(PCI_BAR0), (uint32_t)~(T_BAR0_SIZE - 1));
+    assert_int_equal(size_probe(PCI_BAR0), (uint32_t) ~(T_BAR0_SIZE - 1));
     assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0, 4), (uint32_t)T_BAR0);
     /* an unimplemented BAR sizes to 0 */
     assert_int_equal(size_probe(PCI_BAR0 + 4), 0);
@@ -270,7 +278,8 @@ static void test_bar_sizing_mem64(void **state)
 {
     (void)state;
     uint32_t lo = size_probe(PCI_BAR0 + 8), hi = size_probe(PCI_BAR0 + 12);
-    assert_int_equal(lo, (uint32_t)~(T_BAR2_SIZE - 1) | PCI_BAR_MEM_TYPE_64 | PCI_BAR_MEM_PREFETCH);
+    assert_int_equal(lo,
+                     (uint32_t) ~(T_BAR2_SIZE - 1) | PCI_BAR_MEM_TYPE_64 | PCI_BAR_MEM_PREFETCH);
     assert_int_equal(hi, 0xFFFFFFFFu);
     uint64_t mask = ((uint64_t)hi << 32 | lo) & ~(uint64_t)PCI_BAR_MEM_FLAGS;
     assert_true(~mask + 1 == T_BAR2_SIZE);
@@ -284,7 +293,8 @@ static void test_bar_sizing_mem64_above_4g(void **state)
     (void)state;
     struct vpci_func *f = vpci_add_func(&bus, 4, 0, NULL);
     assert_non_null(f);
-    assert_int_equal(vpci_func_set_bar(f, 0, VPCI_BAR_MEM64, false, 1ULL << 33, 1ULL << 34), VPCI_OK);
+    assert_int_equal(vpci_func_set_bar(f, 0, VPCI_BAR_MEM64, false, 1ULL << 33, 1ULL << 34),
+                     VPCI_OK);
     vpci_cfg_write(&bus, 0, 4, 0, PCI_BAR0, 4, 0xFFFFFFFFu);
     vpci_cfg_write(&bus, 0, 4, 0, PCI_BAR0 + 4, 4, 0xFFFFFFFFu);
     assert_int_equal(vpci_cfg_read(&bus, 0, 4, 0, PCI_BAR0, 4), PCI_BAR_MEM_TYPE_64);
@@ -294,8 +304,9 @@ static void test_bar_sizing_mem64_above_4g(void **state)
 static void test_bar_sizing_io(void **state)
 {
     (void)state;
-    assert_int_equal(size_probe(PCI_BAR0 + 16), (uint32_t)~(T_BAR4_SIZE - 1) | PCI_BAR_IO);
-    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 16, 4), (uint32_t)T_BAR4 | PCI_BAR_IO);
+    assert_int_equal(size_probe(PCI_BAR0 + 16), (uint32_t) ~(T_BAR4_SIZE - 1) | PCI_BAR_IO);
+    assert_int_equal(vpci_cfg_read(&bus, 0, T_DEV, 0, PCI_BAR0 + 16, 4),
+                     (uint32_t)T_BAR4 | PCI_BAR_IO);
 }
 
 static void test_bar_sizing_through_ports(void **state)
@@ -303,7 +314,7 @@ static void test_bar_sizing_through_ports(void **state)
     (void)state;
     select_reg(T_DEV, PCI_BAR0);
     vpci_io_write(&bus, CFC, 4, 0xFFFFFFFFu);
-    assert_int_equal(vpci_io_read(&bus, CFC, 4), (uint32_t)~(T_BAR0_SIZE - 1));
+    assert_int_equal(vpci_io_read(&bus, CFC, 4), (uint32_t) ~(T_BAR0_SIZE - 1));
     /* a byte-wide write to the BAR's top lane moves only those bits */
     vpci_io_write(&bus, CFC, 4, (uint32_t)T_BAR0);
     vpci_io_write(&bus, CFC + 3, 1, 0xD0);
@@ -394,10 +405,10 @@ static void test_func_set_errors(void **state)
 {
     (void)state;
     struct vpci_func *f = vpci_find(&bus, 0, T_DEV, 0);
-    assert_int_equal(vpci_func_set(f, 0x41, 2, 0, 0), VPCI_E_ARG);      /* misaligned */
-    assert_int_equal(vpci_func_set(f, 0x40, 3, 0, 0), VPCI_E_ARG);      /* bad width */
-    assert_int_equal(vpci_func_set(f, 0xFE, 4, 0, 0), VPCI_E_ARG);      /* past the end */
-    assert_int_equal(vpci_func_set(f, PCI_BAR0 + 4, 4, 0, 0), VPCI_E_ARG);  /* a BAR */
+    assert_int_equal(vpci_func_set(f, 0x41, 2, 0, 0), VPCI_E_ARG);         /* misaligned */
+    assert_int_equal(vpci_func_set(f, 0x40, 3, 0, 0), VPCI_E_ARG);         /* bad width */
+    assert_int_equal(vpci_func_set(f, 0xFE, 4, 0, 0), VPCI_E_ARG);         /* past the end */
+    assert_int_equal(vpci_func_set(f, PCI_BAR0 + 4, 4, 0, 0), VPCI_E_ARG); /* a BAR */
     assert_int_equal(vpci_func_set(NULL, 0x40, 4, 0, 0), VPCI_E_ARG);
 }
 
@@ -417,9 +428,12 @@ static void test_set_bar_errors(void **state)
     assert_int_equal(vpci_func_set_bar(f, 0, VPCI_BAR_IO, false, 16, 0x10000), VPCI_E_BAR);
     assert_int_equal(vpci_func_set_bar(f, 5, VPCI_BAR_MEM64, false, 4096, 0), VPCI_E_BAR);
     assert_int_equal(vpci_func_set_bar(f, 1, VPCI_BAR_MEM64, false, 4096, 0), VPCI_OK);
-    assert_int_equal(vpci_func_set_bar(f, 2, VPCI_BAR_MEM32, false, 4096, 0), VPCI_E_BAR);  /* upper half */
-    assert_int_equal(vpci_func_set_bar(f, 1, VPCI_BAR_MEM32, false, 4096, 0), VPCI_E_BAR);  /* taken */
-    assert_int_equal(vpci_func_set_bar(f, 0, VPCI_BAR_MEM64, false, 4096, 0), VPCI_E_BAR);  /* next taken */
+    assert_int_equal(vpci_func_set_bar(f, 2, VPCI_BAR_MEM32, false, 4096, 0),
+                     VPCI_E_BAR); /* upper half */
+    assert_int_equal(vpci_func_set_bar(f, 1, VPCI_BAR_MEM32, false, 4096, 0),
+                     VPCI_E_BAR); /* taken */
+    assert_int_equal(vpci_func_set_bar(f, 0, VPCI_BAR_MEM64, false, 4096, 0),
+                     VPCI_E_BAR); /* next taken */
     assert_int_equal(vpci_func_set_bar(f, 0, VPCI_BAR_MEM32, false, 4096, 0), VPCI_OK);
 }
 

@@ -13,8 +13,8 @@
 #include "vmm/vpci/pch_pci.h"
 #include "vmm/vpci/vgpu_pci.h"
 
-#define MIB (1ULL << 20)
-#define T_LOW_GM_MIB 48         /* rounds up to a 64 MiB aperture window */
+#define MIB          (1ULL << 20)
+#define T_LOW_GM_MIB 48 /* rounds up to a 64 MiB aperture window */
 
 static struct vpci bus;
 
@@ -59,13 +59,15 @@ static void test_host_bridge_identity(void **state)
     (void)state;
     unsigned d = HOSTBRIDGE_PCI_DEV, f = HOSTBRIDGE_PCI_FN;
     assert_int_equal(vpci_cfg_read(&bus, 0, d, f, PCI_VENDOR_ID, 4), 0x19188086u);
-    assert_int_equal(vpci_cfg_read(&bus, 0, d, f, PCI_CLASS_REVISION, 4), 0x06000000u | HOSTBRIDGE_PCI_REVISION);
+    assert_int_equal(vpci_cfg_read(&bus, 0, d, f, PCI_CLASS_REVISION, 4),
+                     0x06000000u | HOSTBRIDGE_PCI_REVISION);
     assert_int_equal(vpci_cfg_read(&bus, 0, d, f, PCI_HEADER_TYPE, 1), 0);
     for (unsigned b = 0; b < PCI_MAX_BARS; b++)
         assert_int_equal(vpci_cfg_read(&bus, 0, d, f, PCI_BAR0 + 4 * b, 4), 0);
     /* fixed: the guest cannot turn the bridge off */
     vpci_cfg_write(&bus, 0, d, f, PCI_COMMAND, 2, 0);
-    assert_int_equal(vpci_cfg_read(&bus, 0, d, f, PCI_COMMAND, 2), PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    assert_int_equal(vpci_cfg_read(&bus, 0, d, f, PCI_COMMAND, 2),
+                     PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
 }
 
 static void test_only_two_functions(void **state)
@@ -98,8 +100,8 @@ static void test_vgpu_identity(void **state)
 static void test_vgpu_identity_read_only(void **state)
 {
     (void)state;
-    const unsigned ro[] = { PCI_VENDOR_ID, PCI_CLASS_REVISION,
-                            PCI_SUBSYSTEM_VENDOR_ID, PCI_ROM_ADDRESS, GEN9_PCI_GMCH_CTRL, GEN9_PCI_BDSM };
+    const unsigned ro[] = { PCI_VENDOR_ID,   PCI_CLASS_REVISION, PCI_SUBSYSTEM_VENDOR_ID,
+                            PCI_ROM_ADDRESS, GEN9_PCI_GMCH_CTRL, GEN9_PCI_BDSM };
     for (size_t i = 0; i < sizeof ro / sizeof ro[0]; i++) {
         uint32_t before = gpu(ro[i], 4);
         gpu_write(ro[i], 4, ~before);
@@ -107,9 +109,9 @@ static void test_vgpu_identity_read_only(void **state)
     }
     gpu_write(PCI_HEADER_TYPE, 1, PCI_HEADER_MULTIFUNCTION);
     assert_int_equal(gpu(PCI_HEADER_TYPE, 1), 0);
-    gpu_write(PCI_CACHE_LINE_SIZE, 4, 0xFFFFFF10u);   /* cache line is scratch, the rest not */
+    gpu_write(PCI_CACHE_LINE_SIZE, 4, 0xFFFFFF10u); /* cache line is scratch, the rest not */
     assert_int_equal(gpu(PCI_CACHE_LINE_SIZE, 4), 0x10);
-    gpu_write(PCI_INTERRUPT_LINE, 2, 0xFF0B);         /* line is the OS's, pin is not */
+    gpu_write(PCI_INTERRUPT_LINE, 2, 0xFF0B); /* line is the OS's, pin is not */
     assert_int_equal(gpu(PCI_INTERRUPT_LINE, 2), 0x010B);
     gpu_write(PCI_STATUS, 2, 0xFFFF);
     assert_int_equal(gpu(PCI_STATUS, 2), 0);
@@ -121,7 +123,7 @@ static void test_vgpu_command(void **state)
     assert_int_equal(gpu(PCI_COMMAND, 2), PCI_COMMAND_IO | PCI_COMMAND_MEMORY);
     gpu_write(PCI_COMMAND, 2, 0xFFFF);
     assert_int_equal(gpu(PCI_COMMAND, 2), PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
-                                          PCI_COMMAND_INTX_DISABLE);
+                                              PCI_COMMAND_INTX_DISABLE);
     gpu_write(PCI_COMMAND, 2, 0);
     assert_int_equal(gpu(PCI_COMMAND, 2), 0);
 }
@@ -156,7 +158,11 @@ static void test_vgpu_bar_sizes(void **state)
     assert_int_equal(gpu(PCI_BAR0 + 16, 4), VGPU_BAR4_DEFAULT | PCI_BAR_IO);
 }
 
-struct moved { unsigned n, bar; uint64_t base; bool decode; };
+struct moved {
+    unsigned n, bar;
+    uint64_t base;
+    bool decode;
+};
 
 static void on_bar(void *ctx, const struct vpci_bar_event *ev)
 {
@@ -176,7 +182,7 @@ static void test_vgpu_bar_move_reported(void **state)
     assert_int_equal(m.n, 1);
     assert_int_equal(m.bar, VGPU_BAR_APERTURE);
     assert_true(m.base == 0xD0000000ULL && m.decode);
-    gpu_write(PCI_BAR0 + 4, 4, 0x1);                  /* BAR0 above 4 GiB */
+    gpu_write(PCI_BAR0 + 4, 4, 0x1); /* BAR0 above 4 GiB */
     assert_int_equal(m.n, 2);
     assert_int_equal(m.bar, VGPU_BAR_MMIO);
     assert_true(m.base == 0x1F0000000ULL);
@@ -195,10 +201,10 @@ static void test_gmch_and_bdsm(void **state)
     /* decoded as i915's gen8_get_total_gtt_size does: 1 << GGMS MiB of GGTT */
     unsigned ggms = (gmch >> GEN9_GMCH_GGMS_SHIFT) & GEN9_GMCH_GGMS_MASK;
     assert_int_equal(1u << ggms, 8);
-    assert_int_equal(8 * MIB / 8, 1u << 20);          /* 8-byte entries: 4 GiB of GM */
+    assert_int_equal(8 * MIB / 8, 1u << 20); /* 8-byte entries: 4 GiB of GM */
     assert_int_equal((gmch >> GEN9_GMCH_GMS_SHIFT) & GEN9_GMCH_GMS_MASK, 0);
     assert_int_equal(gpu(GEN9_PCI_BDSM, 4) & GEN9_BDSM_MASK, 0);
-    assert_int_equal(gpu(GEN9_PCI_GMCH_CTRL + 1, 1), 0);  /* byte reads of the GMS half */
+    assert_int_equal(gpu(GEN9_PCI_GMCH_CTRL + 1, 1), 0); /* byte reads of the GMS half */
     assert_int_equal(gpu(GEN9_PCI_GMCH_CTRL, 1), 0xC0);
 }
 
@@ -263,15 +269,15 @@ static void test_msi_capability_for_i915(void **state)
     assert_int_equal(gpu(PCI_CAPABILITY_LIST, 1), VGPU_PCI_MSI_CAP);
     assert_int_equal(gpu(VGPU_PCI_MSI_CAP, 1), PCI_CAP_ID_MSI);
     assert_int_equal(gpu(VGPU_PCI_MSI_CAP + PCI_CAP_NEXT, 1), 0);
-    assert_false(vgpu_pci_msi(&bus, &addr, &data));         /* not enabled yet */
+    assert_false(vgpu_pci_msi(&bus, &addr, &data)); /* not enabled yet */
     gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_ADDRESS_LO, 4, 0xFEE01003u);
     gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_DATA_32, 2, 0x0041);
-    gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_FLAGS, 2, 0xFFFF);  /* only Enable sticks */
+    gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_FLAGS, 2, 0xFFFF); /* only Enable sticks */
     assert_int_equal(gpu(VGPU_PCI_MSI_CAP + PCI_MSI_FLAGS, 2), PCI_MSI_FLAGS_ENABLE);
     assert_true(vgpu_pci_msi(&bus, &addr, &data));
-    assert_int_equal(addr, 0xFEE01000u);                   /* bits 1:0 reserved */
+    assert_int_equal(addr, 0xFEE01000u); /* bits 1:0 reserved */
     assert_int_equal(data, 0x41);
-    gpu_write(PCI_CAPABILITY_LIST, 1, 0);                   /* read-only */
+    gpu_write(PCI_CAPABILITY_LIST, 1, 0); /* read-only */
     assert_int_equal(gpu(PCI_CAPABILITY_LIST, 1), VGPU_PCI_MSI_CAP);
     gpu_write(VGPU_PCI_MSI_CAP + PCI_MSI_FLAGS, 2, 0);
     assert_false(vgpu_pci_msi(&bus, &addr, &data));
@@ -287,18 +293,20 @@ static void test_display_functions(void **state)
     assert_int_equal(vgpu_pci_build(&pci, T_LOW_GM_MIB), VPCI_OK);
     assert_int_equal(vpci_cfg_read(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4), 0);
     assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_VENDOR_ID, 2), 0xFFFF);
-    assert_int_equal(vgpu_pci_add_display(&pci, 0xE2001), VPCI_E_ARG);     /* not a page */
+    assert_int_equal(vgpu_pci_add_display(&pci, 0xE2001), VPCI_E_ARG); /* not a page */
     assert_int_equal(vgpu_pci_add_display(&pci, 0xE2000), VPCI_OK);
     assert_int_equal(vpci_cfg_read(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4), 0xE2000);
     vpci_cfg_write(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4, 0x12345000);
     assert_int_equal(vpci_cfg_read(&pci, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_ASLS, 4), 0xE2000);
-    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_VENDOR_ID, 2), PCI_VENDOR_INTEL);
+    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_VENDOR_ID, 2),
+                     PCI_VENDOR_INTEL);
     assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_DEVICE_ID, 2), 0x7000);
-    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_CLASS_BASE, 1), PCI_BASE_CLASS_BRIDGE);
+    assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_CLASS_BASE, 1),
+                     PCI_BASE_CLASS_BRIDGE);
     assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, PCI_CLASS_DEVICE, 1), 0x01);
     for (unsigned b = 0; b < 6; b++)
         assert_int_equal(vpci_cfg_read(&pci, 0, PCH_PCI_DEV, PCH_PCI_FN, 0x10 + 4 * b, 4), 0);
-    assert_int_equal(vgpu_pci_add_display(&pci, 0xE2000), VPCI_E_EXISTS);   /* once */
+    assert_int_equal(vgpu_pci_add_display(&pci, 0xE2000), VPCI_E_EXISTS); /* once */
 }
 
 int main(void)

@@ -11,8 +11,9 @@
 
 #define AUXD 3u
 /* skl_get_aux_send_ctl(): busy, done, interrupt, the error bits, 1600 us timeout, sizes. */
-#define SEND_CTL(n) (GEN9_DP_AUX_CH_CTL_SEND_BUSY | GEN9_DP_AUX_CH_CTL_STICKY | \
-                     GEN9_DP_AUX_CH_CTL_INTERRUPT | (3u << 26) | ((uint32_t)(n) << 20) | (31u << 5) | 31u)
+#define SEND_CTL(n) \
+    (GEN9_DP_AUX_CH_CTL_SEND_BUSY | GEN9_DP_AUX_CH_CTL_STICKY | GEN9_DP_AUX_CH_CTL_INTERRUPT | \
+     (3u << 26) | ((uint32_t)(n) << 20) | (31u << 5) | 31u)
 
 static uint64_t fx_now;
 
@@ -29,7 +30,7 @@ static inline int fx_aux(struct vdisp *d, const uint8_t *tx, unsigned n, uint8_t
         vdisp_write(d, GEN9_DP_AUX_CH_DATA(AUXD, i / 4), v, fx_now);
     }
     vdisp_write(d, GEN9_DP_AUX_CH_CTL(AUXD), SEND_CTL(n), fx_now);
-    st = vdisp_read(d, GEN9_DP_AUX_CH_CTL(AUXD), fx_now);          /* wait_done: at once */
+    st = vdisp_read(d, GEN9_DP_AUX_CH_CTL(AUXD), fx_now); /* wait_done: at once */
     vdisp_write(d, GEN9_DP_AUX_CH_CTL(AUXD), st | GEN9_DP_AUX_CH_CTL_STICKY, fx_now);
     if (st & GEN9_DP_AUX_CH_CTL_SEND_BUSY || !(st & GEN9_DP_AUX_CH_CTL_DONE))
         return -1;
@@ -39,14 +40,16 @@ static inline int fx_aux(struct vdisp *d, const uint8_t *tx, unsigned n, uint8_t
         return -3;
     unsigned got = (st & GEN9_DP_AUX_CH_CTL_SIZE_MASK) >> GEN9_DP_AUX_CH_CTL_SIZE_SHIFT;
     for (unsigned i = 0; i < got; i++)
-        rx[i] = (uint8_t)(vdisp_read(d, GEN9_DP_AUX_CH_DATA(AUXD, i / 4), fx_now) >> (24 - 8 * (i % 4)));
+        rx[i] = (uint8_t)(vdisp_read(d, GEN9_DP_AUX_CH_DATA(AUXD, i / 4), fx_now) >>
+                          (24 - 8 * (i % 4)));
     return (int)got;
 }
 
 /* drm_dp_dpcd_read(): native read of n (<= 16) bytes; the reply code or -1. */
 static inline int fx_dpcd_read(struct vdisp *d, uint32_t addr, uint8_t *buf, unsigned n)
 {
-    uint8_t tx[4] = { (uint8_t)(0x90 | (addr >> 16 & 0xF)), (uint8_t)(addr >> 8), (uint8_t)addr, (uint8_t)(n - 1) };
+    uint8_t tx[4] = { (uint8_t)(0x90 | (addr >> 16 & 0xF)), (uint8_t)(addr >> 8), (uint8_t)addr,
+                      (uint8_t)(n - 1) };
     uint8_t rx[20];
     int got = fx_aux(d, tx, 4, rx);
     if (got < 1)
@@ -58,7 +61,8 @@ static inline int fx_dpcd_read(struct vdisp *d, uint32_t addr, uint8_t *buf, uns
 
 static inline int fx_dpcd_write(struct vdisp *d, uint32_t addr, const uint8_t *buf, unsigned n)
 {
-    uint8_t tx[20] = { (uint8_t)(0x80 | (addr >> 16 & 0xF)), (uint8_t)(addr >> 8), (uint8_t)addr, (uint8_t)(n - 1) };
+    uint8_t tx[20] = { (uint8_t)(0x80 | (addr >> 16 & 0xF)), (uint8_t)(addr >> 8), (uint8_t)addr,
+                       (uint8_t)(n - 1) };
     uint8_t rx[20];
     for (unsigned i = 0; i < n; i++)
         tx[4 + i] = buf[i];
@@ -67,8 +71,8 @@ static inline int fx_dpcd_write(struct vdisp *d, uint32_t addr, const uint8_t *b
 }
 
 /* One I2C-over-AUX request: bare (len 0) or with data; returns the reply length or -1. */
-static inline int fx_i2c(struct vdisp *d, uint8_t cmd, uint8_t addr, const uint8_t *data, unsigned len,
-                  bool read, uint8_t *rx)
+static inline int fx_i2c(struct vdisp *d, uint8_t cmd, uint8_t addr, const uint8_t *data,
+                         unsigned len, bool read, uint8_t *rx)
 {
     uint8_t tx[20] = { (uint8_t)(cmd << 4), 0, addr, (uint8_t)(len - 1) };
     unsigned n = 3;
@@ -87,9 +91,12 @@ static inline int fx_read_edid(struct vdisp *d, uint8_t *edid, unsigned len)
 {
     uint8_t rx[20], off = 0;
     int xfers = 0;
-    if (fx_i2c(d, 0x4, 0x50, NULL, 0, false, rx) != 1 || rx[0]) return -1;      /* start, MOT */
-    if (fx_i2c(d, 0x4, 0x50, &off, 1, false, rx) != 1 || rx[0]) return -1;       /* offset 0 */
-    if (fx_i2c(d, 0x5, 0x50, NULL, 0, true, rx) != 1 || rx[0]) return -1;        /* read start */
+    if (fx_i2c(d, 0x4, 0x50, NULL, 0, false, rx) != 1 || rx[0])
+        return -1; /* start, MOT */
+    if (fx_i2c(d, 0x4, 0x50, &off, 1, false, rx) != 1 || rx[0])
+        return -1; /* offset 0 */
+    if (fx_i2c(d, 0x5, 0x50, NULL, 0, true, rx) != 1 || rx[0])
+        return -1; /* read start */
     xfers = 3;
     for (unsigned got = 0; got < len;) {
         unsigned want = len - got < 16 ? len - got : 16;
@@ -100,7 +107,7 @@ static inline int fx_read_edid(struct vdisp *d, uint8_t *edid, unsigned len)
         for (int i = 1; i < r; i++)
             edid[got++] = rx[i];
     }
-    fx_i2c(d, 0x1, 0x50, NULL, 0, true, rx);                                      /* stop */
+    fx_i2c(d, 0x1, 0x50, NULL, 0, true, rx); /* stop */
     return xfers + 1;
 }
 

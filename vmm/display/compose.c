@@ -22,14 +22,22 @@ uint32_t display_nosignal_pixel(uint32_t w, uint32_t h, uint32_t x, uint32_t y)
 const char *display_tile_result_name(enum display_tile_result r)
 {
     switch (r) {
-    case DISPLAY_TILE_PICTURE:     return "picture";
-    case DISPLAY_TILE_NO_SOURCE:   return "no source";
-    case DISPLAY_TILE_BAD_SOURCE:  return "bad source geometry";
-    case DISPLAY_TILE_READ_FAILED: return "read failed";
-    case DISPLAY_TILE_NO_MEMORY:   return "no memory";
-    case DISPLAY_TILE_OUTSIDE:     return "outside the wall";
-    case DISPLAY_TILE_REFUSED:     return "bad surface";
-    case DISPLAY_TILE_BAD_SURFACE: return "bad wall surface";
+    case DISPLAY_TILE_PICTURE:
+        return "picture";
+    case DISPLAY_TILE_NO_SOURCE:
+        return "no source";
+    case DISPLAY_TILE_BAD_SOURCE:
+        return "bad source geometry";
+    case DISPLAY_TILE_READ_FAILED:
+        return "read failed";
+    case DISPLAY_TILE_NO_MEMORY:
+        return "no memory";
+    case DISPLAY_TILE_OUTSIDE:
+        return "outside the wall";
+    case DISPLAY_TILE_REFUSED:
+        return "bad surface";
+    case DISPLAY_TILE_BAD_SURFACE:
+        return "bad wall surface";
     }
     return "?";
 }
@@ -56,14 +64,15 @@ static bool grow(uint32_t **buf, size_t *cap, size_t n)
 
 /* The part of the tile on the surface; false if none of it is (or the arguments are bad). */
 struct visible {
-    uint32_t w, h;          /* visible size; the tile's top-left corner is always on the surface */
+    uint32_t w, h; /* visible size; the tile's top-left corner is always on the surface */
 };
 
-static enum display_tile_result clip(const struct display_surface *dst, const struct display_rect *tile,
-                                     struct visible *v)
+static enum display_tile_result clip(const struct display_surface *dst,
+                                     const struct display_rect *tile, struct visible *v)
 {
     if (!dst || !dst->pixels || !tile || dst->pitch % DISPLAY_BYTES_PER_PIXEL ||
-        (uint64_t)dst->pitch < (uint64_t)dst->width * DISPLAY_BYTES_PER_PIXEL || !tile->width || !tile->height)
+        (uint64_t)dst->pitch < (uint64_t)dst->width * DISPLAY_BYTES_PER_PIXEL || !tile->width ||
+        !tile->height)
         return DISPLAY_TILE_BAD_SURFACE;
     if (tile->x >= dst->width || tile->y >= dst->height)
         return DISPLAY_TILE_OUTSIDE;
@@ -85,13 +94,14 @@ typedef uint32_t pixel4 __attribute__((vector_size(16), aligned(4), may_alias));
  * changed it.  One pass of 16-byte vectors that masks, compares and stores: the wall re-reads
  * every guest's picture each frame, so this loop is most of a frame's work (and under an
  * emulator every instruction counts). */
-static void store_row(const struct display_surface *dst, uint32_t x, uint32_t y, const uint32_t *row, uint32_t n)
+static void store_row(const struct display_surface *dst, uint32_t x, uint32_t y,
+                      const uint32_t *row, uint32_t n)
 {
     const pixel4 mask = { DISPLAY_RGB_MASK, DISPLAY_RGB_MASK, DISPLAY_RGB_MASK, DISPLAY_RGB_MASK };
     uint32_t *d = row_at(dst, x, y);
     const uint32_t *s = row, *vec_end = row + (n & ~7u), *end = row + n;
     pixel4 diff = { 0, 0, 0, 0 };
-    for (; s < vec_end; s += 8, d += 8) {      /* pointers, not indices: fewer instructions */
+    for (; s < vec_end; s += 8, d += 8) { /* pointers, not indices: fewer instructions */
         pixel4 a0 = *(const pixel4 *)s & mask, a1 = *(const pixel4 *)(s + 4) & mask;
         pixel4 *d0 = (pixel4 *)d, *d1 = (pixel4 *)(d + 4);
         diff |= (a0 ^ *d0) | (a1 ^ *d1);
@@ -112,11 +122,11 @@ static void store_row(const struct display_surface *dst, uint32_t x, uint32_t y,
 /* The no-signal pattern.  Its rows come in two kinds (with and without the bar), so each kind is
  * built once in the scratch row and stored like a picture row.  Without scratch memory (it is
  * also the answer to a failed allocation) it is drawn pixel by pixel. */
-static void nosignal(struct display_composer *c, const struct display_surface *dst, const struct display_rect *tile,
-                     const struct visible *v)
+static void nosignal(struct display_composer *c, const struct display_surface *dst,
+                     const struct display_rect *tile, const struct visible *v)
 {
     if (c && grow(&c->out_row, &c->out_cap, v->w)) {
-        uint32_t built = UINT32_MAX;    /* which kind of row out_row holds: 1 = with the bar */
+        uint32_t built = UINT32_MAX; /* which kind of row out_row holds: 1 = with the bar */
         uint32_t bar_h = tile->height / 8 ? tile->height / 8 : 1;
         uint32_t bar_y = (tile->height - bar_h) / 2;
         for (uint32_t y = 0; y < v->h; y++) {
@@ -145,7 +155,8 @@ static void nosignal(struct display_composer *c, const struct display_surface *d
     }
 }
 
-enum display_tile_result display_draw_nosignal(struct display_composer *c, const struct display_surface *dst,
+enum display_tile_result display_draw_nosignal(struct display_composer *c,
+                                               const struct display_surface *dst,
                                                const struct display_rect *tile)
 {
     struct visible v;
@@ -156,8 +167,10 @@ enum display_tile_result display_draw_nosignal(struct display_composer *c, const
     return DISPLAY_TILE_NO_SOURCE;
 }
 
-enum display_tile_result display_compose_tile(struct display_composer *c, const struct display_surface *dst,
-                                              const struct display_rect *tile, const struct display_image *src)
+enum display_tile_result display_compose_tile(struct display_composer *c,
+                                              const struct display_surface *dst,
+                                              const struct display_rect *tile,
+                                              const struct display_image *src)
 {
     struct visible v;
     enum display_tile_result r = clip(dst, tile, &v);
@@ -183,9 +196,9 @@ enum display_tile_result display_compose_tile(struct display_composer *c, const 
         nosignal(c, dst, tile, &v);
         return DISPLAY_TILE_NO_MEMORY;
     }
-    bool identity = tile->width == src->width;     /* 1:1 columns: read straight into the row */
+    bool identity = tile->width == src->width; /* 1:1 columns: read straight into the row */
 
-    uint32_t built = UINT32_MAX;    /* the source row out_row holds */
+    uint32_t built = UINT32_MAX; /* the source row out_row holds */
     for (uint32_t y = 0; y < v.h; y++) {
         uint32_t sy = display_scale_coord(y, tile->height, src->height);
         if (sy != built) {
@@ -195,7 +208,7 @@ enum display_tile_result display_compose_tile(struct display_composer *c, const 
                 nosignal(c, dst, tile, &v);
                 return DISPLAY_TILE_READ_FAILED;
             }
-            if (!identity)      /* (store_row clears the X bytes) */
+            if (!identity) /* (store_row clears the X bytes) */
                 for (uint32_t x = 0; x < v.w; x++)
                     c->out_row[x] = c->src_row[c->xmap[x] - first];
             built = sy;

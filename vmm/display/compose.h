@@ -21,15 +21,15 @@
 #include "vmm/display/image.h"
 
 /* The "no signal" pattern (see display_nosignal_pixel). */
-#define DISPLAY_NOSIGNAL_BG 0x00202020u     /* dark grey */
-#define DISPLAY_NOSIGNAL_FG 0x00707070u     /* the lighter bar across the middle */
+#define DISPLAY_NOSIGNAL_BG 0x00202020u /* dark grey */
+#define DISPLAY_NOSIGNAL_FG 0x00707070u /* the lighter bar across the middle */
 
 /* The surface composed onto: XRGB8888 in ordinary memory. */
 struct display_surface {
-    uint32_t *pixels;           /* the top-left pixel */
-    uint32_t width, height;     /* pixels */
-    uint32_t pitch;             /* bytes from one row to the next: a multiple of 4, >= width * 4 */
-    uint8_t *dirty_rows;        /* optional, `height` flags: composing sets [y] = 1 when it changed
+    uint32_t *pixels;       /* the top-left pixel */
+    uint32_t width, height; /* pixels */
+    uint32_t pitch;         /* bytes from one row to the next: a multiple of 4, >= width * 4 */
+    uint8_t *dirty_rows;    /* optional, `height` flags: composing sets [y] = 1 when it changed
                                  * row y (so only changed rows need copying on to the screen) */
 };
 
@@ -41,35 +41,38 @@ struct display_rect {
 /* Scratch rows and the column table, grown as needed and reused from tile to tile.  Zero it
  * before the first use; display_composer_free releases it. */
 struct display_composer {
-    uint32_t *src_row;          /* one source row (the used columns) */
+    uint32_t *src_row; /* one source row (the used columns) */
     size_t src_cap;
-    uint32_t *out_row;          /* one destination row, before it is compared and stored */
+    uint32_t *out_row; /* one destination row, before it is compared and stored */
     size_t out_cap;
-    uint32_t *xmap;             /* visible destination column -> source column */
+    uint32_t *xmap; /* visible destination column -> source column */
     size_t xmap_cap;
 };
 
 /* What display_compose_tile drew. */
 enum display_tile_result {
-    DISPLAY_TILE_PICTURE = 0,       /* the source's picture */
-    DISPLAY_TILE_NO_SOURCE,         /* no signal: the caller had no picture (src NULL) */
-    DISPLAY_TILE_BAD_SOURCE,        /* no signal: the source's geometry is not sane */
-    DISPLAY_TILE_READ_FAILED,       /* no signal: the read callback failed */
-    DISPLAY_TILE_NO_MEMORY,         /* no signal: the scratch rows could not be allocated */
-    DISPLAY_TILE_OUTSIDE,           /* nothing drawn: the tile lies wholly outside the surface */
-    DISPLAY_TILE_REFUSED,           /* no signal: the vGPU refused the surface the guest named
+    DISPLAY_TILE_PICTURE = 0,      /* the source's picture */
+    DISPLAY_TILE_NO_SOURCE,        /* no signal: the caller had no picture (src NULL) */
+    DISPLAY_TILE_BAD_SOURCE,       /* no signal: the source's geometry is not sane */
+    DISPLAY_TILE_READ_FAILED,      /* no signal: the read callback failed */
+    DISPLAY_TILE_NO_MEMORY,        /* no signal: the scratch rows could not be allocated */
+    DISPLAY_TILE_OUTSIDE,          /* nothing drawn: the tile lies wholly outside the surface */
+    DISPLAY_TILE_REFUSED,          /* no signal: the vGPU refused the surface the guest named
                                      * (the caller's verdict; display_compose_tile never says it) */
-    DISPLAY_TILE_BAD_SURFACE = -1,  /* nothing drawn: the surface or tile is not sane */
+    DISPLAY_TILE_BAD_SURFACE = -1, /* nothing drawn: the surface or tile is not sane */
 };
 
 /* Draws `src` (NULL: no picture) scaled onto `tile` of `dst`.  A read that fails part way
  * leaves the whole visible tile showing "no signal", never half a picture. */
-enum display_tile_result display_compose_tile(struct display_composer *c, const struct display_surface *dst,
-                                              const struct display_rect *tile, const struct display_image *src);
+enum display_tile_result display_compose_tile(struct display_composer *c,
+                                              const struct display_surface *dst,
+                                              const struct display_rect *tile,
+                                              const struct display_image *src);
 
 /* Fills the visible part of `tile` with the no-signal pattern (c may be NULL: no scratch is
  * used then, only slower).  Returns DISPLAY_TILE_NO_SOURCE when it drew. */
-enum display_tile_result display_draw_nosignal(struct display_composer *c, const struct display_surface *dst,
+enum display_tile_result display_draw_nosignal(struct display_composer *c,
+                                               const struct display_surface *dst,
                                                const struct display_rect *tile);
 
 /* The no-signal pattern's pixel (x, y) of a w x h tile: DISPLAY_NOSIGNAL_BG, except a bar of

@@ -15,16 +15,16 @@
 #include <stdint.h>
 
 #define DISPLAY_BYTES_PER_PIXEL 4u
-#define DISPLAY_RGB_MASK        0x00FFFFFFu     /* the colour bits of an XRGB8888 word */
-#define DISPLAY_MAX_DIM         16384u          /* larger sides are refused as nonsense */
+#define DISPLAY_RGB_MASK        0x00FFFFFFu /* the colour bits of an XRGB8888 word */
+#define DISPLAY_MAX_DIM         16384u      /* larger sides are refused as nonsense */
 
 /* Copies `len` bytes starting `byte_off` bytes into the picture to `buf`.  Returns false if any
  * of them cannot be read (nothing is then assumed about `buf`). */
 typedef bool (*display_read_fn)(void *ctx, uint64_t byte_off, void *buf, size_t len);
 
 struct display_image {
-    uint32_t width, height;     /* pixels */
-    uint32_t stride;            /* bytes from one row to the next, >= width * 4 */
+    uint32_t width, height; /* pixels */
+    uint32_t stride;        /* bytes from one row to the next, >= width * 4 */
     display_read_fn read;
     void *ctx;
 };
@@ -42,7 +42,8 @@ struct display_mem {
 bool display_mem_read(void *ctx, uint64_t byte_off, void *buf, size_t len);
 
 /* Fills *img to describe `pixels` (width x height, `stride` bytes per row) through *mem. */
-void display_image_from_memory(struct display_image *img, struct display_mem *mem, const void *pixels,
-                               uint32_t width, uint32_t height, uint32_t stride);
+void display_image_from_memory(struct display_image *img, struct display_mem *mem,
+                               const void *pixels, uint32_t width, uint32_t height,
+                               uint32_t stride);
 
 #endif

@@ -15,9 +15,11 @@ bool lfb_create(struct vm *vm, struct lfb *l, uint32_t width, uint32_t height)
 {
     uint64_t stride = (uint64_t)width * LFB_BYTES_PER_PIXEL;
     uint64_t bytes = (stride * height + VLFB_SIZE_UNIT - 1) / VLFB_SIZE_UNIT * VLFB_SIZE_UNIT;
-    if (width == 0 || height == 0 || width > LFB_MAX_WIDTH || height > UINT16_MAX || bytes > LINUX_FB_WINDOW) {
-        snprintf(vm->reason, sizeof vm->reason, "a %ux%u framebuffer does not fit its %llu MiB window at %#llx",
-                 width, height, (unsigned long long)(LINUX_FB_WINDOW >> 20), (unsigned long long)LINUX_FB_GPA);
+    if (width == 0 || height == 0 || width > LFB_MAX_WIDTH || height > UINT16_MAX ||
+        bytes > LINUX_FB_WINDOW) {
+        snprintf(vm->reason, sizeof vm->reason,
+                 "a %ux%u framebuffer does not fit its %llu MiB window at %#llx", width, height,
+                 (unsigned long long)(LINUX_FB_WINDOW >> 20), (unsigned long long)LINUX_FB_GPA);
         return false;
     }
     uint64_t hpa = page_alloc(&platform.pages, bytes / PAGE_SIZE, 1);
@@ -57,7 +59,11 @@ bool lfb_wall_source(unsigned vm_id, struct wall_source *out)
     struct lfb *l = vm ? vm->lfb : NULL;
     if (!l || vm->state != VM_RUNNING || !l->hpa)
         return false;
-    *out = (struct wall_source){ .enabled = true, .width = l->fb.width, .height = l->fb.height,
-                                 .stride_bytes = l->fb.stride, .read = lfb_read, .ctx = l };
+    *out = (struct wall_source){ .enabled = true,
+                                 .width = l->fb.width,
+                                 .height = l->fb.height,
+                                 .stride_bytes = l->fb.stride,
+                                 .read = lfb_read,
+                                 .ctx = l };
     return true;
 }

@@ -15,11 +15,11 @@ struct vm;
 struct wall_source;
 
 #define LFB_BYTES_PER_PIXEL 4u
-#define LFB_MAX_WIDTH       16383u      /* lfb_linelength is 16 bits */
+#define LFB_MAX_WIDTH       16383u /* lfb_linelength is 16 bits */
 
 struct lfb {
-    uint64_t hpa;                   /* host pages behind it, 0 if none */
-    struct zp_framebuffer fb;       /* as the guest sees it */
+    uint64_t hpa;             /* host pages behind it, 0 if none */
+    struct zp_framebuffer fb; /* as the guest sees it */
 };
 
 /* Allocates width x height pixels (rounded up to VLFB_SIZE_UNIT) and maps them into the guest

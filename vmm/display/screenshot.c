@@ -22,11 +22,16 @@ bool display_shot_subject_ok(const char *s)
 const char *display_shot_strerror(int rc)
 {
     switch (rc) {
-    case DISPLAY_SHOT_OK:      return "ok";
-    case DISPLAY_SHOT_EINVAL:  return "bad picture geometry or subject";
-    case DISPLAY_SHOT_EREAD:   return "the picture could not be read";
-    case DISPLAY_SHOT_ENOMEM:  return "out of memory";
-    case DISPLAY_SHOT_EOUTPUT: return "output refused";
+    case DISPLAY_SHOT_OK:
+        return "ok";
+    case DISPLAY_SHOT_EINVAL:
+        return "bad picture geometry or subject";
+    case DISPLAY_SHOT_EREAD:
+        return "the picture could not be read";
+    case DISPLAY_SHOT_ENOMEM:
+        return "out of memory";
+    case DISPLAY_SHOT_EOUTPUT:
+        return "output refused";
     }
     return "unknown error";
 }
@@ -102,15 +107,16 @@ static void emit_repeat(struct writer *w, uint32_t count)
 /* Reads row y into row[] as 0x00RRGGBB words. */
 static bool read_row(const struct display_image *img, uint32_t y, uint32_t *row)
 {
-    if (!img->read(img->ctx, (uint64_t)y * img->stride, row, (size_t)img->width * DISPLAY_BYTES_PER_PIXEL))
+    if (!img->read(img->ctx, (uint64_t)y * img->stride, row,
+                   (size_t)img->width * DISPLAY_BYTES_PER_PIXEL))
         return false;
     for (uint32_t x = 0; x < img->width; x++)
         row[x] &= DISPLAY_RGB_MASK;
     return true;
 }
 
-int display_screenshot_write(const struct display_image *img, const char *subject, display_line_fn line,
-                             void *ctx, struct display_shot_result *out)
+int display_screenshot_write(const struct display_image *img, const char *subject,
+                             display_line_fn line, void *ctx, struct display_shot_result *out)
 {
     if (!display_image_valid(img) || !display_shot_subject_ok(subject) || !line)
         return DISPLAY_SHOT_EINVAL;
@@ -123,8 +129,8 @@ int display_screenshot_write(const struct display_image *img, const char *subjec
     }
     uint32_t *cur = rows, *prev = rows + img->width;
     struct writer w = { .line = line, .ctx = ctx };
-    int n = snprintf(buf, DISPLAY_SHOT_MAX_LINE(img->width), "TSHOT %d %u %u %s", DISPLAY_SHOT_VERSION,
-                     img->width, img->height, subject);
+    int n = snprintf(buf, DISPLAY_SHOT_MAX_LINE(img->width), "TSHOT %d %u %u %s",
+                     DISPLAY_SHOT_VERSION, img->width, img->height, subject);
     emit(&w, buf, (size_t)n);
 
     int rc = DISPLAY_SHOT_OK;
@@ -190,8 +196,8 @@ int display_screenshot_crc(const struct display_image *img, uint32_t *crc)
     return rc;
 }
 
-int display_screenshot_crc_line(char *buf, size_t len, uint32_t width, uint32_t height, const char *subject,
-                                uint32_t crc)
+int display_screenshot_crc_line(char *buf, size_t len, uint32_t width, uint32_t height,
+                                const char *subject, uint32_t crc)
 {
     if (!display_shot_subject_ok(subject))
         return -1;

@@ -30,24 +30,24 @@
 #include "vmm/display/image.h"
 
 #define DISPLAY_SHOT_VERSION     1
-#define DISPLAY_SHOT_SUBJECT_MAX 64u        /* including the NUL */
+#define DISPLAY_SHOT_SUBJECT_MAX 64u /* including the NUL */
 /* Longest line the writer produces for a picture `w` pixels wide: w runs of "RRGGBB " (a run of
  * one pixel is the longest per pixel). */
-#define DISPLAY_SHOT_MAX_LINE(w) ((size_t)(w) * 7u + 64u)
+#define DISPLAY_SHOT_MAX_LINE(w) ((size_t)(w)*7u + 64u)
 
 /* Return codes. */
-#define DISPLAY_SHOT_OK       0
-#define DISPLAY_SHOT_EINVAL  (-1)   /* bad image geometry or subject: nothing written */
-#define DISPLAY_SHOT_EREAD   (-2)   /* a read failed: the output ends with an abort line */
-#define DISPLAY_SHOT_ENOMEM  (-3)   /* no memory for the row buffers: nothing written */
-#define DISPLAY_SHOT_EOUTPUT (-4)   /* the line callback refused a line: output stopped */
+#define DISPLAY_SHOT_OK      0
+#define DISPLAY_SHOT_EINVAL  (-1) /* bad image geometry or subject: nothing written */
+#define DISPLAY_SHOT_EREAD   (-2) /* a read failed: the output ends with an abort line */
+#define DISPLAY_SHOT_ENOMEM  (-3) /* no memory for the row buffers: nothing written */
+#define DISPLAY_SHOT_EOUTPUT (-4) /* the line callback refused a line: output stopped */
 
 /* Receives one line, without a line end.  Returns false to stop the writer. */
 typedef bool (*display_line_fn)(void *ctx, const char *line, size_t len);
 
 struct display_shot_result {
-    uint32_t crc;               /* the image CRC (valid with DISPLAY_SHOT_OK) */
-    uint64_t bytes;             /* characters handed to the callback, without line ends */
+    uint32_t crc;   /* the image CRC (valid with DISPLAY_SHOT_OK) */
+    uint64_t bytes; /* characters handed to the callback, without line ends */
     uint32_t lines;
 };
 
@@ -56,16 +56,16 @@ bool display_shot_subject_ok(const char *s);
 
 /* Writes the whole screenshot of `img` through `line`.  `out` (may be NULL) gets the CRC and
  * the size. */
-int display_screenshot_write(const struct display_image *img, const char *subject, display_line_fn line,
-                             void *ctx, struct display_shot_result *out);
+int display_screenshot_write(const struct display_image *img, const char *subject,
+                             display_line_fn line, void *ctx, struct display_shot_result *out);
 
 /* Only the image CRC (reads the picture, writes nothing). */
 int display_screenshot_crc(const struct display_image *img, uint32_t *crc);
 
 /* Formats the crc-line into buf (no line end).  Returns what snprintf returns, or -1 if the
  * subject is not valid. */
-int display_screenshot_crc_line(char *buf, size_t len, uint32_t width, uint32_t height, const char *subject,
-                                uint32_t crc);
+int display_screenshot_crc_line(char *buf, size_t len, uint32_t width, uint32_t height,
+                                const char *subject, uint32_t crc);
 
 /* A short description of a return code. */
 const char *display_shot_strerror(int rc);

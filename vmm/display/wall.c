@@ -19,37 +19,46 @@
 #define XRGB_BLUE_POS  0u
 #define CHANNEL_BITS   8u
 
-#define WALL_MAX_HZ    60u
-#define WALL_MAX_CPU_SHARE 10u      /* composing takes at most a tenth of the CPU */
-#define WALL_HZ_OPTION "wall.hz="      /* on the hypervisor's command line: the composition rate */
+#define WALL_MAX_HZ        60u
+#define WALL_MAX_CPU_SHARE 10u        /* composing takes at most a tenth of the CPU */
+#define WALL_HZ_OPTION     "wall.hz=" /* on the hypervisor's command line: the composition rate */
 
 static struct {
     const struct cfg *cfg;
     wall_source_fn source;
     struct display_composer composer;
-    struct display_surface surface;     /* the wall in RAM */
-    uint8_t *screen;                    /* the boot framebuffer (identity mapped, uncached) */
+    struct display_surface surface; /* the wall in RAM */
+    uint8_t *screen;                /* the boot framebuffer (identity mapped, uncached) */
     uint32_t screen_pitch;
-    bool native;                        /* the screen is XRGB8888 too: rows copy unchanged */
+    bool native; /* the screen is XRGB8888 too: rows copy unchanged */
     uint8_t red_pos, green_pos, blue_pos;
     uint64_t period_ns, next_ns;
     enum display_tile_result last[TESSERA_MAX_GUESTS];
-    bool painted[TESSERA_MAX_GUESTS];   /* the tile has been drawn once */
-    bool overlapped[TESSERA_MAX_GUESTS];/* another tile covers part of it */
-    const char *refused[TESSERA_MAX_GUESTS];   /* why the vGPU refused its surface, last logged */
+    bool painted[TESSERA_MAX_GUESTS];        /* the tile has been drawn once */
+    bool overlapped[TESSERA_MAX_GUESTS];     /* another tile covers part of it */
+    const char *refused[TESSERA_MAX_GUESTS]; /* why the vGPU refused its surface, last logged */
     /* the frame under way (wall_poll makes it a tile at a time) */
     bool in_frame;
     unsigned next_tile;
-    uint64_t frame_start_ns, frame_ns;  /* when it started; CPU it took so far */
+    uint64_t frame_start_ns, frame_ns; /* when it started; CPU it took so far */
     unsigned frame_pictures, frame_nosignal;
     struct wall_stats st;
 } wall;
 
-const struct wall_stats *wall_get_stats(void) { return &wall.st; }
+const struct wall_stats *wall_get_stats(void)
+{
+    return &wall.st;
+}
 
-unsigned wall_guest_count(void) { return wall.cfg ? wall.cfg->n_guests : 0; }
+unsigned wall_guest_count(void)
+{
+    return wall.cfg ? wall.cfg->n_guests : 0;
+}
 
-const char *wall_guest_name(unsigned vm) { return vm < wall_guest_count() ? wall.cfg->guest[vm].name : "?"; }
+const char *wall_guest_name(unsigned vm)
+{
+    return vm < wall_guest_count() ? wall.cfg->guest[vm].name : "?";
+}
 
 static bool source_image(unsigned vm, struct display_image *img, const char **refused)
 {
@@ -87,8 +96,9 @@ static const char *screen_problem(const struct boot_info *bi)
         return "no linear RGB framebuffer from the boot loader";
     if (fb->bpp != 32)
         return "the framebuffer is not 32 bits per pixel";
-    if (fb->red_size != CHANNEL_BITS || fb->green_size != CHANNEL_BITS || fb->blue_size != CHANNEL_BITS ||
-        fb->red_pos > 24 || fb->green_pos > 24 || fb->blue_pos > 24)
+    if (fb->red_size != CHANNEL_BITS || fb->green_size != CHANNEL_BITS ||
+        fb->blue_size != CHANNEL_BITS || fb->red_pos > 24 || fb->green_pos > 24 ||
+        fb->blue_pos > 24)
         return "the framebuffer's colour channels are not 8 bits each";
     if (fb->pitch % 4)
         return "the framebuffer's pitch is not a whole number of pixels";
@@ -99,7 +109,8 @@ static const char *screen_problem(const struct boot_info *bi)
 
 static void copy_row_to_screen(uint32_t y)
 {
-    const uint32_t *src = (const uint32_t *)((const uint8_t *)wall.surface.pixels + (size_t)y * wall.surface.pitch);
+    const uint32_t *src = (const uint32_t *)((const uint8_t *)wall.surface.pixels +
+                                             (size_t)y * wall.surface.pitch);
     uint32_t *dst = (uint32_t *)(wall.screen + (size_t)y * wall.screen_pitch);
     uint32_t n = wall.surface.width;
     if (wall.native) {
@@ -108,25 +119,28 @@ static void copy_row_to_screen(uint32_t y)
     }
     for (uint32_t x = 0; x < n; x++) {
         uint32_t p = src[x];
-        dst[x] = ((p >> XRGB_RED_POS) & 0xFFu) << wall.red_pos | ((p >> XRGB_GREEN_POS) & 0xFFu) << wall.green_pos |
+        dst[x] = ((p >> XRGB_RED_POS) & 0xFFu) << wall.red_pos |
+                 ((p >> XRGB_GREEN_POS) & 0xFFu) << wall.green_pos |
                  ((p >> XRGB_BLUE_POS) & 0xFFu) << wall.blue_pos;
     }
 }
 
-static void note_tile(unsigned vm, enum display_tile_result r, const struct display_image *img, const char *refused)
+static void note_tile(unsigned vm, enum display_tile_result r, const struct display_image *img,
+                      const char *refused)
 {
     if (r == wall.last[vm] && (r != DISPLAY_TILE_REFUSED || refused == wall.refused[vm]))
         return;
     wall.refused[vm] = refused;
     const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
     if (r == DISPLAY_TILE_PICTURE)
-        log_info("display: %s: %ux%u picture on tile %u,%u %ux%u", wall.cfg->guest[vm].name, img->width,
-                 img->height, t->x, t->y, t->width, t->height);
+        log_info("display: %s: %ux%u picture on tile %u,%u %ux%u", wall.cfg->guest[vm].name,
+                 img->width, img->height, t->x, t->y, t->width, t->height);
     else if (r == DISPLAY_TILE_REFUSED)
         log_warn("display: %s: no signal (bad surface: %s)", wall.cfg->guest[vm].name, refused);
     else
         log_info("display: %s: %s (%s)", wall.cfg->guest[vm].name,
-                 r == DISPLAY_TILE_OUTSIDE ? "tile outside the wall" : "no signal", display_tile_result_name(r));
+                 r == DISPLAY_TILE_OUTSIDE ? "tile outside the wall" : "no signal",
+                 display_tile_result_name(r));
     wall.last[vm] = r;
 }
 
@@ -134,14 +148,14 @@ static void note_tile(unsigned vm, enum display_tile_result r, const struct disp
 static bool showing_nosignal(unsigned vm)
 {
     enum display_tile_result r = wall.last[vm];
-    return wall.painted[vm] && !wall.overlapped[vm] && r != DISPLAY_TILE_PICTURE && r != DISPLAY_TILE_OUTSIDE &&
-           r != DISPLAY_TILE_BAD_SURFACE;
+    return wall.painted[vm] && !wall.overlapped[vm] && r != DISPLAY_TILE_PICTURE &&
+           r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE;
 }
 
 static bool tiles_overlap(const struct cfg_tile *a, const struct cfg_tile *b)
 {
-    return a->x < (uint64_t)b->x + b->width && b->x < (uint64_t)a->x + a->width && a->y < (uint64_t)b->y + b->height &&
-           b->y < (uint64_t)a->y + a->height;
+    return a->x < (uint64_t)b->x + b->width && b->x < (uint64_t)a->x + a->width &&
+           a->y < (uint64_t)b->y + b->height && b->y < (uint64_t)a->y + a->height;
 }
 
 /* The rate from "wall.hz=N" on the command line (0: compose only for `screenshot`), else the
@@ -154,7 +168,8 @@ static unsigned rate_from_cmdline(const char *cmdline)
         char *end;
         unsigned long hz = strtoul(p + strlen(WALL_HZ_OPTION), &end, 10);
         if (end == p + strlen(WALL_HZ_OPTION) || (*end && *end != ' ') || hz > WALL_MAX_HZ) {
-            log_warn("display: ignoring '%s' on the command line: expected %s0..%u", p, WALL_HZ_OPTION, WALL_MAX_HZ);
+            log_warn("display: ignoring '%s' on the command line: expected %s0..%u", p,
+                     WALL_HZ_OPTION, WALL_MAX_HZ);
             return WALL_DEFAULT_HZ;
         }
         return (unsigned)hz;
@@ -172,10 +187,11 @@ static void compose_tile(unsigned vm)
     const char *refused;
     bool have = source_image(vm, &img, &refused);
     if (!have && showing_nosignal(vm) && refused == wall.refused[vm]) {
-        wall.frame_nosignal++;      /* the pattern is already there: nothing to redraw */
+        wall.frame_nosignal++; /* the pattern is already there: nothing to redraw */
         return;
     }
-    enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect, have ? &img : NULL);
+    enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect,
+                                                      have ? &img : NULL);
     if (r == DISPLAY_TILE_NO_SOURCE && refused)
         r = DISPLAY_TILE_REFUSED;
     wall.painted[vm] = true;
@@ -249,7 +265,7 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     wall.st.tiles = cfg->n_guests;
     wall.st.hz = rate_from_cmdline(platform.boot.cmdline);
     for (unsigned i = 0; i < TESSERA_MAX_GUESTS; i++) {
-        wall.last[i] = DISPLAY_TILE_NO_SOURCE;     /* what a tile starts as; only changes are logged */
+        wall.last[i] = DISPLAY_TILE_NO_SOURCE; /* what a tile starts as; only changes are logged */
         wall.painted[i] = wall.overlapped[i] = false;
         wall.refused[i] = NULL;
     }
@@ -263,8 +279,9 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     uint32_t w = cfg->display.width_px, h = cfg->display.height_px;
     if (!problem) {
         if (w > fb->width || h > fb->height)
-            log_warn("display: the %ux%u wall is larger than the %ux%u framebuffer: it is cut to fit", w, h,
-                     fb->width, fb->height);
+            log_warn(
+                "display: the %ux%u wall is larger than the %ux%u framebuffer: it is cut to fit", w,
+                h, fb->width, fb->height);
         w = w < fb->width ? w : fb->width;
         h = h < fb->height ? h : fb->height;
     }
@@ -277,14 +294,15 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
         if (buf)
             page_free(&platform.pages, buf, pages);
         free(dirty);
-        snprintf(wall.st.why, sizeof wall.st.why, "no memory for the %ux%u wall buffer (%llu KiB)", w, h,
-                 (unsigned long long)(bytes >> 10));
+        snprintf(wall.st.why, sizeof wall.st.why, "no memory for the %ux%u wall buffer (%llu KiB)",
+                 w, h, (unsigned long long)(bytes >> 10));
         log_error("display: %s", wall.st.why);
         return;
     }
     memset((void *)(uintptr_t)buf, 0, bytes);
     memset(dirty, 0, h);
-    wall.surface = (struct display_surface){ (uint32_t *)(uintptr_t)buf, w, h, w * DISPLAY_BYTES_PER_PIXEL, dirty };
+    wall.surface = (struct display_surface){ (uint32_t *)(uintptr_t)buf, w, h,
+                                             w * DISPLAY_BYTES_PER_PIXEL, dirty };
     wall.st.width = w;
     wall.st.height = h;
     wall.st.ready = true;
@@ -300,14 +318,16 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
     wall.red_pos = fb->red_pos;
     wall.green_pos = fb->green_pos;
     wall.blue_pos = fb->blue_pos;
-    wall.native = fb->red_pos == XRGB_RED_POS && fb->green_pos == XRGB_GREEN_POS && fb->blue_pos == XRGB_BLUE_POS;
+    wall.native = fb->red_pos == XRGB_RED_POS && fb->green_pos == XRGB_GREEN_POS &&
+                  fb->blue_pos == XRGB_BLUE_POS;
     /* The wall buffer starts black; so does the screen (what the loader left there goes). */
     for (uint32_t y = 0; y < fb->height; y++)
         memset(wall.screen + (size_t)y * fb->pitch, 0, (size_t)fb->width * 4);
     wall.st.shown = true;
-    log_info("display: %ux%u wall of %u tiles on the %ux%u framebuffer at %#llx (%s), composed at %u Hz", w, h,
-             cfg->n_guests, fb->width, fb->height, (unsigned long long)fb->addr,
-             wall.native ? "XRGB8888" : "converted to its channel order", wall.st.hz);
+    log_info(
+        "display: %ux%u wall of %u tiles on the %ux%u framebuffer at %#llx (%s), composed at %u Hz",
+        w, h, cfg->n_guests, fb->width, fb->height, (unsigned long long)fb->addr,
+        wall.native ? "XRGB8888" : "converted to its channel order", wall.st.hz);
 }
 
 /* A frame is made one tile per call (and the screen copy in one more), so the guests run between
@@ -337,7 +357,8 @@ void wall_poll(uint64_t now_ns)
      * spend more than 1/WALL_MAX_CPU_SHARE of the CPU composing (under an emulator a frame can
      * cost tens of ms, which at 10 Hz would starve the guests and the GPU model). */
     uint64_t start = wall.frame_start_ns;
-    uint64_t next = wall.next_ns + wall.period_ns > start ? wall.next_ns + wall.period_ns : start + wall.period_ns;
+    uint64_t next = wall.next_ns + wall.period_ns > start ? wall.next_ns + wall.period_ns
+                                                          : start + wall.period_ns;
     uint64_t floor = done + wall.frame_ns * (WALL_MAX_CPU_SHARE - 1);
     wall.next_ns = next > floor ? next : floor;
 }
@@ -354,8 +375,8 @@ bool wall_image(struct display_image *img, struct display_mem *mem)
 {
     if (!wall.st.ready)
         return false;
-    display_image_from_memory(img, mem, wall.surface.pixels, wall.surface.width, wall.surface.height,
-                              wall.surface.pitch);
+    display_image_from_memory(img, mem, wall.surface.pixels, wall.surface.width,
+                              wall.surface.height, wall.surface.pitch);
     return true;
 }
 
@@ -369,16 +390,19 @@ void wall_describe(char *buf, size_t len)
     uint64_t mean = s->frames ? s->total_ns / s->frames : 0;
     char where[160];
     if (s->shown)
-        snprintf(where, sizeof where, s->hz ? "on the boot framebuffer at %u Hz" : "on the boot framebuffer, on demand only",
+        snprintf(where, sizeof where,
+                 s->hz ? "on the boot framebuffer at %u Hz"
+                       : "on the boot framebuffer, on demand only",
                  s->hz);
     else
         snprintf(where, sizeof where, "not shown: %s", s->why);
-    snprintf(buf, len,
-             "wall: %ux%u %s; %u tiles (last frame: %u with a picture, %u no signal); %llu frames, "
-             "compose last %llu.%03llu ms, mean %llu.%03llu ms, max %llu.%03llu ms; %llu rows to the screen",
-             s->width, s->height, where, s->tiles, s->pictures, s->nosignal, (unsigned long long)s->frames,
-             (unsigned long long)(s->last_ns / 1000000), (unsigned long long)(s->last_ns / 1000 % 1000),
-             (unsigned long long)(mean / 1000000), (unsigned long long)(mean / 1000 % 1000),
-             (unsigned long long)(s->max_ns / 1000000), (unsigned long long)(s->max_ns / 1000 % 1000),
-             (unsigned long long)s->rows_copied);
+    snprintf(
+        buf, len,
+        "wall: %ux%u %s; %u tiles (last frame: %u with a picture, %u no signal); %llu frames, "
+        "compose last %llu.%03llu ms, mean %llu.%03llu ms, max %llu.%03llu ms; %llu rows to the screen",
+        s->width, s->height, where, s->tiles, s->pictures, s->nosignal,
+        (unsigned long long)s->frames, (unsigned long long)(s->last_ns / 1000000),
+        (unsigned long long)(s->last_ns / 1000 % 1000), (unsigned long long)(mean / 1000000),
+        (unsigned long long)(mean / 1000 % 1000), (unsigned long long)(s->max_ns / 1000000),
+        (unsigned long long)(s->max_ns / 1000 % 1000), (unsigned long long)s->rows_copied);
 }

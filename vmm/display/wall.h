@@ -16,12 +16,13 @@
 #include "config/config.h"
 #include "vmm/display/image.h"
 
-#define WALL_DEFAULT_HZ 10u             /* compositions per second; "wall.hz=N" on the hypervisor's
+#define WALL_DEFAULT_HZ \
+    10u /* compositions per second; "wall.hz=N" on the hypervisor's
                                          * command line sets 0..60 (0: only for `screenshot`) */
 
 /* One guest's picture, as the vGPU knows it from the guest's display-plane registers. */
 struct wall_source {
-    bool enabled;                       /* the plane is on */
+    bool enabled; /* the plane is on */
     /* With enabled false: why the vGPU refused the surface the guest named (the tile shows
      * "no signal", logged as a bad surface), and whether the guest's own display driver owns
      * the display (then a Linux guest's firmware framebuffer, stale since, is not shown). */
@@ -48,9 +49,9 @@ void wall_init(const struct cfg *cfg, wall_source_fn source);
 void wall_poll(uint64_t now_ns);
 
 struct wall_stats {
-    bool ready;                         /* wall_init set up a wall buffer */
-    bool shown;                         /* ... and composes it onto the boot framebuffer */
-    uint32_t width, height;             /* the wall as composed */
+    bool ready;             /* wall_init set up a wall buffer */
+    bool shown;             /* ... and composes it onto the boot framebuffer */
+    uint32_t width, height; /* the wall as composed */
     unsigned hz;
     unsigned tiles, pictures, nosignal; /* the last frame's tiles: with a picture / no signal */
     uint64_t frames;                    /* compositions, periodic and on demand */

@@ -24,42 +24,42 @@
 
 #include "boot/acpi.h"
 
-#define ACPI_FADT_BYTES         276u    /* FADT revision 6 */
-#define ACPI_FADT_REVISION      6u
-#define ACPI_FADT_MINOR         4u      /* ACPI 6.4 */
-#define ACPI_MADT_REVISION      5u
-#define ACPI_FACS_BYTES         64u     /* §5.2.10 Table 5.14; 64-byte aligned */
-#define ACPI_FACS_VERSION       2u
+#define ACPI_FADT_BYTES    276u /* FADT revision 6 */
+#define ACPI_FADT_REVISION 6u
+#define ACPI_FADT_MINOR    4u /* ACPI 6.4 */
+#define ACPI_MADT_REVISION 5u
+#define ACPI_FACS_BYTES    64u /* §5.2.10 Table 5.14; 64-byte aligned */
+#define ACPI_FACS_VERSION  2u
 /* FADT Flags, §5.2.9 Table 5.10 */
-#define ACPI_FADT_WBINVD        (1u << 0)   /* WBINVD flushes caches (required of IA-PC) */
-#define ACPI_FADT_PROC_C1       (1u << 2)   /* C1 (HLT) works */
-#define ACPI_FADT_PWR_BUTTON    (1u << 4)   /* no fixed power button */
-#define ACPI_FADT_SLP_BUTTON    (1u << 5)   /* no fixed sleep button */
-#define ACPI_FADT_TMR_VAL_EXT   (1u << 8)   /* the PM timer is 32 bits wide */
+#define ACPI_FADT_WBINVD        (1u << 0) /* WBINVD flushes caches (required of IA-PC) */
+#define ACPI_FADT_PROC_C1       (1u << 2) /* C1 (HLT) works */
+#define ACPI_FADT_PWR_BUTTON    (1u << 4) /* no fixed power button */
+#define ACPI_FADT_SLP_BUTTON    (1u << 5) /* no fixed sleep button */
+#define ACPI_FADT_TMR_VAL_EXT   (1u << 8) /* the PM timer is 32 bits wide */
 #define ACPI_FADT_RESET_REG_SUP (1u << 10)
-#define ACPI_FADT_HW_REDUCED    (1u << 20)  /* HW_REDUCED_ACPI (never set here: see above) */
+#define ACPI_FADT_HW_REDUCED    (1u << 20) /* HW_REDUCED_ACPI (never set here: see above) */
 /* FADT IA-PC boot architecture flags, §5.2.9.3 Table 5.11 */
-#define ACPI_IAPC_LEGACY_DEVICES (1u << 0)  /* ISA devices (the UART) the OS cannot enumerate */
-#define ACPI_IAPC_8042          (1u << 1)   /* a keyboard controller (absent: left clear) */
-#define ACPI_IAPC_VGA_NOT_PRESENT (1u << 2)
+#define ACPI_IAPC_LEGACY_DEVICES       (1u << 0) /* ISA devices (the UART) the OS cannot enumerate */
+#define ACPI_IAPC_8042                 (1u << 1) /* a keyboard controller (absent: left clear) */
+#define ACPI_IAPC_VGA_NOT_PRESENT      (1u << 2)
 #define ACPI_IAPC_CMOS_RTC_NOT_PRESENT (1u << 5)
-#define ACPI_C2_DISABLED_LATENCY 101u       /* P_LVL2_LAT > 100: no C2 */
-#define ACPI_C3_DISABLED_LATENCY 1001u      /* P_LVL3_LAT > 1000: no C3 */
-#define ACPI_MADT_PCAT_COMPAT   (1u << 0)   /* MADT Flags: a dual 8259 is present */
-#define ACPI_MADT_LAPIC_NMI     4u      /* Local APIC NMI structure, §5.2.12.7 */
-#define ACPI_GAS_SYSTEM_IO      1u      /* Generic Address Structure space id, §5.2.3.2 */
+#define ACPI_C2_DISABLED_LATENCY       101u      /* P_LVL2_LAT > 100: no C2 */
+#define ACPI_C3_DISABLED_LATENCY       1001u     /* P_LVL3_LAT > 1000: no C3 */
+#define ACPI_MADT_PCAT_COMPAT          (1u << 0) /* MADT Flags: a dual 8259 is present */
+#define ACPI_MADT_LAPIC_NMI            4u        /* Local APIC NMI structure, §5.2.12.7 */
+#define ACPI_GAS_SYSTEM_IO             1u        /* Generic Address Structure space id, §5.2.3.2 */
 
 /* The span acpi_tables_build writes (16-byte aligned pieces). */
-#define ACPI_TABLES_BYTES       0x300u
+#define ACPI_TABLES_BYTES 0x300u
 
 struct acpi_platform {
-    uint32_t lapic_base;        /* the local APIC's physical address */
+    uint32_t lapic_base; /* the local APIC's physical address */
     uint8_t apic_id;
-    uint16_t reset_port;        /* FADT RESET_REG: an I/O port and the byte to write there */
+    uint16_t reset_port; /* FADT RESET_REG: an I/O port and the byte to write there */
     uint8_t reset_value;
-    uint16_t sci_irq;           /* FADT SCI_INT: the ISA IRQ of the SCI */
-    uint16_t pm1_evt_port, pm1_cnt_port, pm_tmr_port;  /* the fixed hardware's I/O ports */
-    uint8_t s5_slp_typ;         /* \_S5's sleep type: PM1_CNT.SLP_TYP for soft-off */
+    uint16_t sci_irq;                                 /* FADT SCI_INT: the ISA IRQ of the SCI */
+    uint16_t pm1_evt_port, pm1_cnt_port, pm_tmr_port; /* the fixed hardware's I/O ports */
+    uint8_t s5_slp_typ; /* \_S5's sleep type: PM1_CNT.SLP_TYP for soft-off */
 };
 
 /* Writes RSDP, XSDT, FADT, DSDT and MADT into buf, which the guest sees at `gpa` (16-byte

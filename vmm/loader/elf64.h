@@ -5,12 +5,12 @@
 
 #include <stdint.h>
 
-#define ELF_MAGIC       "\177ELF"
-#define ELFCLASS64      2
-#define ELFDATA2LSB     1
-#define ET_EXEC         2
-#define EM_X86_64       62
-#define PT_LOAD         1
+#define ELF_MAGIC   "\177ELF"
+#define ELFCLASS64  2
+#define ELFDATA2LSB 1
+#define ET_EXEC     2
+#define EM_X86_64   62
+#define PT_LOAD     1
 
 struct elf64_ehdr {
     unsigned char e_ident[16];

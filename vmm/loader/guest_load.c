@@ -13,12 +13,11 @@
 
 #include <stdarg.h>
 
-#define GUEST_IDENTITY_MAP (4ULL << 30)    /* the low 4 GiB (RAM and MMIO windows) at least */
-#define PD_BYTES ((uint64_t)PT_ENTRIES * PAGE_2M)  /* one page directory of 2 MiB pages: 1 GiB */
+#define GUEST_IDENTITY_MAP (4ULL << 30) /* the low 4 GiB (RAM and MMIO windows) at least */
+#define PD_BYTES           ((uint64_t)PT_ENTRIES * PAGE_2M) /* one page directory of 2 MiB pages: 1 GiB */
 
 /* Records why the image cannot be loaded ("image 'hello': ...") and returns false. */
-__attribute__((format(printf, 2, 3)))
-static bool fail(struct vm *vm, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static bool fail(struct vm *vm, const char *fmt, ...)
 {
     int n = snprintf(vm->reason, sizeof vm->reason, "image '%s': ", vm->cfg->image);
     va_list ap;
@@ -36,10 +35,12 @@ static bool load_elf(struct vm *vm, const uint8_t *img, uint64_t len, uint64_t *
         return fail(vm, "%llu bytes is too short for an ELF header", (unsigned long long)len);
     struct elf64_ehdr eh;
     memcpy(&eh, img, sizeof eh);
-    if (memcmp(eh.e_ident, ELF_MAGIC, 4) || eh.e_ident[4] != ELFCLASS64 || eh.e_ident[5] != ELFDATA2LSB)
+    if (memcmp(eh.e_ident, ELF_MAGIC, 4) || eh.e_ident[4] != ELFCLASS64 ||
+        eh.e_ident[5] != ELFDATA2LSB)
         return fail(vm, "not a little-endian ELF-64 file");
     if (eh.e_type != ET_EXEC || eh.e_machine != EM_X86_64)
-        return fail(vm, "ELF type %u machine %u (expected an x86-64 executable)", eh.e_type, eh.e_machine);
+        return fail(vm, "ELF type %u machine %u (expected an x86-64 executable)", eh.e_type,
+                    eh.e_machine);
     if (eh.e_phentsize != sizeof(struct elf64_phdr) || eh.e_phoff > len ||
         (uint64_t)eh.e_phnum * sizeof(struct elf64_phdr) > len - eh.e_phoff)
         return fail(vm, "program headers at %llu x%u lie outside the file",
@@ -55,7 +56,8 @@ static bool load_elf(struct vm *vm, const uint8_t *img, uint64_t len, uint64_t *
                         (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz);
         if (ph.p_paddr < TESSERA_GUEST_IMAGE_MIN || ph.p_memsz > vm->ram_bytes ||
             ph.p_paddr > vm->ram_bytes - ph.p_memsz)
-            return fail(vm, "segment at %#llx (%llu bytes) does not fit the guest's RAM above 1 MiB",
+            return fail(vm,
+                        "segment at %#llx (%llu bytes) does not fit the guest's RAM above 1 MiB",
                         (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_memsz);
         uint8_t *dst = vm_gpa_ptr(vm, ph.p_paddr, ph.p_memsz);
         memcpy(dst, img + ph.p_offset, ph.p_filesz);
@@ -64,7 +66,8 @@ static bool load_elf(struct vm *vm, const uint8_t *img, uint64_t len, uint64_t *
             entry_loaded = true;
     }
     if (!entry_loaded)
-        return fail(vm, "entry point %#llx is not inside a loaded segment", (unsigned long long)eh.e_entry);
+        return fail(vm, "entry point %#llx is not inside a loaded segment",
+                    (unsigned long long)eh.e_entry);
     *entry = eh.e_entry;
     return true;
 }
@@ -75,7 +78,8 @@ bool guest_identity_map(struct vm *vm)
     uint64_t n_pd = (span + PD_BYTES - 1) / PD_BYTES;
     uint64_t pml4 = TESSERA_GUEST_PT_BASE, pdpt = pml4 + PAGE_SIZE, pd = pdpt + PAGE_SIZE;
     if (n_pd > PT_ENTRIES || pd + n_pd * PAGE_SIZE > TESSERA_GUEST_IMAGE_MIN) {
-        snprintf(vm->reason, sizeof vm->reason, "guest RAM of %llu MiB needs more page tables than fit below 1 MiB",
+        snprintf(vm->reason, sizeof vm->reason,
+                 "guest RAM of %llu MiB needs more page tables than fit below 1 MiB",
                  (unsigned long long)(vm->ram_bytes >> 20));
         return false;
     }
@@ -101,8 +105,13 @@ static bool tessera_load(struct vm *vm, const struct guest_image *img)
     gdt[0] = 0;
     gdt[TESSERA_GUEST_CS / 8] = GUEST_GDT_CODE64;
     gdt[TESSERA_GUEST_DS / 8] = GUEST_GDT_DATA;
-    vm->boot = (struct vm_boot_state){ entry, vm->ram_bytes - 16, TESSERA_GUEST_BOOT_INFO, TESSERA_GUEST_CS,
-                                       TESSERA_GUEST_DS, TESSERA_GUEST_GDT, 3 * 8 - 1 };
+    vm->boot = (struct vm_boot_state){ entry,
+                                       vm->ram_bytes - 16,
+                                       TESSERA_GUEST_BOOT_INFO,
+                                       TESSERA_GUEST_CS,
+                                       TESSERA_GUEST_DS,
+                                       TESSERA_GUEST_GDT,
+                                       3 * 8 - 1 };
 
     struct tessera_boot_info *bi = vm_gpa_ptr(vm, TESSERA_GUEST_BOOT_INFO, sizeof *bi);
     bi->magic = TESSERA_BOOT_MAGIC;

@@ -21,8 +21,8 @@
 #include <string.h>
 
 /* "image 'linux': <why>" in vm->reason; returns false. */
-__attribute__((format(printf, 3, 4)))
-static bool fail(struct vm *vm, const char *what, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static bool fail(struct vm *vm, const char *what,
+                                                       const char *fmt, ...)
 {
     int n = snprintf(vm->reason, sizeof vm->reason, "%s '%s': ", what,
                      !strcmp(what, "initrd") ? vm->cfg->initrd : vm->cfg->image);
@@ -38,7 +38,8 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
     const void *kernel = img->data, *initrd = img->initrd;
     uint64_t len = img->len, initrd_len = img->initrd_len;
     if (!vmx.linux_ok) {
-        snprintf(vm->reason, sizeof vm->reason, "a Linux guest needs VT-x's unrestricted guest without CR3 exits "
+        snprintf(vm->reason, sizeof vm->reason,
+                 "a Linux guest needs VT-x's unrestricted guest without CR3 exits "
                  "(its decompressor turns paging off), which this CPU does not offer");
         return false;
     }
@@ -61,15 +62,24 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
 
     /* ACPI tables (used unless the command line says acpi=off) and the MP table (used then). */
     const struct acpi_platform acpi = {
-        .lapic_base = (uint32_t)APIC_BASE_DEFAULT, .apic_id = 0,
-        .reset_port = RST_CNT_PORT, .reset_value = RST_CNT_SYS_RST | RST_CNT_RST_CPU,
-        .sci_irq = ACPI_SCI_IRQ, .pm1_evt_port = ACPI_PM1_EVT_PORT, .pm1_cnt_port = ACPI_PM1_CNT_PORT,
-        .pm_tmr_port = ACPI_PM_TMR_PORT, .s5_slp_typ = ACPI_SLP_TYP_S5,
+        .lapic_base = (uint32_t)APIC_BASE_DEFAULT,
+        .apic_id = 0,
+        .reset_port = RST_CNT_PORT,
+        .reset_value = RST_CNT_SYS_RST | RST_CNT_RST_CPU,
+        .sci_irq = ACPI_SCI_IRQ,
+        .pm1_evt_port = ACPI_PM1_EVT_PORT,
+        .pm1_cnt_port = ACPI_PM1_CNT_PORT,
+        .pm_tmr_port = ACPI_PM_TMR_PORT,
+        .s5_slp_typ = ACPI_SLP_TYP_S5,
     };
-    if (!acpi_tables_build(vm_gpa_ptr(vm, LINUX_ACPI_GPA, LINUX_ACPI_ROOM), LINUX_ACPI_ROOM, LINUX_ACPI_GPA, &acpi))
+    if (!acpi_tables_build(vm_gpa_ptr(vm, LINUX_ACPI_GPA, LINUX_ACPI_ROOM), LINUX_ACPI_ROOM,
+                           LINUX_ACPI_GPA, &acpi))
         return fail(vm, "image", "the ACPI tables do not fit");
-    struct zp_config zc = { .ram_bytes = vm->ram_bytes, .cmdline_gpa = LINUX_CMDLINE_GPA, .initrd_gpa = p.initrd_gpa,
-                            .initrd_bytes = initrd_len, .acpi_rsdp_gpa = LINUX_ACPI_GPA };
+    struct zp_config zc = { .ram_bytes = vm->ram_bytes,
+                            .cmdline_gpa = LINUX_CMDLINE_GPA,
+                            .initrd_gpa = p.initrd_gpa,
+                            .initrd_bytes = initrd_len,
+                            .acpi_rsdp_gpa = LINUX_ACPI_GPA };
     if (vm->lfb)
         zc.fb = vm->lfb->fb;
     if (zp_build(vm_gpa_ptr(vm, LINUX_ZERO_PAGE_GPA, ZP_BYTES), bytes, &bi, &zc) != 0)
@@ -78,8 +88,8 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
     /* The processor entry tells what CPUID tells this guest. */
     struct cpuid_regs id = guest_cpuid(vm, 1, 0);
     struct mptable_cpu cpu = { 0, id.eax, id.edx, (uint32_t)APIC_BASE_DEFAULT };
-    if (!mptable_build(vm_gpa_ptr(vm, LINUX_MPTABLE_GPA, LINUX_MPTABLE_ROOM), LINUX_MPTABLE_ROOM, LINUX_MPTABLE_GPA,
-                       &cpu))
+    if (!mptable_build(vm_gpa_ptr(vm, LINUX_MPTABLE_GPA, LINUX_MPTABLE_ROOM), LINUX_MPTABLE_ROOM,
+                       LINUX_MPTABLE_GPA, &cpu))
         return fail(vm, "image", "the MP table does not fit");
 
     uint64_t *gdt = vm_gpa_ptr(vm, LINUX_GDT_GPA, LINUX_GDT_ENTRIES * sizeof(uint64_t));
@@ -87,8 +97,10 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
     gdt[LINUX_BOOT_DS / 8] = GUEST_GDT_DATA;
     if (!guest_identity_map(vm))
         return false;
-    vm->boot = (struct vm_boot_state){ p.entry_gpa, LINUX_BOOT_STACK_TOP, LINUX_ZERO_PAGE_GPA, LINUX_BOOT_CS,
-                                       LINUX_BOOT_DS, LINUX_GDT_GPA, LINUX_GDT_ENTRIES * 8 - 1 };
+    vm->boot = (struct vm_boot_state){
+        p.entry_gpa,   LINUX_BOOT_STACK_TOP, LINUX_ZERO_PAGE_GPA,      LINUX_BOOT_CS,
+        LINUX_BOOT_DS, LINUX_GDT_GPA,        LINUX_GDT_ENTRIES * 8 - 1
+    };
     return true;
 }
 

@@ -3,16 +3,16 @@
 
 #include <string.h>
 
-#define MP_OEM_ID       "TESSERA "      /* 8 bytes, space padded (§4.2) */
-#define MP_PRODUCT_ID   "VIRTUAL PC  "  /* 12 bytes */
+#define MP_OEM_ID     "TESSERA "     /* 8 bytes, space padded (§4.2) */
+#define MP_PRODUCT_ID "VIRTUAL PC  " /* 12 bytes */
 
 /* Floating pointer fields (§4.1, Figure 4-2). */
-#define MPF_PHYSPTR     4
-#define MPF_LENGTH      8
-#define MPF_SPEC_REV    9
-#define MPF_CHECKSUM    10
-#define MPF_FEATURE1    11      /* 0: a configuration table is present */
-#define MPF_FEATURE2    12      /* bit 7 IMCRP 0: virtual-wire mode, no IMCR */
+#define MPF_PHYSPTR  4
+#define MPF_LENGTH   8
+#define MPF_SPEC_REV 9
+#define MPF_CHECKSUM 10
+#define MPF_FEATURE1 11 /* 0: a configuration table is present */
+#define MPF_FEATURE2 12 /* bit 7 IMCRP 0: virtual-wire mode, no IMCR */
 
 /* Configuration table header fields (§4.2, Figure 4-3). */
 #define MPC_LENGTH      4
@@ -72,7 +72,7 @@ size_t mptable_build(uint8_t *buf, size_t len, uint64_t gpa, const struct mptabl
     put32(mpc + MPC_LAPIC_ADDR, cpu->lapic_base);
     uint8_t *e = mpc + MP_CONFIG_HEADER_BYTES;
 
-    e[0] = MP_ENTRY_PROCESSOR;                      /* §4.3.1, Figure 4-4 */
+    e[0] = MP_ENTRY_PROCESSOR; /* §4.3.1, Figure 4-4 */
     e[1] = cpu->apic_id;
     e[2] = MPTABLE_LAPIC_VERSION;
     e[3] = MP_CPU_ENABLED | MP_CPU_BOOTSTRAP;
@@ -80,12 +80,12 @@ size_t mptable_build(uint8_t *buf, size_t len, uint64_t gpa, const struct mptabl
     put32(e + 8, cpu->features);
     e += MP_PROCESSOR_BYTES;
 
-    e[0] = MP_ENTRY_BUS;                            /* §4.3.2, Figure 4-5 */
+    e[0] = MP_ENTRY_BUS; /* §4.3.2, Figure 4-5 */
     e[1] = 0;
     memcpy(e + 2, MP_BUS_TYPE_ISA, 6);
     e += MP_BUS_BYTES;
 
-    e = local_int(e, MP_INT_EXTINT, 0);             /* the 8259 through LINT0 */
+    e = local_int(e, MP_INT_EXTINT, 0); /* the 8259 through LINT0 */
     e = local_int(e, MP_INT_NMI, 1);
 
     size_t mpc_len = (size_t)(e - mpc);
@@ -93,7 +93,7 @@ size_t mptable_build(uint8_t *buf, size_t len, uint64_t gpa, const struct mptabl
     put16(mpc + MPC_ENTRY_COUNT, 4);
     mpc[MPC_CHECKSUM] = mptable_checksum(mpc, mpc_len);
 
-    memcpy(buf, MP_FLOATING_SIGNATURE, 4);          /* §4.1 */
+    memcpy(buf, MP_FLOATING_SIGNATURE, 4); /* §4.1 */
     put32(buf + MPF_PHYSPTR, (uint32_t)(gpa + MP_FLOATING_BYTES));
     buf[MPF_LENGTH] = 1;
     buf[MPF_SPEC_REV] = MP_SPEC_REV_1_4;

@@ -15,36 +15,37 @@
 
 #include "arch/x86/apic_regs.h"
 
-#define MP_FLOATING_SIGNATURE   "_MP_"
-#define MP_CONFIG_SIGNATURE     "PCMP"
-#define MP_SPEC_REV_1_4         4u
-#define MP_FLOATING_BYTES       16u     /* length field 1: one 16-byte paragraph */
-#define MP_CONFIG_HEADER_BYTES  44u
-#define MP_ENTRY_PROCESSOR      0u      /* entry types, §4.3 Table 4-3 */
-#define MP_ENTRY_BUS            1u
-#define MP_ENTRY_LOCAL_INT      4u
-#define MP_PROCESSOR_BYTES      20u
-#define MP_BUS_BYTES            8u
-#define MP_LOCAL_INT_BYTES      8u
-#define MP_CPU_ENABLED          0x01u   /* CPU flags, §4.3.1 */
-#define MP_CPU_BOOTSTRAP        0x02u
-#define MP_INT_NMI              1u      /* interrupt types, §4.3.4 Table 4-10 */
-#define MP_INT_EXTINT           3u
-#define MP_ALL_LOCAL_APICS      0xFFu   /* destination: every local APIC */
-#define MP_BUS_TYPE_ISA         "ISA   "
+#define MP_FLOATING_SIGNATURE  "_MP_"
+#define MP_CONFIG_SIGNATURE    "PCMP"
+#define MP_SPEC_REV_1_4        4u
+#define MP_FLOATING_BYTES      16u /* length field 1: one 16-byte paragraph */
+#define MP_CONFIG_HEADER_BYTES 44u
+#define MP_ENTRY_PROCESSOR     0u /* entry types, §4.3 Table 4-3 */
+#define MP_ENTRY_BUS           1u
+#define MP_ENTRY_LOCAL_INT     4u
+#define MP_PROCESSOR_BYTES     20u
+#define MP_BUS_BYTES           8u
+#define MP_LOCAL_INT_BYTES     8u
+#define MP_CPU_ENABLED         0x01u /* CPU flags, §4.3.1 */
+#define MP_CPU_BOOTSTRAP       0x02u
+#define MP_INT_NMI             1u /* interrupt types, §4.3.4 Table 4-10 */
+#define MP_INT_EXTINT          3u
+#define MP_ALL_LOCAL_APICS     0xFFu /* destination: every local APIC */
+#define MP_BUS_TYPE_ISA        "ISA   "
 
 /* The local APIC version the processor entry gives: the vLAPIC's (VERSION bits 7:0). */
-#define MPTABLE_LAPIC_VERSION   LAPIC_VERSION_INTEGRATED
+#define MPTABLE_LAPIC_VERSION LAPIC_VERSION_INTEGRATED
 
 /* Size of the table mptable_build writes. */
-#define MPTABLE_BYTES (MP_FLOATING_BYTES + MP_CONFIG_HEADER_BYTES + MP_PROCESSOR_BYTES + MP_BUS_BYTES + \
-                       2 * MP_LOCAL_INT_BYTES)
+#define MPTABLE_BYTES \
+    (MP_FLOATING_BYTES + MP_CONFIG_HEADER_BYTES + MP_PROCESSOR_BYTES + MP_BUS_BYTES + \
+     2 * MP_LOCAL_INT_BYTES)
 
 struct mptable_cpu {
     uint8_t apic_id;
-    uint32_t signature;         /* CPUID.1:EAX as the guest sees it */
-    uint32_t features;          /* CPUID.1:EDX as the guest sees it */
-    uint32_t lapic_base;        /* physical address of the local APIC page */
+    uint32_t signature;  /* CPUID.1:EAX as the guest sees it */
+    uint32_t features;   /* CPUID.1:EDX as the guest sees it */
+    uint32_t lapic_base; /* physical address of the local APIC page */
 };
 
 /* Writes the floating pointer at buf (which the guest will see at guest-physical `gpa`) and the

@@ -2,7 +2,10 @@
 
 #include <stddef.h>
 
-static bool is_space(char c) { return c == ' ' || c == '\t'; }
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 int args_split(char *line, char **argv, int max)
 {
@@ -23,9 +26,12 @@ int args_split(char *line, char **argv, int max)
 
 static int digit_value(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return 99;
 }
 

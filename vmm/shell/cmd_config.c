@@ -5,7 +5,10 @@
 
 #include <stdio.h>
 
-static void print_line(void *ctx, const char *line) { printf("%s\n", line); }
+static void print_line(void *ctx, const char *line)
+{
+    printf("%s\n", line);
+}
 
 enum shell_status cmd_config(int argc, char **argv)
 {

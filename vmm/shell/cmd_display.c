@@ -33,7 +33,7 @@ static bool chunk_line(void *ctx, const char *line, size_t len)
     struct chunker *c = ctx;
     if (c->used + len + 1 > sizeof c->buf)
         chunk_flush(c);
-    if (len + 1 > sizeof c->buf) {          /* a row longer than a chunk goes out by itself */
+    if (len + 1 > sizeof c->buf) { /* a row longer than a chunk goes out by itself */
         console_write(line, len);
         console_write("\n", 1);
         return true;
@@ -56,7 +56,8 @@ static int lookup_guest(const char *arg)
     return -1;
 }
 
-static enum shell_status write_image(const struct display_image *img, const char *subject, bool crc_only)
+static enum shell_status write_image(const struct display_image *img, const char *subject,
+                                     bool crc_only)
 {
     if (crc_only) {
         uint32_t crc;
@@ -70,7 +71,7 @@ static enum shell_status write_image(const struct display_image *img, const char
         printf("%s\n", line);
         return SHELL_OK;
     }
-    static struct chunker chunks;           /* 4 KiB: kept off the stack */
+    static struct chunker chunks; /* 4 KiB: kept off the stack */
     chunks.used = 0;
     struct display_shot_result res;
     int rc = display_screenshot_write(img, subject, chunk_line, &chunks, &res);
@@ -85,14 +86,15 @@ static enum shell_status write_image(const struct display_image *img, const char
 enum shell_status cmd_screenshot(int argc, char **argv)
 {
     bool crc_only = argc > 1 && !strcmp(argv[argc - 1], "crc");
-    int nargs = argc - 1 - crc_only;        /* the guest, if named */
+    int nargs = argc - 1 - crc_only; /* the guest, if named */
     if (nargs > 1)
         return SHELL_USAGE;
     if (nargs == 0 || !strcmp(argv[1], "wall")) {
         struct display_image img;
         struct display_mem mem;
         if (!wall_compose_now() || !wall_image(&img, &mem)) {
-            shell_error("no kiosk wall: %s", wall_get_stats()->why[0] ? wall_get_stats()->why : "not set up");
+            shell_error("no kiosk wall: %s",
+                        wall_get_stats()->why[0] ? wall_get_stats()->why : "not set up");
             return SHELL_FAILED;
         }
         enum shell_status st = write_image(&img, "wall", crc_only);
@@ -116,8 +118,9 @@ enum shell_status cmd_screenshot(int argc, char **argv)
             shell_error("guest %d (%s) has no picture: no signal (bad surface: %s)", vm,
                         wall_guest_name((unsigned)vm), why);
         else
-            shell_error("guest %d (%s) has no picture: its display plane is off or its vGPU is not running",
-                        vm, wall_guest_name((unsigned)vm));
+            shell_error(
+                "guest %d (%s) has no picture: its display plane is off or its vGPU is not running",
+                vm, wall_guest_name((unsigned)vm));
         return SHELL_FAILED;
     }
     return write_image(&img, wall_guest_name((unsigned)vm), crc_only);

@@ -17,13 +17,14 @@ static void range_line(const char *what, struct gtt_range r)
 enum shell_status cmd_gtt(int argc, char **argv)
 {
     if (!gpu.ready) {
-        printf("graphics memory is not set up: %s\n", gpu.error[0] ? gpu.error : "no valid configuration");
+        printf("graphics memory is not set up: %s\n",
+               gpu.error[0] ? gpu.error : "no valid configuration");
         return SHELL_OK;
     }
     const struct gtt_layout *l = &gpu.layout;
     const struct gtt *g = &gpu.gtt;
-    printf("GGTT %llu MiB (%u entries), aperture %llu MiB, backend %s\n", MIB(l->ggtt_bytes), g->n_entries,
-           MIB(l->aperture_bytes), gpu.igpu->ops->name);
+    printf("GGTT %llu MiB (%u entries), aperture %llu MiB, backend %s\n", MIB(l->ggtt_bytes),
+           g->n_entries, MIB(l->aperture_bytes), gpu.igpu->ops->name);
     range_line("host area", l->host);
     range_line("fence pool", l->fence_pool);
     range_line("guest low GM", l->low_guest);
@@ -46,12 +47,13 @@ enum shell_status cmd_gtt(int argc, char **argv)
     }
     struct gtt_summary sum;
     gtt_summarize(g, &sum);
-    printf("\n%u of %u slots used, %u shared, at most %u vGPUs on one; fence pool %llu of %llu KiB used; "
-           "%llu switches, %llu entries copied on switches (%llu read one by one, on switches and ahead), "
-           "%llu guest writes refused\n", sum.slots_used,
-           sum.n_slots, sum.slots_shared, sum.max_sharing, (unsigned long long)(sum.pool_used >> 10),
-           (unsigned long long)(sum.pool_bytes >> 10), (unsigned long long)sum.st.switches,
-           (unsigned long long)sum.st.entries_switch, (unsigned long long)sum.st.entries_checked,
-           (unsigned long long)sum.st.writes_refused);
+    printf(
+        "\n%u of %u slots used, %u shared, at most %u vGPUs on one; fence pool %llu of %llu KiB used; "
+        "%llu switches, %llu entries copied on switches (%llu read one by one, on switches and ahead), "
+        "%llu guest writes refused\n",
+        sum.slots_used, sum.n_slots, sum.slots_shared, sum.max_sharing,
+        (unsigned long long)(sum.pool_used >> 10), (unsigned long long)(sum.pool_bytes >> 10),
+        (unsigned long long)sum.st.switches, (unsigned long long)sum.st.entries_switch,
+        (unsigned long long)sum.st.entries_checked, (unsigned long long)sum.st.writes_refused);
     return SHELL_OK;
 }

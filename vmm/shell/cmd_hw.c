@@ -20,8 +20,8 @@ enum shell_status cmd_mem(int argc, char **argv)
     for (unsigned i = 0; i < bi->n_mem; i++) {
         const struct boot_mem_region *r = &bi->mem[i];
         printf("  %016llx-%016llx %8llu KiB %s\n", (unsigned long long)r->base,
-               (unsigned long long)(r->base + r->length - 1), (unsigned long long)(r->length / 1024),
-               boot_mem_type_name(r->type));
+               (unsigned long long)(r->base + r->length - 1),
+               (unsigned long long)(r->length / 1024), boot_mem_type_name(r->type));
     }
     printf("reserved for the hypervisor and its boot data (%u ranges):\n", platform.n_reserved);
     for (unsigned i = 0; i < platform.n_reserved; i++)
@@ -31,7 +31,8 @@ enum shell_status cmd_mem(int argc, char **argv)
     uint64_t used = pa->usable_pages - pa->free_pages;
     printf("pages: %llu free of %llu (%llu MiB free, %llu MiB in use)\n",
            (unsigned long long)pa->free_pages, (unsigned long long)pa->usable_pages,
-           (unsigned long long)(pa->free_pages * PAGE_SIZE / MIB), (unsigned long long)(used * PAGE_SIZE / MIB));
+           (unsigned long long)(pa->free_pages * PAGE_SIZE / MIB),
+           (unsigned long long)(used * PAGE_SIZE / MIB));
     printf("heap: %zu KiB used of %zu KiB\n", libc_heap_used() / 1024, libc_heap_size() / 1024);
     printf("identity mapped: 0-%llx\n", (unsigned long long)(platform.mapped_top - 1));
     /* What the hypervisor had free when each guest's last life began and ended: a guest that
@@ -46,8 +47,8 @@ enum shell_status cmd_mem(int argc, char **argv)
             printf("  %3u %-15s no life yet\n", vm->id, vm->cfg->name);
             continue;
         }
-        printf("  %3u %-15s life %llu: %llu after its start, ", vm->id, vm->cfg->name, (unsigned long long)l->count,
-               (unsigned long long)l->free_at_start);
+        printf("  %3u %-15s life %llu: %llu after its start, ", vm->id, vm->cfg->name,
+               (unsigned long long)l->count, (unsigned long long)l->free_at_start);
         if (l->ended)
             printf("%llu at its end (%+lld)\n", (unsigned long long)l->free_at_end,
                    (long long)(l->free_at_end - l->free_at_start));
@@ -103,7 +104,8 @@ enum shell_status cmd_cpuid(int argc, char **argv)
     if (!args_parse_u32(argv[1], &leaf) || (argc > 2 && !args_parse_u32(argv[2], &sub)))
         return SHELL_USAGE;
     struct cpuid_regs r = cpuid(leaf, sub);
-    printf("cpuid 0x%08x.%u: eax=%08x ebx=%08x ecx=%08x edx=%08x\n", leaf, sub, r.eax, r.ebx, r.ecx, r.edx);
+    printf("cpuid 0x%08x.%u: eax=%08x ebx=%08x ecx=%08x edx=%08x\n", leaf, sub, r.eax, r.ebx, r.ecx,
+           r.edx);
     return SHELL_OK;
 }
 
@@ -126,9 +128,10 @@ enum shell_status cmd_vmx(int argc, char **argv)
     const struct vmx_caps *c = &platform.vmx;
     printf("%s\n", platform.vmx_line);
     if (c->basic)
-        printf("IA32_VMX_BASIC %#018llx pin %#018llx proc %#018llx proc2 %#018llx ept/vpid %#018llx\n",
-               (unsigned long long)c->basic, (unsigned long long)c->pinbased,
-               (unsigned long long)c->procbased, (unsigned long long)c->procbased2,
-               (unsigned long long)c->ept_vpid);
+        printf(
+            "IA32_VMX_BASIC %#018llx pin %#018llx proc %#018llx proc2 %#018llx ept/vpid %#018llx\n",
+            (unsigned long long)c->basic, (unsigned long long)c->pinbased,
+            (unsigned long long)c->procbased, (unsigned long long)c->procbased2,
+            (unsigned long long)c->ept_vpid);
     return SHELL_OK;
 }

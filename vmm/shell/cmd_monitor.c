@@ -35,7 +35,8 @@ static bool parse_mode(const char *s, uint32_t *w, uint32_t *h, uint32_t *hz)
 enum shell_status cmd_monitor(int argc, char **argv)
 {
     if (!vgpu_host.ready) {
-        shell_error("no vGPUs: %s", vgpu_host.error[0] ? vgpu_host.error : "VT-x or the GPU is not available");
+        shell_error("no vGPUs: %s",
+                    vgpu_host.error[0] ? vgpu_host.error : "VT-x or the GPU is not available");
         return SHELL_FAILED;
     }
     struct vm *vm = vm_lookup(argv[1]);
@@ -55,8 +56,8 @@ enum shell_status cmd_monitor(int argc, char **argv)
         return SHELL_FAILED;
     }
     if (m.connected)
-        printf("monitor %s: DP-1 connected, %ux%u at %u Hz preferred; hotplug sent\n", g->name, m.width,
-               m.height, m.hz);
+        printf("monitor %s: DP-1 connected, %ux%u at %u Hz preferred; hotplug sent\n", g->name,
+               m.width, m.height, m.hz);
     else
         printf("monitor %s: DP-1 disconnected; hotplug sent\n", g->name);
     return SHELL_OK;

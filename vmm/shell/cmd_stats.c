@@ -40,8 +40,8 @@ enum shell_status cmd_stats(int argc, char **argv)
     share(", copying", copy, wall_ns);
     share(", composing", compose, wall_ns);
     share(", other", other, wall_ns);
-    printf("\nns: wall %llu guests %llu rendering %llu copying %llu composing %llu\n", (unsigned long long)wall_ns,
-           (unsigned long long)guests, (unsigned long long)render, (unsigned long long)copy,
-           (unsigned long long)compose);
+    printf("\nns: wall %llu guests %llu rendering %llu copying %llu composing %llu\n",
+           (unsigned long long)wall_ns, (unsigned long long)guests, (unsigned long long)render,
+           (unsigned long long)copy, (unsigned long long)compose);
     return SHELL_OK;
 }

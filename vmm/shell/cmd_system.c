@@ -28,16 +28,21 @@ enum shell_status cmd_version(int argc, char **argv)
 enum shell_status cmd_uptime(int argc, char **argv)
 {
     uint64_t us = timer_uptime_us();
-    printf("up %llu.%03llu s; TSC %llu.%03llu MHz (from %s); %llu ticks at %u Hz; boot to prompt %llu.%03llu s\n",
-           (unsigned long long)(us / 1000000), (unsigned long long)(us / 1000 % 1000),
-           (unsigned long long)(timer_tsc_hz() / 1000000), (unsigned long long)(timer_tsc_hz() / 1000 % 1000),
-           timer_tsc_source(), (unsigned long long)timer_ticks(), (unsigned)TIMER_TICK_HZ,
-           (unsigned long long)(platform.boot_done_us / 1000000),
-           (unsigned long long)(platform.boot_done_us / 1000 % 1000));
+    printf(
+        "up %llu.%03llu s; TSC %llu.%03llu MHz (from %s); %llu ticks at %u Hz; boot to prompt %llu.%03llu s\n",
+        (unsigned long long)(us / 1000000), (unsigned long long)(us / 1000 % 1000),
+        (unsigned long long)(timer_tsc_hz() / 1000000),
+        (unsigned long long)(timer_tsc_hz() / 1000 % 1000), timer_tsc_source(),
+        (unsigned long long)timer_ticks(), (unsigned)TIMER_TICK_HZ,
+        (unsigned long long)(platform.boot_done_us / 1000000),
+        (unsigned long long)(platform.boot_done_us / 1000 % 1000));
     return SHELL_OK;
 }
 
-static void print_line(const char *text, void *ctx) { printf("%s\n", text); }
+static void print_line(const char *text, void *ctx)
+{
+    printf("%s\n", text);
+}
 
 enum shell_status cmd_log(int argc, char **argv)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CONSOLE_ESCAPE 0x1D     /* Ctrl-] */
+#define CONSOLE_ESCAPE 0x1D /* Ctrl-] */
 
 /* A guest whose vCPU could not be created reads as one that never ran. */
 static const struct vcpu *cpu_of(const struct vm *vm)
@@ -32,18 +32,20 @@ static struct vm *lookup(const char *arg)
 enum shell_status cmd_vms(int argc, char **argv)
 {
     if (!vm_count()) {
-        printf("no guests (%s)\n", vmx.on ? "the configuration has none or was refused" : vmx.error);
+        printf("no guests (%s)\n",
+               vmx.on ? "the configuration has none or was refused" : vmx.error);
         return SHELL_OK;
     }
-    printf("%3s %-15s %-8s %7s %10s %-20s %9s  %s\n", "id", "name", "state", "RAM", "exits", "last exit", "uptime",
-           "runs");
+    printf("%3s %-15s %-8s %7s %10s %-20s %9s  %s\n", "id", "name", "state", "RAM", "exits",
+           "last exit", "uptime", "runs");
     for (unsigned i = 0; i < vm_count(); i++) {
         const struct vm *vm = vm_get(i);
         uint64_t up = vm->state == VM_RUNNING ? (timer_now_ns() - vm->started_ns) / 1000000 : 0;
         /* What the guest boots: a Linux kernel (and its initrd) or a Tessera guest's image. */
         char runs[2 * CFG_IMAGE_MAX + 16];
         if (vm->cfg->kind == CFG_GUEST_LINUX)
-            snprintf(runs, sizeof runs, "linux %s%s%s", vm->cfg->image, vm->cfg->initrd[0] ? "+" : "", vm->cfg->initrd);
+            snprintf(runs, sizeof runs, "linux %s%s%s", vm->cfg->image,
+                     vm->cfg->initrd[0] ? "+" : "", vm->cfg->initrd);
         else
             snprintf(runs, sizeof runs, "tessera %s", vm->cfg->image);
         printf("%3u %-15s %-8s %5uM %10llu %-20s %5llu.%01llus  %s\n", vm->id, vm->cfg->name,
@@ -63,7 +65,8 @@ enum shell_status cmd_vm(int argc, char **argv)
         return SHELL_FAILED;
     if (!strcmp(argv[1], "stop")) {
         if (vm->state != VM_RUNNING) {
-            shell_error("guest %u (%s) is not running (%s)", vm->id, vm->cfg->name, vm_state_name(vm->state));
+            shell_error("guest %u (%s) is not running (%s)", vm->id, vm->cfg->name,
+                        vm_state_name(vm->state));
             return SHELL_FAILED;
         }
         vm_stop(vm, VM_STOPPED, "stopped by the operator");
@@ -88,8 +91,14 @@ enum shell_status cmd_vm(int argc, char **argv)
     return SHELL_OK;
 }
 
-static void write_console(const char *s, size_t n, void *ctx) { console_write(s, n); }
-static void live_output(void *ctx, char c) { console_write(&c, 1); }
+static void write_console(const char *s, size_t n, void *ctx)
+{
+    console_write(s, n);
+}
+static void live_output(void *ctx, char c)
+{
+    console_write(&c, 1);
+}
 
 /* `console <vm> time`: each live line starts with the hypervisor's uptime, "<s.micro> ", so an
  * operator (or a test) can time what a guest prints against the hypervisor's own clock. */
@@ -98,7 +107,8 @@ static void live_output_stamped(void *ctx, char c)
 {
     if (stamp_next) {
         uint64_t us = timer_uptime_us();
-        printf("<%llu.%06llu> ", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+        printf("<%llu.%06llu> ", (unsigned long long)(us / 1000000),
+               (unsigned long long)(us % 1000000));
     }
     console_write(&c, 1);
     stamp_next = c == '\n';
@@ -146,27 +156,35 @@ enum shell_status cmd_vcpu(int argc, char **argv)
         return SHELL_FAILED;
     }
     const uint64_t *g = cpu_of(vm)->gprs.gpr;
-    static const char *const names[GPR_COUNT] = { "RAX", "RCX", "RDX", "RBX", "RSP", "RBP", "RSI",
-        "RDI", "R8 ", "R9 ", "R10", "R11", "R12", "R13", "R14", "R15" };
-    printf("guest %u (%s): %s, %llu exits, last %s\n", vm->id, vm->cfg->name, vm_state_name(vm->state),
-           (unsigned long long)cpu_of(vm)->exits, cpu_of(vm)->exits ? vmx_exit_reason_name(cpu_of(vm)->last_exit) : "-");
+    static const char *const names[GPR_COUNT] = { "RAX", "RCX", "RDX", "RBX", "RSP", "RBP",
+                                                  "RSI", "RDI", "R8 ", "R9 ", "R10", "R11",
+                                                  "R12", "R13", "R14", "R15" };
+    printf("guest %u (%s): %s, %llu exits, last %s\n", vm->id, vm->cfg->name,
+           vm_state_name(vm->state), (unsigned long long)cpu_of(vm)->exits,
+           cpu_of(vm)->exits ? vmx_exit_reason_name(cpu_of(vm)->last_exit) : "-");
     printf("RIP=%016llx RSP=%016llx RFLAGS=%016llx\n", (unsigned long long)vmread(VMCS_GUEST_RIP),
-           (unsigned long long)vmread(VMCS_GUEST_RSP), (unsigned long long)vmread(VMCS_GUEST_RFLAGS));
+           (unsigned long long)vmread(VMCS_GUEST_RSP),
+           (unsigned long long)vmread(VMCS_GUEST_RFLAGS));
     for (unsigned i = 0; i < GPR_COUNT; i++) {
         if (i == GPR_RSP)
             continue;
         printf("%s=%016llx%s", names[i], (unsigned long long)g[i], (i % 4 == 3) ? "\n" : " ");
     }
-    printf("CR0=%016llx CR3=%016llx CR4=%016llx EFER=%016llx\n", (unsigned long long)vmread(VMCS_GUEST_CR0),
-           (unsigned long long)vmread(VMCS_GUEST_CR3), (unsigned long long)vmread(VMCS_GUEST_CR4),
+    printf("CR0=%016llx CR3=%016llx CR4=%016llx EFER=%016llx\n",
+           (unsigned long long)vmread(VMCS_GUEST_CR0), (unsigned long long)vmread(VMCS_GUEST_CR3),
+           (unsigned long long)vmread(VMCS_GUEST_CR4),
            (unsigned long long)vmread(VMCS_GUEST_IA32_EFER));
     printf("exit reason %#llx qualification %#llx; EPTP %#llx VPID %u; run time %llu ms\n",
-           (unsigned long long)vmread(VMCS_EXIT_REASON), (unsigned long long)vmread(VMCS_EXIT_QUALIFICATION),
-           (unsigned long long)vmread(VMCS_EPT_POINTER), cpu_of(vm)->vpid, (unsigned long long)(cpu_of(vm)->run_ns / 1000000));
+           (unsigned long long)vmread(VMCS_EXIT_REASON),
+           (unsigned long long)vmread(VMCS_EXIT_QUALIFICATION),
+           (unsigned long long)vmread(VMCS_EPT_POINTER), cpu_of(vm)->vpid,
+           (unsigned long long)(cpu_of(vm)->run_ns / 1000000));
     uint64_t wakes, late_ns, late_max_ns;
     vcpu_wake_stats(vm, &wakes, &late_ns, &late_max_ns);
-    printf("wake-ups from a timed halt %llu, CPU after the deadline %llu us in all, %llu us at most\n",
-           (unsigned long long)wakes, (unsigned long long)(late_ns / 1000), (unsigned long long)(late_max_ns / 1000));
+    printf(
+        "wake-ups from a timed halt %llu, CPU after the deadline %llu us in all, %llu us at most\n",
+        (unsigned long long)wakes, (unsigned long long)(late_ns / 1000),
+        (unsigned long long)(late_max_ns / 1000));
     return SHELL_OK;
 }
 
@@ -175,7 +193,8 @@ static enum shell_status exits_all(void)
 {
     for (unsigned i = 0; i < vm_count(); i++) {
         const struct vm *vm = vm_get(i);
-        printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, "total", (unsigned long long)cpu_of(vm)->exits);
+        printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, "total",
+               (unsigned long long)cpu_of(vm)->exits);
         for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
             if (cpu_of(vm)->exit_count[r])
                 printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, vmx_exit_reason_name(r),
@@ -191,20 +210,26 @@ enum shell_status cmd_exits(int argc, char **argv)
     struct vm *vm = lookup(argv[1]);
     if (!vm)
         return SHELL_FAILED;
-    printf("guest %u (%s): %llu exits\n", vm->id, vm->cfg->name, (unsigned long long)cpu_of(vm)->exits);
+    printf("guest %u (%s): %llu exits\n", vm->id, vm->cfg->name,
+           (unsigned long long)cpu_of(vm)->exits);
     for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
         if (cpu_of(vm)->exit_count[r])
-            printf("  %-24s %llu\n", vmx_exit_reason_name(r), (unsigned long long)cpu_of(vm)->exit_count[r]);
+            printf("  %-24s %llu\n", vmx_exit_reason_name(r),
+                   (unsigned long long)cpu_of(vm)->exit_count[r]);
     printf("interrupts: %llu injected, %llu re-injected, %llu APIC timer; vCPU %s\n",
-           (unsigned long long)cpu_of(vm)->irqs_injected, (unsigned long long)cpu_of(vm)->events_reinjected,
-           (unsigned long long)cpu_of(vm)->lapic.timer_irqs, cpu_of(vm)->halted ? "halted (waits for an interrupt)" : "runnable");
+           (unsigned long long)cpu_of(vm)->irqs_injected,
+           (unsigned long long)cpu_of(vm)->events_reinjected,
+           (unsigned long long)cpu_of(vm)->lapic.timer_irqs,
+           cpu_of(vm)->halted ? "halted (waits for an interrupt)" : "runnable");
     /* The interrupt controllers' state, for an operator asking why a guest waits. */
     const struct i8259 *m = &vm->pic.chip[0], *sl = &vm->pic.chip[1];
-    printf("pic: master irr %02x isr %02x imr %02x base %#x, slave irr %02x isr %02x imr %02x base %#x, "
-           "%llu acks; lapic: lvt0 %#x svr %#x tpr %#x; uart: ier %02x mcr %02x line %s\n",
-           m->irr, m->isr, m->imr, m->vector_base, sl->irr, sl->isr, sl->imr, sl->vector_base,
-           (unsigned long long)vm->pic.acks, cpu_of(vm)->lapic.lvt[VLAPIC_LVT_LINT0], cpu_of(vm)->lapic.svr, cpu_of(vm)->lapic.tpr,
-           vm->uart.ier, vm->uart.mcr, vm->uart.line ? "high" : "low");
+    printf(
+        "pic: master irr %02x isr %02x imr %02x base %#x, slave irr %02x isr %02x imr %02x base %#x, "
+        "%llu acks; lapic: lvt0 %#x svr %#x tpr %#x; uart: ier %02x mcr %02x line %s\n",
+        m->irr, m->isr, m->imr, m->vector_base, sl->irr, sl->isr, sl->imr, sl->vector_base,
+        (unsigned long long)vm->pic.acks, cpu_of(vm)->lapic.lvt[VLAPIC_LVT_LINT0],
+        cpu_of(vm)->lapic.svr, cpu_of(vm)->lapic.tpr, vm->uart.ier, vm->uart.mcr,
+        vm->uart.line ? "high" : "low");
     return SHELL_OK;
 }
 
@@ -215,8 +240,8 @@ static void devices_of(const struct vm *vm)
     const struct io_bus *b = &vm->io;
     printf("guest %u (%s): %s\n", vm->id, vm->cfg->name, vm_state_name(vm->state));
     for (unsigned i = 0; i < b->n_ports; i++)
-        printf("  ports %#06x-%#06x  %s\n", b->ports[i].first, b->ports[i].first + b->ports[i].count - 1,
-               b->ports[i].name);
+        printf("  ports %#06x-%#06x  %s\n", b->ports[i].first,
+               b->ports[i].first + b->ports[i].count - 1, b->ports[i].name);
     for (unsigned i = 0; i < b->n_mmio; i++) {
         const struct io_mmio *r = &b->mmio[i];
         char where[24] = "nowhere";
@@ -229,8 +254,9 @@ static void devices_of(const struct vm *vm)
     }
     if (io_bus_unclaimed(b))
         printf("  mmio  elsewhere: %s\n", b->unclaimed.name);
-    printf("  window %#llx-%#llx: %llu placements, %llu refused\n", (unsigned long long)b->window_lo,
-           (unsigned long long)(b->window_hi - 1), (unsigned long long)b->moves, (unsigned long long)b->refused);
+    printf("  window %#llx-%#llx: %llu placements, %llu refused\n",
+           (unsigned long long)b->window_lo, (unsigned long long)(b->window_hi - 1),
+           (unsigned long long)b->moves, (unsigned long long)b->refused);
     for (unsigned i = 0; i < vm->n_devices; i++) {
         const struct vm_device *d = &vm->devices[i];
         char line[160] = "";

@@ -5,15 +5,21 @@
 
 /* VT100/ANSI key and cursor sequences (ECMA-48): ESC [ A/B/C/D arrows, ESC [ H/F and
  * ESC [ 1~/4~ home/end, ESC [ 3~ delete; ESC [ n D moves left n, ESC [ K clears to the end. */
-#define KEY_CTRL(c) ((c) & 0x1F)
+#define KEY_CTRL(c) ((c)&0x1F)
 #define KEY_ESC     0x1B
 #define KEY_DEL     0x7F
 #define KEY_BS      0x08
 
 enum { ESC_NONE, ESC_GOT_ESC, ESC_GOT_CSI, ESC_GOT_PARAM };
 
-static void emit(struct line_editor *ed, const char *s, size_t n) { ed->out(s, n, ed->ctx); }
-static void emits(struct line_editor *ed, const char *s) { emit(ed, s, strlen(s)); }
+static void emit(struct line_editor *ed, const char *s, size_t n)
+{
+    ed->out(s, n, ed->ctx);
+}
+static void emits(struct line_editor *ed, const char *s)
+{
+    emit(ed, s, strlen(s));
+}
 
 static void cursor_left(struct line_editor *ed, unsigned n)
 {
@@ -139,18 +145,36 @@ static void escape_final(struct line_editor *ed, unsigned char c)
     if (ed->esc_extra || (c != '~' && p != 0))
         return;
     switch (c) {
-    case 'A': history_step(ed, +1); break;
-    case 'B': history_step(ed, -1); break;
-    case 'C': if (ed->cursor < ed->len) move_to(ed, ed->cursor + 1); break;
-    case 'D': if (ed->cursor) move_to(ed, ed->cursor - 1); break;
-    case 'H': move_to(ed, 0); break;
-    case 'F': move_to(ed, ed->len); break;
-    case '~':
-        if (p == 1 || p == 7) move_to(ed, 0);
-        else if (p == 4 || p == 8) move_to(ed, ed->len);
-        else if (p == 3) delete_at_cursor(ed);
+    case 'A':
+        history_step(ed, +1);
         break;
-    default: break;     /* sequences we do not know are swallowed whole, not inserted */
+    case 'B':
+        history_step(ed, -1);
+        break;
+    case 'C':
+        if (ed->cursor < ed->len)
+            move_to(ed, ed->cursor + 1);
+        break;
+    case 'D':
+        if (ed->cursor)
+            move_to(ed, ed->cursor - 1);
+        break;
+    case 'H':
+        move_to(ed, 0);
+        break;
+    case 'F':
+        move_to(ed, ed->len);
+        break;
+    case '~':
+        if (p == 1 || p == 7)
+            move_to(ed, 0);
+        else if (p == 4 || p == 8)
+            move_to(ed, ed->len);
+        else if (p == 3)
+            delete_at_cursor(ed);
+        break;
+    default:
+        break; /* sequences we do not know are swallowed whole, not inserted */
     }
 }
 
@@ -176,7 +200,7 @@ enum line_result line_feed(struct line_editor *ed, unsigned char byte)
         } else if (byte >= 0x40 && byte <= 0x7E) {
             escape_final(ed, byte);
         } else {
-            ed->esc_state = ESC_NONE;   /* a control byte ends a broken sequence */
+            ed->esc_state = ESC_NONE; /* a control byte ends a broken sequence */
         }
         return LINE_PENDING;
     }
@@ -215,6 +239,6 @@ enum line_result line_feed(struct line_editor *ed, unsigned char byte)
     default:
         if (byte >= 0x20 && byte < 0x7F)
             insert(ed, (char)byte);
-        return LINE_PENDING;    /* other control bytes are ignored */
+        return LINE_PENDING; /* other control bytes are ignored */
     }
 }

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#define LINE_MAX_LEN  200
-#define LINE_HISTORY  16
+#define LINE_MAX_LEN 200
+#define LINE_HISTORY 16
 
 typedef void (*line_output)(const char *s, size_t len, void *ctx);
 
@@ -18,14 +18,14 @@ struct line_editor {
     char buf[LINE_MAX_LEN + 1];
     unsigned len, cursor;
     char history[LINE_HISTORY][LINE_MAX_LEN + 1];
-    unsigned hist_count;        /* entries kept (<= LINE_HISTORY) */
-    unsigned hist_newest;       /* index of the newest entry */
-    int hist_pos;               /* -1: editing a new line; else how far back we are */
-    char draft[LINE_MAX_LEN + 1];   /* the new line, kept while browsing history */
-    int esc_state;              /* escape-sequence parser state */
-    unsigned esc_num;           /* the first numeric parameter of a CSI sequence (0: none) */
-    unsigned char esc_extra;    /* the sequence had more than one parameter or a modifier */
-    char last;                  /* previous byte, to swallow the \n of a \r\n pair */
+    unsigned hist_count;          /* entries kept (<= LINE_HISTORY) */
+    unsigned hist_newest;         /* index of the newest entry */
+    int hist_pos;                 /* -1: editing a new line; else how far back we are */
+    char draft[LINE_MAX_LEN + 1]; /* the new line, kept while browsing history */
+    int esc_state;                /* escape-sequence parser state */
+    unsigned esc_num;             /* the first numeric parameter of a CSI sequence (0: none) */
+    unsigned char esc_extra;      /* the sequence had more than one parameter or a modifier */
+    char last;                    /* previous byte, to swallow the \n of a \r\n pair */
     const char *prompt;
     line_output out;
     void *ctx;

@@ -18,7 +18,10 @@ void shell_divert(bool (*byte)(unsigned char c, void *ctx), void *ctx)
     divert_ctx = ctx;
 }
 
-static void to_console(const char *s, size_t len, void *ctx) { console_write(s, len); }
+static void to_console(const char *s, size_t len, void *ctx)
+{
+    console_write(s, len);
+}
 
 void shell_error(const char *fmt, ...)
 {
@@ -90,7 +93,7 @@ void shell_poll(void)
         if (r == LINE_READY)
             shell_execute(editor.buf);
         fflush(stdout);
-        if (!divert)        /* a command that diverted input (console) prompts when it ends */
+        if (!divert) /* a command that diverted input (console) prompts when it ends */
             line_start(&editor);
     }
 }

@@ -10,16 +10,16 @@
 
 enum shell_status {
     SHELL_OK = 0,
-    SHELL_FAILED,       /* the handler printed an "error: ..." line */
-    SHELL_USAGE,        /* the arguments were wrong: print the usage line */
+    SHELL_FAILED, /* the handler printed an "error: ..." line */
+    SHELL_USAGE,  /* the arguments were wrong: print the usage line */
 };
 
 struct shell_command {
     const char *name;
-    const char *args;           /* "<leaf> [subleaf]" */
+    const char *args; /* "<leaf> [subleaf]" */
     const char *help;
     unsigned min_args, max_args;
-    enum shell_status (*run)(int argc, char **argv);   /* argv[0] is the command name */
+    enum shell_status (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
 extern const struct shell_command shell_commands[];

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#define WEIGHT_UNIT 100u        /* the weight that gets one configured slice */
+#define WEIGHT_UNIT 100u /* the weight that gets one configured slice */
 
 void cpu_share_init(struct cpu_share *s, uint64_t now_ns)
 {

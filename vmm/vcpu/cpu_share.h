@@ -10,16 +10,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tessera/limits.h"     /* TESSERA_MAX_GUESTS */
+#include "tessera/limits.h" /* TESSERA_MAX_GUESTS */
 
-#define CPU_SHARE_MAX        TESSERA_MAX_GUESTS
-#define CPU_SHARE_PERIOD_NS  100000000ull   /* recent use halves every 100 ms */
+#define CPU_SHARE_MAX       TESSERA_MAX_GUESTS
+#define CPU_SHARE_PERIOD_NS 100000000ull /* recent use halves every 100 ms */
 
 struct cpu_share {
     uint64_t next_period_ns;
-    uint64_t last[CPU_SHARE_MAX];           /* cumulative CPU ns at the last period */
-    uint64_t recent[CPU_SHARE_MAX];         /* decayed use up to the last period */
-    uint32_t weight[CPU_SHARE_MAX];         /* 0: not a guest */
+    uint64_t last[CPU_SHARE_MAX];   /* cumulative CPU ns at the last period */
+    uint64_t recent[CPU_SHARE_MAX]; /* decayed use up to the last period */
+    uint32_t weight[CPU_SHARE_MAX]; /* 0: not a guest */
 };
 
 void cpu_share_init(struct cpu_share *s, uint64_t now_ns);

@@ -13,41 +13,44 @@
  * and SMX (no nesting), EST/TM2/PDCM/DTES64/DS-CPL/xTPR (power and debug-store MSRs), DCA,
  * XSAVE/OSXSAVE/AVX/FMA/F16C (the hypervisor keeps guest state with FXSAVE: Linux then says
  * "x87 FPU will use FXSAVE"). */
-#define LEAF1_ECX_ALLOWED (BIT(0) | BIT(1) | BIT(9) | BIT(13) | BIT(17) | BIT(19) | BIT(20) | BIT(21) | \
-                           BIT(22) | BIT(23) | BIT(24) | BIT(25) | BIT(30))
+#define LEAF1_ECX_ALLOWED \
+    (BIT(0) | BIT(1) | BIT(9) | BIT(13) | BIT(17) | BIT(19) | BIT(20) | BIT(21) | BIT(22) | \
+     BIT(23) | BIT(24) | BIT(25) | BIT(30))
 /* Leaf 1 EDX (Table 3-11): FPU, VME, DE, PSE, TSC, MSR, PAE, CX8, APIC, SEP, MTRR, PGE, CMOV,
  * PAT, PSE-36, CLFSH, MMX, FXSR, SSE, SSE2, SS.  Hidden: MCE/MCA (Linux's mcheck_cpu_init
  * would read MCG_CAP unchecked), PSN, DS, ACPI (thermal MSRs), HTT, TM, PBE. */
-#define LEAF1_EDX_ALLOWED (BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) | \
-                           BIT(11) | BIT(12) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | \
-                           BIT(24) | BIT(25) | BIT(26) | BIT(27))
+#define LEAF1_EDX_ALLOWED \
+    (BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) | BIT(11) | \
+     BIT(12) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | BIT(24) | BIT(25) | \
+     BIT(26) | BIT(27))
 #define LEAF1_EBX_KEEP          0x0000FFFFu /* brand index, CLFLUSH line size; APIC id 0 */
 #define LEAF1_EBX_LOGICAL_SHIFT 16          /* logical processors per package */
 /* Leaf 4 EAX bits 31:26 (cores per package - 1) and 25:14 (threads sharing the cache - 1). */
-#define LEAF4_EAX_TOPOLOGY      0xFFFFC000u
+#define LEAF4_EAX_TOPOLOGY 0xFFFFC000u
 /* Leaf 6 EAX bit 2: the APIC timer runs in deep C-states; Linux's apic_needs_pit() wants it. */
-#define LEAF6_EAX_ARAT          BIT(2)
+#define LEAF6_EAX_ARAT BIT(2)
 /* Leaf 7.0 EBX: FSGSBASE, BMI1, SMEP, BMI2, ERMS, RDSEED, ADX, SMAP, CLFLUSHOPT, CLWB, SHA.
  * Hidden: TSC_ADJUST, SGX, HLE/RTM, AVX2/AVX-512 (no XSAVE), INVPCID (not enabled in VMX: #UD),
  * RDT, MPX, PT.  ECX and EDX are hidden whole: LA57 (the decompressor would switch to 5-level
  * paging), PKU (no XSAVE), WAITPKG, RDPID (no TSC_AUX), CET, and the speculation-control and
  * ARCH_CAPABILITIES bits whose MSRs Linux reads unchecked. */
-#define LEAF7_EBX_ALLOWED (BIT(0) | BIT(3) | BIT(7) | BIT(8) | BIT(9) | BIT(18) | BIT(19) | BIT(20) | \
-                           BIT(23) | BIT(24) | BIT(29))
+#define LEAF7_EBX_ALLOWED \
+    (BIT(0) | BIT(3) | BIT(7) | BIT(8) | BIT(9) | BIT(18) | BIT(19) | BIT(20) | BIT(23) | \
+     BIT(24) | BIT(29))
 /* Leaf 0BH (extended topology): level types in ECX bits 15:8. */
-#define LEAFB_TYPE_SHIFT        8
-#define LEAFB_TYPE_SMT          1u
-#define LEAFB_TYPE_CORE         2u
+#define LEAFB_TYPE_SHIFT 8
+#define LEAFB_TYPE_SMT   1u
+#define LEAFB_TYPE_CORE  2u
 /* Leaf 16H ECX: the bus (reference) clock in MHz. */
-#define LEAF16_BUS_MHZ          100u
+#define LEAF16_BUS_MHZ 100u
 /* 80000001H EDX: SYSCALL, NX, 1-GByte pages, LM (RDTSCP hidden: the vDSO would use it and
  * RDTSCP is not enabled in VMX); ECX: LAHF/SAHF, LZCNT, PREFETCHW. */
-#define EXT1_EDX_ALLOWED        (BIT(11) | BIT(20) | BIT(26) | BIT(29))
-#define EXT1_ECX_ALLOWED        (BIT(0) | BIT(5) | BIT(8))
+#define EXT1_EDX_ALLOWED (BIT(11) | BIT(20) | BIT(26) | BIT(29))
+#define EXT1_ECX_ALLOWED (BIT(0) | BIT(5) | BIT(8))
 /* 80000007H EDX bit 8: invariant TSC (Linux: CONSTANT_TSC and NONSTOP_TSC). */
-#define EXT7_EDX_INVARIANT_TSC  BIT(8)
-#define CPUID_LINUX_MAX_EXT     CPUID_ADDR_SIZES
-#define HZ_PER_MHZ              1000000u
+#define EXT7_EDX_INVARIANT_TSC BIT(8)
+#define CPUID_LINUX_MAX_EXT    CPUID_ADDR_SIZES
+#define HZ_PER_MHZ             1000000u
 
 static uint32_t max_ext(const struct cpuid_policy *p)
 {
@@ -58,20 +61,24 @@ uint32_t cpuid_policy_source_leaf(const struct cpuid_policy *p, uint32_t leaf)
 {
     if (leaf > CPUID_LINUX_MAX_BASIC && leaf < CPUID_HV_FIRST)
         return CPUID_LINUX_MAX_BASIC;
-    if (leaf > CPUID_HV_LAST && leaf != CPUID_EXT_FIRST && (leaf < CPUID_EXT_FIRST || leaf > max_ext(p)))
+    if (leaf > CPUID_HV_LAST && leaf != CPUID_EXT_FIRST &&
+        (leaf < CPUID_EXT_FIRST || leaf > max_ext(p)))
         return CPUID_LINUX_MAX_BASIC;
     return leaf;
 }
 
 uint32_t cpuid_policy_crystal_hz(uint64_t tsc_hz, uint32_t *ratio)
 {
-    uint64_t n = tsc_hz / ((uint64_t)UINT32_MAX + 1) + 1;   /* the crystal must fit ECX */
+    uint64_t n = tsc_hz / ((uint64_t)UINT32_MAX + 1) + 1; /* the crystal must fit ECX */
     if (ratio)
         *ratio = (uint32_t)n;
     return (uint32_t)(tsc_hz / n);
 }
 
-static void zero(struct cpuid_regs *r) { *r = (struct cpuid_regs){ 0, 0, 0, 0 }; }
+static void zero(struct cpuid_regs *r)
+{
+    *r = (struct cpuid_regs){ 0, 0, 0, 0 };
+}
 
 static void extended(const struct cpuid_policy *p, uint32_t leaf, struct cpuid_regs *r)
 {
@@ -89,13 +96,15 @@ static void extended(const struct cpuid_policy *p, uint32_t leaf, struct cpuid_r
         r->ecx &= EXT1_ECX_ALLOWED;
         r->edx &= EXT1_EDX_ALLOWED;
         break;
-    case 0x80000002: case 0x80000003: case 0x80000004:     /* brand string */
-    case 0x80000006:                                         /* L2 cache */
+    case 0x80000002:
+    case 0x80000003:
+    case 0x80000004: /* brand string */
+    case 0x80000006: /* L2 cache */
         break;
     case 0x80000007:
         *r = (struct cpuid_regs){ 0, 0, 0, r->edx & EXT7_EDX_INVARIANT_TSC };
         break;
-    case CPUID_ADDR_SIZES:                                   /* address sizes in EAX only */
+    case CPUID_ADDR_SIZES: /* address sizes in EAX only */
         *r = (struct cpuid_regs){ r->eax, 0, 0, 0 };
         break;
     default:
@@ -103,30 +112,31 @@ static void extended(const struct cpuid_policy *p, uint32_t leaf, struct cpuid_r
     }
 }
 
-void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t subleaf,
+                        struct cpuid_regs *r)
 {
     if (leaf >= CPUID_EXT_FIRST) {
         extended(p, leaf, r);
         return;
     }
-    bool real = leaf <= p->host_max_basic;      /* r holds this leaf's data, not another's */
+    bool real = leaf <= p->host_max_basic; /* r holds this leaf's data, not another's */
     uint32_t ratio;
     switch (leaf) {
     case 0x0:
-        r->eax = CPUID_LINUX_MAX_BASIC;         /* vendor string in EBX, EDX, ECX stays */
+        r->eax = CPUID_LINUX_MAX_BASIC; /* vendor string in EBX, EDX, ECX stays */
         break;
     case 0x1:
-        r->ebx = (r->ebx & LEAF1_EBX_KEEP) | 1u << LEAF1_EBX_LOGICAL_SHIFT;     /* APIC id 0 */
+        r->ebx = (r->ebx & LEAF1_EBX_KEEP) | 1u << LEAF1_EBX_LOGICAL_SHIFT; /* APIC id 0 */
         /* HYPERVISOR also turns off Linux's microcode loader and TSC-deadline errata check. */
-        r->ecx = (r->ecx & LEAF1_ECX_ALLOWED) | (uint32_t)(CPUID_1_ECX_X2APIC | CPUID_1_ECX_TSC_DEADLINE |
-                                                           CPUID_1_ECX_HYPERVISOR);
+        r->ecx = (r->ecx & LEAF1_ECX_ALLOWED) |
+                 (uint32_t)(CPUID_1_ECX_X2APIC | CPUID_1_ECX_TSC_DEADLINE | CPUID_1_ECX_HYPERVISOR);
         r->edx &= LEAF1_EDX_ALLOWED;
         break;
-    case 0x2:                                   /* cache and TLB descriptors */
+    case 0x2: /* cache and TLB descriptors */
         if (!real)
             zero(r);
         break;
-    case 0x4:                                   /* caches, one core and thread sharing each */
+    case 0x4: /* caches, one core and thread sharing each */
         if (real)
             r->eax &= ~LEAF4_EAX_TOPOLOGY;
         else
@@ -141,7 +151,7 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
         else
             zero(r);
         break;
-    case 0xB:                                   /* one thread on one core, x2APIC id 0 */
+    case 0xB: /* one thread on one core, x2APIC id 0 */
         if (subleaf == 0)
             *r = (struct cpuid_regs){ 0, 1, LEAFB_TYPE_SMT << LEAFB_TYPE_SHIFT, 0 };
         else if (subleaf == 1)
@@ -149,7 +159,7 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
         else
             *r = (struct cpuid_regs){ 0, 0, subleaf & 0xFF, 0 };
         break;
-    case 0x15:                                  /* TSC = crystal (ECX) * EBX / EAX */
+    case 0x15: /* TSC = crystal (ECX) * EBX / EAX */
         if (p->tsc_hz) {
             uint32_t crystal = cpuid_policy_crystal_hz(p->tsc_hz, &ratio);
             *r = (struct cpuid_regs){ 1, ratio, crystal, 0 };
@@ -157,8 +167,9 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
             zero(r);
         }
         break;
-    case 0x16:                                  /* base and maximum MHz, bus MHz */
-        *r = (struct cpuid_regs){ (uint32_t)(p->tsc_hz / HZ_PER_MHZ), (uint32_t)(p->tsc_hz / HZ_PER_MHZ),
+    case 0x16: /* base and maximum MHz, bus MHz */
+        *r = (struct cpuid_regs){ (uint32_t)(p->tsc_hz / HZ_PER_MHZ),
+                                  (uint32_t)(p->tsc_hz / HZ_PER_MHZ),
                                   p->tsc_hz ? LEAF16_BUS_MHZ : 0, 0 };
         break;
     default:

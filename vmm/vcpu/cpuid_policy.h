@@ -17,15 +17,15 @@
 
 /* The highest basic leaf a Linux guest sees: 0x16 (processor frequency), which Linux reads for
  * its TSC rate. */
-#define CPUID_LINUX_MAX_BASIC   0x16u
+#define CPUID_LINUX_MAX_BASIC 0x16u
 /* The hypervisor leaves 0x40000000-0x4FFFFFFF (SDM: "reserved for hypervisor use"). */
-#define CPUID_HV_FIRST          0x40000000u
-#define CPUID_HV_LAST           0x4FFFFFFFu
+#define CPUID_HV_FIRST 0x40000000u
+#define CPUID_HV_LAST  0x4FFFFFFFu
 
 struct cpuid_policy {
-    uint64_t tsc_hz;            /* the TSC rate the guest is told */
-    uint32_t host_max_basic;    /* CPUID.0:EAX of the real CPU */
-    uint32_t host_max_ext;      /* CPUID.80000000h:EAX of the real CPU */
+    uint64_t tsc_hz;         /* the TSC rate the guest is told */
+    uint32_t host_max_basic; /* CPUID.0:EAX of the real CPU */
+    uint32_t host_max_ext;   /* CPUID.80000000h:EAX of the real CPU */
 };
 
 /* The leaf whose real answer the filter starts from, and that the filter is then called with:
@@ -42,6 +42,7 @@ uint32_t cpuid_policy_crystal_hz(uint64_t tsc_hz, uint32_t *ratio);
 
 /* Turns the real CPU's answer `r` for (leaf, subleaf) into the Linux guest's.  The hypervisor
  * range is not handled here (the caller answers its own signature). */
-void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t subleaf,
+                        struct cpuid_regs *r);
 
 #endif

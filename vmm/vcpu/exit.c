@@ -17,24 +17,25 @@ void exit_skip_instruction(const struct exit_info *x)
      * (SDM §27.3.1.5).  KVM clears it the same way in skip_emulated_instruction. */
     uint64_t s = vmread(VMCS_GUEST_INTERRUPTIBILITY);
     if (s & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS))
-        vmwrite(VMCS_GUEST_INTERRUPTIBILITY, s & ~(uint64_t)(INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
+        vmwrite(VMCS_GUEST_INTERRUPTIBILITY,
+                s & ~(uint64_t)(INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
 }
 
 void exit_inject_gp(void)
 {
-    vmwrite(VMCS_ENTRY_INTERRUPTION_INFO, INTR_INFO_VALID | INTR_TYPE_HW_EXCEPTION |
-            INTR_INFO_DELIVER_ERROR_CODE | 13 /* #GP */);
+    vmwrite(VMCS_ENTRY_INTERRUPTION_INFO,
+            INTR_INFO_VALID | INTR_TYPE_HW_EXCEPTION | INTR_INFO_DELIVER_ERROR_CODE | 13 /* #GP */);
     vmwrite(VMCS_ENTRY_EXCEPTION_ERROR_CODE, 0);
 }
 
 static enum exit_action on_external_interrupt(struct vm *vm, const struct exit_info *x)
 {
-    return EXIT_RESUME;     /* the run loop takes the interrupt with IF set, then goes on */
+    return EXIT_RESUME; /* the run loop takes the interrupt with IF set, then goes on */
 }
 
 static enum exit_action on_exception_nmi(struct vm *vm, const struct exit_info *x)
 {
-    return EXIT_RESUME;     /* only NMIs get here (the exception bitmap is empty) */
+    return EXIT_RESUME; /* only NMIs get here (the exception bitmap is empty) */
 }
 
 static enum exit_action on_triple_fault(struct vm *vm, const struct exit_info *x)

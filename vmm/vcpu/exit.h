@@ -7,13 +7,13 @@
 #include "vmm/vm.h"
 
 enum exit_action {
-    EXIT_RESUME,        /* back into the guest */
-    EXIT_YIELD,         /* the guest gave up its slice (HLT, hypercall, timer) */
-    EXIT_STOPPED,       /* the handler stopped the guest (vm_stop with the reason) */
+    EXIT_RESUME,  /* back into the guest */
+    EXIT_YIELD,   /* the guest gave up its slice (HLT, hypercall, timer) */
+    EXIT_STOPPED, /* the handler stopped the guest (vm_stop with the reason) */
 };
 
 struct exit_info {
-    uint32_t reason;            /* basic reason, bits 15:0 */
+    uint32_t reason; /* basic reason, bits 15:0 */
     uint32_t full_reason;
     uint64_t qualification;
     uint64_t rip;

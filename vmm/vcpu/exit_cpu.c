@@ -12,8 +12,8 @@
 
 #include <string.h>
 
-#define CPUID_1_ECX_MONITOR  X86_BIT(3)     /* MONITOR/MWAIT exit: not for guests */
-#define TESSERA_CPUID_MAX    TESSERA_CPUID_LEAF
+#define CPUID_1_ECX_MONITOR X86_BIT(3) /* MONITOR/MWAIT exit: not for guests */
+#define TESSERA_CPUID_MAX   TESSERA_CPUID_LEAF
 
 /* The hypervisor range: our signature at 0x40000000, nothing above it. */
 static struct cpuid_regs hypervisor_leaf(uint32_t leaf)
@@ -57,7 +57,7 @@ struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub)
         r.ecx &= ~(uint32_t)(CPUID_1_ECX_VMX | CPUID_1_ECX_MONITOR);
         r.ecx |= (uint32_t)CPUID_1_ECX_HYPERVISOR;
     }
-    vcpu_irq_cpuid(leaf, &r);           /* the local APIC the interrupt path gives every guest */
+    vcpu_irq_cpuid(leaf, &r); /* the local APIC the interrupt path gives every guest */
     return r;
 }
 
@@ -85,9 +85,14 @@ enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
 static bool msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
 {
     switch (msr) {
-    case MSR_EFER:            *v = vmread(VMCS_GUEST_IA32_EFER); return true;
-    case MSR_IA32_TSC:        *v = rdtsc(); return true;
-    default:                  return guest_msr_read(vm, msr, v);
+    case MSR_EFER:
+        *v = vmread(VMCS_GUEST_IA32_EFER);
+        return true;
+    case MSR_IA32_TSC:
+        *v = rdtsc();
+        return true;
+    default:
+        return guest_msr_read(vm, msr, v);
     }
 }
 
@@ -137,8 +142,8 @@ enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x)
     if (exit_apic_msr(vm, x, msr, true, v, &a))
         return a;
     if (!msr_write(vm, msr, v)) {
-        log_warn("guest %u (%s): WRMSR %#x <- %#llx at RIP %#llx is not allowed: #GP injected", vm->id,
-                 vm->cfg->name, msr, (unsigned long long)v, (unsigned long long)x->rip);
+        log_warn("guest %u (%s): WRMSR %#x <- %#llx at RIP %#llx is not allowed: #GP injected",
+                 vm->id, vm->cfg->name, msr, (unsigned long long)v, (unsigned long long)x->rip);
         exit_inject_gp();
         return EXIT_RESUME;
     }

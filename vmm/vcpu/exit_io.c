@@ -20,14 +20,15 @@ enum exit_action exit_io(struct vm *vm, const struct exit_info *x)
     uint64_t *rax = &vm->vcpu->gprs.gpr[GPR_RAX];
     uint64_t mask = size == 4 ? 0xFFFFFFFFULL : (1ULL << (8 * size)) - 1;
     const struct io_ports *dev = io_bus_ports_at(&vm->io, port);
-    uint32_t v = (uint32_t)mask;        /* what nobody drives reads as */
+    uint32_t v = (uint32_t)mask; /* what nobody drives reads as */
     enum io_status s = IO_UNCLAIMED;
     if (dev)
-        s = in ? (dev->in ? dev->in(dev->ctx, port, size, &v) : IO_UNCLAIMED)
-               : (dev->out ? dev->out(dev->ctx, port, size, (uint32_t)(*rax & mask)) : IO_UNCLAIMED);
+        s = in
+              ? (dev->in ? dev->in(dev->ctx, port, size, &v) : IO_UNCLAIMED)
+              : (dev->out ? dev->out(dev->ctx, port, size, (uint32_t)(*rax & mask)) : IO_UNCLAIMED);
     switch (s) {
     case IO_RESTARTED:
-        return EXIT_YIELD;              /* its vCPU starts afresh: RIP is not this instruction's */
+        return EXIT_YIELD; /* its vCPU starts afresh: RIP is not this instruction's */
     case IO_STOPPED:
         return EXIT_STOPPED;
     case IO_UNCLAIMED:

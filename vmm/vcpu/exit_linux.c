@@ -1,15 +1,18 @@
 /* A Linux guest's CPU: HLT with interrupts off ends it (exit_linux.h). */
 #include "vmm/vcpu/exit_linux.h"
 
-#define KERNEL_HALF_START   (1ULL << 32)    /* above the identity map: the kernel's own mappings */
+#define KERNEL_HALF_START (1ULL << 32) /* above the identity map: the kernel's own mappings */
 
 enum exit_action exit_linux_halted(struct vm *vm, const struct exit_info *x)
 {
     if (x->rip < KERNEL_HALF_START)
-        vm_stop(vm, VM_CRASHED, "its boot code halted at RIP %#llx before the kernel ran (the decompressor stops so "
-                "after an error it prints on the guest's console, e.g. a corrupt compressed kernel)",
-                (unsigned long long)x->rip);
+        vm_stop(
+            vm, VM_CRASHED,
+            "its boot code halted at RIP %#llx before the kernel ran (the decompressor stops so "
+            "after an error it prints on the guest's console, e.g. a corrupt compressed kernel)",
+            (unsigned long long)x->rip);
     else
-        vm_stop(vm, VM_EXITED, "powered off (halted with interrupts off at RIP %#llx)", (unsigned long long)x->rip);
+        vm_stop(vm, VM_EXITED, "powered off (halted with interrupts off at RIP %#llx)",
+                (unsigned long long)x->rip);
     return EXIT_STOPPED;
 }

@@ -63,7 +63,8 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
     /* The decoder and the page walk know 64-bit mode only; a Linux guest's decompressor runs
      * briefly in 32-bit mode (unrestricted guest) but touches no MMIO there. */
     if (!(vmread(VMCS_GUEST_CS_AR) & VMX_AR_L)) {
-        vm_stop(vm, VM_CRASHED, "MMIO access to %s at GPA %#llx outside 64-bit mode (RIP %#llx): not emulated",
+        vm_stop(vm, VM_CRASHED,
+                "MMIO access to %s at GPA %#llx outside 64-bit mode (RIP %#llx): not emulated",
                 r->name, (unsigned long long)gpa, (unsigned long long)x->rip);
         return EXIT_STOPPED;
     }
@@ -72,9 +73,10 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
     struct mmio_insn in;
     int err = mmio_decode(bytes, n, &in);
     if (err) {
-        vm_stop(vm, VM_CRASHED, "MMIO access to %s at GPA %#llx by an instruction the emulator does not "
-                "support (%s) at RIP %#llx", r->name, (unsigned long long)gpa, mmio_strerror(err),
-                (unsigned long long)x->rip);
+        vm_stop(vm, VM_CRASHED,
+                "MMIO access to %s at GPA %#llx by an instruction the emulator does not "
+                "support (%s) at RIP %#llx",
+                r->name, (unsigned long long)gpa, mmio_strerror(err), (unsigned long long)x->rip);
         return EXIT_STOPPED;
     }
     uint64_t *g = vm->vcpu->gprs.gpr, off = gpa - r->base;
@@ -110,11 +112,12 @@ enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
         return EXIT_RESUME;
     const struct io_mmio *r = io_bus_mmio_at(&vm->io, gpa);
     if (!r && !(x->qualification & EPT_QUAL_FETCH))
-        r = io_bus_unclaimed(&vm->io);          /* a Linux guest's empty bus: all ones, writes ignored */
+        r = io_bus_unclaimed(&vm->io); /* a Linux guest's empty bus: all ones, writes ignored */
     if (r)
         return emulate(vm, x, r, gpa);
     const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"
-                       : x->qualification & EPT_QUAL_WRITE ? "write" : "read";
+                       : x->qualification & EPT_QUAL_WRITE ? "write"
+                                                           : "read";
     vm_stop(vm, VM_CRASHED, "%s at GPA %#llx outside its memory (RIP %#llx)", access,
             (unsigned long long)gpa, (unsigned long long)x->rip);
     return EXIT_STOPPED;

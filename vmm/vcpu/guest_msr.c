@@ -8,11 +8,12 @@
 #include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
 
-#define MTRR_DEF_TYPE_RESERVED  (~(MTRR_DEF_TYPE_TYPE_MASK | MTRR_DEF_TYPE_FE | MTRR_DEF_TYPE_E))
-#define UCODE_REV_SHIFT         32
+#define MTRR_DEF_TYPE_RESERVED (~(MTRR_DEF_TYPE_TYPE_MASK | MTRR_DEF_TYPE_FE | MTRR_DEF_TYPE_E))
+#define UCODE_REV_SHIFT        32
 
 /* The MSRs that SYSCALL, SYSRET and SWAPGS use, in the CPU while the guest runs. */
-static const uint32_t cpu_held[] = { MSR_KERNEL_GS_BASE, MSR_STAR, MSR_LSTAR, MSR_CSTAR, MSR_SFMASK };
+static const uint32_t cpu_held[] = { MSR_KERNEL_GS_BASE, MSR_STAR, MSR_LSTAR, MSR_CSTAR,
+                                     MSR_SFMASK };
 
 static uint64_t *held_value(struct guest_msrs *m, unsigned i)
 {
@@ -29,7 +30,7 @@ void guest_msr_reset(struct vm *vm)
     if (m->live)
         guest_msr_leave(vm);
     for (unsigned i = 0; i < N_HELD; i++)
-        *held_value(m, i) = 0;          /* their values after INIT (SDM Vol. 3A Table 10-1) */
+        *held_value(m, i) = 0; /* their values after INIT (SDM Vol. 3A Table 10-1) */
     m->mtrr_def_type = GUEST_MTRR_DEF_TYPE_RESET;
 }
 
@@ -41,7 +42,8 @@ void guest_msr_allow(uint8_t *bm, bool linux_set)
         msr_bitmap_allow(bm, cpu_held[i], true, true);
     if (!linux_set)
         return;
-    const uint32_t sysenter[] = { MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP, MSR_IA32_SYSENTER_EIP };
+    const uint32_t sysenter[] = { MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP,
+                                  MSR_IA32_SYSENTER_EIP };
     for (unsigned i = 0; i < sizeof sysenter / sizeof sysenter[0]; i++)
         msr_bitmap_allow(bm, sysenter[i], true, true);
     if (vmx.pat_switched)
@@ -63,31 +65,47 @@ void guest_msr_leave(struct vm *vm)
         return;
     for (unsigned i = 0; i < N_HELD; i++) {
         *held_value(m, i) = rdmsr(cpu_held[i]);
-        wrmsr(cpu_held[i], 0);          /* no guest's value stays behind */
+        wrmsr(cpu_held[i], 0); /* no guest's value stays behind */
     }
     m->live = false;
 }
 
 static bool valid_memory_type(uint64_t t)
 {
-    return t == MTRR_TYPE_UC || t == MTRR_TYPE_WC || t == MTRR_TYPE_WT || t == MTRR_TYPE_WP || t == MTRR_TYPE_WB;
+    return t == MTRR_TYPE_UC || t == MTRR_TYPE_WC || t == MTRR_TYPE_WT || t == MTRR_TYPE_WP ||
+           t == MTRR_TYPE_WB;
 }
 
 bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
 {
     switch (msr) {
-    case MSR_IA32_MISC_ENABLE:      *v = 1; return true;        /* fast strings, nothing else */
-    case MSR_IA32_PAT:              *v = PAT_RESET_VALUE; return true;   /* when it exits: not the guest's */
+    case MSR_IA32_MISC_ENABLE:
+        *v = 1;
+        return true; /* fast strings, nothing else */
+    case MSR_IA32_PAT:
+        *v = PAT_RESET_VALUE;
+        return true; /* when it exits: not the guest's */
     }
     if (!vm_is_linux(vm))
         return false;
     switch (msr) {
-    case MSR_IA32_MTRRCAP:          *v = 0; return true;
-    case MSR_IA32_MTRR_DEF_TYPE:    *v = vm->vcpu->msrs.mtrr_def_type; return true;
-    case MSR_IA32_UCODE_REV:        *v = GUEST_UCODE_REVISION << UCODE_REV_SHIFT; return true;
-    case MSR_IA32_PLATFORM_ID:      *v = 0; return true;
-    case MSR_IA32_FEATURE_CONTROL:  *v = FEATURE_CONTROL_LOCK; return true;
-    default:                        return false;
+    case MSR_IA32_MTRRCAP:
+        *v = 0;
+        return true;
+    case MSR_IA32_MTRR_DEF_TYPE:
+        *v = vm->vcpu->msrs.mtrr_def_type;
+        return true;
+    case MSR_IA32_UCODE_REV:
+        *v = GUEST_UCODE_REVISION << UCODE_REV_SHIFT;
+        return true;
+    case MSR_IA32_PLATFORM_ID:
+        *v = 0;
+        return true;
+    case MSR_IA32_FEATURE_CONTROL:
+        *v = FEATURE_CONTROL_LOCK;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -102,9 +120,9 @@ bool guest_msr_write(struct vm *vm, uint32_t msr, uint64_t v)
             return false;
         vm->vcpu->msrs.mtrr_def_type = v;
         return true;
-    case MSR_IA32_UCODE_REV:        /* Linux writes 0 before it reads the revision */
+    case MSR_IA32_UCODE_REV: /* Linux writes 0 before it reads the revision */
         return true;
-    case MSR_IA32_MISC_ENABLE:      /* only what it already holds */
+    case MSR_IA32_MISC_ENABLE: /* only what it already holds */
         return v == 1;
     default:
         return false;

@@ -27,15 +27,15 @@ struct vm;
 /* MTRRdefType after reset: MTRRs enabled, default type write-back.  Linux turns PAT off when
  * MTRRs are disabled (arch/x86/kernel/cpu/mtrr/mtrr.c mtrr_bp_init: "MTRRs disabled, skipping
  * PAT initialization too"), so E is set; FE stays clear (no fixed ranges). */
-#define GUEST_MTRR_DEF_TYPE_RESET   0x806ULL
+#define GUEST_MTRR_DEF_TYPE_RESET 0x806ULL
 /* The microcode revision the virtual CPU reports (UCODE_REV bits 63:32): the guest cannot load
  * microcode, and Linux only compares revisions on bare metal. */
-#define GUEST_UCODE_REVISION        1ULL
+#define GUEST_UCODE_REVISION 1ULL
 
 struct guest_msrs {
-    uint64_t kernel_gs_base, star, lstar, cstar, sfmask;   /* live in the CPU during a slice */
+    uint64_t kernel_gs_base, star, lstar, cstar, sfmask; /* live in the CPU during a slice */
     uint64_t mtrr_def_type;
-    bool live;                      /* the CPU holds this guest's values now */
+    bool live; /* the CPU holds this guest's values now */
 };
 
 /* The values after reset; if the CPU holds the guest's values, they are dropped first. */

@@ -16,7 +16,7 @@ void vcpu_irq_reset(struct vm *vm)
     vlapic_reset(&vm->vcpu->lapic, VLAPIC_TSC_PER_TICK);
     vpic_reset(&vm->pic);
     vm->vcpu->halted = false;
-    vm->vcpu->irq_window = false;         /* vmcs_setup left interrupt-window exiting off */
+    vm->vcpu->irq_window = false; /* vmcs_setup left interrupt-window exiting off */
     vm->vcpu->msi_refused_said = false;
 }
 
@@ -37,10 +37,11 @@ static void set_interrupt_window(struct vm *vm, bool on)
 static bool can_inject_now(void)
 {
     if (vmread(VMCS_ENTRY_INTERRUPTION_INFO) & INTR_INFO_VALID)
-        return false;               /* a re-injected event or an exception goes first */
+        return false; /* a re-injected event or an exception goes first */
     if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
         return false;
-    return !(vmread(VMCS_GUEST_INTERRUPTIBILITY) & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
+    return !(vmread(VMCS_GUEST_INTERRUPTIBILITY) &
+             (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
 }
 
 void vcpu_irq_before_entry(struct vm *vm, uint64_t now)
@@ -51,12 +52,12 @@ void vcpu_irq_before_entry(struct vm *vm, uint64_t now)
         return;
     }
     if (!can_inject_now()) {
-        set_interrupt_window(vm, true);     /* exit as soon as the guest can take it */
+        set_interrupt_window(vm, true); /* exit as soon as the guest can take it */
         return;
     }
     int vector = virq_ack(&vm->vcpu->lapic, &vm->pic);
-    vmwrite(VMCS_ENTRY_INTERRUPTION_INFO, INTR_INFO_VALID | INTR_TYPE_EXT_INTERRUPT |
-            ((uint32_t)vector & INTR_INFO_VECTOR_MASK));
+    vmwrite(VMCS_ENTRY_INTERRUPTION_INFO,
+            INTR_INFO_VALID | INTR_TYPE_EXT_INTERRUPT | ((uint32_t)vector & INTR_INFO_VECTOR_MASK));
     vm->vcpu->irqs_injected++;
     /* Another one already deliverable: take it when the handler re-enables interrupts. */
     set_interrupt_window(vm, virq_next(&vm->vcpu->lapic, &vm->pic) != VIRQ_NONE);
@@ -73,16 +74,19 @@ bool vcpu_irq_after_exit(struct vm *vm, const struct exit_info *x)
     uint32_t type = idt & INTR_INFO_TYPE_MASK, vector = idt & INTR_INFO_VECTOR_MASK;
     if (x->reason == EXIT_REASON_EPT_VIOLATION) {
         /* Guest RAM is always mapped: the IDT, the stack or the handler lies outside it. */
-        vm_stop(vm, VM_CRASHED, "delivering vector %u (event type %u) touched guest-physical %#llx "
-                "outside its RAM (RIP %#llx)", vector, type >> 8,
-                (unsigned long long)vmread(VMCS_GUEST_PHYSICAL_ADDRESS), (unsigned long long)x->rip);
+        vm_stop(vm, VM_CRASHED,
+                "delivering vector %u (event type %u) touched guest-physical %#llx "
+                "outside its RAM (RIP %#llx)",
+                vector, type >> 8, (unsigned long long)vmread(VMCS_GUEST_PHYSICAL_ADDRESS),
+                (unsigned long long)x->rip);
         return false;
     }
-    vmwrite(VMCS_ENTRY_INTERRUPTION_INFO,
-            idt & (INTR_INFO_VALID | INTR_INFO_DELIVER_ERROR_CODE | INTR_INFO_TYPE_MASK | INTR_INFO_VECTOR_MASK));
+    vmwrite(VMCS_ENTRY_INTERRUPTION_INFO, idt & (INTR_INFO_VALID | INTR_INFO_DELIVER_ERROR_CODE |
+                                                 INTR_INFO_TYPE_MASK | INTR_INFO_VECTOR_MASK));
     if (idt & INTR_INFO_DELIVER_ERROR_CODE)
         vmwrite(VMCS_ENTRY_EXCEPTION_ERROR_CODE, vmread(VMCS_IDT_VECTORING_ERROR_CODE));
-    if (type == INTR_TYPE_SW_INTERRUPT || type == INTR_TYPE_PRIV_SW_EXCEPTION || type == INTR_TYPE_SW_EXCEPTION)
+    if (type == INTR_TYPE_SW_INTERRUPT || type == INTR_TYPE_PRIV_SW_EXCEPTION ||
+        type == INTR_TYPE_SW_EXCEPTION)
         vmwrite(VMCS_ENTRY_INSTRUCTION_LENGTH, x->insn_len);
     vm->vcpu->events_reinjected++;
     return true;
@@ -113,14 +117,14 @@ enum exit_action exit_hlt(struct vm *vm, const struct exit_info *x)
     if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
         return EXIT_YIELD;
     if (vcpu_irq_wake(vm, rdtsc()))
-        return EXIT_RESUME;         /* one is ready already: injected at the entry */
+        return EXIT_RESUME; /* one is ready already: injected at the entry */
     vm->vcpu->halted = true;
     return EXIT_YIELD;
 }
 
 enum exit_action exit_interrupt_window(struct vm *vm, const struct exit_info *x)
 {
-    return EXIT_RESUME;             /* vcpu_irq_before_entry injects it */
+    return EXIT_RESUME; /* vcpu_irq_before_entry injects it */
 }
 
 bool exit_apic_msr(struct vm *vm, const struct exit_info *x, uint32_t msr, bool write,
@@ -139,15 +143,18 @@ bool exit_apic_msr(struct vm *vm, const struct exit_info *x, uint32_t msr, bool 
             vm->vcpu->gprs.gpr[GPR_RDX] = v >> 32;
         }
         if (!ignored && vm->vcpu->lapic.ignored_ipis)
-            log_warn("guest %u (%s): an IPI with delivery mode %llu (NMI/SMI/INIT/SIPI) is not emulated: "
-                     "ignored (said once)", vm->id, vm->cfg->name,
-                     (unsigned long long)((value & LAPIC_ICR_DELIVERY_MASK) >> 8));
+            log_warn(
+                "guest %u (%s): an IPI with delivery mode %llu (NMI/SMI/INIT/SIPI) is not emulated: "
+                "ignored (said once)",
+                vm->id, vm->cfg->name,
+                (unsigned long long)((value & LAPIC_ICR_DELIVERY_MASK) >> 8));
         exit_skip_instruction(x);
         break;
     case VLAPIC_GP:
         if (write)
-            log_warn("guest %u (%s): WRMSR %#x <- %#llx at RIP %#llx faults on an x2APIC: #GP injected",
-                     vm->id, vm->cfg->name, msr, (unsigned long long)value, (unsigned long long)x->rip);
+            log_warn(
+                "guest %u (%s): WRMSR %#x <- %#llx at RIP %#llx faults on an x2APIC: #GP injected",
+                vm->id, vm->cfg->name, msr, (unsigned long long)value, (unsigned long long)x->rip);
         else
             log_warn("guest %u (%s): RDMSR %#x at RIP %#llx faults on an x2APIC: #GP injected",
                      vm->id, vm->cfg->name, msr, (unsigned long long)x->rip);
@@ -168,7 +175,7 @@ void vcpu_irq_cpuid(uint32_t leaf, struct cpuid_regs *r)
         return;
     r->ecx |= (uint32_t)(CPUID_1_ECX_X2APIC | CPUID_1_ECX_TSC_DEADLINE);
     r->edx |= (uint32_t)CPUID_1_EDX_APIC;
-    r->ebx &= ~(0xFFu << CPUID_1_EBX_APIC_ID_SHIFT);       /* initial APIC ID 0 */
+    r->ebx &= ~(0xFFu << CPUID_1_EBX_APIC_ID_SHIFT); /* initial APIC ID 0 */
 }
 
 /* ---- MSI, for devices (the vGPU) ---- */
@@ -176,12 +183,18 @@ void vcpu_irq_cpuid(uint32_t leaf, struct cpuid_regs *r)
 static const char *msi_refusal(enum vlapic_msi_result r)
 {
     switch (r) {
-    case VLAPIC_MSI_BAD_ADDRESS:      return "address outside 0xFEExxxxx";
-    case VLAPIC_MSI_NOT_FOR_US:       return "destination is not APIC 0";
-    case VLAPIC_MSI_UNSUPPORTED_MODE: return "delivery mode other than fixed or lowest priority";
-    case VLAPIC_MSI_ILLEGAL_VECTOR:   return "vector below 16";
-    case VLAPIC_MSI_APIC_DISABLED:    return "the guest's APIC is software-disabled";
-    default:                          return "delivered";
+    case VLAPIC_MSI_BAD_ADDRESS:
+        return "address outside 0xFEExxxxx";
+    case VLAPIC_MSI_NOT_FOR_US:
+        return "destination is not APIC 0";
+    case VLAPIC_MSI_UNSUPPORTED_MODE:
+        return "delivery mode other than fixed or lowest priority";
+    case VLAPIC_MSI_ILLEGAL_VECTOR:
+        return "vector below 16";
+    case VLAPIC_MSI_APIC_DISABLED:
+        return "the guest's APIC is software-disabled";
+    default:
+        return "delivered";
     }
 }
 
@@ -194,8 +207,9 @@ bool vm_deliver_msi(struct vm *vm, uint64_t addr, uint32_t data)
         return true;
     if (!vm->vcpu->msi_refused_said) {
         vm->vcpu->msi_refused_said = true;
-        log_warn("guest %u (%s): MSI address %#llx data %#x not delivered: %s (said once per start)",
-                 vm->id, vm->cfg->name, (unsigned long long)addr, data, msi_refusal(r));
+        log_warn(
+            "guest %u (%s): MSI address %#llx data %#x not delivered: %s (said once per start)",
+            vm->id, vm->cfg->name, (unsigned long long)addr, data, msi_refusal(r));
     }
     return false;
 }

@@ -191,8 +191,7 @@ int mmio_decode(const uint8_t *bytes, unsigned avail, struct mmio_insn *out)
         o.src = MMIO_SRC_REG;
         o.size = (op2 == X86_OP2_MOVZX_8 || op2 == X86_OP2_MOVSX_8) ? 1 : 2;
         o.dst_size = opsize;
-        o.ext = (op2 == X86_OP2_MOVZX_8 || op2 == X86_OP2_MOVZX_16) ? MMIO_EXT_ZERO
-                                                                     : MMIO_EXT_SIGN;
+        o.ext = (op2 == X86_OP2_MOVZX_8 || op2 == X86_OP2_MOVZX_16) ? MMIO_EXT_ZERO : MMIO_EXT_SIGN;
         o.reg = X86_MODRM_REG(modrm) | reg_ext;
         break;
     }
@@ -208,11 +207,16 @@ int mmio_decode(const uint8_t *bytes, unsigned avail, struct mmio_insn *out)
 const char *mmio_strerror(int err)
 {
     switch (err) {
-    case 0: return "ok";
-    case MMIO_EUNSUPPORTED: return "unsupported instruction for MMIO emulation";
-    case MMIO_ETRUNCATED: return "instruction bytes truncated";
-    case MMIO_EINVAL: return "invalid argument";
-    default: return "unknown MMIO decode error";
+    case 0:
+        return "ok";
+    case MMIO_EUNSUPPORTED:
+        return "unsupported instruction for MMIO emulation";
+    case MMIO_ETRUNCATED:
+        return "instruction bytes truncated";
+    case MMIO_EINVAL:
+        return "invalid argument";
+    default:
+        return "unknown MMIO decode error";
     }
 }
 

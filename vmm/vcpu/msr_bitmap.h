@@ -8,15 +8,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MSR_BITMAP_BYTES        4096
-#define MSR_BITMAP_READ_LOW     0       /* byte offset: reads of MSRs 0x00000000..0x00001FFF */
-#define MSR_BITMAP_READ_HIGH    1024    /* reads of MSRs 0xC0000000..0xC0001FFF */
-#define MSR_BITMAP_WRITE_LOW    2048    /* writes of the low range */
-#define MSR_BITMAP_WRITE_HIGH   3072    /* writes of the high range */
-#define MSR_RANGE_LOW_FIRST     0x00000000u
-#define MSR_RANGE_LOW_LAST      0x00001FFFu
-#define MSR_RANGE_HIGH_FIRST    0xC0000000u
-#define MSR_RANGE_HIGH_LAST     0xC0001FFFu
+#define MSR_BITMAP_BYTES      4096
+#define MSR_BITMAP_READ_LOW   0    /* byte offset: reads of MSRs 0x00000000..0x00001FFF */
+#define MSR_BITMAP_READ_HIGH  1024 /* reads of MSRs 0xC0000000..0xC0001FFF */
+#define MSR_BITMAP_WRITE_LOW  2048 /* writes of the low range */
+#define MSR_BITMAP_WRITE_HIGH 3072 /* writes of the high range */
+#define MSR_RANGE_LOW_FIRST   0x00000000u
+#define MSR_RANGE_LOW_LAST    0x00001FFFu
+#define MSR_RANGE_HIGH_FIRST  0xC0000000u
+#define MSR_RANGE_HIGH_LAST   0xC0001FFFu
 
 /* Sets every bit: every RDMSR/WRMSR exits (the allow-list starts empty). */
 void msr_bitmap_init(uint8_t *bm);

@@ -36,9 +36,9 @@ struct vcpu {
     uint64_t run_ns; /* time on the CPU, since boot */
 
     /* The run queue (vcpu_run.c). */
-    bool wanted_cpu;   /* used its whole slice last round */
-    bool woke;         /* found ready by vcpu_wake_pending, not run since */
-    uint64_t round_ns; /* its time in the current round */
+    bool wanted_cpu;     /* used its whole slice last round */
+    bool woke;           /* found ready by vcpu_wake_pending, not run since */
+    uint64_t round_ns;   /* its time in the current round */
     uint64_t halted_due; /* TSC of the APIC timer it halted until after its last slice; 0 if none */
     uint64_t wakes, wake_late_tsc, wake_late_max_tsc; /* vcpu_wake_stats */
 };

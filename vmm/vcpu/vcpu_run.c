@@ -9,14 +9,21 @@
 #include "vmm/vm.h"
 #include "vmm/vcpu/vmx_setup.h"
 
-static inline void fxsave(void *area) { __asm__ volatile("fxsave64 (%0)" : : "r"(area) : "memory"); }
-static inline void fxrstor(const void *area) { __asm__ volatile("fxrstor64 (%0)" : : "r"(area) : "memory"); }
+static inline void fxsave(void *area)
+{
+    __asm__ volatile("fxsave64 (%0)" : : "r"(area) : "memory");
+}
+static inline void fxrstor(const void *area)
+{
+    __asm__ volatile("fxrstor64 (%0)" : : "r"(area) : "memory");
+}
 
 /* The preemption timer counts down at TSC >> shift (SDM §26.5.1); the field is 32 bits.  Rounded
  * up, so the exit comes no earlier than `tsc` ticks from now. */
 static uint32_t preemption_ticks(uint64_t tsc)
 {
-    uint64_t t = (tsc >> vmx.preemption_shift) + ((tsc & ((1ULL << vmx.preemption_shift) - 1)) != 0);
+    uint64_t t = (tsc >> vmx.preemption_shift) +
+                 ((tsc & ((1ULL << vmx.preemption_shift) - 1)) != 0);
     return t == 0 ? 1 : t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 }
 
@@ -32,15 +39,18 @@ static uint64_t entry_budget(const struct vm *vm, uint64_t slice_left_ns, uint64
 
 /* ---- who is owed the CPU (vmm/vcpu/cpu_share.h) ------------------------------------------ */
 
-#define MIN_RUN_NS 1000000ull       /* a slice cut for a waiting guest still runs this long */
+#define MIN_RUN_NS 1000000ull /* a slice cut for a waiting guest still runs this long */
 
 static struct cpu_share share;
 static bool share_ready;
 static uint64_t (*render_cpu)(unsigned id);
-static const struct vm *on_cpu;     /* the vCPU in run_slice, and since when */
+static const struct vm *on_cpu; /* the vCPU in run_slice, and since when */
 static uint64_t on_cpu_since;
 
-void vcpu_set_render_cpu(uint64_t (*fn)(unsigned id)) { render_cpu = fn; }
+void vcpu_set_render_cpu(uint64_t (*fn)(unsigned id))
+{
+    render_cpu = fn;
+}
 
 /* Guest id's CPU so far: its vCPU's time (with the slice under way) and its rendering. */
 static uint64_t cpu_total(const struct vm *vm, uint64_t now)
@@ -119,9 +129,11 @@ static bool run_slice(struct vm *vm)
          * ends this slice, after MIN_RUN_NS: what waits for a timer or a poll's turn is the
          * guest that asks for little, so it must not wait behind one that asks for all. */
         uint64_t owed = owed_at(vm->id, tsc), tsc_per_ms = timer_tsc_hz() / 1000;
-        uint64_t min_end = start + MIN_RUN_NS > now ? (start + MIN_RUN_NS - now) * tsc_per_ms / 1000000 : 0;
+        uint64_t min_end = start + MIN_RUN_NS > now
+                             ? (start + MIN_RUN_NS - now) * tsc_per_ms / 1000000
+                             : 0;
         if (owed <= tsc && !min_end) {
-            used_all = true;        /* it wanted more: it counts as waiting while others run */
+            used_all = true; /* it wanted more: it counts as waiting while others run */
             break;
         }
         uint64_t budget = entry_budget(vm, deadline - now, tsc);
@@ -164,14 +176,17 @@ static bool run_slice(struct vm *vm)
 static uint64_t wait_ns, demand_ns;
 static bool (*between_slices)(void);
 
-void vcpu_set_between_slices(bool (*fn)(void)) { between_slices = fn; }
+void vcpu_set_between_slices(bool (*fn)(void))
+{
+    between_slices = fn;
+}
 
 bool vcpu_wake_pending(void)
 {
     bool any = false;
     for (unsigned i = 0; i < vm_count(); i++) {
         struct vm *vm = vm_get(i);
-        struct vcpu *c = vm->vcpu;      /* none when its creation failed: it never runs */
+        struct vcpu *c = vm->vcpu; /* none when its creation failed: it never runs */
         if (!c)
             continue;
         if (vm->state == VM_RUNNING && c->halted && vcpu_irq_wake(vm, rdtsc()))

@@ -16,7 +16,10 @@
 
 extern char vmx_exit_point[];
 
-struct field { uint32_t enc; uint64_t val; };
+struct field {
+    uint32_t enc;
+    uint64_t val;
+};
 
 static bool write_all(struct vm *vm, const struct field *f, unsigned n)
 {
@@ -33,8 +36,14 @@ static bool write_all(struct vm *vm, const struct field *f, unsigned n)
 #define N(a) (sizeof a / sizeof a[0])
 
 /* PAT switching in Linux guests only (vmx_setup.c says why). */
-static uint32_t exit_controls(const struct vm *vm) { return vm_is_linux(vm) ? vmx.exit : vmx.exit & ~vmx.exit_pat; }
-static uint32_t entry_controls(const struct vm *vm) { return vm_is_linux(vm) ? vmx.entry : vmx.entry & ~vmx.entry_pat; }
+static uint32_t exit_controls(const struct vm *vm)
+{
+    return vm_is_linux(vm) ? vmx.exit : vmx.exit & ~vmx.exit_pat;
+}
+static uint32_t entry_controls(const struct vm *vm)
+{
+    return vm_is_linux(vm) ? vmx.entry : vmx.entry & ~vmx.entry_pat;
+}
 
 static bool controls(struct vm *vm)
 {
@@ -42,10 +51,11 @@ static bool controls(struct vm *vm)
         { VMCS_PIN_BASED_CONTROLS, vmx.pin },
         { VMCS_PROC_BASED_CONTROLS, vmx.proc },
         /* Unrestricted guest for Linux guests only: a Tessera guest never leaves long mode. */
-        { VMCS_PROC_BASED_CONTROLS2, vm_is_linux(vm) ? vmx.proc2 : vmx.proc2 & ~PROC2_UNRESTRICTED_GUEST },
+        { VMCS_PROC_BASED_CONTROLS2,
+          vm_is_linux(vm) ? vmx.proc2 : vmx.proc2 & ~PROC2_UNRESTRICTED_GUEST },
         { VMCS_EXIT_CONTROLS, exit_controls(vm) },
         { VMCS_ENTRY_CONTROLS, entry_controls(vm) },
-        { VMCS_EXCEPTION_BITMAP, 0 },               /* the guest handles its own exceptions */
+        { VMCS_EXCEPTION_BITMAP, 0 }, /* the guest handles its own exceptions */
         { VMCS_PAGE_FAULT_ERROR_MASK, 0 },
         { VMCS_PAGE_FAULT_ERROR_MATCH, 0 },
         { VMCS_CR3_TARGET_COUNT, 0 },
@@ -70,15 +80,23 @@ static bool controls(struct vm *vm)
 static bool host_state(struct vm *vm)
 {
     const struct field f[] = {
-        { VMCS_HOST_CR0, read_cr0() }, { VMCS_HOST_CR3, read_cr3() }, { VMCS_HOST_CR4, read_cr4() },
-        { VMCS_HOST_CS_SELECTOR, GDT_KERNEL_CS }, { VMCS_HOST_SS_SELECTOR, GDT_KERNEL_DS },
-        { VMCS_HOST_DS_SELECTOR, GDT_KERNEL_DS }, { VMCS_HOST_ES_SELECTOR, GDT_KERNEL_DS },
-        { VMCS_HOST_FS_SELECTOR, 0 }, { VMCS_HOST_GS_SELECTOR, 0 },
+        { VMCS_HOST_CR0, read_cr0() },
+        { VMCS_HOST_CR3, read_cr3() },
+        { VMCS_HOST_CR4, read_cr4() },
+        { VMCS_HOST_CS_SELECTOR, GDT_KERNEL_CS },
+        { VMCS_HOST_SS_SELECTOR, GDT_KERNEL_DS },
+        { VMCS_HOST_DS_SELECTOR, GDT_KERNEL_DS },
+        { VMCS_HOST_ES_SELECTOR, GDT_KERNEL_DS },
+        { VMCS_HOST_FS_SELECTOR, 0 },
+        { VMCS_HOST_GS_SELECTOR, 0 },
         { VMCS_HOST_TR_SELECTOR, GDT_TSS },
-        { VMCS_HOST_FS_BASE, 0 }, { VMCS_HOST_GS_BASE, 0 },
-        { VMCS_HOST_TR_BASE, tss_base() }, { VMCS_HOST_GDTR_BASE, gdt_base() },
+        { VMCS_HOST_FS_BASE, 0 },
+        { VMCS_HOST_GS_BASE, 0 },
+        { VMCS_HOST_TR_BASE, tss_base() },
+        { VMCS_HOST_GDTR_BASE, gdt_base() },
         { VMCS_HOST_IDTR_BASE, idt_base() },
-        { VMCS_HOST_IA32_SYSENTER_CS, 0 }, { VMCS_HOST_IA32_SYSENTER_ESP, 0 },
+        { VMCS_HOST_IA32_SYSENTER_CS, 0 },
+        { VMCS_HOST_IA32_SYSENTER_ESP, 0 },
         { VMCS_HOST_IA32_SYSENTER_EIP, 0 },
         { VMCS_HOST_IA32_EFER, rdmsr(MSR_EFER) },
         { VMCS_HOST_RIP, (uint64_t)(uintptr_t)vmx_exit_point },
@@ -102,38 +120,60 @@ static bool pat_state(struct vm *vm)
 static bool guest_state(struct vm *vm)
 {
     const struct vm_boot_state *b = &vm->boot;
-    uint64_t cr0 = vmx_fixed_bits_apply(CR0_PE | CR0_NE | CR0_PG | CR0_MP | CR0_ET,
-                                        vmx.cr0_fixed0, vmx.cr0_fixed1);
+    uint64_t cr0 = vmx_fixed_bits_apply(CR0_PE | CR0_NE | CR0_PG | CR0_MP | CR0_ET, vmx.cr0_fixed0,
+                                        vmx.cr0_fixed1);
     uint64_t cr4 = vmx_fixed_bits_apply(CR4_PAE | CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1);
     const struct field f[] = {
-        { VMCS_GUEST_CR0, cr0 }, { VMCS_GUEST_CR3, TESSERA_GUEST_PT_BASE }, { VMCS_GUEST_CR4, cr4 },
+        { VMCS_GUEST_CR0, cr0 },
+        { VMCS_GUEST_CR3, TESSERA_GUEST_PT_BASE },
+        { VMCS_GUEST_CR4, cr4 },
         { VMCS_GUEST_IA32_EFER, EFER_LME | EFER_LMA | EFER_NXE },
-        { VMCS_GUEST_DR7, 0x400 },                  /* architectural reset value */
+        { VMCS_GUEST_DR7, 0x400 }, /* architectural reset value */
         { VMCS_GUEST_RSP, b->rsp },
         { VMCS_GUEST_RIP, b->rip },
-        { VMCS_GUEST_RFLAGS, 0x2 },                 /* bit 1 is always 1; IF = 0 */
-        { VMCS_GUEST_CS_SELECTOR, b->cs }, { VMCS_GUEST_CS_BASE, 0 },
-        { VMCS_GUEST_CS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_CS_AR, VMX_AR_CODE64 },
-        { VMCS_GUEST_SS_SELECTOR, b->ds }, { VMCS_GUEST_SS_BASE, 0 },
-        { VMCS_GUEST_SS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_SS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_DS_SELECTOR, b->ds }, { VMCS_GUEST_DS_BASE, 0 },
-        { VMCS_GUEST_DS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_DS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_ES_SELECTOR, b->ds }, { VMCS_GUEST_ES_BASE, 0 },
-        { VMCS_GUEST_ES_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_ES_AR, VMX_AR_DATA },
-        { VMCS_GUEST_FS_SELECTOR, b->ds }, { VMCS_GUEST_FS_BASE, 0 },
-        { VMCS_GUEST_FS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_FS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_GS_SELECTOR, b->ds }, { VMCS_GUEST_GS_BASE, 0 },
-        { VMCS_GUEST_GS_LIMIT, 0xFFFFFFFF }, { VMCS_GUEST_GS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_LDTR_SELECTOR, 0 }, { VMCS_GUEST_LDTR_BASE, 0 },
-        { VMCS_GUEST_LDTR_LIMIT, 0xFFFF }, { VMCS_GUEST_LDTR_AR, VMX_AR_UNUSABLE },
-        { VMCS_GUEST_TR_SELECTOR, 0 }, { VMCS_GUEST_TR_BASE, 0 },
-        { VMCS_GUEST_TR_LIMIT, 0x67 }, { VMCS_GUEST_TR_AR, VMX_AR_TSS64_BUSY },
-        { VMCS_GUEST_GDTR_BASE, b->gdt_base }, { VMCS_GUEST_GDTR_LIMIT, b->gdt_limit },
-        { VMCS_GUEST_IDTR_BASE, 0 }, { VMCS_GUEST_IDTR_LIMIT, 0 },
+        { VMCS_GUEST_RFLAGS, 0x2 }, /* bit 1 is always 1; IF = 0 */
+        { VMCS_GUEST_CS_SELECTOR, b->cs },
+        { VMCS_GUEST_CS_BASE, 0 },
+        { VMCS_GUEST_CS_LIMIT, 0xFFFFFFFF },
+        { VMCS_GUEST_CS_AR, VMX_AR_CODE64 },
+        { VMCS_GUEST_SS_SELECTOR, b->ds },
+        { VMCS_GUEST_SS_BASE, 0 },
+        { VMCS_GUEST_SS_LIMIT, 0xFFFFFFFF },
+        { VMCS_GUEST_SS_AR, VMX_AR_DATA },
+        { VMCS_GUEST_DS_SELECTOR, b->ds },
+        { VMCS_GUEST_DS_BASE, 0 },
+        { VMCS_GUEST_DS_LIMIT, 0xFFFFFFFF },
+        { VMCS_GUEST_DS_AR, VMX_AR_DATA },
+        { VMCS_GUEST_ES_SELECTOR, b->ds },
+        { VMCS_GUEST_ES_BASE, 0 },
+        { VMCS_GUEST_ES_LIMIT, 0xFFFFFFFF },
+        { VMCS_GUEST_ES_AR, VMX_AR_DATA },
+        { VMCS_GUEST_FS_SELECTOR, b->ds },
+        { VMCS_GUEST_FS_BASE, 0 },
+        { VMCS_GUEST_FS_LIMIT, 0xFFFFFFFF },
+        { VMCS_GUEST_FS_AR, VMX_AR_DATA },
+        { VMCS_GUEST_GS_SELECTOR, b->ds },
+        { VMCS_GUEST_GS_BASE, 0 },
+        { VMCS_GUEST_GS_LIMIT, 0xFFFFFFFF },
+        { VMCS_GUEST_GS_AR, VMX_AR_DATA },
+        { VMCS_GUEST_LDTR_SELECTOR, 0 },
+        { VMCS_GUEST_LDTR_BASE, 0 },
+        { VMCS_GUEST_LDTR_LIMIT, 0xFFFF },
+        { VMCS_GUEST_LDTR_AR, VMX_AR_UNUSABLE },
+        { VMCS_GUEST_TR_SELECTOR, 0 },
+        { VMCS_GUEST_TR_BASE, 0 },
+        { VMCS_GUEST_TR_LIMIT, 0x67 },
+        { VMCS_GUEST_TR_AR, VMX_AR_TSS64_BUSY },
+        { VMCS_GUEST_GDTR_BASE, b->gdt_base },
+        { VMCS_GUEST_GDTR_LIMIT, b->gdt_limit },
+        { VMCS_GUEST_IDTR_BASE, 0 },
+        { VMCS_GUEST_IDTR_LIMIT, 0 },
         { VMCS_GUEST_IA32_DEBUGCTL, 0 },
-        { VMCS_GUEST_IA32_SYSENTER_CS, 0 }, { VMCS_GUEST_IA32_SYSENTER_ESP, 0 },
+        { VMCS_GUEST_IA32_SYSENTER_CS, 0 },
+        { VMCS_GUEST_IA32_SYSENTER_ESP, 0 },
         { VMCS_GUEST_IA32_SYSENTER_EIP, 0 },
-        { VMCS_GUEST_INTERRUPTIBILITY, 0 }, { VMCS_GUEST_ACTIVITY_STATE, 0 },
+        { VMCS_GUEST_INTERRUPTIBILITY, 0 },
+        { VMCS_GUEST_ACTIVITY_STATE, 0 },
         { VMCS_GUEST_PENDING_DEBUG, 0 },
     };
     return write_all(vm, f, N(f));

@@ -43,19 +43,22 @@ static bool negotiate_all(const struct vmx_caps *c)
          * interrupt-window exiting must exist (vmm/vcpu/inject.c). */
         && negotiate(VMX_CTL_PROC, c->procbased,
                      PROC_HLT_EXITING | PROC_UNCONDITIONAL_IO_EXITING | PROC_USE_MSR_BITMAPS |
-                     PROC_ACTIVATE_SECONDARY | PROC_MWAIT_EXITING | PROC_MONITOR_EXITING |
-                     PROC_INTERRUPT_WINDOW_EXITING, 0, &vmx.proc)
+                         PROC_ACTIVATE_SECONDARY | PROC_MWAIT_EXITING | PROC_MONITOR_EXITING |
+                         PROC_INTERRUPT_WINDOW_EXITING,
+                     0, &vmx.proc)
         /* Unrestricted guest only for Linux guests (vmcs_setup), whose decompressor turns
          * paging off and on again in its 32-bit trampoline. */
-        && negotiate(VMX_CTL_PROC2, c->procbased2, PROC2_ENABLE_EPT, PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST,
-                     &vmx.proc2)
+        && negotiate(VMX_CTL_PROC2, c->procbased2, PROC2_ENABLE_EPT,
+                     PROC2_ENABLE_VPID | PROC2_UNRESTRICTED_GUEST, &vmx.proc2)
         /* 64-bit host; EFER switched both ways so neither side sees the other's; PAT too when
          * the CPU can, for Linux guests (below). */
         && negotiate(VMX_CTL_EXIT, rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS),
                      EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_IA32_EFER | EXIT_LOAD_IA32_EFER,
-                     EXIT_SAVE_IA32_PAT | EXIT_LOAD_IA32_PAT, &vmx.exit)
-        && negotiate(VMX_CTL_ENTRY, rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS),
-                     ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_IA32_EFER, ENTRY_LOAD_IA32_PAT, &vmx.entry);
+                     EXIT_SAVE_IA32_PAT | EXIT_LOAD_IA32_PAT, &vmx.exit) &&
+           negotiate(VMX_CTL_ENTRY,
+                     rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS),
+                     ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_IA32_EFER, ENTRY_LOAD_IA32_PAT,
+                     &vmx.entry);
 }
 
 bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
@@ -74,8 +77,10 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
      * runs with the hypervisor's, so loading PAT on its every entry and exit would be pure
      * cost.  The bits the CPU forces on stay on whatever happens. */
     bool t = c->true_controls;
-    uint32_t exit_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS));
-    uint32_t entry_must1 = VMX_CTL_CAP_ALLOWED0(rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS));
+    uint32_t exit_must1 = VMX_CTL_CAP_ALLOWED0(
+        rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS));
+    uint32_t entry_must1 = VMX_CTL_CAP_ALLOWED0(
+        rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS));
     const uint32_t pat_exit = EXIT_SAVE_IA32_PAT | EXIT_LOAD_IA32_PAT;
     vmx.pat_switched = (vmx.exit & pat_exit) == pat_exit && (vmx.entry & ENTRY_LOAD_IA32_PAT);
     vmx.exit_pat = vmx.exit & pat_exit & ~exit_must1;
@@ -110,9 +115,11 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
         return false;
     }
     vmx.on = true;
-    log_info("vmx: on; controls pin %#x proc %#x proc2 %#x exit %#x entry %#x; preemption timer TSC>>%u; "
-             "Linux guests %s; guest PAT %s", vmx.pin, vmx.proc, vmx.proc2, vmx.exit, vmx.entry,
-             vmx.preemption_shift, vmx.linux_ok ? "possible" : "impossible (no unrestricted guest)",
-             vmx.pat_switched ? "switched by the VMCS for Linux guests" : "fixed at its reset value");
+    log_info(
+        "vmx: on; controls pin %#x proc %#x proc2 %#x exit %#x entry %#x; preemption timer TSC>>%u; "
+        "Linux guests %s; guest PAT %s",
+        vmx.pin, vmx.proc, vmx.proc2, vmx.exit, vmx.entry, vmx.preemption_shift,
+        vmx.linux_ok ? "possible" : "impossible (no unrestricted guest)",
+        vmx.pat_switched ? "switched by the VMCS for Linux guests" : "fixed at its reset value");
     return true;
 }

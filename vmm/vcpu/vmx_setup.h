@@ -11,14 +11,14 @@
 
 struct vmx_setup {
     bool on;
-    char error[240];            /* why VMX operation could not start */
+    char error[240]; /* why VMX operation could not start */
     uint32_t revision;
     uint32_t pin, proc, proc2, exit, entry;
     uint64_t cr0_fixed0, cr0_fixed1, cr4_fixed0, cr4_fixed1;
-    unsigned preemption_shift;  /* the preemption timer counts at TSC >> shift */
-    bool pat_switched;          /* IA32_PAT loaded/saved by the VMCS: a Linux guest owns its PAT */
-    uint32_t exit_pat, entry_pat;   /* those controls where optional: in Linux guests' VMCS only */
-    bool linux_ok;              /* unrestricted guest, no CR3 exits: Linux guests can run */
+    unsigned preemption_shift; /* the preemption timer counts at TSC >> shift */
+    bool pat_switched;         /* IA32_PAT loaded/saved by the VMCS: a Linux guest owns its PAT */
+    uint32_t exit_pat, entry_pat; /* those controls where optional: in Linux guests' VMCS only */
+    bool linux_ok;                /* unrestricted guest, no CR3 exits: Linux guests can run */
     uint64_t vmxon_phys;
 };
 

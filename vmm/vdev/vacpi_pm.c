@@ -31,13 +31,20 @@ static uint8_t byte_at(const struct vacpi_pm *pm, unsigned off, uint64_t now)
 {
     uint32_t reg;
     switch (off & ~1u) {
-    case OFF_STS: reg = pm->sts; break;
-    case OFF_EN:  reg = pm->en; break;
-    case OFF_CNT: reg = pm->cnt & ~ACPI_PM1_CNT_SLP_EN; break;   /* SLP_EN reads 0 */
+    case OFF_STS:
+        reg = pm->sts;
+        break;
+    case OFF_EN:
+        reg = pm->en;
+        break;
+    case OFF_CNT:
+        reg = pm->cnt & ~ACPI_PM1_CNT_SLP_EN;
+        break; /* SLP_EN reads 0 */
     case OFF_TMR:
     case OFF_TMR + 2:
         return (uint8_t)(vacpi_pm_timer(pm, now) >> (8 * (off - OFF_TMR)));
-    default:      return 0;
+    default:
+        return 0;
     }
     return (uint8_t)(reg >> (8 * (off & 1u)));
 }
@@ -46,7 +53,7 @@ uint32_t vacpi_pm_read(const struct vacpi_pm *pm, uint16_t port, unsigned size, 
 {
     unsigned off = port - ACPI_PM_BASE;
     if (off == OFF_TMR && size == 4)
-        return vacpi_pm_timer(pm, now);                 /* one snapshot for the whole dword */
+        return vacpi_pm_timer(pm, now); /* one snapshot for the whole dword */
     uint32_t v = 0;
     for (unsigned i = 0; i < size && off + i < ACPI_PM_PORTS; i++)
         v |= (uint32_t)byte_at(pm, off + i, now) << (8 * i);
@@ -59,22 +66,23 @@ static void write_byte(struct vacpi_pm *pm, unsigned off, uint8_t b, bool *cnt_w
     unsigned shift = 8 * (off & 1u);
     switch (off & ~1u) {
     case OFF_STS:
-        pm->sts &= (uint16_t)~((uint16_t)b << shift);   /* write 1 to clear */
+        pm->sts &= (uint16_t) ~((uint16_t)b << shift); /* write 1 to clear */
         break;
     case OFF_EN:
         pm->en = (uint16_t)((pm->en & ~(0xFFu << shift)) | ((unsigned)b << shift));
         break;
     case OFF_CNT:
         pm->cnt = (uint16_t)((pm->cnt & ~(0xFFu << shift)) | ((unsigned)b << shift));
-        pm->cnt |= ACPI_PM1_CNT_SCI_EN;                 /* ACPI mode cannot be left */
+        pm->cnt |= ACPI_PM1_CNT_SCI_EN; /* ACPI mode cannot be left */
         *cnt_written = true;
         break;
     default:
-        break;                                          /* the timer and the gap: read-only */
+        break; /* the timer and the gap: read-only */
     }
 }
 
-enum vacpi_pm_event vacpi_pm_write(struct vacpi_pm *pm, uint16_t port, unsigned size, uint32_t value)
+enum vacpi_pm_event vacpi_pm_write(struct vacpi_pm *pm, uint16_t port, unsigned size,
+                                   uint32_t value)
 {
     unsigned off = port - ACPI_PM_BASE;
     bool cnt_written = false;

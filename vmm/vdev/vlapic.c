@@ -8,8 +8,14 @@
 
 /* ---- 256-bit vector sets (ISR, TMR, IRR: bit v of register v / 32) ---- */
 
-static void vec_set(uint32_t *r, unsigned v) { r[v >> 5] |= 1u << (v & 31); }
-static void vec_clear(uint32_t *r, unsigned v) { r[v >> 5] &= ~(1u << (v & 31)); }
+static void vec_set(uint32_t *r, unsigned v)
+{
+    r[v >> 5] |= 1u << (v & 31);
+}
+static void vec_clear(uint32_t *r, unsigned v)
+{
+    r[v >> 5] &= ~(1u << (v & 31));
+}
 
 static int vec_highest(const uint32_t *r)
 {
@@ -19,8 +25,14 @@ static int vec_highest(const uint32_t *r)
     return -1;
 }
 
-static bool sw_enabled(const struct vlapic *l) { return l->svr & LAPIC_SVR_ENABLE; }
-static uint32_t timer_mode(const struct vlapic *l) { return l->lvt[VLAPIC_LVT_TIMER] & LAPIC_LVT_TIMER_MODE_MASK; }
+static bool sw_enabled(const struct vlapic *l)
+{
+    return l->svr & LAPIC_SVR_ENABLE;
+}
+static uint32_t timer_mode(const struct vlapic *l)
+{
+    return l->lvt[VLAPIC_LVT_TIMER] & LAPIC_LVT_TIMER_MODE_MASK;
+}
 
 /* ---- Errors (§11.5.3): recorded in the pending ESR, signalled through the error LVT ---- */
 
@@ -36,13 +48,13 @@ static void apic_error(struct vlapic *l, uint32_t esr_bit)
 void vlapic_accept(struct vlapic *l, uint8_t vector)
 {
     if (!sw_enabled(l))
-        return;             /* a software-disabled APIC takes no fixed interrupts (as KVM) */
+        return; /* a software-disabled APIC takes no fixed interrupts (as KVM) */
     if (vector < LAPIC_FIRST_VALID_VECTOR) {
         apic_error(l, LAPIC_ESR_RECEIVE_ILLEGAL_VECTOR);
         return;
     }
     vec_set(l->irr, vector);
-    vec_clear(l->tmr, vector);      /* edge-triggered */
+    vec_clear(l->tmr, vector); /* edge-triggered */
 }
 
 /* ---- Priorities (§11.8.3) ---- */
@@ -73,7 +85,8 @@ void vlapic_ack(struct vlapic *l, uint8_t vector)
 bool vlapic_accepts_extint(const struct vlapic *l)
 {
     uint32_t lint0 = l->lvt[VLAPIC_LVT_LINT0];
-    return !(lint0 & LAPIC_LVT_MASKED) && (lint0 & LAPIC_LVT_DELIVERY_MASK) == LAPIC_LVT_DELIVERY_EXTINT;
+    return !(lint0 & LAPIC_LVT_MASKED) &&
+           (lint0 & LAPIC_LVT_DELIVERY_MASK) == LAPIC_LVT_DELIVERY_EXTINT;
 }
 
 /* ---- The timer (§11.5.4) ---- */
@@ -117,7 +130,7 @@ void vlapic_advance(struct vlapic *l, uint64_t now)
             timer_fire(l);
         }
         break;
-    default:                /* one-shot: the count stays at 0 */
+    default: /* one-shot: the count stays at 0 */
         if (l->expiry && now >= l->expiry) {
             l->expiry = 0;
             timer_fire(l);
@@ -153,9 +166,9 @@ static uint32_t current_count(const struct vlapic *l, uint64_t now)
 static void write_tmict(struct vlapic *l, uint32_t v, uint64_t now)
 {
     if (timer_mode(l) == LAPIC_LVT_TSC_DEADLINE)
-        return;             /* §11.5.4.1: ignored in TSC-deadline mode */
+        return; /* §11.5.4.1: ignored in TSC-deadline mode */
     l->tmict = v;
-    l->expiry = v ? now + (uint64_t)v * tsc_per_count(l) : 0;   /* 0 stops the timer */
+    l->expiry = v ? now + (uint64_t)v * tsc_per_count(l) : 0; /* 0 stops the timer */
 }
 
 static void write_tdcr(struct vlapic *l, uint32_t v, uint64_t now)
@@ -175,14 +188,22 @@ static void write_tdcr(struct vlapic *l, uint32_t v, uint64_t now)
 static int lvt_index(uint32_t offset)
 {
     switch (offset) {
-    case LAPIC_LVT_CMCI:    return VLAPIC_LVT_CMCI;
-    case LAPIC_LVT_TIMER:   return VLAPIC_LVT_TIMER;
-    case LAPIC_LVT_THERMAL: return VLAPIC_LVT_THERMAL;
-    case LAPIC_LVT_PERF:    return VLAPIC_LVT_PERF;
-    case LAPIC_LVT_LINT0:   return VLAPIC_LVT_LINT0;
-    case LAPIC_LVT_LINT1:   return VLAPIC_LVT_LINT1;
-    case LAPIC_LVT_ERROR:   return VLAPIC_LVT_ERROR;
-    default:                return -1;
+    case LAPIC_LVT_CMCI:
+        return VLAPIC_LVT_CMCI;
+    case LAPIC_LVT_TIMER:
+        return VLAPIC_LVT_TIMER;
+    case LAPIC_LVT_THERMAL:
+        return VLAPIC_LVT_THERMAL;
+    case LAPIC_LVT_PERF:
+        return VLAPIC_LVT_PERF;
+    case LAPIC_LVT_LINT0:
+        return VLAPIC_LVT_LINT0;
+    case LAPIC_LVT_LINT1:
+        return VLAPIC_LVT_LINT1;
+    case LAPIC_LVT_ERROR:
+        return VLAPIC_LVT_ERROR;
+    default:
+        return -1;
     }
 }
 
@@ -190,11 +211,15 @@ static uint32_t lvt_writable(int i)
 {
     uint32_t m = LAPIC_LVT_VECTOR_MASK | LAPIC_LVT_MASKED;
     switch (i) {
-    case VLAPIC_LVT_TIMER: return m | LAPIC_LVT_TIMER_MODE_MASK;
+    case VLAPIC_LVT_TIMER:
+        return m | LAPIC_LVT_TIMER_MODE_MASK;
     case VLAPIC_LVT_LINT0:
-    case VLAPIC_LVT_LINT1: return m | LAPIC_LVT_DELIVERY_MASK | LAPIC_LVT_ACTIVE_LOW | LAPIC_LVT_LEVEL;
-    case VLAPIC_LVT_ERROR: return m;
-    default:               return m | LAPIC_LVT_DELIVERY_MASK;
+    case VLAPIC_LVT_LINT1:
+        return m | LAPIC_LVT_DELIVERY_MASK | LAPIC_LVT_ACTIVE_LOW | LAPIC_LVT_LEVEL;
+    case VLAPIC_LVT_ERROR:
+        return m;
+    default:
+        return m | LAPIC_LVT_DELIVERY_MASK;
     }
 }
 
@@ -202,11 +227,11 @@ static enum vlapic_result write_lvt(struct vlapic *l, int i, uint32_t v)
 {
     v &= lvt_writable(i);
     if (!sw_enabled(l))
-        v |= LAPIC_LVT_MASKED;      /* §11.4.7.2: masks cannot be cleared while disabled */
+        v |= LAPIC_LVT_MASKED; /* §11.4.7.2: masks cannot be cleared while disabled */
     if (i == VLAPIC_LVT_TIMER) {
         uint32_t mode = v & LAPIC_LVT_TIMER_MODE_MASK;
         if (mode == LAPIC_LVT_TIMER_MODE_MASK)
-            return VLAPIC_GP;       /* mode 11b is reserved */
+            return VLAPIC_GP; /* mode 11b is reserved */
         /* §11.5.4.1: switching into or out of TSC-deadline mode disarms the timer. */
         if ((mode == LAPIC_LVT_TSC_DEADLINE) != (timer_mode(l) == LAPIC_LVT_TSC_DEADLINE)) {
             l->tmict = 0;
@@ -243,28 +268,34 @@ static void send_ipi(struct vlapic *l, bool to_us, uint32_t mode, uint8_t vector
 {
     if (mode != LAPIC_ICR_FIXED && mode != LAPIC_ICR_LOWEST_PRIORITY) {
         if (to_us)
-            l->ignored_ipis++;      /* NMI, SMI, INIT, SIPI: not modelled */
+            l->ignored_ipis++; /* NMI, SMI, INIT, SIPI: not modelled */
         return;
     }
     if (vector < LAPIC_FIRST_VALID_VECTOR)
         apic_error(l, LAPIC_ESR_SEND_ILLEGAL_VECTOR);
     if (to_us)
-        vlapic_accept(l, vector);   /* records the receive error for an illegal vector */
+        vlapic_accept(l, vector); /* records the receive error for an illegal vector */
 }
 
 static void write_icr(struct vlapic *l, uint64_t v)
 {
     const uint64_t writable = (0xFFFFFFFFull << X2APIC_ICR_DEST_SHIFT) | LAPIC_ICR_SHORTHAND_MASK |
-        LAPIC_ICR_LEVEL_TRIGGER | LAPIC_ICR_ASSERT | LAPIC_ICR_LOGICAL | LAPIC_ICR_DELIVERY_MASK |
-        LAPIC_ICR_VECTOR_MASK;
+                              LAPIC_ICR_LEVEL_TRIGGER | LAPIC_ICR_ASSERT | LAPIC_ICR_LOGICAL |
+                              LAPIC_ICR_DELIVERY_MASK | LAPIC_ICR_VECTOR_MASK;
     l->icr = v & writable;
     uint32_t lo = (uint32_t)v, dest = (uint32_t)(v >> X2APIC_ICR_DEST_SHIFT);
     bool to_us;
     switch (lo & LAPIC_ICR_SHORTHAND_MASK) {
     case LAPIC_ICR_SELF:
-    case LAPIC_ICR_ALL_INCLUDING: to_us = true; break;
-    case LAPIC_ICR_ALL_EXCLUDING: to_us = false; break;
-    default: to_us = ipi_reaches_us(l, dest, lo & LAPIC_ICR_LOGICAL); break;
+    case LAPIC_ICR_ALL_INCLUDING:
+        to_us = true;
+        break;
+    case LAPIC_ICR_ALL_EXCLUDING:
+        to_us = false;
+        break;
+    default:
+        to_us = ipi_reaches_us(l, dest, lo & LAPIC_ICR_LOGICAL);
+        break;
     }
     send_ipi(l, to_us, lo & LAPIC_ICR_DELIVERY_MASK, (uint8_t)(lo & LAPIC_ICR_VECTOR_MASK));
 }
@@ -273,7 +304,7 @@ static void eoi(struct vlapic *l)
 {
     int v = vec_highest(l->isr);
     if (v >= 0)
-        vec_clear(l->isr, (unsigned)v);     /* edge only: no EOI message to send */
+        vec_clear(l->isr, (unsigned)v); /* edge only: no EOI message to send */
 }
 
 enum vlapic_msi_result vlapic_deliver_msi(struct vlapic *l, uint64_t addr, uint32_t data)
@@ -338,18 +369,41 @@ enum vlapic_result vlapic_rdmsr(struct vlapic *l, uint32_t msr, uint64_t now, ui
         *value = l->irr[n];
     else {
         switch (off) {
-        case LAPIC_ID:            *value = l->id; break;
-        case LAPIC_VERSION:       *value = VLAPIC_VERSION; break;
-        case LAPIC_TPR:           *value = l->tpr; break;
-        case LAPIC_PPR:           *value = vlapic_ppr(l); break;
-        case LAPIC_LDR:           *value = X2APIC_LDR(l->id); break;
-        case LAPIC_SVR:           *value = l->svr; break;
-        case LAPIC_ESR:           *value = l->esr; break;
-        case LAPIC_ICR:           *value = l->icr; break;
-        case LAPIC_TIMER_INITIAL: *value = l->tmict; break;
-        case LAPIC_TIMER_CURRENT: *value = current_count(l, now); break;
-        case LAPIC_TIMER_DIVIDE:  *value = l->tdcr; break;
-        default:                  return VLAPIC_GP;    /* EOI, SELF IPI (write-only), reserved */
+        case LAPIC_ID:
+            *value = l->id;
+            break;
+        case LAPIC_VERSION:
+            *value = VLAPIC_VERSION;
+            break;
+        case LAPIC_TPR:
+            *value = l->tpr;
+            break;
+        case LAPIC_PPR:
+            *value = vlapic_ppr(l);
+            break;
+        case LAPIC_LDR:
+            *value = X2APIC_LDR(l->id);
+            break;
+        case LAPIC_SVR:
+            *value = l->svr;
+            break;
+        case LAPIC_ESR:
+            *value = l->esr;
+            break;
+        case LAPIC_ICR:
+            *value = l->icr;
+            break;
+        case LAPIC_TIMER_INITIAL:
+            *value = l->tmict;
+            break;
+        case LAPIC_TIMER_CURRENT:
+            *value = current_count(l, now);
+            break;
+        case LAPIC_TIMER_DIVIDE:
+            *value = l->tdcr;
+            break;
+        default:
+            return VLAPIC_GP; /* EOI, SELF IPI (write-only), reserved */
         }
     }
     return VLAPIC_OK;
@@ -359,10 +413,10 @@ static enum vlapic_result write_apic_base(struct vlapic *l, uint64_t v)
 {
     const uint64_t reserved = 0xFFull | X86_BIT(9) | (~0ull << 52);
     if ((v & reserved) || ((v & APIC_BASE_EXTD) && !(v & APIC_BASE_ENABLE)))
-        return VLAPIC_GP;           /* EXTD without EN is an invalid state (Table 11-5) */
+        return VLAPIC_GP; /* EXTD without EN is an invalid state (Table 11-5) */
     if (!(v & APIC_BASE_EXTD))
         return VLAPIC_XAPIC_REFUSED;
-    l->apic_base = (v & ~APIC_BASE_BSP) | (l->apic_base & APIC_BASE_BSP);   /* BSP is read-only */
+    l->apic_base = (v & ~APIC_BASE_BSP) | (l->apic_base & APIC_BASE_BSP); /* BSP is read-only */
     return VLAPIC_OK;
 }
 
@@ -372,7 +426,7 @@ enum vlapic_result vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t v, uint
         return write_apic_base(l, v);
     if (msr == MSR_IA32_TSC_DEADLINE) {
         if (timer_mode(l) == LAPIC_LVT_TSC_DEADLINE)
-            l->tsc_deadline = v;    /* 0 disarms; a time already past fires at once */
+            l->tsc_deadline = v; /* 0 disarms; a time already past fires at once */
         return VLAPIC_OK;
     }
     uint32_t off = (msr - X2APIC_MSR_BASE) << 4;
@@ -381,25 +435,33 @@ enum vlapic_result vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t v, uint
         return VLAPIC_OK;
     }
     if (v >> 32)
-        return VLAPIC_GP;           /* every other x2APIC register is 32 bits wide */
+        return VLAPIC_GP; /* every other x2APIC register is 32 bits wide */
     uint32_t v32 = (uint32_t)v;
     int lvt = lvt_index(off);
     if (lvt >= 0)
         return write_lvt(l, lvt, v32);
     switch (off) {
-    case LAPIC_TPR:           l->tpr = v32 & 0xFFu; return VLAPIC_OK;
-    case LAPIC_SVR:           write_svr(l, v32); return VLAPIC_OK;
-    case LAPIC_TIMER_INITIAL: write_tmict(l, v32, now); return VLAPIC_OK;
-    case LAPIC_TIMER_DIVIDE:  write_tdcr(l, v32, now); return VLAPIC_OK;
+    case LAPIC_TPR:
+        l->tpr = v32 & 0xFFu;
+        return VLAPIC_OK;
+    case LAPIC_SVR:
+        write_svr(l, v32);
+        return VLAPIC_OK;
+    case LAPIC_TIMER_INITIAL:
+        write_tmict(l, v32, now);
+        return VLAPIC_OK;
+    case LAPIC_TIMER_DIVIDE:
+        write_tdcr(l, v32, now);
+        return VLAPIC_OK;
     case LAPIC_EOI:
         if (v32)
-            return VLAPIC_GP;       /* §11.12.1.2: a non-zero EOI write faults in x2APIC mode */
+            return VLAPIC_GP; /* §11.12.1.2: a non-zero EOI write faults in x2APIC mode */
         eoi(l);
         return VLAPIC_OK;
     case LAPIC_ESR:
         if (v32)
-            return VLAPIC_GP;       /* likewise a non-zero ESR write */
-        l->esr = l->esr_pending;    /* a write latches the errors seen since the last one */
+            return VLAPIC_GP;    /* likewise a non-zero ESR write */
+        l->esr = l->esr_pending; /* a write latches the errors seen since the last one */
         l->esr_pending = 0;
         return VLAPIC_OK;
     case LAPIC_SELF_IPI:
@@ -408,7 +470,7 @@ enum vlapic_result vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t v, uint
         send_ipi(l, true, LAPIC_ICR_FIXED, (uint8_t)v32);
         return VLAPIC_OK;
     default:
-        return VLAPIC_GP;           /* read-only (ID, VERSION, PPR, LDR, ISR, TMR, IRR, TMCCT) or reserved */
+        return VLAPIC_GP; /* read-only (ID, VERSION, PPR, LDR, ISR, TMR, IRR, TMCCT) or reserved */
     }
 }
 

@@ -23,44 +23,52 @@
 #include "arch/x86/apic_regs.h"
 
 enum vlapic_lvt {
-    VLAPIC_LVT_CMCI, VLAPIC_LVT_TIMER, VLAPIC_LVT_THERMAL, VLAPIC_LVT_PERF,
-    VLAPIC_LVT_LINT0, VLAPIC_LVT_LINT1, VLAPIC_LVT_ERROR, VLAPIC_LVT_COUNT
+    VLAPIC_LVT_CMCI,
+    VLAPIC_LVT_TIMER,
+    VLAPIC_LVT_THERMAL,
+    VLAPIC_LVT_PERF,
+    VLAPIC_LVT_LINT0,
+    VLAPIC_LVT_LINT1,
+    VLAPIC_LVT_ERROR,
+    VLAPIC_LVT_COUNT
 };
 
 /* VERSION: an integrated APIC with 7 LVT entries (CMCI is the 7th, so max LVT index 6). */
-#define VLAPIC_VERSION  (LAPIC_VERSION_INTEGRATED | ((VLAPIC_LVT_COUNT - 1u) << LAPIC_VERSION_MAXLVT_SHIFT))
-#define VLAPIC_NO_TIMER UINT64_MAX          /* vlapic_next_timer: nothing armed */
+#define VLAPIC_VERSION \
+    (LAPIC_VERSION_INTEGRATED | ((VLAPIC_LVT_COUNT - 1u) << LAPIC_VERSION_MAXLVT_SHIFT))
+#define VLAPIC_NO_TIMER UINT64_MAX /* vlapic_next_timer: nothing armed */
 
 enum vlapic_result {
     VLAPIC_OK,
-    VLAPIC_GP,              /* the access raises #GP(0) in the guest, as the CPU would */
-    VLAPIC_XAPIC_REFUSED,   /* the guest left x2APIC mode: not emulated (VLAPIC_XAPIC_REASON) */
+    VLAPIC_GP,            /* the access raises #GP(0) in the guest, as the CPU would */
+    VLAPIC_XAPIC_REFUSED, /* the guest left x2APIC mode: not emulated (VLAPIC_XAPIC_REASON) */
 };
-#define VLAPIC_XAPIC_REASON "left x2APIC mode: the xAPIC (MMIO) mode is not emulated; boot Linux with noapic"
+#define VLAPIC_XAPIC_REASON \
+    "left x2APIC mode: the xAPIC (MMIO) mode is not emulated; boot Linux with noapic"
 
 enum vlapic_msi_result {
     VLAPIC_MSI_DELIVERED,
-    VLAPIC_MSI_BAD_ADDRESS,         /* not in the 0xFEExxxxx interrupt window */
-    VLAPIC_MSI_NOT_FOR_US,          /* destination names another APIC */
-    VLAPIC_MSI_UNSUPPORTED_MODE,    /* delivery mode other than fixed or lowest priority */
-    VLAPIC_MSI_ILLEGAL_VECTOR,      /* vector 0-15: refused, ESR records it */
-    VLAPIC_MSI_APIC_DISABLED,       /* the guest has software-disabled its APIC */
+    VLAPIC_MSI_BAD_ADDRESS,      /* not in the 0xFEExxxxx interrupt window */
+    VLAPIC_MSI_NOT_FOR_US,       /* destination names another APIC */
+    VLAPIC_MSI_UNSUPPORTED_MODE, /* delivery mode other than fixed or lowest priority */
+    VLAPIC_MSI_ILLEGAL_VECTOR,   /* vector 0-15: refused, ESR records it */
+    VLAPIC_MSI_APIC_DISABLED,    /* the guest has software-disabled its APIC */
 };
 
 struct vlapic {
-    uint64_t apic_base;             /* IA32_APIC_BASE */
-    uint32_t id;                    /* x2APIC ID */
+    uint64_t apic_base; /* IA32_APIC_BASE */
+    uint32_t id;        /* x2APIC ID */
     uint32_t tpr, svr;
-    uint32_t esr, esr_pending;      /* ESR as last latched, errors since the last ESR write */
+    uint32_t esr, esr_pending; /* ESR as last latched, errors since the last ESR write */
     uint64_t icr;
     uint32_t lvt[VLAPIC_LVT_COUNT];
     uint32_t irr[LAPIC_VECTOR_REGS], isr[LAPIC_VECTOR_REGS], tmr[LAPIC_VECTOR_REGS];
     uint32_t tmict, tdcr;
-    uint64_t expiry;                /* one-shot/periodic: TSC when the count next reaches 0; 0 = stopped */
-    uint64_t tsc_deadline;          /* TSC-deadline mode: IA32_TSC_DEADLINE, 0 = disarmed */
-    uint32_t tsc_per_tick;          /* TSC ticks per timer input clock, before the divider */
-    uint64_t timer_irqs;            /* timer interrupts raised (counted, masked ones excluded) */
-    uint64_t ignored_ipis;          /* IPIs with a delivery mode that is not modelled */
+    uint64_t expiry;       /* one-shot/periodic: TSC when the count next reaches 0; 0 = stopped */
+    uint64_t tsc_deadline; /* TSC-deadline mode: IA32_TSC_DEADLINE, 0 = disarmed */
+    uint32_t tsc_per_tick; /* TSC ticks per timer input clock, before the divider */
+    uint64_t timer_irqs;   /* timer interrupts raised (counted, masked ones excluded) */
+    uint64_t ignored_ipis; /* IPIs with a delivery mode that is not modelled */
 };
 
 /* The state the guest starts with: x2APIC mode (IA32_APIC_BASE = 0xFEE00000 | BSP | EN | EXTD),

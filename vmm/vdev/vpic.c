@@ -4,15 +4,15 @@
 
 #include <string.h>
 
-#define MASTER 0
-#define SLAVE  1
-#define LOWEST_AFTER_INIT 7     /* IR0 highest, IR7 lowest */
+#define MASTER            0
+#define SLAVE             1
+#define LOWEST_AFTER_INIT 7 /* IR0 highest, IR7 lowest */
 
 static void chip_init(struct i8259 *c)
 {
     uint8_t lines = c->lines, elcr = c->elcr;
     memset(c, 0, sizeof *c);
-    c->lines = lines;       /* the edge-sense latch restarts: a high input must drop and rise */
+    c->lines = lines; /* the edge-sense latch restarts: a high input must drop and rise */
     c->elcr = elcr;
     c->lowest = LOWEST_AFTER_INIT;
 }
@@ -35,9 +35,9 @@ static int chip_request(const struct i8259 *c, uint8_t irr, bool master)
         return -1;
     uint8_t in_service = c->isr;
     if (c->special_mask)
-        in_service &= (uint8_t)~c->imr;     /* masked levels in service do not block */
+        in_service &= (uint8_t)~c->imr; /* masked levels in service do not block */
     if (master && c->special_fully_nested)
-        in_service &= (uint8_t)~(1u << PIC_CASCADE_IR);     /* the slave may nest */
+        in_service &= (uint8_t) ~(1u << PIC_CASCADE_IR); /* the slave may nest */
     for (unsigned p = 1; p <= PIC_IRQS; p++) {
         unsigned ir = (c->lowest + p) % PIC_IRQS;
         if (in_service & (1u << ir))
@@ -48,7 +48,10 @@ static int chip_request(const struct i8259 *c, uint8_t irr, bool master)
     return -1;
 }
 
-static bool cascaded(const struct vpic *p) { return !p->chip[MASTER].single; }
+static bool cascaded(const struct vpic *p)
+{
+    return !p->chip[MASTER].single;
+}
 
 /* The master's requests, with IR2 following the slave's INT output. */
 static uint8_t master_irr(const struct vpic *p)
@@ -72,7 +75,7 @@ bool vpic_pending(const struct vpic *p)
 /* One chip's part of INTA: the request goes in service (or is ended at once in auto-EOI). */
 static void chip_ack(struct i8259 *c, unsigned ir)
 {
-    c->irr &= (uint8_t)~(1u << ir);
+    c->irr &= (uint8_t) ~(1u << ir);
     if (c->auto_eoi) {
         if (c->rotate_on_aeoi)
             c->lowest = (uint8_t)ir;
@@ -87,13 +90,13 @@ uint8_t vpic_ack(struct vpic *p)
     p->acks++;
     int ir = chip_request(m, master_irr(p), true);
     if (ir < 0)
-        return m->vector_base | 7;          /* the request went away: spurious IR7 */
+        return m->vector_base | 7; /* the request went away: spurious IR7 */
     chip_ack(m, (unsigned)ir);
     if (ir != PIC_CASCADE_IR || !cascaded(p))
         return m->vector_base | (uint8_t)ir;
     int sir = chip_request(s, s->irr, false);
     if (sir < 0)
-        return s->vector_base | 7;          /* spurious on the slave (IRQ 15) */
+        return s->vector_base | 7; /* spurious on the slave (IRQ 15) */
     chip_ack(s, (unsigned)sir);
     return s->vector_base | (uint8_t)sir;
 }
@@ -105,7 +108,7 @@ void vpic_set_irq(struct vpic *p, unsigned irq, bool level)
     struct i8259 *c = &p->chip[irq / PIC_IRQS];
     uint8_t bit = (uint8_t)(1u << (irq % PIC_IRQS));
     if (level && !(c->lines & bit))
-        c->irr |= bit;                      /* rising edge; the latch holds after the line drops */
+        c->irr |= bit; /* rising edge; the latch holds after the line drops */
     c->lines = level ? (c->lines | bit) : (c->lines & (uint8_t)~bit);
 }
 
@@ -130,16 +133,16 @@ static void write_ocw2(struct i8259 *c, uint8_t v)
     case PIC_OCW2_ROTATE_NONSPECIFIC:
         ir = highest_in_service(c);
         if (ir >= 0) {
-            c->isr &= (uint8_t)~(1u << ir);
+            c->isr &= (uint8_t) ~(1u << ir);
             if ((v & PIC_OCW2_CMD_MASK) == PIC_OCW2_ROTATE_NONSPECIFIC)
                 c->lowest = (uint8_t)ir;
         }
         break;
     case PIC_OCW2_SPECIFIC_EOI:
-        c->isr &= (uint8_t)~(1u << level);
+        c->isr &= (uint8_t) ~(1u << level);
         break;
     case PIC_OCW2_ROTATE_SPECIFIC:
-        c->isr &= (uint8_t)~(1u << level);
+        c->isr &= (uint8_t) ~(1u << level);
         c->lowest = (uint8_t)level;
         break;
     case PIC_OCW2_SET_PRIORITY:
@@ -152,7 +155,7 @@ static void write_ocw2(struct i8259 *c, uint8_t v)
         c->rotate_on_aeoi = false;
         break;
     default:
-        break;                              /* no operation */
+        break; /* no operation */
     }
 }
 
@@ -198,7 +201,7 @@ static void write_data(struct i8259 *c, uint8_t v)
         c->init_step = 0;
         break;
     default:
-        c->imr = v;                         /* OCW1 */
+        c->imr = v; /* OCW1 */
         break;
     }
 }
@@ -232,23 +235,41 @@ uint8_t vpic_read(struct vpic *p, uint16_t port)
             return poll_read(p, chip);
         return c->read_isr ? c->isr : irr_of(p, chip);
     }
-    case PIC1_DATA: return p->chip[MASTER].imr;
-    case PIC2_DATA: return p->chip[SLAVE].imr;
-    case PIC_ELCR1: return p->chip[MASTER].elcr;
-    case PIC_ELCR2: return p->chip[SLAVE].elcr;
-    default:        return 0xFF;
+    case PIC1_DATA:
+        return p->chip[MASTER].imr;
+    case PIC2_DATA:
+        return p->chip[SLAVE].imr;
+    case PIC_ELCR1:
+        return p->chip[MASTER].elcr;
+    case PIC_ELCR2:
+        return p->chip[SLAVE].elcr;
+    default:
+        return 0xFF;
     }
 }
 
 void vpic_write(struct vpic *p, uint16_t port, uint8_t v)
 {
     switch (port) {
-    case PIC1_CMD:  write_cmd(&p->chip[MASTER], v); break;
-    case PIC2_CMD:  write_cmd(&p->chip[SLAVE], v); break;
-    case PIC1_DATA: write_data(&p->chip[MASTER], v); break;
-    case PIC2_DATA: write_data(&p->chip[SLAVE], v); break;
-    case PIC_ELCR1: p->chip[MASTER].elcr = v & PIC_ELCR1_WRITABLE; break;
-    case PIC_ELCR2: p->chip[SLAVE].elcr = v & PIC_ELCR2_WRITABLE; break;
-    default:        break;
+    case PIC1_CMD:
+        write_cmd(&p->chip[MASTER], v);
+        break;
+    case PIC2_CMD:
+        write_cmd(&p->chip[SLAVE], v);
+        break;
+    case PIC1_DATA:
+        write_data(&p->chip[MASTER], v);
+        break;
+    case PIC2_DATA:
+        write_data(&p->chip[SLAVE], v);
+        break;
+    case PIC_ELCR1:
+        p->chip[MASTER].elcr = v & PIC_ELCR1_WRITABLE;
+        break;
+    case PIC_ELCR2:
+        p->chip[SLAVE].elcr = v & PIC_ELCR2_WRITABLE;
+        break;
+    default:
+        break;
     }
 }

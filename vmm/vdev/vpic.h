@@ -21,21 +21,21 @@
 
 struct i8259 {
     uint8_t irr, isr, imr;
-    uint8_t lines;              /* input levels, for edge detection */
-    uint8_t vector_base;        /* ICW2 & 0xF8 */
+    uint8_t lines;       /* input levels, for edge detection */
+    uint8_t vector_base; /* ICW2 & 0xF8 */
     uint8_t icw3;
-    uint8_t init_step;          /* 0: ready; 2, 3, 4: the ICW expected next */
+    uint8_t init_step; /* 0: ready; 2, 3, 4: the ICW expected next */
     bool icw4_needed, single;
     bool auto_eoi, rotate_on_aeoi, special_fully_nested, special_mask;
-    bool read_isr;              /* OCW3: the command port reads ISR instead of IRR */
-    bool poll;                  /* OCW3 poll: the next command-port read is a poll */
-    uint8_t lowest;             /* the IR with the lowest priority (rotation); 7 after init */
+    bool read_isr;  /* OCW3: the command port reads ISR instead of IRR */
+    bool poll;      /* OCW3 poll: the next command-port read is a poll */
+    uint8_t lowest; /* the IR with the lowest priority (rotation); 7 after init */
     uint8_t elcr;
 };
 
 struct vpic {
-    struct i8259 chip[2];       /* 0 = master, 1 = slave */
-    uint64_t acks;              /* interrupt acknowledge cycles (counted) */
+    struct i8259 chip[2]; /* 0 = master, 1 = slave */
+    uint64_t acks;        /* interrupt acknowledge cycles (counted) */
 };
 
 /* Power-on state: both chips uninitialised with every input masked (IMR 0xFF), so nothing is

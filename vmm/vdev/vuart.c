@@ -64,7 +64,7 @@ static uint8_t read_iir(struct vuart *u)
 {
     uint8_t id = interrupt_id(u);
     if (id == UART_IIR_THRE) {
-        u->thre_pending = false;    /* reading IIR with THRE as the source clears it */
+        u->thre_pending = false; /* reading IIR with THRE as the source clears it */
         update_line(u);
     }
     return id | (u->fifo ? UART_IIR_FIFOS : 0);
@@ -74,14 +74,22 @@ uint8_t vuart_read(struct vuart *u, unsigned reg)
 {
     bool dlab = u->lcr & UART_LCR_DLAB;
     switch (reg) {
-    case UART_RBR: return dlab ? u->dll : read_rbr(u);
-    case UART_IER: return dlab ? u->dlm : u->ier;
-    case UART_IIR: return read_iir(u);
-    case UART_LCR: return u->lcr;
-    case UART_MCR: return u->mcr;
-    case UART_LSR: return UART_LSR_THRE | UART_LSR_TEMT | (u->rx_count ? UART_LSR_DR : 0);
-    case UART_MSR: return VUART_MSR_CABLE;
-    case UART_SCR: return u->scr;
+    case UART_RBR:
+        return dlab ? u->dll : read_rbr(u);
+    case UART_IER:
+        return dlab ? u->dlm : u->ier;
+    case UART_IIR:
+        return read_iir(u);
+    case UART_LCR:
+        return u->lcr;
+    case UART_MCR:
+        return u->mcr;
+    case UART_LSR:
+        return UART_LSR_THRE | UART_LSR_TEMT | (u->rx_count ? UART_LSR_DR : 0);
+    case UART_MSR:
+        return VUART_MSR_CABLE;
+    case UART_SCR:
+        return u->scr;
     }
     return 0xFF;
 }
@@ -102,7 +110,7 @@ static void write_ier(struct vuart *u, uint8_t v)
     uint8_t old = u->ier;
     u->ier = v & UART_IER_MASK;
     if (!(old & UART_IER_ETBEI) && (u->ier & UART_IER_ETBEI))
-        u->thre_pending = true;     /* enabling it while THR is empty raises it */
+        u->thre_pending = true; /* enabling it while THR is empty raises it */
     update_line(u);
 }
 
@@ -111,7 +119,7 @@ static void write_fcr(struct vuart *u, uint8_t v)
     u->fifo = v & UART_FCR_ENABLE;
     if (v & UART_FCR_CLEAR_RX)
         u->rx_head = u->rx_count = 0;
-    update_line(u);                 /* the transmitter is always empty: CLEAR_TX changes nothing */
+    update_line(u); /* the transmitter is always empty: CLEAR_TX changes nothing */
 }
 
 void vuart_write(struct vuart *u, unsigned reg, uint8_t v)
@@ -119,21 +127,32 @@ void vuart_write(struct vuart *u, unsigned reg, uint8_t v)
     bool dlab = u->lcr & UART_LCR_DLAB;
     switch (reg) {
     case UART_THR:
-        if (dlab) u->dll = v;
-        else write_thr(u, v);
+        if (dlab)
+            u->dll = v;
+        else
+            write_thr(u, v);
         break;
     case UART_IER:
-        if (dlab) u->dlm = v;
-        else write_ier(u, v);
+        if (dlab)
+            u->dlm = v;
+        else
+            write_ier(u, v);
         break;
-    case UART_FCR: write_fcr(u, v); break;
-    case UART_LCR: u->lcr = v; break;
+    case UART_FCR:
+        write_fcr(u, v);
+        break;
+    case UART_LCR:
+        u->lcr = v;
+        break;
     case UART_MCR:
         u->mcr = v & UART_MCR_MASK;
         update_line(u);
         break;
-    case UART_SCR: u->scr = v; break;
-    default: break;                 /* LSR and MSR are read-only */
+    case UART_SCR:
+        u->scr = v;
+        break;
+    default:
+        break; /* LSR and MSR are read-only */
     }
 }
 

@@ -20,20 +20,20 @@
 
 #define VUART_RING_BYTES 65536
 #define VUART_RX_BYTES   64
-#define VUART_MSR_CABLE  0xB0       /* MSR: DCD, DSR, CTS (a cable is attached), no deltas */
+#define VUART_MSR_CABLE  0xB0 /* MSR: DCD, DSR, CTS (a cable is attached), no deltas */
 
 struct vuart {
     uint8_t ier, lcr, mcr, scr, dll, dlm;
-    bool fifo;                  /* FCR bit 0: FIFOs enabled (IIR reads with bits 7:6 set) */
-    bool thre_pending;          /* the THR-empty interrupt is pending */
-    bool line;                  /* the interrupt output as last passed to set_irq */
+    bool fifo;         /* FCR bit 0: FIFOs enabled (IIR reads with bits 7:6 set) */
+    bool thre_pending; /* the THR-empty interrupt is pending */
+    bool line;         /* the interrupt output as last passed to set_irq */
     uint8_t rx[VUART_RX_BYTES];
     unsigned rx_head, rx_count;
-    char *ring;                 /* VUART_RING_BYTES, allocated once */
-    size_t ring_head;           /* total bytes ever written (position = head % size) */
-    void (*on_output)(void *ctx, char c);   /* live output while attached, else NULL */
+    char *ring;                           /* VUART_RING_BYTES, allocated once */
+    size_t ring_head;                     /* total bytes ever written (position = head % size) */
+    void (*on_output)(void *ctx, char c); /* live output while attached, else NULL */
     void *ctx;
-    void (*set_irq)(void *irq_ctx, bool level);     /* the interrupt output; may be NULL */
+    void (*set_irq)(void *irq_ctx, bool level); /* the interrupt output; may be NULL */
     void *irq_ctx;
 };
 
@@ -47,6 +47,7 @@ void vuart_write(struct vuart *u, unsigned reg, uint8_t value);
 /* Operator input while attached; false when the receive FIFO is full. */
 bool vuart_push_input(struct vuart *u, uint8_t c);
 /* Calls out() with the kept output, oldest first. */
-void vuart_replay(const struct vuart *u, void (*out)(const char *s, size_t n, void *ctx), void *ctx);
+void vuart_replay(const struct vuart *u, void (*out)(const char *s, size_t n, void *ctx),
+                  void *ctx);
 
 #endif

@@ -31,13 +31,13 @@ struct vgpu_monitor;
  * engine's head ends, and whether it ran (code TESSERA_REJECT_NONE) or why not. */
 struct vgpu_retired {
     uint32_t lrca, ctx_id, tail;
-    uint32_t code;                  /* TESSERA_REJECT_* */
-    bool user_interrupt;            /* it ran an MI_USER_INTERRUPT */
+    uint32_t code;       /* TESSERA_REJECT_* */
+    bool user_interrupt; /* it ran an MI_USER_INTERRUPT */
 };
 
 struct vgpu_personality {
-    const char *name;               /* "kiosk", "i915": `vgpu <vm>` shows it */
-    uint32_t vgt_caps;              /* PV info page capabilities offered (VGT_CAPS_*) */
+    const char *name;  /* "kiosk", "i915": `vgpu <vm>` shows it */
+    uint32_t vgt_caps; /* PV info page capabilities offered (VGT_CAPS_*) */
     /* Its contexts run with a PPGTT: legacy 64-bit addressing, shadow_root() in PDP0. */
     bool ppgtt_contexts;
 

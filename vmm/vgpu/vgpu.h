@@ -23,23 +23,24 @@
 #include "sched/sched.h"
 #include "tessera/abi/vgpu.h"
 #include "tessera/limits.h"
-#include "vmm/vpci/vgpu_pci.h"          /* VGPU_BAR0_SIZE and the BARs' defaults */
+#include "vmm/vpci/vgpu_pci.h" /* VGPU_BAR0_SIZE and the BARs' defaults */
 
-#define VGPU_MAX                TESSERA_MAX_GUESTS  /* one vGPU per guest; also "none" */
-#define VGPU_MMIO_SIZE          (2u << 20)      /* the register half */
-#define VGPU_GGTT_OFFSET        (8u << 20)      /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
-#define VGPU_QUEUE_MAX          16u             /* workloads queued + in flight per vGPU */
-#define VGPU_SLICE_MAX_DW       1024u           /* one workload's ring bytes / 4 */
-#define VGPU_SLICE_MAX_BATCHES  8u              /* ring-level batch starts in one i915 workload
+#define VGPU_MAX          TESSERA_MAX_GUESTS /* one vGPU per guest; also "none" */
+#define VGPU_MMIO_SIZE    (2u << 20)         /* the register half */
+#define VGPU_GGTT_OFFSET  (8u << 20)         /* GGTT entries from here (Gen9: BAR0 + 8 MiB) */
+#define VGPU_QUEUE_MAX    16u                /* workloads queued + in flight per vGPU */
+#define VGPU_SLICE_MAX_DW 1024u              /* one workload's ring bytes / 4 */
+#define VGPU_SLICE_MAX_BATCHES \
+    8u                                /* ring-level batch starts in one i915 workload
                                                  * (the scanner follows 16 with nested ones) */
-#define VGPU_SHADOW_BYTES       (16u << 10)     /* batch copies of one workload */
-#define VGPU_CSB_ENTRIES        6u              /* Gen9 CSB depth */
-#define VGPU_REJECT_LOG         4u              /* last rejections kept for `vgpu` */
-#define VGPU_OTHER_REGS         128u            /* plain-storage registers per vGPU */
+#define VGPU_SHADOW_BYTES (16u << 10) /* batch copies of one workload */
+#define VGPU_CSB_ENTRIES  6u          /* Gen9 CSB depth */
+#define VGPU_REJECT_LOG   4u          /* last rejections kept for `vgpu` */
+#define VGPU_OTHER_REGS   128u        /* plain-storage registers per vGPU */
 /* Fence work (pool copies and EPT remaps, a page each) done inside one guest MMIO exit, and per
  * vGPU in each vgpu_dev_fence_work() call: bounded, so no guest holds the CPU (vgpu_fence.c). */
-#define VGPU_FENCE_EXIT_PAGES   64u
-#define VGPU_FENCE_POLL_PAGES   64u
+#define VGPU_FENCE_EXIT_PAGES 64u
+#define VGPU_FENCE_POLL_PAGES 64u
 
 enum vgpu_log_level { VGPU_LOG_DEBUG, VGPU_LOG_INFO, VGPU_LOG_WARN, VGPU_LOG_ERROR };
 
@@ -94,11 +95,11 @@ struct vgpu_dev_config {
     struct sched *sched;
     struct igpu *igpu;
     struct vgpu_host_mem host;
-    uint32_t engine_hws_gm;         /* the blitter's own status page (host area, not in `host`) */
+    uint32_t engine_hws_gm; /* the blitter's own status page (host area, not in `host`) */
     struct vgpu_env env;
-    unsigned max_vgpus;             /* the host area is shared by this many */
-    bool balloon_controller;        /* a controller decides growth requests (else refused) */
-    uint64_t render_budget_ns;      /* GPU time per render-loop step (0: 1 ms) */
+    unsigned max_vgpus;        /* the host area is shared by this many */
+    bool balloon_controller;   /* a controller decides growth requests (else refused) */
+    uint64_t render_budget_ns; /* GPU time per render-loop step (0: 1 ms) */
     /* Engines a personality runs on the CPU (the i915 guest's RCS/VCS/VECS) get schedulers of
      * this configuration (read at creation; NULL, or no env.cpu_ns to be their clock: none,
      * and such personalities cannot start), and run for at most cpu_budget_ns of CPU time per
@@ -119,7 +120,7 @@ struct vgpu_first_frame {
 
 /* Why the last workloads were refused, for `vgpu`. */
 struct vgpu_reject {
-    uint32_t code;                  /* TESSERA_REJECT_* */
+    uint32_t code; /* TESSERA_REJECT_* */
     char why[120];
 };
 
@@ -127,10 +128,10 @@ struct vgpu_stats {
     uint64_t mmio_reads, mmio_writes, other_regs;
     uint64_t ggtt_writes, ggtt_refused;
     uint64_t fence_writes, fence_refused;
-    uint64_t fence_work_pages;      /* pages of fence work done for it (pool copies, remaps) */
+    uint64_t fence_work_pages; /* pages of fence work done for it (pool copies, remaps) */
     uint64_t submitted, queued, completed, rejected, dropped;
     uint64_t resets;
-    uint64_t gpu_ns;                /* GPU time its workloads used */
+    uint64_t gpu_ns; /* GPU time its workloads used */
     /* Host wall time (env.cpu_ns) of its workloads that ran and retired: `timed` of them, from
      * the guest's submission to the first dispatch to the GPU (waiting behind other vGPUs' work),
      * and from the submission to retirement (what the guest waits for a frame).  rendering: CPU
@@ -142,7 +143,7 @@ struct vgpu_stats {
      * rendering (vgpu_render_cpu_ns). */
     uint64_t copy_cpu_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
-    struct vgpu_first_frame first;  /* of its current run */
+    struct vgpu_first_frame first; /* of its current run */
     /* Engines run on the CPU (the i915 guest's MI-only ones): submissions queued and finished,
      * the CPU each engine used for it (in render_cpu_ns too), and the longest single step. */
     uint64_t cpu_submitted, cpu_completed;
@@ -154,15 +155,15 @@ struct vgpu_stats {
 struct vgpu_info {
     bool exists;
     unsigned vm;
-    const char *personality;        /* its personality's name ("kiosk", "i915") */
-    struct gtt_range low, high;     /* avail_rs as the guest sees it */
+    const char *personality;    /* its personality's name ("kiosk", "i915") */
+    struct gtt_range low, high; /* avail_rs as the guest sees it */
     unsigned slots, fences;
-    uint32_t queued;                /* queued + in flight */
+    uint32_t queued; /* queued + in flight */
     bool display_enabled;
     uint32_t fb_width, fb_height, fb_stride;
     uint64_t fb_gm;
     struct vgpu_stats st;
-    unsigned n_rejects;             /* valid entries of rejects[], newest first */
+    unsigned n_rejects; /* valid entries of rejects[], newest first */
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
 };
 
@@ -175,30 +176,30 @@ struct vgpu_cpu_engine_stats {
 /* The render loop's own numbers (`sched` shows them with the scheduler's). */
 struct vgpu_render_stats {
     uint64_t dispatches, workloads, switches;
-    uint64_t preemptions;                       /* turns cut inside a workload */
-    uint64_t retired;                           /* workloads that ran, retired to their guest */
-    uint64_t drains, drains_busy;               /* drains, and those the GPU outlasted */
-    uint64_t entries_switch, entries_predict;   /* GGTT entries written on switches / ahead */
-    uint64_t ahead_used, ahead_wasted;          /* entries_predict for the vGPU the next switch
+    uint64_t preemptions;                     /* turns cut inside a workload */
+    uint64_t retired;                         /* workloads that ran, retired to their guest */
+    uint64_t drains, drains_busy;             /* drains, and those the GPU outlasted */
+    uint64_t entries_switch, entries_predict; /* GGTT entries written on switches / ahead */
+    uint64_t ahead_used, ahead_wasted;        /* entries_predict for the vGPU the next switch
                                                  * brought in / for another (gtt's count) */
-    uint64_t busy_ns;                           /* GPU time used by guests' work */
+    uint64_t busy_ns;                         /* GPU time used by guests' work */
     uint64_t watchdog_resets, gpu_faults;
-    uint64_t copy_cpu_ns;                       /* CPU time spent writing them, of which: */
-    uint64_t copy_switch_ns;                    /* ... on the switch path (the GPU waits) */
-    uint64_t copy_ahead_ns;                     /* ... ahead (the GPU runs the owner's work) */
+    uint64_t copy_cpu_ns;    /* CPU time spent writing them, of which: */
+    uint64_t copy_switch_ns; /* ... on the switch path (the GPU waits) */
+    uint64_t copy_ahead_ns;  /* ... ahead (the GPU runs the owner's work) */
     uint64_t balloon_periods, balloon_events;
     struct gtt_ctl_report last_period;
     /* Re-placement (vgpu_move.c) */
-    uint64_t place_periods;                     /* placement periods run */
-    uint64_t moves_asked, moves_done;           /* requests posted, moves made */
+    uint64_t place_periods;           /* placement periods run */
+    uint64_t moves_asked, moves_done; /* requests posted, moves made */
     uint64_t moves_busy, moves_withdrawn, moves_refused;
-    uint64_t entries_move;                      /* old ranges scrubbed by moves (gtt's count) */
-    uint64_t busy_vgpus;                        /* busy in the last placement period */
+    uint64_t entries_move; /* old ranges scrubbed by moves (gtt's count) */
+    uint64_t busy_vgpus;   /* busy in the last placement period */
     /* The floor of each placement period (gtt_floor_weighted over the vGPUs brought in, each
      * weighted by how often), summed: divided by floor_switches it is the least any placement
      * could have written per switch; with the configured sizes, and with those held. */
     uint64_t floor_entries, floor_held_entries;
-    uint64_t floor_switches;                    /* switches those sums cover */
+    uint64_t floor_switches; /* switches those sums cover */
 };
 
 struct vgpu_dev;
@@ -311,7 +312,8 @@ bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out);
 /* Bytes [off, off + len) of the picture p describes (rows pic_width * 4 bytes apart, XRGB8888,
  * black outside the plane), read through the vGPU's GGTT entries: false if any page is not the
  * guest's (then nothing is assumed about buf).  off and len whole pixels, inside one row. */
-bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t off, void *buf, size_t len);
+bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t off, void *buf,
+                     size_t len);
 
 /* A display's monitor (personality.h `monitor`): connected, and its preferred mode. */
 struct vgpu_monitor {
@@ -319,7 +321,8 @@ struct vgpu_monitor {
     uint32_t width, height, hz;
 };
 /* Configures (before the guest runs) or hot-plugs the vGPU's monitor; false with why. */
-bool vgpu_set_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure, const char **why);
+bool vgpu_set_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure,
+                      const char **why);
 /* Every vGPU's display advances to now_ns (wall time): vblanks and flips, their interrupts.
  * The host calls it between guest slices. */
 void vgpu_dev_tick(struct vgpu_dev *d, uint64_t now_ns);

@@ -16,11 +16,11 @@
 
 #include "vmm/vpci/vpci.h"
 
-#define PCH_PCI_DEV               0x1F
-#define PCH_PCI_FN                0
-#define PCH_PCI_DEVICE_ID         0x7000    /* INTEL_PCH_P3X_DEVICE_ID_TYPE in i915 */
-#define PCH_PCI_REVISION          0x00
-#define PCI_SUBCLASS_BRIDGE_ISA   0x01
+#define PCH_PCI_DEV             0x1F
+#define PCH_PCI_FN              0
+#define PCH_PCI_DEVICE_ID       0x7000 /* INTEL_PCH_P3X_DEVICE_ID_TYPE in i915 */
+#define PCH_PCI_REVISION        0x00
+#define PCI_SUBCLASS_BRIDGE_ISA 0x01
 
 int pch_pci_add(struct vpci *v);
 

@@ -14,8 +14,8 @@ uint64_t vgpu_pci_aperture_bytes(uint32_t low_gm_mib)
     return size <= VGPU_BAR2_MAX_SIZE ? size : 0;
 }
 
-int vgpu_pci_set_identity(struct vpci_func *f, uint16_t device, uint8_t revision, uint8_t base_class,
-                          uint8_t sub_class)
+int vgpu_pci_set_identity(struct vpci_func *f, uint16_t device, uint8_t revision,
+                          uint8_t base_class, uint8_t sub_class)
 {
     int e = 0;
     e |= vpci_func_set(f, PCI_VENDOR_ID, 2, PCI_VENDOR_INTEL, 0);
@@ -39,7 +39,7 @@ static int build_host_bridge(struct vpci *v)
     if (!f)
         return e;
     if ((e = vgpu_pci_set_identity(f, HOSTBRIDGE_PCI_DEVICE_ID, HOSTBRIDGE_PCI_REVISION,
-                          PCI_BASE_CLASS_BRIDGE, PCI_SUBCLASS_BRIDGE_HOST)) != VPCI_OK)
+                                   PCI_BASE_CLASS_BRIDGE, PCI_SUBCLASS_BRIDGE_HOST)) != VPCI_OK)
         return e;
     return vpci_func_set(f, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 0);
 }
@@ -51,7 +51,7 @@ static int build_vgpu(struct vpci *v, uint64_t aperture)
     if (!f)
         return e;
     if ((e = vgpu_pci_set_identity(f, VGPU_PCI_DEVICE_ID, VGPU_PCI_REVISION, PCI_BASE_CLASS_DISPLAY,
-                          PCI_SUBCLASS_DISPLAY_VGA)) != VPCI_OK)
+                                   PCI_SUBCLASS_DISPLAY_VGA)) != VPCI_OK)
         return e;
     /* Decoding starts on, as firmware leaves a boot display; the driver may turn it off (to
      * size BARs), enable bus mastering and mask INTx. */
@@ -59,7 +59,7 @@ static int build_vgpu(struct vpci *v, uint64_t aperture)
                             PCI_COMMAND_INTX_DISABLE;
     int s = 0;
     s |= vpci_func_set(f, PCI_COMMAND, 2, PCI_COMMAND_IO | PCI_COMMAND_MEMORY, cmd_rw);
-    s |= vpci_func_set(f, PCI_STATUS, 2, 0, 0);            /* no capability list */
+    s |= vpci_func_set(f, PCI_STATUS, 2, 0, 0);             /* no capability list */
     s |= vpci_func_set(f, PCI_CACHE_LINE_SIZE, 1, 0, 0xFF); /* scratch for the OS */
     s |= vpci_func_set(f, PCI_INTERRUPT_LINE, 1, PCI_INTERRUPT_LINE_UNKNOWN, 0xFF);
     s |= vpci_func_set(f, PCI_INTERRUPT_PIN, 1, PCI_INTERRUPT_PIN_INTA, 0);
@@ -107,7 +107,8 @@ bool vgpu_pci_msi(struct vpci *v, uint64_t *addr, uint32_t *data)
 {
     const unsigned c = VGPU_PCI_MSI_CAP;
     if (!(vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, PCI_STATUS, 2) & PCI_STATUS_CAP_LIST) ||
-        !(vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_FLAGS, 2) & PCI_MSI_FLAGS_ENABLE))
+        !(vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_FLAGS, 2) &
+          PCI_MSI_FLAGS_ENABLE))
         return false;
     *addr = vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_ADDRESS_LO, 4);
     *data = vpci_cfg_read(v, 0, VGPU_PCI_DEV, VGPU_PCI_FN, c + PCI_MSI_DATA_32, 2);

@@ -21,16 +21,24 @@ void vpci_set_bar_callback(struct vpci *v, vpci_bar_fn fn, void *ctx)
 const char *vpci_strerror(int err)
 {
     switch (err) {
-    case VPCI_OK:       return "ok";
-    case VPCI_E_ARG:    return "argument out of range";
-    case VPCI_E_FULL:   return "no room for another function";
-    case VPCI_E_EXISTS: return "function already present";
-    case VPCI_E_BAR:    return "invalid BAR (size, alignment, reach or slot)";
+    case VPCI_OK:
+        return "ok";
+    case VPCI_E_ARG:
+        return "argument out of range";
+    case VPCI_E_FULL:
+        return "no room for another function";
+    case VPCI_E_EXISTS:
+        return "function already present";
+    case VPCI_E_BAR:
+        return "invalid BAR (size, alignment, reach or slot)";
     }
     return "unknown error";
 }
 
-static bool width_ok(unsigned width) { return width == 1 || width == 2 || width == 4; }
+static bool width_ok(unsigned width)
+{
+    return width == 1 || width == 2 || width == 4;
+}
 
 struct vpci_func *vpci_find(struct vpci *v, unsigned bus, unsigned dev, unsigned fn)
 {
@@ -92,20 +100,24 @@ int vpci_func_set(struct vpci_func *f, unsigned off, unsigned width, uint32_t va
     return VPCI_OK;
 }
 
-static bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
+static bool pow2(uint64_t x)
+{
+    return x && !(x & (x - 1));
+}
 
 /* Is slot `bar` free: not implemented and not the upper half of a 64-bit BAR? */
 static bool bar_slot_free(const struct vpci_func *f, unsigned bar)
 {
-    return f->bar[bar].kind == VPCI_BAR_NONE && !(bar > 0 && f->bar[bar - 1].kind == VPCI_BAR_MEM64);
+    return f->bar[bar].kind == VPCI_BAR_NONE &&
+           !(bar > 0 && f->bar[bar - 1].kind == VPCI_BAR_MEM64);
 }
 
-int vpci_func_set_bar(struct vpci_func *f, unsigned bar, enum vpci_bar_kind kind,
-                      bool prefetchable, uint64_t size, uint64_t base)
+int vpci_func_set_bar(struct vpci_func *f, unsigned bar, enum vpci_bar_kind kind, bool prefetchable,
+                      uint64_t size, uint64_t base)
 {
     if (!f || bar >= PCI_MAX_BARS)
         return VPCI_E_ARG;
-    uint64_t min, max_size, reach;       /* reach: the address space the BAR can point into */
+    uint64_t min, max_size, reach; /* reach: the address space the BAR can point into */
     switch (kind) {
     case VPCI_BAR_IO:
         min = PCI_BAR_IO_MIN_SIZE, max_size = PCI_BAR_IO_MAX_SIZE, reach = 1ULL << 16;
@@ -114,20 +126,19 @@ int vpci_func_set_bar(struct vpci_func *f, unsigned bar, enum vpci_bar_kind kind
         min = PCI_BAR_MEM_MIN_SIZE, max_size = 1ULL << 31, reach = 1ULL << 32;
         break;
     case VPCI_BAR_MEM64:
-        min = PCI_BAR_MEM_MIN_SIZE, max_size = 1ULL << 63, reach = 0;   /* 0: all 64 bits */
+        min = PCI_BAR_MEM_MIN_SIZE, max_size = 1ULL << 63, reach = 0; /* 0: all 64 bits */
         break;
     default:
         return VPCI_E_ARG;
     }
     if (!pow2(size) || size < min || size > max_size || base & (size - 1) ||
         (reach && (base >= reach || size > reach - base)) ||
-        (kind == VPCI_BAR_IO && prefetchable) ||
-        !bar_slot_free(f, bar) ||
+        (kind == VPCI_BAR_IO && prefetchable) || !bar_slot_free(f, bar) ||
         (kind == VPCI_BAR_MEM64 && (bar + 1 >= PCI_MAX_BARS || !bar_slot_free(f, bar + 1))))
         return VPCI_E_BAR;
 
     unsigned off = PCI_BAR0 + bar * PCI_BAR_STRIDE;
-    uint64_t addr_mask = ~(size - 1);   /* the address bits the guest may set */
+    uint64_t addr_mask = ~(size - 1); /* the address bits the guest may set */
     uint32_t flags;
     if (kind == VPCI_BAR_IO) {
         flags = PCI_BAR_IO;
@@ -151,12 +162,15 @@ static uint64_t bar_base_of(const struct vpci_func *f, unsigned bar)
     unsigned off = PCI_BAR0 + bar * PCI_BAR_STRIDE;
     uint64_t lo = get_le(&f->cfg[off], 4);
     switch (f->bar[bar].kind) {
-    case VPCI_BAR_IO:    return lo & ~(uint64_t)PCI_BAR_IO_FLAGS;
-    case VPCI_BAR_MEM32: return lo & ~(uint64_t)PCI_BAR_MEM_FLAGS;
+    case VPCI_BAR_IO:
+        return lo & ~(uint64_t)PCI_BAR_IO_FLAGS;
+    case VPCI_BAR_MEM32:
+        return lo & ~(uint64_t)PCI_BAR_MEM_FLAGS;
     case VPCI_BAR_MEM64:
         return (lo & ~(uint64_t)PCI_BAR_MEM_FLAGS) |
                (uint64_t)get_le(&f->cfg[off + PCI_BAR_STRIDE], 4) << 32;
-    case VPCI_BAR_NONE:  break;
+    case VPCI_BAR_NONE:
+        break;
     }
     return 0;
 }
@@ -193,7 +207,10 @@ static void write_bytes(struct vpci *v, struct vpci_func *f, unsigned off, unsig
 {
     if (!f)
         return;
-    struct { uint64_t base; bool decode; } before[PCI_MAX_BARS];
+    struct {
+        uint64_t base;
+        bool decode;
+    } before[PCI_MAX_BARS];
     for (unsigned b = 0; b < PCI_MAX_BARS; b++) {
         before[b].base = bar_base_of(f, b);
         before[b].decode = bar_decode(f, b);
@@ -211,8 +228,13 @@ static void write_bytes(struct vpci *v, struct vpci_func *f, unsigned off, unsig
         if (f->bar[b].kind == VPCI_BAR_NONE)
             continue;
         struct vpci_bar_event ev = {
-            .dev = f->dev, .fn = f->fn, .bar = b, .io = f->bar[b].kind == VPCI_BAR_IO,
-            .base = bar_base_of(f, b), .size = f->bar[b].size, .decode = bar_decode(f, b),
+            .dev = f->dev,
+            .fn = f->fn,
+            .bar = b,
+            .io = f->bar[b].kind == VPCI_BAR_IO,
+            .base = bar_base_of(f, b),
+            .size = f->bar[b].size,
+            .decode = bar_decode(f, b),
         };
         if (ev.base != before[b].base || ev.decode != before[b].decode)
             v->on_bar(v->on_bar_ctx, &ev);

@@ -22,32 +22,32 @@
 
 enum vpci_err {
     VPCI_OK = 0,
-    VPCI_E_ARG = -1,        /* out of range: device, function, offset, width, BAR index */
-    VPCI_E_FULL = -2,       /* VPCI_MAX_FUNCS functions already */
-    VPCI_E_EXISTS = -3,     /* that device and function is already there */
-    VPCI_E_BAR = -4,        /* BAR size not a power of two, too small or large, base not
+    VPCI_E_ARG = -1,    /* out of range: device, function, offset, width, BAR index */
+    VPCI_E_FULL = -2,   /* VPCI_MAX_FUNCS functions already */
+    VPCI_E_EXISTS = -3, /* that device and function is already there */
+    VPCI_E_BAR = -4,    /* BAR size not a power of two, too small or large, base not
                                aligned to it or outside the BAR's reach, 64-bit BAR at BAR5,
                                or the slot already taken (the upper half of a 64-bit BAR) */
 };
 
 enum vpci_bar_kind {
-    VPCI_BAR_NONE = 0,      /* not implemented (reads 0, ignores writes), or the upper half of
+    VPCI_BAR_NONE = 0, /* not implemented (reads 0, ignores writes), or the upper half of
                                the 64-bit BAR below it */
-    VPCI_BAR_IO,            /* I/O space, 32-bit */
+    VPCI_BAR_IO,       /* I/O space, 32-bit */
     VPCI_BAR_MEM32,
-    VPCI_BAR_MEM64,         /* takes this slot and the next */
+    VPCI_BAR_MEM64, /* takes this slot and the next */
 };
 
 struct vpci_bar {
     enum vpci_bar_kind kind;
     bool prefetchable;
-    uint64_t size;          /* bytes (ports for I/O); a power of two */
+    uint64_t size; /* bytes (ports for I/O); a power of two */
 };
 
 struct vpci_func {
-    uint8_t dev, fn;        /* bus 0 only: the guest has no bridges */
+    uint8_t dev, fn; /* bus 0 only: the guest has no bridges */
     uint8_t cfg[PCI_CFG_SPACE_SIZE];
-    uint8_t wmask[PCI_CFG_SPACE_SIZE];   /* 1 = the guest may change this bit */
+    uint8_t wmask[PCI_CFG_SPACE_SIZE]; /* 1 = the guest may change this bit */
     struct vpci_bar bar[PCI_MAX_BARS];
 };
 
@@ -56,7 +56,7 @@ struct vpci_func {
  * off first, so a hypervisor maps only what has decode set. */
 struct vpci_bar_event {
     uint8_t dev, fn;
-    unsigned bar;           /* 0..5, the lower slot of a 64-bit BAR */
+    unsigned bar; /* 0..5, the lower slot of a 64-bit BAR */
     bool io;
     uint64_t base, size;
     bool decode;
@@ -64,10 +64,10 @@ struct vpci_bar_event {
 typedef void (*vpci_bar_fn)(void *ctx, const struct vpci_bar_event *ev);
 
 struct vpci {
-    uint32_t address;       /* CONFIG_ADDRESS latch, PCI_CONFIG_ADDR_KEPT bits */
+    uint32_t address; /* CONFIG_ADDRESS latch, PCI_CONFIG_ADDR_KEPT bits */
     unsigned n_funcs;
     struct vpci_func func[VPCI_MAX_FUNCS];
-    vpci_bar_fn on_bar;     /* may be NULL */
+    vpci_bar_fn on_bar; /* may be NULL */
     void *on_bar_ctx;
 };
 
@@ -83,11 +83,12 @@ const char *vpci_strerror(int err);
 struct vpci_func *vpci_add_func(struct vpci *v, unsigned dev, unsigned fn, int *err);
 /* Sets `width` (1, 2 or 4) bytes at `off` (aligned to width) to value, with write mask wmask
  * (0 = read-only).  Not for BARs: use vpci_func_set_bar. */
-int vpci_func_set(struct vpci_func *f, unsigned off, unsigned width, uint32_t value, uint32_t wmask);
+int vpci_func_set(struct vpci_func *f, unsigned off, unsigned width, uint32_t value,
+                  uint32_t wmask);
 /* Implements BAR `bar` of the given kind and size at `base`.  A 64-bit BAR also takes slot
  * bar + 1 (which must be unimplemented so far). */
-int vpci_func_set_bar(struct vpci_func *f, unsigned bar, enum vpci_bar_kind kind,
-                      bool prefetchable, uint64_t size, uint64_t base);
+int vpci_func_set_bar(struct vpci_func *f, unsigned bar, enum vpci_bar_kind kind, bool prefetchable,
+                      uint64_t size, uint64_t base);
 
 /* ---- Looking at the state (hypervisor side, no side effects) ---- */
 

@@ -2,8 +2,8 @@
 #ifndef TESSERA_ARCH_X86_VMCS_CTL16_H
 #define TESSERA_ARCH_X86_VMCS_CTL16_H
 
-#define VMCS_VPID                      0x0000
-#define VMCS_POSTED_INT_NOTIFY_VECTOR  0x0002
-#define VMCS_EPTP_INDEX                0x0004
+#define VMCS_VPID                     0x0000
+#define VMCS_POSTED_INT_NOTIFY_VECTOR 0x0002
+#define VMCS_EPTP_INDEX               0x0004
 
 #endif

@@ -1,7 +1,10 @@
 /* Field names for the VMCS dump (vmx_vmcs_dump), in SDM Appendix B order. */
 #include "arch/x86/vmcs/fields.h"
 
-#define F(x) { VMCS_##x, #x }
+#define F(x) \
+    { \
+        VMCS_##x, #x \
+    }
 
 const struct vmcs_field_name vmcs_field_names[] = {
     F(VPID),

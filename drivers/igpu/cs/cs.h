@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "drivers/igpu/igpu.h"
-#include "drivers/igpu/scanner/scanner.h"   /* struct igpu_scan_reg: the register allow-list */
+#include "drivers/igpu/scanner/scanner.h" /* struct igpu_scan_reg: the register allow-list */
 
 /* The label the vGPU prints for the i915 guest's MI-only engines (docs, the shell's `vgpu`). */
 #define IGPU_CS_LABEL "RCS/VCS/VECS: MI only, no 3D or media"
@@ -52,33 +52,33 @@ enum igpu_cs_space {
 
 /* What an engine's memory access is for (the model's access check tells them apart). */
 enum igpu_cs_access {
-    IGPU_CS_FETCH_RING,             /* command dwords from the ring */
-    IGPU_CS_FETCH_BATCH,            /* command dwords from a batch buffer */
-    IGPU_CS_READ,                   /* a command reading its memory operand (LRM) */
-    IGPU_CS_WRITE,                  /* a store, SRM or post-sync write */
+    IGPU_CS_FETCH_RING,  /* command dwords from the ring */
+    IGPU_CS_FETCH_BATCH, /* command dwords from a batch buffer */
+    IGPU_CS_READ,        /* a command reading its memory operand (LRM) */
+    IGPU_CS_WRITE,       /* a store, SRM or post-sync write */
 };
 
 enum igpu_cs_fault {
     IGPU_CS_OK = 0,
-    IGPU_CS_F_CONFIG,               /* unusable configuration or ring */
-    IGPU_CS_F_UNKNOWN_CMD,          /* not a command this engine has (reserved type, ...) */
-    IGPU_CS_F_UNSUPPORTED_CMD,      /* a real command this engine does not execute */
-    IGPU_CS_F_UNSUPPORTED_FIELD,    /* an option of an executed command that is not
+    IGPU_CS_F_CONFIG,            /* unusable configuration or ring */
+    IGPU_CS_F_UNKNOWN_CMD,       /* not a command this engine has (reserved type, ...) */
+    IGPU_CS_F_UNSUPPORTED_CMD,   /* a real command this engine does not execute */
+    IGPU_CS_F_UNSUPPORTED_FIELD, /* an option of an executed command that is not
                                      * implemented (predication, depth-count post-sync, ...) */
-    IGPU_CS_F_DRAW,                 /* 3DPRIMITIVE that may draw: no 3D */
-    IGPU_CS_F_GPGPU,                /* GPGPU_WALKER or MEDIA_OBJECT*: no kernels */
-    IGPU_CS_F_MEDIA,                /* MFX or VEBOX command on a video engine: no media */
-    IGPU_CS_F_WRONG_ENGINE,         /* a command of another engine (blits, PIPE_CONTROL on xCS) */
+    IGPU_CS_F_DRAW,              /* 3DPRIMITIVE that may draw: no 3D */
+    IGPU_CS_F_GPGPU,             /* GPGPU_WALKER or MEDIA_OBJECT*: no kernels */
+    IGPU_CS_F_MEDIA,             /* MFX or VEBOX command on a video engine: no media */
+    IGPU_CS_F_WRONG_ENGINE,      /* a command of another engine (blits, PIPE_CONTROL on xCS) */
     IGPU_CS_F_BAD_LENGTH,
-    IGPU_CS_F_BAD_FIELD,            /* reserved bits or values: a malformed command */
-    IGPU_CS_F_REGISTER,             /* register not allowed, or the callback refused it */
-    IGPU_CS_F_MEMORY,               /* the memory callback refused an access */
-    IGPU_CS_F_PPGTT,                /* PPGTT operand in a context without a PPGTT */
-    IGPU_CS_F_BATCH_DEPTH,          /* a third batch level */
-    IGPU_CS_F_BB_END_IN_RING,       /* MI_BATCH_BUFFER_END outside a batch */
-    IGPU_CS_F_RING_OVERRUN,         /* a command runs past the tail */
-    IGPU_CS_F_BUDGET,               /* command budget used up */
-    IGPU_CS_F_BLIT,                 /* ops.blit refused the blitter command (it says why) */
+    IGPU_CS_F_BAD_FIELD,      /* reserved bits or values: a malformed command */
+    IGPU_CS_F_REGISTER,       /* register not allowed, or the callback refused it */
+    IGPU_CS_F_MEMORY,         /* the memory callback refused an access */
+    IGPU_CS_F_PPGTT,          /* PPGTT operand in a context without a PPGTT */
+    IGPU_CS_F_BATCH_DEPTH,    /* a third batch level */
+    IGPU_CS_F_BB_END_IN_RING, /* MI_BATCH_BUFFER_END outside a batch */
+    IGPU_CS_F_RING_OVERRUN,   /* a command runs past the tail */
+    IGPU_CS_F_BUDGET,         /* command budget used up */
+    IGPU_CS_F_BLIT,           /* ops.blit refused the blitter command (it says why) */
     IGPU_CS_F_COUNT
 };
 
@@ -113,20 +113,20 @@ struct igpu_cs_ops {
 
 /* The context's ring as its image says: commands from head to tail (byte offsets, wrapping). */
 struct igpu_cs_ring {
-    uint64_t start;                 /* GGTT address, 4 KiB aligned */
-    uint32_t size;                  /* bytes, a multiple of 4 KiB */
+    uint64_t start; /* GGTT address, 4 KiB aligned */
+    uint32_t size;  /* bytes, a multiple of 4 KiB */
     uint32_t head, tail;
 };
 
 /* Batch levels: 0 is the ring, 1 a first-level batch, 2 a second-level one (Gen9 has two). */
-#define IGPU_CS_MAX_LEVEL   2u
+#define IGPU_CS_MAX_LEVEL 2u
 /* Dwords of a command fetched whole (the longest blit is 10); longer commands (LRI, skipped
  * state) are read piece by piece. */
-#define IGPU_CS_CMD_DW      16u
+#define IGPU_CS_CMD_DW 16u
 
 struct igpu_cs_batch {
-    enum igpu_cs_space space;       /* PPGTT: a non-privileged batch */
-    uint64_t pos;                   /* graphics address of the next command */
+    enum igpu_cs_space space; /* PPGTT: a non-privileged batch */
+    uint64_t pos;             /* graphics address of the next command */
 };
 
 /*
@@ -138,52 +138,52 @@ struct igpu_cs_batch {
 struct igpu_cs {
     /* The engine. */
     enum igpu_engine engine;
-    const struct igpu_scan_reg *regs;   /* what LRI/LRM may write and SRM read; NULL: every
+    const struct igpu_scan_reg *regs; /* what LRI/LRM may write and SRM read; NULL: every
                                          * register the callbacks accept */
     size_t n_regs;
-    bool gfxpipe;                   /* render: 3D/media state skipped, draws refused */
-    const char *who;                /* names the engine in faults ("MI-only streamer") */
+    bool gfxpipe;    /* render: 3D/media state skipped, draws refused */
+    const char *who; /* names the engine in faults ("MI-only streamer") */
     /* The running context. */
-    struct igpu_cs_ring ring;       /* head: the ring command being executed or next */
-    uint32_t ring_wraps;            /* times head wrapped (RING_HEAD's wrap count) */
-    uint64_t pphwsp_gaddr;          /* GGTT address of its status page (its LRCA): the target
+    struct igpu_cs_ring ring; /* head: the ring command being executed or next */
+    uint32_t ring_wraps;      /* times head wrapped (RING_HEAD's wrap count) */
+    uint64_t pphwsp_gaddr;    /* GGTT address of its status page (its LRCA): the target
                                      * of store-data-index post-syncs */
-    bool ppgtt;                     /* it has a PPGTT: PPGTT operands are allowed */
+    bool ppgtt;               /* it has a PPGTT: PPGTT operands are allowed */
     /* Where the engine is. */
     unsigned level;
-    struct igpu_cs_batch bb[IGPU_CS_MAX_LEVEL + 1u];   /* [1], [2]: the batches */
-    uint32_t topology;              /* last 3DSTATE_VF_TOPOLOGY, or GEN9_TOPOLOGY_UNKNOWN */
-    uint32_t nopid;                 /* last MI_NOOP identification value (RING_NOPID) */
-    bool arb_off;                   /* MI_ARB_ON_OFF turned arbitration off */
-    bool arb_check;                 /* the last command was MI_ARB_CHECK */
+    struct igpu_cs_batch bb[IGPU_CS_MAX_LEVEL + 1u]; /* [1], [2]: the batches */
+    uint32_t topology; /* last 3DSTATE_VF_TOPOLOGY, or GEN9_TOPOLOGY_UNKNOWN */
+    uint32_t nopid;    /* last MI_NOOP identification value (RING_NOPID) */
+    bool arb_off;      /* MI_ARB_ON_OFF turned arbitration off */
+    bool arb_check;    /* the last command was MI_ARB_CHECK */
     /* The command being executed (or the last one). */
     uint32_t hdr;
-    uint32_t len;                   /* total dwords */
+    uint32_t len; /* total dwords */
     uint64_t cmd_gaddr;
     enum igpu_cs_space cmd_space;
-    uint32_t dw[IGPU_CS_CMD_DW];    /* its first min(len, IGPU_CS_CMD_DW) dwords */
+    uint32_t dw[IGPU_CS_CMD_DW]; /* its first min(len, IGPU_CS_CMD_DW) dwords */
 };
 
 struct igpu_cs_result {
     enum igpu_cs_fault fault;
-    uint32_t header;                /* header of the faulting command (0 if none) */
-    uint64_t cmd_gaddr;             /* where it is */
+    uint32_t header;    /* header of the faulting command (0 if none) */
+    uint64_t cmd_gaddr; /* where it is */
     enum igpu_cs_space cmd_space;
-    uint64_t detail;                /* address, register or value at fault */
-    char what[96];                  /* one line: "3DPRIMITIVE: RCS/VCS/VECS: MI only, ..." */
-    uint32_t head;                  /* ring offset reached: the tail, or the ring command
+    uint64_t detail; /* address, register or value at fault */
+    char what[96];   /* one line: "3DPRIMITIVE: RCS/VCS/VECS: MI only, ..." */
+    uint32_t head;   /* ring offset reached: the tail, or the ring command
                                      * being executed when the engine faulted */
     /* What was done (added to by every igpu_cs_step()). */
-    uint32_t commands;              /* commands executed or skipped, MI_NOOP included */
-    uint32_t state_skipped;         /* 3D/media state commands (and empty draws) skipped */
-    uint32_t mem_writes;            /* stores, SRMs and post-sync writes */
-    uint32_t reg_writes;            /* registers loaded */
+    uint32_t commands;      /* commands executed or skipped, MI_NOOP included */
+    uint32_t state_skipped; /* 3D/media state commands (and empty draws) skipped */
+    uint32_t mem_writes;    /* stores, SRMs and post-sync writes */
+    uint32_t reg_writes;    /* registers loaded */
     uint32_t user_interrupts;
     uint32_t notifies;
-    uint32_t batches;               /* batch buffers started */
-    uint32_t priv_dropped;          /* commands or post-syncs a non-privileged batch may not
+    uint32_t batches;      /* batch buffers started */
+    uint32_t priv_dropped; /* commands or post-syncs a non-privileged batch may not
                                      * do, dropped as the GPU drops them (cs_priv.c) */
-    uint32_t nopid;                 /* last MI_NOOP identification value written */
+    uint32_t nopid;        /* last MI_NOOP identification value written */
 };
 
 /* Sets the engine part of *cs and clears the rest (no context: igpu_cs_load() next). */
@@ -209,17 +209,17 @@ enum igpu_cs_fault igpu_cs_step(struct igpu_cs *cs, const struct igpu_cs_ops *op
 /* ---- The i915 guest's MI-only engines -------------------------------------------------- */
 
 struct igpu_cs_config {
-    enum igpu_engine engine;        /* IGPU_RCS, IGPU_VCS or IGPU_VECS (IGPU_BCS: MI only) */
-    const struct igpu_scan_reg *regs;   /* what LRI/LRM may write and SRM may read */
+    enum igpu_engine engine;          /* IGPU_RCS, IGPU_VCS or IGPU_VECS (IGPU_BCS: MI only) */
+    const struct igpu_scan_reg *regs; /* what LRI/LRM may write and SRM may read */
     size_t n_regs;
-    uint64_t pphwsp_gaddr;          /* GGTT address of the running context's status page
+    uint64_t pphwsp_gaddr; /* GGTT address of the running context's status page
                                      * (its LRCA): the target of store-data-index post-syncs */
-    bool ppgtt;                     /* the context has a PPGTT: PPGTT operands are allowed */
-    uint32_t max_commands;          /* per run; 0 = IGPU_CS_DEFAULT_BUDGET */
+    bool ppgtt;            /* the context has a PPGTT: PPGTT operands are allowed */
+    uint32_t max_commands; /* per run; 0 = IGPU_CS_DEFAULT_BUDGET */
 };
 
 /* Commands one run executes at most: an endless batch (IGT's spinners) stops here. */
-#define IGPU_CS_DEFAULT_BUDGET  (1u << 20)
+#define IGPU_CS_DEFAULT_BUDGET (1u << 20)
 
 /* Execute ring->head .. ring->tail on an MI-only engine (the render engine skips 3D/media
  * state).  Returns the fault (IGPU_CS_OK when the ring was consumed); res says where and why. */

@@ -139,7 +139,7 @@ bool cs_reg_allowed(struct cs_run *r, uint32_t reg, uint32_t access)
     if (!cs_reg_ok(r, reg))
         return false;
     if (!cs->regs)
-        return true;                /* the callbacks decide */
+        return true; /* the callbacks decide */
     for (size_t i = 0; i < cs->n_regs; i++) {
         const struct igpu_scan_reg *a = &cs->regs[i];
         if (reg >= a->offset && reg - a->offset < a->size && (a->access & access) == access)
@@ -196,7 +196,7 @@ bool cs_fetch(struct cs_run *r, uint32_t from, uint32_t n, uint32_t *out)
         if (cs->level == 0) {
             uint32_t off = ring_off(cs, from);
             if (k > (cs->ring.size - off) / 4u)
-                k = (cs->ring.size - off) / 4u;     /* wrap at the end of the ring */
+                k = (cs->ring.size - off) / 4u; /* wrap at the end of the ring */
             gaddr = cs->ring.start + off;
             how = IGPU_CS_FETCH_RING;
         } else {
@@ -204,7 +204,7 @@ bool cs_fetch(struct cs_run *r, uint32_t from, uint32_t n, uint32_t *out)
         }
         if (!cs_mem(r, cs->cmd_space, gaddr, out, 4u * k, how))
             return false;
-        for (uint32_t i = 0; i < k; i++, b += 4)    /* commands are little-endian dwords */
+        for (uint32_t i = 0; i < k; i++, b += 4) /* commands are little-endian dwords */
             out[i] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
                      (uint32_t)b[3] << 24;
         from += k;
@@ -260,9 +260,9 @@ bool cs_bb_start(struct cs_run *r)
                             "second-level start from a second-level batch");
         level = cs->level + 1u;
     } else {
-        level = cs->level;      /* a chain: the current batch ends here */
+        level = cs->level; /* a chain: the current batch ends here */
     }
-    advance(cs);                /* a call returns after the start */
+    advance(cs); /* a call returns after the start */
     cs->level = level;
     cs->bb[level].space = space;
     cs->bb[level].pos = target;
@@ -274,7 +274,7 @@ bool cs_bb_end(struct cs_run *r)
 {
     if (r->cs->level == 0)
         return cs_fault(r, IGPU_CS_F_BB_END_IN_RING, r->cs->hdr, "not inside a batch");
-    r->cs->level--;             /* the caller's position is already past its start */
+    r->cs->level--; /* the caller's position is already past its start */
     return true;
 }
 
@@ -302,9 +302,9 @@ static uint32_t command_length(struct cs_run *r)
         if (cs->engine == IGPU_BCS)
             cs_fault(r, IGPU_CS_F_WRONG_ENGINE, cs->hdr, "render command on the blitter");
         else
-            cs_fault(r, IGPU_CS_F_MEDIA, cs->hdr, cs->engine == IGPU_VECS
-                     ? "VEBOX command refused: " IGPU_CS_LABEL
-                     : "MFX command refused: " IGPU_CS_LABEL);
+            cs_fault(r, IGPU_CS_F_MEDIA, cs->hdr,
+                     cs->engine == IGPU_VECS ? "VEBOX command refused: " IGPU_CS_LABEL
+                                             : "MFX command refused: " IGPU_CS_LABEL);
         return 0;
     }
     cs_fault(r, IGPU_CS_F_UNKNOWN_CMD, cs->hdr, "reserved command type");
@@ -469,8 +469,8 @@ enum igpu_cs_fault igpu_cs_run(const struct igpu_cs_config *cfg, const struct ig
         return IGPU_CS_F_CONFIG;
     memset(res, 0, sizeof *res);
     struct cs_run r = { &cs, ops, res };
-    igpu_cs_init(&cs, cfg ? cfg->engine : IGPU_RCS, cfg ? cfg->regs : NULL,
-                 cfg ? cfg->n_regs : 0, true, "MI-only streamer");
+    igpu_cs_init(&cs, cfg ? cfg->engine : IGPU_RCS, cfg ? cfg->regs : NULL, cfg ? cfg->n_regs : 0,
+                 true, "MI-only streamer");
     if (!cfg || !ring) {
         cs_fault(&r, IGPU_CS_F_CONFIG, 0, "no configuration or ring");
         return res->fault;

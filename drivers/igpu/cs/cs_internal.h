@@ -64,6 +64,6 @@ void cs_priv_drop(struct cs_run *r);
 
 /* ---- cs_mi.c / cs_render.c: the commands, each executing cs->hdr with cs->dw filled ---- */
 bool cs_exec_mi(struct cs_run *r);
-bool cs_exec_render(struct cs_run *r);      /* type-3 commands on the render engine */
+bool cs_exec_render(struct cs_run *r); /* type-3 commands on the render engine */
 
 #endif /* TESSERA_DRIVERS_IGPU_CS_CS_INTERNAL_H */

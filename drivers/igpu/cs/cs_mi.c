@@ -91,9 +91,8 @@ static bool exec_lrm(struct cs_run *r)
 
     if (cs->len != GEN9_MI_LRM_LEN)
         return cs_fault(r, IGPU_CS_F_BAD_LENGTH, cs->len, "length is not 4 dwords");
-    if (!cs_reg_ok(r, reg) ||
-        !cs_addr(r, cs->dw[GEN9_MI_RM_DW_ADDR_LO], cs->dw[GEN9_MI_RM_DW_ADDR_HI],
-                 GEN9_MI_RM_ADDR_MASK, &addr))
+    if (!cs_reg_ok(r, reg) || !cs_addr(r, cs->dw[GEN9_MI_RM_DW_ADDR_LO],
+                                       cs->dw[GEN9_MI_RM_DW_ADDR_HI], GEN9_MI_RM_ADDR_MASK, &addr))
         return false;
     if (!cs_priv_mem_ok(r, space, false) || (!cs_privileged(r) && !cs_nonpriv_reg(r, reg))) {
         cs_priv_drop(r);
@@ -102,8 +101,10 @@ static bool exec_lrm(struct cs_run *r)
     if (!cs_reg_allowed(r, reg, IGPU_SCAN_REG_WRITE) || !cs_space_ok(r, space) ||
         !cs_mem(r, space, addr, b, 4, IGPU_CS_READ))
         return false;
-    return load_reg(r, reg, (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                                (uint32_t)b[3] << 24, 0);
+    return load_reg(r, reg,
+                    (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                        (uint32_t)b[3] << 24,
+                    0);
 }
 
 static bool exec_srm(struct cs_run *r)
@@ -117,9 +118,8 @@ static bool exec_srm(struct cs_run *r)
         return cs_fault(r, IGPU_CS_F_BAD_LENGTH, cs->len, "length is not 4 dwords");
     if (cs->hdr & GEN9_MI_SRM_PREDICATE)
         return cs_fault(r, IGPU_CS_F_UNSUPPORTED_FIELD, cs->hdr, "predicated store not supported");
-    if (!cs_reg_ok(r, reg) ||
-        !cs_addr(r, cs->dw[GEN9_MI_RM_DW_ADDR_LO], cs->dw[GEN9_MI_RM_DW_ADDR_HI],
-                 GEN9_MI_RM_ADDR_MASK, &addr))
+    if (!cs_reg_ok(r, reg) || !cs_addr(r, cs->dw[GEN9_MI_RM_DW_ADDR_LO],
+                                       cs->dw[GEN9_MI_RM_DW_ADDR_HI], GEN9_MI_RM_ADDR_MASK, &addr))
         return false;
     if (!cs_priv_mem_ok(r, space, false)) {
         cs_priv_drop(r);

@@ -19,11 +19,13 @@
 #include "drivers/igpu/gen9_regs.h"
 
 #define RW (IGPU_SCAN_REG_READ | IGPU_SCAN_REG_WRITE)
-#define ENGINE_REGS(base)                                                   \
-    { GEN9_RING_CS_GPR(base, 0), GEN9_CS_GPR_COUNT * 8u, RW },              \
-    { GEN9_RING_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ },                   \
-    { GEN9_RING_TIMESTAMP_UDW(base), 4, IGPU_SCAN_REG_READ },               \
-    { GEN9_RING_CTX_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ }
+#define ENGINE_REGS(base) \
+    { GEN9_RING_CS_GPR(base, 0), GEN9_CS_GPR_COUNT * 8u, RW }, \
+        { GEN9_RING_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ }, \
+        { GEN9_RING_TIMESTAMP_UDW(base), 4, IGPU_SCAN_REG_READ }, \
+    { \
+        GEN9_RING_CTX_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ \
+    }
 
 const struct igpu_scan_reg igpu_cs_i915_regs_rcs[] = {
     ENGINE_REGS(GEN9_RCS_BASE),
@@ -44,13 +46,13 @@ const struct igpu_scan_reg igpu_cs_i915_regs_rcs[] = {
     { GEN9_HDC_CHICKEN1, 4, RW },
     { GEN9_L3SQCREG4, 4, RW },
 };
-const size_t igpu_cs_i915_regs_rcs_count =
-    sizeof igpu_cs_i915_regs_rcs / sizeof igpu_cs_i915_regs_rcs[0];
+const size_t igpu_cs_i915_regs_rcs_count = sizeof igpu_cs_i915_regs_rcs /
+                                           sizeof igpu_cs_i915_regs_rcs[0];
 
 const struct igpu_scan_reg igpu_cs_i915_regs_vcs[] = { ENGINE_REGS(GEN9_VCS_BASE) };
-const size_t igpu_cs_i915_regs_vcs_count =
-    sizeof igpu_cs_i915_regs_vcs / sizeof igpu_cs_i915_regs_vcs[0];
+const size_t igpu_cs_i915_regs_vcs_count = sizeof igpu_cs_i915_regs_vcs /
+                                           sizeof igpu_cs_i915_regs_vcs[0];
 
 const struct igpu_scan_reg igpu_cs_i915_regs_vecs[] = { ENGINE_REGS(GEN9_VECS_BASE) };
-const size_t igpu_cs_i915_regs_vecs_count =
-    sizeof igpu_cs_i915_regs_vecs / sizeof igpu_cs_i915_regs_vecs[0];
+const size_t igpu_cs_i915_regs_vecs_count = sizeof igpu_cs_i915_regs_vecs /
+                                            sizeof igpu_cs_i915_regs_vecs[0];

@@ -46,9 +46,9 @@ static bool exec_pipe_control(struct cs_run *r)
                 return false;
         }
         data = op == GEN9_PIPE_CONTROL_WRITE_TIMESTAMP
-                   ? cs_now(r)
-                   : (uint64_t)cs->dw[GEN9_PIPE_CONTROL_DW_DATA_LO] |
-                         (uint64_t)cs->dw[GEN9_PIPE_CONTROL_DW_DATA_HI] << 32;
+                 ? cs_now(r)
+                 : (uint64_t)cs->dw[GEN9_PIPE_CONTROL_DW_DATA_LO] |
+                       (uint64_t)cs->dw[GEN9_PIPE_CONTROL_DW_DATA_HI] << 32;
         if (!cs_priv_mem_ok(r, space, index))
             cs_priv_drop(r);
         else if (!cs_write(r, space, addr, data, GEN9_PIPE_CONTROL_POST_SYNC_BYTES))
@@ -97,12 +97,12 @@ static bool exec_gfxpipe(struct cs_run *r)
         if (!gen9_3dprimitive_draws_nothing(cs->dw, cs->topology))
             return cs_fault(r, IGPU_CS_F_DRAW, cs->dw[GEN9_3DPRIMITIVE_DW_VERTEX_COUNT],
                             "may draw: " IGPU_CS_LABEL);
-        r->res->state_skipped++;    /* no vertex reaches a shader: nothing to do */
+        r->res->state_skipped++; /* no vertex reaches a shader: nothing to do */
         return true;
     case GEN9_GFX_MEDIA_OBJECT:
     case GEN9_GFX_GPGPU_WALKER:
         return cs_fault(r, IGPU_CS_F_GPGPU, cs->hdr, "runs kernels: " IGPU_CS_LABEL);
-    case GEN9_GFX_PIPE_CONTROL:         /* taken before the lookup */
+    case GEN9_GFX_PIPE_CONTROL: /* taken before the lookup */
     case GEN9_GFX_WRITES_MEMORY:
     default:
         return cs_unsupported(r, "writes binding tables to memory (resource streamer)");

@@ -10,16 +10,26 @@
 const char *igpu_strerror(int err)
 {
     switch (err) {
-    case IGPU_OK:           return "ok";
-    case IGPU_EINVAL:       return "invalid argument";
-    case IGPU_ERANGE:       return "out of range";
-    case IGPU_EUNSUPPORTED: return "not supported by this backend";
-    case IGPU_ETIMEDOUT:    return "hardware did not acknowledge in time";
-    case IGPU_EBUSY:        return "engine busy";
-    case IGPU_ENODEV:       return "no supported Gen9 device";
-    case IGPU_ENOMEM:       return "out of memory";
-    case IGPU_EFAULT:       return "memory access failed";
-    default:                return "unknown error";
+    case IGPU_OK:
+        return "ok";
+    case IGPU_EINVAL:
+        return "invalid argument";
+    case IGPU_ERANGE:
+        return "out of range";
+    case IGPU_EUNSUPPORTED:
+        return "not supported by this backend";
+    case IGPU_ETIMEDOUT:
+        return "hardware did not acknowledge in time";
+    case IGPU_EBUSY:
+        return "engine busy";
+    case IGPU_ENODEV:
+        return "no supported Gen9 device";
+    case IGPU_ENOMEM:
+        return "out of memory";
+    case IGPU_EFAULT:
+        return "memory access failed";
+    default:
+        return "unknown error";
     }
 }
 
@@ -31,12 +41,12 @@ static const struct {
     unsigned irq_bank, irq_shift;
     uint32_t reset_domain;
 } engines[IGPU_NUM_GT_ENGINES] = {
-    [IGPU_RCS]  = { "rcs",  GEN9_RCS_BASE,  GEN9_GT_RCS_IRQ_BANK,  GEN9_GT_RCS_IRQ_SHIFT,
-                    GEN9_GRDOM_RENDER },
-    [IGPU_BCS]  = { "bcs",  GEN9_BCS_BASE,  GEN9_GT_BCS_IRQ_BANK,  GEN9_GT_BCS_IRQ_SHIFT,
-                    GEN9_GRDOM_BLT },
-    [IGPU_VCS]  = { "vcs",  GEN9_VCS_BASE,  GEN9_GT_VCS_IRQ_BANK,  GEN9_GT_VCS_IRQ_SHIFT,
-                    GEN9_GRDOM_MEDIA },
+    [IGPU_RCS] = { "rcs", GEN9_RCS_BASE, GEN9_GT_RCS_IRQ_BANK, GEN9_GT_RCS_IRQ_SHIFT,
+                   GEN9_GRDOM_RENDER },
+    [IGPU_BCS] = { "bcs", GEN9_BCS_BASE, GEN9_GT_BCS_IRQ_BANK, GEN9_GT_BCS_IRQ_SHIFT,
+                   GEN9_GRDOM_BLT },
+    [IGPU_VCS] = { "vcs", GEN9_VCS_BASE, GEN9_GT_VCS_IRQ_BANK, GEN9_GT_VCS_IRQ_SHIFT,
+                   GEN9_GRDOM_MEDIA },
     [IGPU_VECS] = { "vecs", GEN9_VECS_BASE, GEN9_GT_VECS_IRQ_BANK, GEN9_GT_VECS_IRQ_SHIFT,
                     GEN9_GRDOM_VECS },
 };

@@ -14,10 +14,10 @@
 
 /* Skylake graphics device ids (i915 include/drm/i915_pciids.h, INTEL_SKL_GT1..GT4_IDS). */
 static const uint16_t skl_ids[] = {
-    0x1906, 0x1913, 0x190E, 0x1915, 0x1902, 0x190A, 0x190B, 0x1917,   /* GT1, GT1.5 */
-    0x1916, 0x1921, 0x191E, 0x1912, 0x191A, 0x191B, 0x191D,           /* GT2 */
-    0x1923, 0x1926, 0x1927, 0x192A, 0x192B, 0x192D,                   /* GT3 */
-    0x1932, 0x193A, 0x193B, 0x193D,                                   /* GT4 */
+    0x1906, 0x1913, 0x190E, 0x1915, 0x1902, 0x190A, 0x190B, 0x1917, /* GT1, GT1.5 */
+    0x1916, 0x1921, 0x191E, 0x1912, 0x191A, 0x191B, 0x191D,         /* GT2 */
+    0x1923, 0x1926, 0x1927, 0x192A, 0x192B, 0x192D,                 /* GT3 */
+    0x1932, 0x193A, 0x193B, 0x193D,                                 /* GT4 */
 };
 
 bool igpu_pci_id_supported(uint16_t vendor, uint16_t device)
@@ -40,8 +40,8 @@ uint64_t igpu_gmch_stolen_size(uint16_t gmch_ctl)
 {
     uint32_t gms = (gmch_ctl >> GEN9_GMCH_GMS_SHIFT) & GEN9_GMCH_GMS_MASK;
     if (gms < 0xF0u)
-        return (uint64_t)gms << 25;             /* 32 MiB units */
-    return (uint64_t)(gms - 0xF0u + 1u) << 22;  /* 4 MiB units from 4 MiB */
+        return (uint64_t)gms << 25;            /* 32 MiB units */
+    return (uint64_t)(gms - 0xF0u + 1u) << 22; /* 4 MiB units from 4 MiB */
 }
 
 uint64_t igpu_bdsm_base(uint32_t bdsm)
@@ -53,19 +53,18 @@ uint64_t igpu_bar_size_from_probe(uint32_t lo_readback, uint32_t hi_readback)
 {
     uint64_t mask = ((uint64_t)hi_readback << 32) | (lo_readback & ~PCI_BAR_MEM_FLAGS);
     if ((lo_readback & ~PCI_BAR_MEM_FLAGS) == 0 && hi_readback == 0)
-        return 0;                               /* BAR not implemented */
+        return 0; /* BAR not implemented */
     return ~mask + 1u;
 }
 
 /* Size a 64-bit memory BAR at off; restores the original value. */
-static int size_bar64(const struct igpu_pci_cfg *cfg, uint16_t off, uint64_t *base,
-                      uint64_t *size)
+static int size_bar64(const struct igpu_pci_cfg *cfg, uint16_t off, uint64_t *base, uint64_t *size)
 {
     uint32_t lo = cfg->read32(cfg->ctx, off);
     uint32_t hi, lo_rb, hi_rb;
 
     if ((lo & PCI_BAR_IO) || (lo & PCI_BAR_MEM_TYPE_MASK) != PCI_BAR_MEM_TYPE_64)
-        return IGPU_EINVAL;                     /* Gen9 BAR0 and BAR2 are 64-bit memory */
+        return IGPU_EINVAL; /* Gen9 BAR0 and BAR2 are 64-bit memory */
     hi = cfg->read32(cfg->ctx, (uint16_t)(off + PCI_BAR_STRIDE));
     cfg->write32(cfg->ctx, off, 0xFFFFFFFFu);
     cfg->write32(cfg->ctx, (uint16_t)(off + PCI_BAR_STRIDE), 0xFFFFFFFFu);
@@ -85,7 +84,7 @@ int igpu_discover(const struct igpu_pci_cfg *cfg, struct igpu_info *out)
 
     if (!cfg || !cfg->read32 || !cfg->write32 || !out)
         return IGPU_EINVAL;
-    *out = (struct igpu_info){0};
+    *out = (struct igpu_info){ 0 };
     id = cfg->read32(cfg->ctx, PCI_VENDOR_ID);
     out->vendor = (uint16_t)id;
     out->device = (uint16_t)(id >> 16);
@@ -116,6 +115,6 @@ int igpu_discover(const struct igpu_pci_cfg *cfg, struct igpu_info *out)
     out->aperture_size = out->bar2_size;
     out->stolen_base = igpu_bdsm_base(out->bdsm);
     out->stolen_size = igpu_gmch_stolen_size(out->gmch_ctl);
-    out->timestamp_hz = 0;      /* a register fact: igpu_hw_init() reads it from CTC_MODE */
+    out->timestamp_hz = 0; /* a register fact: igpu_hw_init() reads it from CTC_MODE */
     return IGPU_OK;
 }

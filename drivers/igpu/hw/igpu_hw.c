@@ -120,7 +120,7 @@ static void reset_csb_pointers(struct igpu_hw *hw, enum igpu_engine e)
     hw->csb_head[e] = last;
     wr(hw, GEN9_RING_CSB_PTR(b), v);
     (void)rd(hw, GEN9_RING_CSB_PTR(b));
-    wr(hw, GEN9_RING_CSB_PTR(b), v);           /* "once more for luck" */
+    wr(hw, GEN9_RING_CSB_PTR(b), v); /* "once more for luck" */
     (void)rd(hw, GEN9_RING_CSB_PTR(b));
 }
 
@@ -172,7 +172,7 @@ static int op_elsp_submit(void *be, enum igpu_engine e, uint64_t d0, uint64_t d1
     wr(hw, GEN9_RING_ELSP(b), (uint32_t)(d1 >> 32));
     wr(hw, GEN9_RING_ELSP(b), (uint32_t)d1);
     wr(hw, GEN9_RING_ELSP(b), (uint32_t)(d0 >> 32));
-    wr(hw, GEN9_RING_ELSP(b), (uint32_t)d0);      /* this write starts the load */
+    wr(hw, GEN9_RING_ELSP(b), (uint32_t)d0); /* this write starts the load */
     igpu_hw_forcewake_put(hw, fw);
     return IGPU_OK;
 }
@@ -190,7 +190,7 @@ static int op_csb_read(void *be, enum igpu_engine e, struct igpu_csb_event *ev, 
         return rc;
     wp = (rd(hw, GEN9_RING_CSB_PTR(b)) >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
     head = hw->csb_head[e];
-    if (wp < GEN9_CSB_ENTRIES) {             /* 7 = nothing written since reset */
+    if (wp < GEN9_CSB_ENTRIES) { /* 7 = nothing written since reset */
         while (head != wp && n < max) {
             head = (head + 1u) % GEN9_CSB_ENTRIES;
             ev[n].status = rd(hw, GEN9_RING_CSB_LO(b, head));
@@ -236,7 +236,7 @@ static void stop_cs(struct igpu_hw *hw, enum igpu_engine e)
         igpu_hw_log(hw, "igpu: %s: timed out on STOP_RING -> IDLE; resetting anyway",
                     igpu_engine_name(e));
     }
-    (void)rd(hw, GEN9_RING_MI_MODE(b));         /* let GPU writes reach memory */
+    (void)rd(hw, GEN9_RING_MI_MODE(b)); /* let GPU writes reach memory */
 }
 
 /* i915 gen8_engine_reset_prepare(): ask for the reset and wait for READY_TO_RESET, except after
@@ -311,7 +311,7 @@ static int op_engine_reset(void *be, enum igpu_engine e)
                     IGPU_HW_RESET_ATTEMPTS);
     wr(hw, GEN9_RING_MI_MODE(b), GEN9_MASKED_BIT_DISABLE(GEN9_MI_MODE_STOP_RING));
     igpu_hw_forcewake_put(hw, IGPU_FW_ALL);
-    hw->csb_head[e] = GEN9_CSB_ENTRIES - 1u;   /* engine_init must follow */
+    hw->csb_head[e] = GEN9_CSB_ENTRIES - 1u; /* engine_init must follow */
     return rc;
 }
 
@@ -349,7 +349,7 @@ static void read_timestamp_hz(struct igpu_hw *hw)
     ctc = rd(hw, GEN9_CTC_MODE);
     igpu_hw_forcewake_put(hw, fw);
     if (ctc & GEN9_CTC_SOURCE_DIVIDE_LOGIC)
-        ovr = rd(hw, GEN9_TIMESTAMP_OVERRIDE);     /* above 0x40000: no forcewake */
+        ovr = rd(hw, GEN9_TIMESTAMP_OVERRIDE); /* above 0x40000: no forcewake */
     hw->igpu.info.timestamp_hz = gen9_cs_timestamp_hz(ctc, ovr);
 }
 
@@ -374,7 +374,8 @@ int igpu_hw_init(struct igpu_hw *hw, const struct igpu_mmio *mmio, const struct 
     if (!hw || !mmio || !info || !mmio->read32 || !mmio->write32 || !mmio->read64)
         return IGPU_EINVAL;
     if (info->bar0_size < GEN9_GTTMMADR_SIZE || info->ggtt_entries == 0 ||
-        (uint64_t)info->ggtt_entries * GEN9_GGTT_PTE_SIZE > GEN9_GTTMMADR_SIZE - GEN9_GGTT_BAR0_OFFSET)
+        (uint64_t)info->ggtt_entries * GEN9_GGTT_PTE_SIZE >
+            GEN9_GTTMMADR_SIZE - GEN9_GGTT_BAR0_OFFSET)
         return IGPU_EINVAL;
     memset(hw, 0, sizeof(*hw));
     hw->mmio = *mmio;

@@ -53,11 +53,11 @@ struct igpu_mmio {
 };
 
 /* Forcewake domains (bit per domain, in i915's FW_DOMAIN_ID order). */
-#define IGPU_FW_RENDER  (1u << 0)
-#define IGPU_FW_GT      (1u << 1)
-#define IGPU_FW_MEDIA   (1u << 2)
-#define IGPU_FW_ALL     (IGPU_FW_RENDER | IGPU_FW_GT | IGPU_FW_MEDIA)
-#define IGPU_FW_NUM     3u
+#define IGPU_FW_RENDER (1u << 0)
+#define IGPU_FW_GT     (1u << 1)
+#define IGPU_FW_MEDIA  (1u << 2)
+#define IGPU_FW_ALL    (IGPU_FW_RENDER | IGPU_FW_GT | IGPU_FW_MEDIA)
+#define IGPU_FW_NUM    3u
 
 /* Waits, in microseconds (polls 1 us apart), as i915 times them:
  *   forcewake ack     50 ms  FORCEWAKE_ACK_TIMEOUT_MS (intel_uncore.c)
@@ -66,28 +66,28 @@ struct igpu_mmio {
  *   reset handshake   700 us gen8_engine_reset_prepare()
  *   GDRST ack         2 ms   gen6_hw_domain_reset(), written twice, then 50 us to settle
  *   reset attempts    3      RESET_MAX_RETRIES (intel_reset.c) */
-#define IGPU_HW_FW_ACK_US           50000u
-#define IGPU_HW_FW_FALLBACK_PASSES  10u
-#define IGPU_HW_STOP_CS_US          100000u
-#define IGPU_HW_RESET_CTL_US        700u
-#define IGPU_HW_GDRST_US            2000u
-#define IGPU_HW_GDRST_WRITES        2u
-#define IGPU_HW_GDRST_SETTLE_US     50u
-#define IGPU_HW_RESET_ATTEMPTS      3u
+#define IGPU_HW_FW_ACK_US          50000u
+#define IGPU_HW_FW_FALLBACK_PASSES 10u
+#define IGPU_HW_STOP_CS_US         100000u
+#define IGPU_HW_RESET_CTL_US       700u
+#define IGPU_HW_GDRST_US           2000u
+#define IGPU_HW_GDRST_WRITES       2u
+#define IGPU_HW_GDRST_SETTLE_US    50u
+#define IGPU_HW_RESET_ATTEMPTS     3u
 /* Default cap on the polls of any wait (tests lower it to keep timeouts short). */
-#define IGPU_HW_POLL_DEFAULT        IGPU_HW_STOP_CS_US
+#define IGPU_HW_POLL_DEFAULT IGPU_HW_STOP_CS_US
 
 struct igpu_hw {
     struct igpu_mmio mmio;
     struct igpu igpu;
     unsigned fw_count[IGPU_FW_NUM];
     uint32_t csb_head[IGPU_NUM_ENGINES];
-    unsigned poll_limit;            /* at most this many polls per wait */
+    unsigned poll_limit; /* at most this many polls per wait */
     /* What the hardware made the backend work around (also logged through mmio.log). */
-    unsigned fw_fallbacks;          /* acks that needed the FORCEWAKE_KERNEL_FALLBACK toggle */
-    unsigned fw_ack_timeouts;       /* acks that never came (the access went ahead) */
-    unsigned stop_cs_timeouts;      /* engines that did not go idle before their reset */
-    unsigned reset_retries;         /* reset attempts after the first */
+    unsigned fw_fallbacks;     /* acks that needed the FORCEWAKE_KERNEL_FALLBACK toggle */
+    unsigned fw_ack_timeouts;  /* acks that never came (the access went ahead) */
+    unsigned stop_cs_timeouts; /* engines that did not go idle before their reset */
+    unsigned reset_retries;    /* reset attempts after the first */
 };
 
 /* Set up the backend for the device described by info (from igpu_discover()): resets every
@@ -95,7 +95,10 @@ struct igpu_hw {
  * info.timestamp_hz. Returns IGPU_EINVAL for a BAR0 smaller than 16 MiB or a GGTT that does
  * not fit in it. */
 int igpu_hw_init(struct igpu_hw *hw, const struct igpu_mmio *mmio, const struct igpu_info *info);
-static inline struct igpu *igpu_hw_igpu(struct igpu_hw *hw) { return &hw->igpu; }
+static inline struct igpu *igpu_hw_igpu(struct igpu_hw *hw)
+{
+    return &hw->igpu;
+}
 
 /* Hold / release forcewake domains (IGPU_FW_* mask); nested holds are counted. A get always
  * succeeds, as in i915: an ack that does not come is worked around, logged and counted. */

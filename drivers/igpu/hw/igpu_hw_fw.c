@@ -28,16 +28,16 @@ struct fw_range {
 #define G IGPU_FW_GT
 #define M IGPU_FW_MEDIA
 static const struct fw_range gen9_fw_ranges[] = {
-    { 0x00000, 0x00aff, G },     { 0x02000, 0x026ff, R },     { 0x02700, 0x02fff, G },
-    { 0x03000, 0x03fff, R },     { 0x04000, 0x051ff, G },     { 0x05200, 0x07fff, R },
-    { 0x08000, 0x0812f, G },     { 0x08130, 0x0813f, M },     { 0x08140, 0x0815f, R },
-    { 0x08160, 0x082ff, G },     { 0x08300, 0x084ff, R },     { 0x08500, 0x087ff, G },
-    { 0x08800, 0x089ff, M },     { 0x08a00, 0x08bff, G },     { 0x08c00, 0x08cff, R },
-    { 0x08d00, 0x093ff, G },     { 0x09400, 0x097ff, R | M }, { 0x09800, 0x0afff, G },
-    { 0x0b000, 0x0b47f, R },     { 0x0b480, 0x0cfff, G },     { 0x0d000, 0x0d7ff, M },
-    { 0x0d800, 0x0dfff, G },     { 0x0e000, 0x0e8ff, R },     { 0x0e900, 0x11fff, G },
-    { 0x12000, 0x13fff, M },     { 0x14000, 0x19fff, G },     { 0x1a000, 0x1e9ff, M },
-    { 0x1ea00, 0x243ff, G },     { 0x24400, 0x247ff, R },     { 0x24800, 0x2ffff, G },
+    { 0x00000, 0x00aff, G }, { 0x02000, 0x026ff, R },     { 0x02700, 0x02fff, G },
+    { 0x03000, 0x03fff, R }, { 0x04000, 0x051ff, G },     { 0x05200, 0x07fff, R },
+    { 0x08000, 0x0812f, G }, { 0x08130, 0x0813f, M },     { 0x08140, 0x0815f, R },
+    { 0x08160, 0x082ff, G }, { 0x08300, 0x084ff, R },     { 0x08500, 0x087ff, G },
+    { 0x08800, 0x089ff, M }, { 0x08a00, 0x08bff, G },     { 0x08c00, 0x08cff, R },
+    { 0x08d00, 0x093ff, G }, { 0x09400, 0x097ff, R | M }, { 0x09800, 0x0afff, G },
+    { 0x0b000, 0x0b47f, R }, { 0x0b480, 0x0cfff, G },     { 0x0d000, 0x0d7ff, M },
+    { 0x0d800, 0x0dfff, G }, { 0x0e000, 0x0e8ff, R },     { 0x0e900, 0x11fff, G },
+    { 0x12000, 0x13fff, M }, { 0x14000, 0x19fff, G },     { 0x1a000, 0x1e9ff, M },
+    { 0x1ea00, 0x243ff, G }, { 0x24400, 0x247ff, R },     { 0x24800, 0x2ffff, G },
     { 0x30000, 0x3ffff, M },
 };
 #undef R
@@ -49,7 +49,7 @@ unsigned igpu_hw_fw_domains(uint32_t reg)
     size_t lo = 0, hi = sizeof(gen9_fw_ranges) / sizeof(gen9_fw_ranges[0]);
     if (reg >= GEN9_FORCEWAKE_LIMIT)
         return 0;
-    while (lo < hi) {                       /* the table is sorted: binary search */
+    while (lo < hi) { /* the table is sorted: binary search */
         size_t mid = (lo + hi) / 2;
         if (reg < gen9_fw_ranges[mid].start)
             hi = mid;
@@ -121,9 +121,9 @@ static int ack_with_fallback(struct igpu_hw *hw, unsigned d, uint32_t value)
     do {
         igpu_hw_wait(hw, fw_ack[d], GEN9_FORCEWAKE_KERNEL_FALLBACK, 0, IGPU_HW_FW_ACK_US);
         igpu_hw_wr(hw, fw_req[d], GEN9_MASKED_BIT_ENABLE(GEN9_FORCEWAKE_KERNEL_FALLBACK));
-        igpu_hw_delay(hw, 10u * pass);      /* "give gt some time to relax" */
-        igpu_hw_wait(hw, fw_ack[d], GEN9_FORCEWAKE_KERNEL_FALLBACK,
-                     GEN9_FORCEWAKE_KERNEL_FALLBACK, IGPU_HW_FW_ACK_US);
+        igpu_hw_delay(hw, 10u * pass); /* "give gt some time to relax" */
+        igpu_hw_wait(hw, fw_ack[d], GEN9_FORCEWAKE_KERNEL_FALLBACK, GEN9_FORCEWAKE_KERNEL_FALLBACK,
+                     IGPU_HW_FW_ACK_US);
         detected = (igpu_hw_rd(hw, fw_ack[d]) & GEN9_FORCEWAKE_KERNEL) == value;
         igpu_hw_wr(hw, fw_req[d], GEN9_MASKED_BIT_DISABLE(GEN9_FORCEWAKE_KERNEL_FALLBACK));
     } while (!detected && pass++ < IGPU_HW_FW_FALLBACK_PASSES);
@@ -141,8 +141,8 @@ static void wait_ack_fallback(struct igpu_hw *hw, unsigned d, uint32_t value)
     if (igpu_hw_wait(hw, fw_ack[d], GEN9_FORCEWAKE_KERNEL, value, IGPU_HW_FW_ACK_US) == IGPU_OK)
         return;
     hw->fw_ack_timeouts++;
-    igpu_hw_log(hw, "igpu: %s: timed out waiting for forcewake ack to %s; carrying on",
-                fw_name[d], value ? "be set" : "clear");
+    igpu_hw_log(hw, "igpu: %s: timed out waiting for forcewake ack to %s; carrying on", fw_name[d],
+                value ? "be set" : "clear");
 }
 
 int igpu_hw_forcewake_get(struct igpu_hw *hw, unsigned domains)

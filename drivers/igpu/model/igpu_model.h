@@ -66,46 +66,46 @@ struct igpu_model_mem {
 
 /* What an engine is doing with graphics memory, for the optional access check. */
 enum igpu_model_access {
-    IGPU_ACCESS_CONTEXT,     /* context image restore/save */
-    IGPU_ACCESS_RING,        /* fetching commands from the ring */
-    IGPU_ACCESS_BATCH,       /* fetching commands from a batch buffer */
-    IGPU_ACCESS_STATUS,      /* hardware status page (CSB mirror) */
-    IGPU_ACCESS_READ,        /* a command reading data (blit source, LRM) */
-    IGPU_ACCESS_WRITE,       /* a command writing data (blit destination, stores) */
+    IGPU_ACCESS_CONTEXT, /* context image restore/save */
+    IGPU_ACCESS_RING,    /* fetching commands from the ring */
+    IGPU_ACCESS_BATCH,   /* fetching commands from a batch buffer */
+    IGPU_ACCESS_STATUS,  /* hardware status page (CSB mirror) */
+    IGPU_ACCESS_READ,    /* a command reading data (blit source, LRM) */
+    IGPU_ACCESS_WRITE,   /* a command writing data (blit destination, stores) */
 };
 
 /* Called before every graphics-memory access an engine makes, with the whole extent of that
  * access (one blit row, one store, one command). Return non-zero to deny: the engine faults
  * with IGPU_FAULT_ACCESS_DENIED before touching memory. */
-typedef int (*igpu_model_gm_check_fn)(void *ctx, enum igpu_engine e, uint64_t gaddr,
-                                      uint64_t len, enum igpu_model_access kind);
+typedef int (*igpu_model_gm_check_fn)(void *ctx, enum igpu_engine e, uint64_t gaddr, uint64_t len,
+                                      enum igpu_model_access kind);
 
 /* GPU-time cost of the work an engine does. The fields and the formula match the scanner's
  * estimate (struct igpu_scan_cost): commands*cmd_ns + blits*blit_ns + pixels*pixel_ps/1000
  * + writes*write_ns + batches*batch_ns, plus ctx_switch_ns per context restore. */
 struct igpu_model_cost {
-    uint32_t cmd_ns;          /* every command parsed, MI_NOOP included; at least 1 */
-    uint32_t blit_ns;         /* fixed set-up of one blit */
-    uint32_t pixel_ps;        /* per pixel a blit writes, in picoseconds */
-    uint32_t write_ns;        /* per memory write of a store, SRM or post-sync operation */
-    uint32_t batch_ns;        /* per batch buffer started */
-    uint32_t ctx_switch_ns;   /* per context restore (element start) */
+    uint32_t cmd_ns;        /* every command parsed, MI_NOOP included; at least 1 */
+    uint32_t blit_ns;       /* fixed set-up of one blit */
+    uint32_t pixel_ps;      /* per pixel a blit writes, in picoseconds */
+    uint32_t write_ns;      /* per memory write of a store, SRM or post-sync operation */
+    uint32_t batch_ns;      /* per batch buffer started */
+    uint32_t ctx_switch_ns; /* per context restore (element start) */
 };
 
 /* Where an engine with a newer execlist submission pending leaves the running context for it
  * (docs/igpu-model.md "Preemption").  Every level also switches at MI_ARB_CHECK. */
 enum igpu_model_preempt {
-    IGPU_MODEL_PREEMPT_RING = 0,    /* command boundaries in the ring, not inside batches */
-    IGPU_MODEL_PREEMPT_COMMAND,     /* also every command boundary inside batches */
-    IGPU_MODEL_PREEMPT_STEP,        /* also between the steps of a long blit */
+    IGPU_MODEL_PREEMPT_RING = 0, /* command boundaries in the ring, not inside batches */
+    IGPU_MODEL_PREEMPT_COMMAND,  /* also every command boundary inside batches */
+    IGPU_MODEL_PREEMPT_STEP,     /* also between the steps of a long blit */
 };
 
 struct igpu_model_config {
     struct igpu_model_mem mem;
-    uint64_t gsm_base;        /* physical address of GGTT entry 0 (8 bytes per entry) */
-    uint32_t ggtt_entries;    /* 1 .. GEN9_GGTT_MAX_ENTRIES */
-    uint64_t aperture_size;   /* CPU-visible low part of graphics memory, <= entries * 4 KiB */
-    uint16_t device_id;       /* reported PCI device id */
+    uint64_t gsm_base;      /* physical address of GGTT entry 0 (8 bytes per entry) */
+    uint32_t ggtt_entries;  /* 1 .. GEN9_GGTT_MAX_ENTRIES */
+    uint64_t aperture_size; /* CPU-visible low part of graphics memory, <= entries * 4 KiB */
+    uint16_t device_id;     /* reported PCI device id */
     uint32_t timestamp_hz;
     struct igpu_model_cost cost;
     /* A blit is executed in steps of whole rows worth at most this much GPU time (at least one
@@ -113,10 +113,10 @@ struct igpu_model_config {
      * stops a blit midway, and (IGPU_MODEL_PREEMPT_STEP) a preemption can come between steps.
      * Default 50 us; 0 = one step per blit. */
     uint32_t blit_step_ns;
-    enum igpu_model_preempt preempt;   /* default IGPU_MODEL_PREEMPT_RING */
-    igpu_model_gm_check_fn gm_check;   /* optional */
+    enum igpu_model_preempt preempt; /* default IGPU_MODEL_PREEMPT_RING */
+    igpu_model_gm_check_fn gm_check; /* optional */
     void *gm_check_ctx;
-    void (*irq)(void *ctx);   /* optional: called when the interrupt line becomes asserted */
+    void (*irq)(void *ctx); /* optional: called when the interrupt line becomes asserted */
     void *irq_ctx;
 };
 
@@ -144,11 +144,11 @@ const char *igpu_fault_reason_name(enum igpu_fault_reason r);
 
 struct igpu_model_fault {
     enum igpu_fault_reason reason;
-    uint32_t header;          /* header dword of the offending command (0 if none) */
-    uint64_t cmd_gaddr;       /* graphics address of that command */
-    uint64_t gaddr;           /* offending graphics address / register, where there is one */
-    uint32_t ctx_id;          /* context that was running */
-    char detail[96];          /* one line, e.g. "XY_COLOR_BLT: clipping not modelled" */
+    uint32_t header;    /* header dword of the offending command (0 if none) */
+    uint64_t cmd_gaddr; /* graphics address of that command */
+    uint64_t gaddr;     /* offending graphics address / register, where there is one */
+    uint32_t ctx_id;    /* context that was running */
+    char detail[96];    /* one line, e.g. "XY_COLOR_BLT: clipping not modelled" */
 };
 
 enum igpu_model_engine_state {
@@ -159,17 +159,17 @@ enum igpu_model_engine_state {
 
 struct igpu_model_stats {
     enum igpu_model_engine_state state;
-    uint64_t clock_ns;        /* the engine's clock (busy + idle time let pass) */
-    uint64_t busy_ns;         /* modelled work only */
+    uint64_t clock_ns; /* the engine's clock (busy + idle time let pass) */
+    uint64_t busy_ns;  /* modelled work only */
     uint64_t commands;
     uint64_t blits;
     uint64_t pixels;
     uint64_t mem_writes;
     uint64_t batches;
-    uint64_t ctx_switches;    /* context restores */
+    uint64_t ctx_switches; /* context restores */
     uint64_t csb_events;
     uint64_t user_interrupts;
-    uint64_t priv_dropped;    /* what PPGTT (non-privileged) batches may not do, dropped as
+    uint64_t priv_dropped; /* what PPGTT (non-privileged) batches may not do, dropped as
                                * the GPU drops it (drivers/igpu/cs/cs_priv.c) */
     uint64_t faults;
 };
@@ -208,8 +208,7 @@ void igpu_model_advance(struct igpu_model *m, uint64_t ns);
 
 enum igpu_model_engine_state igpu_model_engine_state(const struct igpu_model *m,
                                                      enum igpu_engine e);
-int igpu_model_stats(const struct igpu_model *m, enum igpu_engine e,
-                     struct igpu_model_stats *out);
+int igpu_model_stats(const struct igpu_model *m, enum igpu_engine e, struct igpu_model_stats *out);
 /* The engine's fault, or NULL if it is not faulted. igpu_engine_reset() clears it. */
 const struct igpu_model_fault *igpu_model_fault(const struct igpu_model *m, enum igpu_engine e);
 /* Whether the interrupt line is asserted (master enable and an enabled pending IIR bit). */
@@ -247,7 +246,7 @@ int igpu_model_ctx_init(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
 /* Append cmds[0..n_dw) to the context's ring at its saved tail (padding with MI_NOOP to a
  * qword), update the tail in the image and submit the context alone through ELSP with
  * context id ctx_id. The ring must have room (head is taken from the image). */
-int igpu_model_submit_ring(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
-                           uint32_t ctx_id, const uint32_t *cmds, size_t n_dw);
+int igpu_model_submit_ring(struct igpu_model *m, enum igpu_engine e, uint32_t lrca, uint32_t ctx_id,
+                           const uint32_t *cmds, size_t n_dw);
 
 #endif /* TESSERA_DRIVERS_IGPU_MODEL_IGPU_MODEL_H */

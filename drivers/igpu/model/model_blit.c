@@ -36,8 +36,7 @@ static bool surf_rw(struct igpu_model *m, struct model_engine *en, const struct 
     enum igpu_model_access kind = write ? IGPU_ACCESS_WRITE : IGPU_ACCESS_READ;
 
     if (s->tiling == IGPU_TILING_NONE)
-        return model_gm_access(m, en, s->base + (uint64_t)y * s->pitch + xb, buf, n, write,
-                               kind);
+        return model_gm_access(m, en, s->base + (uint64_t)y * s->pitch + xb, buf, n, write, kind);
     while (n) {
         uint32_t contig;
         uint64_t off = igpu_tiled_offset(s->tiling, s->pitch, xb, y, &contig);
@@ -51,9 +50,18 @@ static bool surf_rw(struct igpu_model *m, struct model_engine *en, const struct 
     return true;
 }
 
-static bool rop_uses_src(uint32_t rop) { return ((rop >> 2) & 0x33u) != (rop & 0x33u); }
-static bool rop_uses_pat(uint32_t rop) { return ((rop >> 4) & 0x0Fu) != (rop & 0x0Fu); }
-static bool rop_uses_dst(uint32_t rop) { return ((rop >> 1) & 0x55u) != (rop & 0x55u); }
+static bool rop_uses_src(uint32_t rop)
+{
+    return ((rop >> 2) & 0x33u) != (rop & 0x33u);
+}
+static bool rop_uses_pat(uint32_t rop)
+{
+    return ((rop >> 4) & 0x0Fu) != (rop & 0x0Fu);
+}
+static bool rop_uses_dst(uint32_t rop)
+{
+    return ((rop >> 1) & 0x55u) != (rop & 0x55u);
+}
 
 static uint8_t rop3(uint32_t rop, uint8_t p, uint8_t s, uint8_t d)
 {
@@ -95,7 +103,7 @@ static uint64_t do_rows(struct igpu_model *m, struct model_engine *en, struct mo
     bool need_dst = rop_uses_dst(b->rop) || !b->full_mask;
     bool same = b->has_src && b->src.base == b->dst.base && b->src.pitch == b->dst.pitch &&
                 b->src.tiling == b->dst.tiling;
-    bool up = same && b->dy > b->sy;                    /* rows bottom-up */
+    bool up = same && b->dy > b->sy;                     /* rows bottom-up */
     bool left = same && b->dy == b->sy && b->dx > b->sx; /* chunks right-to-left */
     uint32_t row_bytes = (uint32_t)b->w * b->cpp;
     uint32_t nchunks = (row_bytes + CHUNK - 1u) / CHUNK;
@@ -153,11 +161,11 @@ static bool setup_surf(struct igpu_model *m, struct model_engine *en, struct mod
     if (tiled) {
         uint32_t tw = y_major ? GEN9_TILE_Y_WIDTH : GEN9_TILE_X_WIDTH;
         s->tiling = y_major ? IGPU_TILING_Y : IGPU_TILING_X;
-        s->pitch = (uint32_t)pitch * 4u;             /* tiled pitch counts dwords */
+        s->pitch = (uint32_t)pitch * 4u; /* tiled pitch counts dwords */
         if (s->pitch == 0 || s->pitch % tw || (uint64_t)x_end * cpp > s->pitch ||
             (s->base & GEN9_GTT_PAGE_MASK)) {
-            snprintf(d, sizeof(d), "%s: tiled surface pitch %u / base / width inconsistent",
-                     name, s->pitch);
+            snprintf(d, sizeof(d), "%s: tiled surface pitch %u / base / width inconsistent", name,
+                     s->pitch);
             model_fault(m, en, IGPU_FAULT_INVALID_CMD, s->base, d);
             return false;
         }
@@ -167,8 +175,8 @@ static bool setup_surf(struct igpu_model *m, struct model_engine *en, struct mod
 
 /* Decodes the blit c[0..len) into *b; false (engine faulted) if the model cannot run it.
  * *empty is set for an empty or inverted rectangle, which writes nothing. */
-static bool decode(struct igpu_model *m, struct model_engine *en, const uint32_t *c,
-                   uint32_t len, struct model_blit *b, bool *empty)
+static bool decode(struct igpu_model *m, struct model_engine *en, const uint32_t *c, uint32_t len,
+                   struct model_blit *b, bool *empty)
 {
     bool color = gen9_2d_opcode(c[0]) == GEN9_XY_COLOR_BLT_OP;
     const char *name = color ? "XY_COLOR_BLT" : "XY_SRC_COPY_BLT";
@@ -192,8 +200,7 @@ static bool decode(struct igpu_model *m, struct model_engine *en, const uint32_t
     b->cpp = gen9_br13_bpp(br13);
     b->has_src = !color;
     if ((color && rop_uses_src(b->rop)) || (!color && rop_uses_pat(b->rop))) {
-        snprintf(d, sizeof(d), "%s: ROP 0x%02x needs an operand the command lacks", name,
-                 b->rop);
+        snprintf(d, sizeof(d), "%s: ROP 0x%02x needs an operand the command lacks", name, b->rop);
         model_fault(m, en, IGPU_FAULT_UNSUPPORTED_FIELD, 0, d);
         return false;
     }
@@ -231,15 +238,13 @@ static bool decode(struct igpu_model *m, struct model_engine *en, const uint32_t
     b->h = y2 - b->dy;
 
     if (!setup_surf(m, en, &b->dst, gen9_br13_pitch(br13), (c[0] & GEN9_BLT_DST_TILED) != 0,
-                    (m->bcs_swctrl & GEN9_BCS_SWCTRL_DST_Y) != 0,
-                    c[GEN9_XY_COLOR_BLT_DW_DST_LO], c[GEN9_XY_COLOR_BLT_DW_DST_HI], x2, b->cpp,
-                    name))
+                    (m->bcs_swctrl & GEN9_BCS_SWCTRL_DST_Y) != 0, c[GEN9_XY_COLOR_BLT_DW_DST_LO],
+                    c[GEN9_XY_COLOR_BLT_DW_DST_HI], x2, b->cpp, name))
         return false;
     if (!color &&
         !setup_surf(m, en, &b->src,
                     (int16_t)(c[GEN9_XY_SRC_COPY_BLT_DW_SRC_PITCH] & GEN9_BR11_PITCH_MASK),
-                    (c[0] & GEN9_BLT_SRC_TILED) != 0,
-                    (m->bcs_swctrl & GEN9_BCS_SWCTRL_SRC_Y) != 0,
+                    (c[0] & GEN9_BLT_SRC_TILED) != 0, (m->bcs_swctrl & GEN9_BCS_SWCTRL_SRC_Y) != 0,
                     c[GEN9_XY_SRC_COPY_BLT_DW_SRC_LO], c[GEN9_XY_SRC_COPY_BLT_DW_SRC_HI],
                     b->sx + b->w, b->cpp, name))
         return false;

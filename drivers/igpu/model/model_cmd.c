@@ -22,7 +22,7 @@
 struct model_cs {
     struct igpu_model *m;
     struct model_engine *en;
-    uint64_t blit_ps;               /* cost of a blit this step started */
+    uint64_t blit_ps; /* cost of a blit this step started */
 };
 
 static int cs_mem(void *ctx, enum igpu_cs_space space, uint64_t gaddr, void *buf, uint32_t len,
@@ -36,7 +36,9 @@ static int cs_mem(void *ctx, enum igpu_cs_space space, uint64_t gaddr, void *buf
     };
     struct model_cs *c = ctx;
     return model_gm_access_in(c->m, c->en, space == IGPU_CS_PPGTT, gaddr, buf, len,
-                              how == IGPU_CS_WRITE, kind[how]) ? 0 : -1;
+                              how == IGPU_CS_WRITE, kind[how])
+             ? 0
+             : -1;
 }
 
 static int cs_reg_write(void *ctx, uint32_t reg, uint32_t val)
@@ -119,8 +121,13 @@ uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en)
 {
     struct model_cs c = { m, en, 0 };
     const struct igpu_cs_ops ops = {
-        .ctx = &c, .mem = cs_mem, .reg_write = cs_reg_write, .reg_read = cs_reg_read,
-        .timestamp = cs_timestamp, .event = cs_event, .tlb_invalidate = cs_tlb_invalidate,
+        .ctx = &c,
+        .mem = cs_mem,
+        .reg_write = cs_reg_write,
+        .reg_read = cs_reg_read,
+        .timestamp = cs_timestamp,
+        .event = cs_event,
+        .tlb_invalidate = cs_tlb_invalidate,
         .blit = en->id == IGPU_BCS ? cs_blit : NULL,
     };
     const struct igpu_model_cost *k = &m->cfg.cost;
@@ -138,5 +145,7 @@ uint64_t model_exec_one(struct igpu_model *m, struct model_engine *en)
         model_fault(m, en, (unsigned)f < IGPU_CS_F_COUNT ? reason[f] : IGPU_FAULT_INVALID_CMD,
                     r.detail, r.what);
     return ((uint64_t)r.commands * k->cmd_ns + (uint64_t)r.mem_writes * k->write_ns +
-            (uint64_t)r.batches * k->batch_ns) * PS_PER_NS + c.blit_ps;
+            (uint64_t)r.batches * k->batch_ns) *
+               PS_PER_NS +
+           c.blit_ps;
 }

@@ -32,8 +32,16 @@
 
 /* What the model does with each register of the layout, worked out once per engine. */
 enum lrc_kind {
-    K_STORE = 0,        /* kept and saved as loaded */
-    K_CTX_CTRL, K_HEAD, K_TAIL, K_START, K_CTL, K_CTX_TS, K_GPR, K_SWCTRL, K_MI_MODE,
+    K_STORE = 0, /* kept and saved as loaded */
+    K_CTX_CTRL,
+    K_HEAD,
+    K_TAIL,
+    K_START,
+    K_CTL,
+    K_CTX_TS,
+    K_GPR,
+    K_SWCTRL,
+    K_MI_MODE,
     K_TIMESTAMP,
 };
 
@@ -44,19 +52,27 @@ void model_lrc_kinds(struct model_engine *en)
     for (unsigned i = 0; i < GEN9_LRC_REGS; i++) {
         uint32_t reg = b + l->reg[i];
         uint8_t k = K_STORE;
-        if (reg == GEN9_RING_CONTEXT_CONTROL(b))      k = K_CTX_CTRL;
-        else if (reg == GEN9_RING_HEAD(b))            k = K_HEAD;
-        else if (reg == GEN9_RING_TAIL(b))            k = K_TAIL;
-        else if (reg == GEN9_RING_START(b))           k = K_START;
-        else if (reg == GEN9_RING_CTL(b))             k = K_CTL;
-        else if (reg == GEN9_RING_CTX_TIMESTAMP(b))   k = K_CTX_TS;
+        if (reg == GEN9_RING_CONTEXT_CONTROL(b))
+            k = K_CTX_CTRL;
+        else if (reg == GEN9_RING_HEAD(b))
+            k = K_HEAD;
+        else if (reg == GEN9_RING_TAIL(b))
+            k = K_TAIL;
+        else if (reg == GEN9_RING_START(b))
+            k = K_START;
+        else if (reg == GEN9_RING_CTL(b))
+            k = K_CTL;
+        else if (reg == GEN9_RING_CTX_TIMESTAMP(b))
+            k = K_CTX_TS;
         else if (reg >= GEN9_RING_CS_GPR(b, 0) && reg < GEN9_RING_CS_GPR(b, GEN9_CS_GPR_COUNT)) {
             k = K_GPR;
             en->lrc_gpr[i] = (uint8_t)((reg - GEN9_RING_CS_GPR(b, 0)) / 4u);
-        }
-        else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL) k = K_SWCTRL;
-        else if (reg == GEN9_RING_MI_MODE(b))         k = K_MI_MODE;
-        else if (reg == GEN9_RING_TIMESTAMP(b))       k = K_TIMESTAMP;
+        } else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL)
+            k = K_SWCTRL;
+        else if (reg == GEN9_RING_MI_MODE(b))
+            k = K_MI_MODE;
+        else if (reg == GEN9_RING_TIMESTAMP(b))
+            k = K_TIMESTAMP;
         en->lrc_kind[i] = k;
     }
 }
@@ -81,7 +97,7 @@ static void load_reg(struct igpu_model *m, struct model_engine *en, unsigned i, 
                            GEN9_GTT_PAGE_SIZE;
         break;
     case K_CTX_CTRL:
-        break;                  /* applied before the other registers, see restore() */
+        break; /* applied before the other registers, see restore() */
     case K_CTX_TS:
         en->ctx_ts_ticks = v;
         break;
@@ -96,7 +112,7 @@ static void load_reg(struct igpu_model *m, struct model_engine *en, unsigned i, 
         en->mi_mode = gen9_masked_apply(en->mi_mode, v) & ~GEN9_MI_MODE_IDLE;
         break;
     case K_TIMESTAMP:
-        break;                  /* the free-running clock is not context state in the model */
+        break; /* the free-running clock is not context state in the model */
     default:
         en->lrc_store[i] = v;
         break;
@@ -108,17 +124,28 @@ static uint32_t save_reg(const struct igpu_model *m, const struct model_engine *
                          uint64_t ctx_ts)
 {
     switch (en->lrc_kind[i]) {
-    case K_HEAD:      return en->cs.ring.head | (en->cs.ring_wraps << 21);
-    case K_TAIL:      return en->cs.ring.tail;
-    case K_START:     return (uint32_t)en->cs.ring.start;
-    case K_CTL:       return en->ring_ctl;
-    case K_CTX_CTRL:  return MASK_ALL | (en->ctx_ctrl & ~GEN9_CTX_CTRL_RESTORE_INHIBIT);
-    case K_CTX_TS:    return (uint32_t)ctx_ts;
-    case K_GPR:       return en->gpr[en->lrc_gpr[i]];
-    case K_SWCTRL:    return MASK_ALL | m->bcs_swctrl;
-    case K_MI_MODE:   return MASK_ALL | (en->mi_mode & ~GEN9_MI_MODE_IDLE);
-    case K_TIMESTAMP: return (uint32_t)model_timestamp_ticks(m, en);
-    default:          return en->lrc_store[i];
+    case K_HEAD:
+        return en->cs.ring.head | (en->cs.ring_wraps << 21);
+    case K_TAIL:
+        return en->cs.ring.tail;
+    case K_START:
+        return (uint32_t)en->cs.ring.start;
+    case K_CTL:
+        return en->ring_ctl;
+    case K_CTX_CTRL:
+        return MASK_ALL | (en->ctx_ctrl & ~GEN9_CTX_CTRL_RESTORE_INHIBIT);
+    case K_CTX_TS:
+        return (uint32_t)ctx_ts;
+    case K_GPR:
+        return en->gpr[en->lrc_gpr[i]];
+    case K_SWCTRL:
+        return MASK_ALL | m->bcs_swctrl;
+    case K_MI_MODE:
+        return MASK_ALL | (en->mi_mode & ~GEN9_MI_MODE_IDLE);
+    case K_TIMESTAMP:
+        return (uint32_t)model_timestamp_ticks(m, en);
+    default:
+        return en->lrc_store[i];
     }
 }
 
@@ -144,8 +171,9 @@ static bool layout_ok(struct igpu_model *m, struct model_engine *en, const uint3
             unsigned i = blk->first + j;
             uint32_t at = blk->header + 1u + 2u * j;
             if (s[at] != en->base + l->reg[i]) {
-                snprintf(d, sizeof(d), "context image dword 0x%x names register 0x%x, expected 0x%x",
-                         at, s[at], en->base + l->reg[i]);
+                snprintf(d, sizeof(d),
+                         "context image dword 0x%x names register 0x%x, expected 0x%x", at, s[at],
+                         en->base + l->reg[i]);
                 model_fault(m, en, IGPU_FAULT_BAD_CONTEXT, st + at * 4u, d);
                 return false;
             }
@@ -180,10 +208,13 @@ static bool save_resume(struct igpu_model *m, struct model_engine *en, uint64_t 
     if (cs->level > 0 || b->active) {
         r[MODEL_RESUME_MAGIC_AT] = MODEL_RESUME_MAGIC;
         /* Only the levels it is in: a deeper level's space is an earlier batch's. */
-        r[MODEL_RESUME_LEVEL] =
-            cs->level |
-            (cs->level >= 1 && cs->bb[1].space == IGPU_CS_PPGTT ? MODEL_RESUME_PPGTT1 : 0u) |
-            (cs->level >= 2 && cs->bb[2].space == IGPU_CS_PPGTT ? MODEL_RESUME_PPGTT2 : 0u);
+        r[MODEL_RESUME_LEVEL] = cs->level |
+                                (cs->level >= 1 && cs->bb[1].space == IGPU_CS_PPGTT
+                                     ? MODEL_RESUME_PPGTT1
+                                     : 0u) |
+                                (cs->level >= 2 && cs->bb[2].space == IGPU_CS_PPGTT
+                                     ? MODEL_RESUME_PPGTT2
+                                     : 0u);
         r[MODEL_RESUME_BB1_LO] = (uint32_t)cs->bb[1].pos;
         r[MODEL_RESUME_BB1_HI] = (uint32_t)(cs->bb[1].pos >> 32);
         r[MODEL_RESUME_BB2_LO] = (uint32_t)cs->bb[2].pos;
@@ -222,9 +253,9 @@ static bool restore_resume(struct igpu_model *m, struct model_engine *en, uint64
     }
     en->cs.level = lv;
     en->cs.bb[1].space = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT1) ? IGPU_CS_PPGTT
-                                                                        : IGPU_CS_GGTT;
+                                                                       : IGPU_CS_GGTT;
     en->cs.bb[2].space = (r[MODEL_RESUME_LEVEL] & MODEL_RESUME_PPGTT2) ? IGPU_CS_PPGTT
-                                                                        : IGPU_CS_GGTT;
+                                                                       : IGPU_CS_GGTT;
     en->cs.bb[1].pos = (uint64_t)r[MODEL_RESUME_BB1_HI] << 32 | r[MODEL_RESUME_BB1_LO];
     en->cs.bb[2].pos = (uint64_t)r[MODEL_RESUME_BB2_HI] << 32 | r[MODEL_RESUME_BB2_LO];
     if (r[MODEL_RESUME_BLIT_LEN])
@@ -248,7 +279,7 @@ bool model_ctx_restore(struct igpu_model *m, struct model_engine *en)
         return false;
     /* CONTEXT_CONTROL decides what else the restore loads. */
     if (s[GEN9_CTX_CONTEXT_CONTROL - 1u] != GEN9_RING_CONTEXT_CONTROL(en->base))
-        return layout_ok(m, en, s, false, st);      /* faults, naming the dword */
+        return layout_ok(m, en, s, false, st); /* faults, naming the dword */
     en->ctx_ctrl = gen9_masked_apply(en->ctx_ctrl, s[GEN9_CTX_CONTEXT_CONTROL]);
     engine_ctx = !(en->ctx_ctrl & GEN9_CTX_CTRL_RESTORE_INHIBIT);
     if (!layout_ok(m, en, s, engine_ctx, st))
@@ -264,8 +295,9 @@ bool model_ctx_restore(struct igpu_model *m, struct model_engine *en)
      * PDPs are ring context, loaded even when the engine context's restore is inhibited. */
     en->pml4 = 0;
     if (((en->desc & GEN9_CTX_ADDRESSING_MODE_MASK) >> GEN9_CTX_ADDRESSING_MODE_SHIFT) ==
-                          GEN9_CTX_ADDR_LEGACY_64B)
-        en->pml4 = ((uint64_t)s[GEN9_CTX_PDP0_UDW] << 32 | s[GEN9_CTX_PDP0_LDW]) & GEN9_PPGTT_ADDR_MASK;
+        GEN9_CTX_ADDR_LEGACY_64B)
+        en->pml4 = ((uint64_t)s[GEN9_CTX_PDP0_UDW] << 32 | s[GEN9_CTX_PDP0_LDW]) &
+                   GEN9_PPGTT_ADDR_MASK;
     /* The context's status page is the first page of its image. */
     en->cs.ppgtt = en->pml4 != 0;
     en->cs.pphwsp_gaddr = en->lrca;
@@ -301,7 +333,7 @@ bool model_ctx_save(struct igpu_model *m, struct model_engine *en)
 
     if (en->ctx_ctrl & GEN9_CTX_CTRL_SAVE_INHIBIT)
         return true;
-    memset(s, 0, sizeof(en->lrc_buf));         /* MI_NOOP between the blocks */
+    memset(s, 0, sizeof(en->lrc_buf)); /* MI_NOOP between the blocks */
     for (unsigned k = 0; k < GEN9_LRC_BLOCKS; k++) {
         const struct gen9_lrc_block *blk = &l->block[k];
         s[blk->header] = GEN9_MI_LOAD_REGISTER_IMM(blk->count) |

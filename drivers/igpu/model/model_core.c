@@ -12,9 +12,9 @@
 #include "arch/x86/pci_regs.h"
 
 /* Size of the per-engine register window decoded relative to an engine base. */
-#define ENGINE_WINDOW       0x800u
+#define ENGINE_WINDOW 0x800u
 /* Skylake GT2 desktop (HD Graphics 530), the device the vGPU presents (vmm/vpci/vgpu_pci.h). */
-#define MODEL_DEFAULT_DEVICE 0x1912u
+#define MODEL_DEFAULT_DEVICE   0x1912u
 #define MODEL_DEFAULT_APERTURE (256ull << 20)
 /* A long blit's step: fine enough next to the 200 ms watchdog and a 6 ms scheduling slice. */
 #define MODEL_DEFAULT_BLIT_STEP_NS 50000u
@@ -126,31 +126,47 @@ static int engine_reg_read(struct igpu_model *m, struct model_engine *en, uint32
         *val = en->gpr[(reg - GEN9_RING_CS_GPR(b, 0)) / 4u];
         return IGPU_OK;
     }
-    if (reg == GEN9_RING_TAIL(b))          *val = en->cs.ring.tail;
-    else if (reg == GEN9_RING_HEAD(b))     *val = en->cs.ring.head | (en->cs.ring_wraps << 21);
-    else if (reg == GEN9_RING_START(b))    *val = (uint32_t)en->cs.ring.start;
-    else if (reg == GEN9_RING_CTL(b))      *val = en->ring_ctl;
-    else if (reg == GEN9_RING_ACTHD(b))    *val = (uint32_t)en->cs.cmd_gaddr;
-    else if (reg == GEN9_RING_ACTHD_UDW(b)) *val = (uint32_t)(en->cs.cmd_gaddr >> 32);
-    else if (reg == GEN9_RING_BBADDR(b))   *val = (uint32_t)en->cs.bb[en->cs.level].pos;
-    else if (reg == GEN9_RING_BBADDR_UDW(b)) *val = (uint32_t)(en->cs.bb[en->cs.level].pos >> 32);
-    else if (reg == GEN9_RING_HWS_PGA(b))  *val = en->hws_pga;
-    else if (reg == GEN9_RING_NOPID(b))    *val = en->cs.nopid;
-    else if (reg == GEN9_RING_HWSTAM(b))   *val = en->hwstam;
+    if (reg == GEN9_RING_TAIL(b))
+        *val = en->cs.ring.tail;
+    else if (reg == GEN9_RING_HEAD(b))
+        *val = en->cs.ring.head | (en->cs.ring_wraps << 21);
+    else if (reg == GEN9_RING_START(b))
+        *val = (uint32_t)en->cs.ring.start;
+    else if (reg == GEN9_RING_CTL(b))
+        *val = en->ring_ctl;
+    else if (reg == GEN9_RING_ACTHD(b))
+        *val = (uint32_t)en->cs.cmd_gaddr;
+    else if (reg == GEN9_RING_ACTHD_UDW(b))
+        *val = (uint32_t)(en->cs.cmd_gaddr >> 32);
+    else if (reg == GEN9_RING_BBADDR(b))
+        *val = (uint32_t)en->cs.bb[en->cs.level].pos;
+    else if (reg == GEN9_RING_BBADDR_UDW(b))
+        *val = (uint32_t)(en->cs.bb[en->cs.level].pos >> 32);
+    else if (reg == GEN9_RING_HWS_PGA(b))
+        *val = en->hws_pga;
+    else if (reg == GEN9_RING_NOPID(b))
+        *val = en->cs.nopid;
+    else if (reg == GEN9_RING_HWSTAM(b))
+        *val = en->hwstam;
     else if (reg == GEN9_RING_MI_MODE(b)) {
         bool idle = en->state != IGPU_MODEL_ACTIVE || (en->mi_mode & GEN9_MI_MODE_STOP_RING);
         *val = (en->mi_mode & ~GEN9_MI_MODE_IDLE) | (idle ? GEN9_MI_MODE_IDLE : 0);
-    } else if (reg == GEN9_RING_IMR(b))    *val = en->imr;
+    } else if (reg == GEN9_RING_IMR(b))
+        *val = en->imr;
     else if (reg == GEN9_RING_RESET_CTL(b)) {
         /* The model can always be reset at once: ready follows the request. */
         uint32_t ready = (en->reset_ctl & GEN9_RESET_CTL_REQUEST_RESET)
-                             ? GEN9_RESET_CTL_READY_TO_RESET : 0;
+                           ? GEN9_RESET_CTL_READY_TO_RESET
+                           : 0;
         *val = en->reset_ctl | ready;
-    } else if (reg == GEN9_RING_EXECLIST_STATUS_LO(b)) *val = model_execlist_status_lo(en);
+    } else if (reg == GEN9_RING_EXECLIST_STATUS_LO(b))
+        *val = model_execlist_status_lo(en);
     else if (reg == GEN9_RING_EXECLIST_STATUS_HI(b)) {
         *val = en->state == IGPU_MODEL_ACTIVE ? en->ctx_id : 0;
-    } else if (reg == GEN9_RING_MODE(b))   *val = en->gfx_mode;
-    else if (reg == GEN9_RING_TIMESTAMP(b)) *val = (uint32_t)model_timestamp_ticks(m, en);
+    } else if (reg == GEN9_RING_MODE(b))
+        *val = en->gfx_mode;
+    else if (reg == GEN9_RING_TIMESTAMP(b))
+        *val = (uint32_t)model_timestamp_ticks(m, en);
     else if (reg == GEN9_RING_TIMESTAMP_UDW(b))
         *val = (uint32_t)(model_timestamp_ticks(m, en) >> 32);
     else if (reg == GEN9_RING_CSB_PTR(b))
@@ -160,7 +176,8 @@ static int engine_reg_read(struct igpu_model *m, struct model_engine *en, uint32
         if (en->state == IGPU_MODEL_ACTIVE && !en->need_restore)
             t += model_timestamp_ticks(m, en) - en->ctx_start_ticks;
         *val = (uint32_t)t;
-    } else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL) *val = m->bcs_swctrl;
+    } else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL)
+        *val = m->bcs_swctrl;
     else
         return IGPU_EUNSUPPORTED;
     return IGPU_OK;
@@ -180,24 +197,29 @@ static int engine_reg_write(struct igpu_model *m, struct model_engine *en, uint3
     if (reg == GEN9_RING_HWS_PGA(b)) {
         en->hws_pga = val & ~GEN9_GTT_PAGE_MASK;
         en->hws_valid = true;
-    } else if (reg == GEN9_RING_HWSTAM(b)) en->hwstam = val;
-    else if (reg == GEN9_RING_MI_MODE(b))  en->mi_mode = gen9_masked_apply(en->mi_mode, val);
-    else if (reg == GEN9_RING_IMR(b))      en->imr = val;
+    } else if (reg == GEN9_RING_HWSTAM(b))
+        en->hwstam = val;
+    else if (reg == GEN9_RING_MI_MODE(b))
+        en->mi_mode = gen9_masked_apply(en->mi_mode, val);
+    else if (reg == GEN9_RING_IMR(b))
+        en->imr = val;
     else if (reg == GEN9_RING_RESET_CTL(b)) {
         en->reset_ctl = gen9_masked_apply(en->reset_ctl, val) & GEN9_RESET_CTL_REQUEST_RESET;
-    } else if (reg == GEN9_RING_MODE(b))   en->gfx_mode = gen9_masked_apply(en->gfx_mode, val);
+    } else if (reg == GEN9_RING_MODE(b))
+        en->gfx_mode = gen9_masked_apply(en->gfx_mode, val);
     else if (reg == GEN9_RING_CSB_PTR(b)) {
         /* Both pointers take masked writes: i915 rewinds both after a reset ("Sometimes
          * [the engine] forgets to reset its pointers ... Bludgeon them", reset_csb_pointers). */
         uint32_t p = gen9_masked_apply(en->csb_rp << GEN9_CSB_READ_PTR_SHIFT |
-                                           en->csb_wp << GEN9_CSB_WRITE_PTR_SHIFT, val);
+                                           en->csb_wp << GEN9_CSB_WRITE_PTR_SHIFT,
+                                       val);
         en->csb_rp = (p >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
         en->csb_wp = (p >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
     } else if (en->id == IGPU_BCS && reg == GEN9_BCS_SWCTRL)
         m->bcs_swctrl = gen9_masked_apply(m->bcs_swctrl, val) &
                         (GEN9_BCS_SWCTRL_SRC_Y | GEN9_BCS_SWCTRL_DST_Y);
     else
-        return IGPU_EUNSUPPORTED;   /* ring registers are context state in execlist mode */
+        return IGPU_EUNSUPPORTED; /* ring registers are context state in execlist mode */
     return IGPU_OK;
 }
 
@@ -238,20 +260,36 @@ int model_reg_read(struct igpu_model *m, uint32_t reg, uint32_t *val)
         *val = (reg & 4u) ? (uint32_t)(f >> 32) : (uint32_t)f;
         return IGPU_OK;
     }
-    if ((fw = fw_index(reg, false)) >= 0) { *val = m->fw_req[fw]; return IGPU_OK; }
+    if ((fw = fw_index(reg, false)) >= 0) {
+        *val = m->fw_req[fw];
+        return IGPU_OK;
+    }
     if ((fw = fw_index(reg, true)) >= 0) {
         /* Domains wake instantly: the ack mirrors the request. */
         *val = m->fw_req[fw] & (GEN9_FORCEWAKE_KERNEL | GEN9_FORCEWAKE_KERNEL_FALLBACK);
         return IGPU_OK;
     }
     switch (reg) {
-    case GEN9_GFX_FLSH_CNTL: *val = 0; return IGPU_OK;     /* write-only trigger */
-    case GEN9_GDRST:         *val = 0; return IGPU_OK;     /* resets complete at once */
-    case GEN9_MASTER_IRQ:    *val = master_irq_value(m); return IGPU_OK;
-    case GEN9_GT_IMR(0):     *val = m->gt_imr; return IGPU_OK;
-    case GEN9_GT_IIR(0):     *val = m->gt_iir; return IGPU_OK;
-    case GEN9_GT_IER(0):     *val = m->gt_ier; return IGPU_OK;
-    default:                 return IGPU_EUNSUPPORTED;
+    case GEN9_GFX_FLSH_CNTL:
+        *val = 0;
+        return IGPU_OK; /* write-only trigger */
+    case GEN9_GDRST:
+        *val = 0;
+        return IGPU_OK; /* resets complete at once */
+    case GEN9_MASTER_IRQ:
+        *val = master_irq_value(m);
+        return IGPU_OK;
+    case GEN9_GT_IMR(0):
+        *val = m->gt_imr;
+        return IGPU_OK;
+    case GEN9_GT_IIR(0):
+        *val = m->gt_iir;
+        return IGPU_OK;
+    case GEN9_GT_IER(0):
+        *val = m->gt_ier;
+        return IGPU_OK;
+    default:
+        return IGPU_EUNSUPPORTED;
     }
 }
 
@@ -307,7 +345,9 @@ int model_reg_write(struct igpu_model *m, uint32_t reg, uint32_t val)
         m->master_irq = val & GEN9_MASTER_IRQ_CONTROL;
         update_irq_line(m);
         return IGPU_OK;
-    case GEN9_GT_IMR(0): m->gt_imr = val; return IGPU_OK;
+    case GEN9_GT_IMR(0):
+        m->gt_imr = val;
+        return IGPU_OK;
     case GEN9_GT_IIR(0):
         m->gt_iir &= ~val;
         update_irq_line(m);
@@ -323,8 +363,7 @@ int model_reg_write(struct igpu_model *m, uint32_t reg, uint32_t val)
 
 /* Registers a command may load (LRI, LRM): the engine's GPRs, and BCS_SWCTRL on the
  * blitter (it selects Y tiling for the blits that follow). */
-int model_cmd_reg_write(struct igpu_model *m, struct model_engine *en, uint32_t reg,
-                        uint32_t val)
+int model_cmd_reg_write(struct igpu_model *m, struct model_engine *en, uint32_t reg, uint32_t val)
 {
     uint32_t b = en->base;
     bool ok = (reg >= GEN9_RING_CS_GPR(b, 0) && reg < GEN9_RING_CS_GPR(b, GEN9_CS_GPR_COUNT)) ||
@@ -335,8 +374,7 @@ int model_cmd_reg_write(struct igpu_model *m, struct model_engine *en, uint32_t 
 }
 
 /* Registers a command may store (SRM): any register of its own engine the model reads. */
-int model_cmd_reg_read(struct igpu_model *m, struct model_engine *en, uint32_t reg,
-                       uint32_t *val)
+int model_cmd_reg_read(struct igpu_model *m, struct model_engine *en, uint32_t reg, uint32_t *val)
 {
     uint32_t rel;
     if (engine_window(m, reg, &rel) != en)
@@ -491,9 +529,11 @@ int igpu_model_create(const struct igpu_model_config *cfg, struct igpu_model **o
         return IGPU_EINVAL;
     *out = NULL;
     if (cfg->ggtt_entries == 0 || cfg->ggtt_entries > GEN9_GGTT_MAX_ENTRIES ||
-        cfg->timestamp_hz == 0 || cfg->cost.cmd_ns == 0 || (cfg->gsm_base & (GEN9_GGTT_PTE_SIZE - 1u)) ||
+        cfg->timestamp_hz == 0 || cfg->cost.cmd_ns == 0 ||
+        (cfg->gsm_base & (GEN9_GGTT_PTE_SIZE - 1u)) ||
         cfg->aperture_size > ((uint64_t)cfg->ggtt_entries << GEN9_GTT_PAGE_SHIFT) ||
-        (cfg->aperture_size & GEN9_GTT_PAGE_MASK) || (unsigned)cfg->preempt > IGPU_MODEL_PREEMPT_STEP)
+        (cfg->aperture_size & GEN9_GTT_PAGE_MASK) ||
+        (unsigned)cfg->preempt > IGPU_MODEL_PREEMPT_STEP)
         return IGPU_EINVAL;
     m = calloc(1, sizeof(*m));
     if (!m)
@@ -529,16 +569,14 @@ int igpu_model_set_cost(struct igpu_model *m, const struct igpu_model_cost *cost
     return IGPU_OK;
 }
 
-enum igpu_model_engine_state igpu_model_engine_state(const struct igpu_model *m,
-                                                     enum igpu_engine e)
+enum igpu_model_engine_state igpu_model_engine_state(const struct igpu_model *m, enum igpu_engine e)
 {
     if ((unsigned)e >= IGPU_NUM_ENGINES)
         return IGPU_MODEL_IDLE;
     return m->eng[e].state;
 }
 
-int igpu_model_stats(const struct igpu_model *m, enum igpu_engine e,
-                     struct igpu_model_stats *out)
+int igpu_model_stats(const struct igpu_model *m, enum igpu_engine e, struct igpu_model_stats *out)
 {
     if ((unsigned)e >= IGPU_NUM_ENGINES || !out)
         return IGPU_EINVAL;
@@ -565,22 +603,39 @@ void igpu_model_advance(struct igpu_model *m, uint64_t ns)
 const char *igpu_fault_reason_name(enum igpu_fault_reason r)
 {
     switch (r) {
-    case IGPU_FAULT_NONE:              return "none";
-    case IGPU_FAULT_GGTT_NOT_PRESENT:  return "GGTT entry not present";
-    case IGPU_FAULT_GGTT_RANGE:        return "address beyond the GGTT";
-    case IGPU_FAULT_MEMORY:            return "memory access refused";
-    case IGPU_FAULT_ACCESS_DENIED:     return "access denied by the checker";
-    case IGPU_FAULT_UNSUPPORTED_CMD:   return "command not implemented by the model";
-    case IGPU_FAULT_UNSUPPORTED_FIELD: return "command option not implemented by the model";
-    case IGPU_FAULT_INVALID_CMD:       return "malformed command";
-    case IGPU_FAULT_WRONG_ENGINE:      return "command not executed by this engine";
-    case IGPU_FAULT_REGISTER:          return "register not accessible to commands";
-    case IGPU_FAULT_BATCH_DEPTH:       return "batch nesting too deep";
-    case IGPU_FAULT_BAD_CONTEXT:       return "context image unusable";
-    case IGPU_FAULT_RING_OVERRUN:      return "command runs past the ring tail";
-    case IGPU_FAULT_BAD_SUBMISSION:    return "invalid execlist submission";
-    case IGPU_FAULT_PPGTT_NOT_PRESENT: return "PPGTT entry not present";
-    case IGPU_FAULT_PPGTT_READ_ONLY:   return "write through a read-only PPGTT entry";
-    default:                           return "?";
+    case IGPU_FAULT_NONE:
+        return "none";
+    case IGPU_FAULT_GGTT_NOT_PRESENT:
+        return "GGTT entry not present";
+    case IGPU_FAULT_GGTT_RANGE:
+        return "address beyond the GGTT";
+    case IGPU_FAULT_MEMORY:
+        return "memory access refused";
+    case IGPU_FAULT_ACCESS_DENIED:
+        return "access denied by the checker";
+    case IGPU_FAULT_UNSUPPORTED_CMD:
+        return "command not implemented by the model";
+    case IGPU_FAULT_UNSUPPORTED_FIELD:
+        return "command option not implemented by the model";
+    case IGPU_FAULT_INVALID_CMD:
+        return "malformed command";
+    case IGPU_FAULT_WRONG_ENGINE:
+        return "command not executed by this engine";
+    case IGPU_FAULT_REGISTER:
+        return "register not accessible to commands";
+    case IGPU_FAULT_BATCH_DEPTH:
+        return "batch nesting too deep";
+    case IGPU_FAULT_BAD_CONTEXT:
+        return "context image unusable";
+    case IGPU_FAULT_RING_OVERRUN:
+        return "command runs past the ring tail";
+    case IGPU_FAULT_BAD_SUBMISSION:
+        return "invalid execlist submission";
+    case IGPU_FAULT_PPGTT_NOT_PRESENT:
+        return "PPGTT entry not present";
+    case IGPU_FAULT_PPGTT_READ_ONLY:
+        return "write through a read-only PPGTT entry";
+    default:
+        return "?";
     }
 }

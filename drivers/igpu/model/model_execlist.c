@@ -31,7 +31,7 @@ void model_fault(struct igpu_model *m, struct model_engine *en, enum igpu_fault_
                  uint64_t gaddr, const char *detail)
 {
     if (en->state == IGPU_MODEL_FAULTED)
-        return;                         /* the first fault is the one that matters */
+        return; /* the first fault is the one that matters */
     en->state = IGPU_MODEL_FAULTED;
     en->fault.reason = r;
     en->fault.header = en->cs.hdr;
@@ -82,10 +82,9 @@ static void csb_write(struct igpu_model *m, struct model_engine *en, uint32_t st
         uint64_t hws = en->hws_pga;
         if (!model_gm_write32(m, en, hws + (GEN9_HWS_CSB_BUF0_INDEX + 2u * wp) * 4u, status,
                               IGPU_ACCESS_STATUS) ||
-            !model_gm_write32(m, en, hws + (GEN9_HWS_CSB_BUF0_INDEX + 2u * wp + 1u) * 4u,
-                              ctx_id, IGPU_ACCESS_STATUS) ||
-            !model_gm_write32(m, en, hws + GEN9_HWS_CSB_WRITE_INDEX * 4u, wp,
-                              IGPU_ACCESS_STATUS))
+            !model_gm_write32(m, en, hws + (GEN9_HWS_CSB_BUF0_INDEX + 2u * wp + 1u) * 4u, ctx_id,
+                              IGPU_ACCESS_STATUS) ||
+            !model_gm_write32(m, en, hws + GEN9_HWS_CSB_WRITE_INDEX * 4u, wp, IGPU_ACCESS_STATUS))
             return;
     }
     model_raise(m, en, GEN9_GT_CONTEXT_SWITCH);
@@ -135,9 +134,9 @@ int model_elsp_submit(struct igpu_model *m, struct model_engine *en, uint64_t d0
     char d[96];
 
     if (!(en->gfx_mode & GEN9_GFX_RUN_LIST_ENABLE))
-        return IGPU_EUNSUPPORTED;       /* legacy ring-buffer submission is not modelled */
+        return IGPU_EUNSUPPORTED; /* legacy ring-buffer submission is not modelled */
     if (en->state == IGPU_MODEL_FAULTED)
-        return IGPU_EFAULT;             /* a hung engine takes nothing until reset */
+        return IGPU_EFAULT; /* a hung engine takes nothing until reset */
     if (!(d0 & GEN9_CTX_VALID)) {
         snprintf(d, sizeof(d), "ELSP element 0 not valid (0x%016" PRIx64 ")", d0);
         model_fault(m, en, IGPU_FAULT_BAD_SUBMISSION, d0, d);
@@ -157,7 +156,7 @@ int model_elsp_submit(struct igpu_model *m, struct model_engine *en, uint64_t d0
         return IGPU_OK;
     }
     if (en->pend.valid)
-        return IGPU_EBUSY;              /* both execlist slots are taken */
+        return IGPU_EBUSY; /* both execlist slots are taken */
     if (!en->need_restore && gen9_ctx_desc_lrca(d0) == en->lrca) {
         /* Lite restore: same context again, only its tail moves. */
         en->cur = (struct model_execlist){ { d0, d1 }, true };
@@ -195,7 +194,7 @@ static void leave_context(struct model_engine *en)
     en->cs.level = 0;
     en->cs.bb[1].space = en->cs.bb[2].space = IGPU_CS_GGTT;
     en->cs.arb_check = false;
-    en->cs.arb_off = false;     /* the next context starts with arbitration on */
+    en->cs.arb_off = false; /* the next context starts with arbitration on */
     en->blit.active = false;
 }
 
@@ -211,7 +210,7 @@ static uint64_t ctx_restore(struct igpu_model *m, struct model_engine *en, bool 
         en->desc = en->cur.desc[en->cur_elem];
         en->lrca = gen9_ctx_desc_lrca(en->desc);
         en->ctx_id = gen9_ctx_desc_id(en->desc);
-        leave_context(en);      /* the image says where it resumes: in the ring, or not */
+        leave_context(en); /* the image says where it resumes: in the ring, or not */
         if (!model_ctx_restore(m, en))
             return 0;
         en->ctx_start_ticks = model_timestamp_ticks(m, en);

@@ -34,7 +34,8 @@ static void le64_store(uint8_t *p, uint64_t v)
 static uint64_t le64_load(const uint8_t *p)
 {
     return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
 }
 
 int model_ggtt_read_pte(struct igpu_model *m, uint32_t index, uint64_t *pte)
@@ -42,8 +43,8 @@ int model_ggtt_read_pte(struct igpu_model *m, uint32_t index, uint64_t *pte)
     uint8_t b[GEN9_GGTT_PTE_SIZE];
     if (index >= m->cfg.ggtt_entries)
         return IGPU_ERANGE;
-    if (m->cfg.mem.read(m->cfg.mem.ctx, m->cfg.gsm_base + (uint64_t)index * GEN9_GGTT_PTE_SIZE,
-                        b, sizeof(b)))
+    if (m->cfg.mem.read(m->cfg.mem.ctx, m->cfg.gsm_base + (uint64_t)index * GEN9_GGTT_PTE_SIZE, b,
+                        sizeof(b)))
         return IGPU_EFAULT;
     *pte = le64_load(b);
     return IGPU_OK;
@@ -55,8 +56,8 @@ int model_ggtt_write_pte(struct igpu_model *m, uint32_t index, uint64_t pte)
     if (index >= m->cfg.ggtt_entries)
         return IGPU_ERANGE;
     le64_store(b, pte);
-    if (m->cfg.mem.write(m->cfg.mem.ctx,
-                         m->cfg.gsm_base + (uint64_t)index * GEN9_GGTT_PTE_SIZE, b, sizeof(b)))
+    if (m->cfg.mem.write(m->cfg.mem.ctx, m->cfg.gsm_base + (uint64_t)index * GEN9_GGTT_PTE_SIZE, b,
+                         sizeof(b)))
         return IGPU_EFAULT;
     return IGPU_OK;
 }
@@ -76,8 +77,9 @@ int model_ggtt_write_run(struct igpu_model *m, uint32_t index, uint32_t n, const
             k = WRITE_RUN_CHUNK;
         for (uint32_t i = 0; i < k; i++)
             le64_store(b + i * GEN9_GGTT_PTE_SIZE, ptes[done + i]);
-        if (m->cfg.mem.write(m->cfg.mem.ctx, m->cfg.gsm_base + (uint64_t)(index + done) * GEN9_GGTT_PTE_SIZE,
-                             b, (size_t)k * GEN9_GGTT_PTE_SIZE))
+        if (m->cfg.mem.write(m->cfg.mem.ctx,
+                             m->cfg.gsm_base + (uint64_t)(index + done) * GEN9_GGTT_PTE_SIZE, b,
+                             (size_t)k * GEN9_GGTT_PTE_SIZE))
             return IGPU_EFAULT;
         done += k;
     }
@@ -154,7 +156,7 @@ static int ppgtt_translate(struct igpu_model *m, const struct model_engine *en, 
             return IGPU_EFAULT;
         }
         if (level > 0 && level < GEN9_PPGTT_TOP_LEVEL && (e & GEN9_PPGTT_PDE_PS)) {
-            *why = IGPU_FAULT_PPGTT_NOT_PRESENT;    /* huge page: not implemented */
+            *why = IGPU_FAULT_PPGTT_NOT_PRESENT; /* huge page: not implemented */
             return IGPU_EFAULT;
         }
         if (level == 0) {
@@ -202,9 +204,8 @@ static int gm_rw(struct igpu_model *m, const struct model_engine *ppgtt_en, uint
     return IGPU_OK;
 }
 
-bool model_gm_access_in(struct igpu_model *m, struct model_engine *en, bool ppgtt,
-                        uint64_t gaddr, void *buf, size_t len, bool write,
-                        enum igpu_model_access kind)
+bool model_gm_access_in(struct igpu_model *m, struct model_engine *en, bool ppgtt, uint64_t gaddr,
+                        void *buf, size_t len, bool write, enum igpu_model_access kind)
 {
     enum igpu_fault_reason why = IGPU_FAULT_NONE;
     uint64_t at = gaddr;
@@ -220,8 +221,8 @@ bool model_gm_access_in(struct igpu_model *m, struct model_engine *en, bool ppgt
         return false;
     }
     if (m->cfg.gm_check && m->cfg.gm_check(m->cfg.gm_check_ctx, en->id, gaddr, len, kind)) {
-        snprintf(d, sizeof(d), "%s of %zu bytes at 0x%" PRIx64 " denied",
-                 write ? "write" : "read", len, gaddr);
+        snprintf(d, sizeof(d), "%s of %zu bytes at 0x%" PRIx64 " denied", write ? "write" : "read",
+                 len, gaddr);
         model_fault(m, en, IGPU_FAULT_ACCESS_DENIED, gaddr, d);
         return false;
     }
@@ -241,8 +242,8 @@ bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gad
     return model_gm_access_in(m, en, ppgtt, gaddr, buf, len, write, kind);
 }
 
-bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,
-                     uint32_t *val, enum igpu_model_access kind)
+bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, uint32_t *val,
+                     enum igpu_model_access kind)
 {
     uint8_t b[4];
     if (!model_gm_access(m, en, gaddr, b, 4, false, kind))
@@ -251,8 +252,8 @@ bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gad
     return true;
 }
 
-bool model_gm_write32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,
-                      uint32_t val, enum igpu_model_access kind)
+bool model_gm_write32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, uint32_t val,
+                      enum igpu_model_access kind)
 {
     uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16),
                      (uint8_t)(val >> 24) };

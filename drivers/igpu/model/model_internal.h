@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>      /* snprintf only */
+#include <stdio.h> /* snprintf only */
 
 #include "drivers/igpu/cs/cs.h"
 #include "drivers/igpu/gen9_context.h"
@@ -19,24 +19,24 @@
 
 /* Translation cache: direct-mapped, emptied only by GGTT invalidation (like the hardware's
  * GTT TLBs, which do not snoop GGTT writes). */
-#define MODEL_TLB_SIZE      512u
+#define MODEL_TLB_SIZE 512u
 
 /* Bytes of a blit row handled at once (a multiple of every pixel size). The buffers live in
  * the engine, not on the stack: the hypervisor's stacks are small. */
-#define MODEL_BLIT_CHUNK    4096u
+#define MODEL_BLIT_CHUNK 4096u
 
 /* The longest blit command (XY_SRC_COPY_BLT). */
-#define MODEL_BLIT_MAX_DW   10u
+#define MODEL_BLIT_MAX_DW 10u
 
 struct model_tlb_entry {
-    uint32_t tag;             /* page index + 1; 0 = empty */
+    uint32_t tag; /* page index + 1; 0 = empty */
     uint64_t pte;
 };
 
 /* A surface a blit reads or writes. */
 struct model_surf {
     uint64_t base;
-    uint32_t pitch;          /* bytes */
+    uint32_t pitch; /* bytes */
     enum igpu_tiling tiling;
 };
 
@@ -45,14 +45,14 @@ struct model_surf {
 struct model_blit {
     bool active;
     uint32_t rop, cpp;
-    uint8_t mask[4];         /* per byte of a pixel: 0xFF written, 0 kept */
+    uint8_t mask[4]; /* per byte of a pixel: 0xFF written, 0 kept */
     bool full_mask;
-    uint8_t pat[4];          /* the solid colour, little-endian */
+    uint8_t pat[4]; /* the solid colour, little-endian */
     bool has_src;
     struct model_surf dst, src;
     int32_t dx, dy, sx, sy, w, h;
     int32_t rows_done;
-    uint32_t cmd[MODEL_BLIT_MAX_DW];   /* the command, kept for a context save mid-blit */
+    uint32_t cmd[MODEL_BLIT_MAX_DW]; /* the command, kept for a context save mid-blit */
     uint32_t len;
     uint64_t cmd_gaddr;
 };
@@ -63,14 +63,22 @@ struct model_blit {
  * at all), so the model keeps a record of its own in the register-state page after the
  * layout's closing MI_BATCH_BUFFER_END, which no restore executes.  A save always writes it
  * (magic 0 when there is nothing to resume); images built by igpu_lrc_init_state() have it 0. */
-#define MODEL_RESUME_DW         (GEN9_LRC_STATE_DW + 2u)
-#define MODEL_RESUME_MAGIC      0x4D524553u     /* "MRES" */
-#define MODEL_RESUME_PPGTT1     (1u << 8)       /* in MODEL_RESUME_LEVEL: level 1 is a PPGTT batch */
-#define MODEL_RESUME_PPGTT2     (1u << 9)       /* ... level 2 */
+#define MODEL_RESUME_DW     (GEN9_LRC_STATE_DW + 2u)
+#define MODEL_RESUME_MAGIC  0x4D524553u /* "MRES" */
+#define MODEL_RESUME_PPGTT1 (1u << 8)   /* in MODEL_RESUME_LEVEL: level 1 is a PPGTT batch */
+#define MODEL_RESUME_PPGTT2 (1u << 9)   /* ... level 2 */
 enum {
-    MODEL_RESUME_MAGIC_AT = 0, MODEL_RESUME_LEVEL, MODEL_RESUME_BB1_LO, MODEL_RESUME_BB1_HI,
-    MODEL_RESUME_BB2_LO, MODEL_RESUME_BB2_HI, MODEL_RESUME_BLIT_ROWS, MODEL_RESUME_BLIT_LEN,
-    MODEL_RESUME_BLIT_GADDR_LO, MODEL_RESUME_BLIT_GADDR_HI, MODEL_RESUME_BLIT_CMD,
+    MODEL_RESUME_MAGIC_AT = 0,
+    MODEL_RESUME_LEVEL,
+    MODEL_RESUME_BB1_LO,
+    MODEL_RESUME_BB1_HI,
+    MODEL_RESUME_BB2_LO,
+    MODEL_RESUME_BB2_HI,
+    MODEL_RESUME_BLIT_ROWS,
+    MODEL_RESUME_BLIT_LEN,
+    MODEL_RESUME_BLIT_GADDR_LO,
+    MODEL_RESUME_BLIT_GADDR_HI,
+    MODEL_RESUME_BLIT_CMD,
     MODEL_RESUME_DWORDS = MODEL_RESUME_BLIT_CMD + MODEL_BLIT_MAX_DW
 };
 
@@ -86,17 +94,17 @@ struct model_engine {
 
     /* registers owned by the engine */
     uint32_t hws_pga;
-    bool hws_valid;           /* HWS_PGA written since reset: CSB is mirrored there */
+    bool hws_valid; /* HWS_PGA written since reset: CSB is mirrored there */
     uint32_t hwstam;
-    uint32_t mi_mode;         /* masked; STOP_RING honoured */
-    uint32_t imr;             /* RING_IMR: events masked before reaching the GT IIR */
-    uint32_t gfx_mode;        /* masked; RUN_LIST_ENABLE required for ELSP */
-    uint32_t reset_ctl;       /* masked */
+    uint32_t mi_mode;   /* masked; STOP_RING honoured */
+    uint32_t imr;       /* RING_IMR: events masked before reaching the GT IIR */
+    uint32_t gfx_mode;  /* masked; RUN_LIST_ENABLE required for ELSP */
+    uint32_t reset_ctl; /* masked */
     uint32_t gpr[GEN9_CS_GPR_COUNT * 2];
-    uint32_t ctx_ctrl;        /* CONTEXT_CONTROL (masked), as the last restore left it */
-    uint32_t lrc_store[GEN9_LRC_REGS];  /* context registers the model keeps but does not act on */
-    uint8_t lrc_kind[GEN9_LRC_REGS];    /* what each layout register is to the model */
-    uint8_t lrc_gpr[GEN9_LRC_REGS];     /* for a GPR dword: its index in gpr[] */
+    uint32_t ctx_ctrl;                 /* CONTEXT_CONTROL (masked), as the last restore left it */
+    uint32_t lrc_store[GEN9_LRC_REGS]; /* context registers the model keeps but does not act on */
+    uint8_t lrc_kind[GEN9_LRC_REGS];   /* what each layout register is to the model */
+    uint8_t lrc_gpr[GEN9_LRC_REGS];    /* for a GPR dword: its index in gpr[] */
     /* register-state page being restored/saved, through the resume record */
     uint32_t lrc_buf[MODEL_RESUME_DW + MODEL_RESUME_DWORDS];
     uint32_t elsp_dw[4];
@@ -104,10 +112,10 @@ struct model_engine {
 
     /* execlists: the running list and one pending (queued by an ELSP write while active) */
     struct model_execlist cur;
-    unsigned cur_elem;        /* element of cur running */
+    unsigned cur_elem; /* element of cur running */
     struct model_execlist pend;
-    bool need_restore;        /* element cur_elem must be loaded before executing */
-    bool lite_restore;        /* reload only the tail of the running context */
+    bool need_restore; /* element cur_elem must be loaded before executing */
+    bool lite_restore; /* reload only the tail of the running context */
 
     /* running context */
     uint64_t desc;
@@ -121,19 +129,19 @@ struct model_engine {
      * PPGTT (non-privileged) batches, the command being executed (ACTHD), NOPID, and the
      * arbitration state (MI_ARB_CHECK, MI_ARB_ON_OFF). */
     struct igpu_cs cs;
-    uint64_t pml4;            /* the running context's PPGTT (legacy 64-bit: PDP0), 0: none */
-    struct model_blit blit;   /* a blit in progress */
+    uint64_t pml4;          /* the running context's PPGTT (legacy 64-bit: PDP0), 0: none */
+    struct model_blit blit; /* a blit in progress */
 
     /* context status buffer */
     uint32_t csb[GEN9_CSB_ENTRIES][2];
-    uint32_t csb_wp, csb_rp;  /* hardware write pointer, software read pointer */
+    uint32_t csb_wp, csb_rp; /* hardware write pointer, software read pointer */
 
     /* execlist queue slots (RING_EXECLIST_STATUS): which slot runs, which is written next */
     unsigned slot_cur, slot_wp;
 
     /* time, in picoseconds so per-pixel costs add up exactly */
-    uint64_t clock_ps;        /* the engine's clock: work done plus idle time let pass */
-    uint64_t busy_ps;         /* modelled work only */
+    uint64_t clock_ps; /* the engine's clock: work done plus idle time let pass */
+    uint64_t busy_ps;  /* modelled work only */
 
     struct igpu_model_stats stats;
     struct igpu_model_fault fault;
@@ -147,10 +155,10 @@ struct igpu_model {
     struct model_tlb_entry tlb[MODEL_TLB_SIZE];
 
     uint64_t fence[GEN9_FENCE_COUNT];
-    uint32_t bcs_swctrl;      /* masked */
-    uint32_t master_irq;      /* control bit only; pending bits computed */
+    uint32_t bcs_swctrl; /* masked */
+    uint32_t master_irq; /* control bit only; pending bits computed */
     uint32_t gt_imr, gt_iir, gt_ier;
-    uint32_t fw_req[3];       /* forcewake request registers (masked); acks mirror them */
+    uint32_t fw_req[3]; /* forcewake request registers (masked); acks mirror them */
     bool irq_line;
 };
 
@@ -161,10 +169,8 @@ int model_reg_read(struct igpu_model *m, uint32_t reg, uint32_t *val);
 int model_reg_write(struct igpu_model *m, uint32_t reg, uint32_t val);
 /* Register access from a command (LRI/LRM write, SRM read): only registers the model lets
  * commands touch. Returns IGPU_OK or IGPU_EUNSUPPORTED. */
-int model_cmd_reg_write(struct igpu_model *m, struct model_engine *en, uint32_t reg,
-                        uint32_t val);
-int model_cmd_reg_read(struct igpu_model *m, struct model_engine *en, uint32_t reg,
-                       uint32_t *val);
+int model_cmd_reg_write(struct igpu_model *m, struct model_engine *en, uint32_t reg, uint32_t val);
+int model_cmd_reg_read(struct igpu_model *m, struct model_engine *en, uint32_t reg, uint32_t *val);
 uint64_t model_timestamp_ticks(const struct igpu_model *m, const struct model_engine *en);
 
 /* ---- model_ggtt.c ---- */
@@ -183,15 +189,14 @@ static inline bool model_in_ppgtt(const struct model_engine *en)
  * Returns true on success.  model_gm_access_in() goes through the context's PPGTT if `ppgtt`,
  * else through the GGTT and cfg.gm_check; model_gm_access() picks the PPGTT for a blit's
  * surfaces inside a PPGTT batch (kind READ or WRITE) and the GGTT for everything else. */
-bool model_gm_access_in(struct igpu_model *m, struct model_engine *en, bool ppgtt,
-                        uint64_t gaddr, void *buf, size_t len, bool write,
-                        enum igpu_model_access kind);
+bool model_gm_access_in(struct igpu_model *m, struct model_engine *en, bool ppgtt, uint64_t gaddr,
+                        void *buf, size_t len, bool write, enum igpu_model_access kind);
 bool model_gm_access(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, void *buf,
                      size_t len, bool write, enum igpu_model_access kind);
-bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,
-                     uint32_t *val, enum igpu_model_access kind);
-bool model_gm_write32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr,
-                      uint32_t val, enum igpu_model_access kind);
+bool model_gm_read32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, uint32_t *val,
+                     enum igpu_model_access kind);
+bool model_gm_write32(struct igpu_model *m, struct model_engine *en, uint64_t gaddr, uint32_t val,
+                      enum igpu_model_access kind);
 
 /* ---- model_execlist.c ---- */
 void model_engine_reset(struct igpu_model *m, struct model_engine *en);

@@ -30,8 +30,8 @@ int igpu_model_ctx_init(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
     }
     rc = igpu_lrc_init_state(state, STATE_PAGE_DW, e, NULL, ring_gaddr, ring_size, 0, 0);
     if (rc == IGPU_OK)
-        rc = igpu_model_gm_write(m, (uint64_t)lrca + GEN9_LRC_PPHWSP_PN * GEN9_GTT_PAGE_SIZE,
-                                 page, GEN9_GTT_PAGE_SIZE);
+        rc = igpu_model_gm_write(m, (uint64_t)lrca + GEN9_LRC_PPHWSP_PN * GEN9_GTT_PAGE_SIZE, page,
+                                 GEN9_GTT_PAGE_SIZE);
     if (rc == IGPU_OK) {
         /* Stored little-endian, as the engine reads it. */
         for (unsigned i = 0; i < STATE_PAGE_DW; i++) {
@@ -63,12 +63,12 @@ static int write32(struct igpu_model *m, uint64_t gaddr, uint32_t v)
     return igpu_model_gm_write(m, gaddr, b, 4);
 }
 
-int igpu_model_submit_ring(struct igpu_model *m, enum igpu_engine e, uint32_t lrca,
-                           uint32_t ctx_id, const uint32_t *cmds, size_t n_dw)
+int igpu_model_submit_ring(struct igpu_model *m, enum igpu_engine e, uint32_t lrca, uint32_t ctx_id,
+                           const uint32_t *cmds, size_t n_dw)
 {
     uint64_t st = (uint64_t)lrca + GEN9_LRC_STATE_OFFSET;
     uint32_t head, tail, start, ctl, size, room;
-    size_t padded = (n_dw + 1u) & ~(size_t)1u;        /* the tail is qword aligned */
+    size_t padded = (n_dw + 1u) & ~(size_t)1u; /* the tail is qword aligned */
     int rc;
 
     if (!m || !model_engine(m, e) || (n_dw && !cmds) || (lrca & GEN9_GTT_PAGE_MASK))
@@ -111,8 +111,7 @@ int igpu_model_submit_ring(struct igpu_model *m, enum igpu_engine e, uint32_t lr
         return rc;
     return igpu_elsp_submit(&m->igpu, e,
                             gen9_ctx_desc(lrca, ctx_id,
-                                          GEN9_CTX_PRIVILEGE |
-                                              (GEN9_CTX_ADDR_LEGACY_32B
-                                               << GEN9_CTX_ADDRESSING_MODE_SHIFT)),
+                                          GEN9_CTX_PRIVILEGE | (GEN9_CTX_ADDR_LEGACY_32B
+                                                                << GEN9_CTX_ADDRESSING_MODE_SHIFT)),
                             0);
 }

@@ -15,8 +15,7 @@
 
 /* ---- Shared operand checks ---- */
 
-static enum igpu_scan_err check_mem(struct scan_ctx *c, uint32_t op, uint64_t addr,
-                                    uint64_t size)
+static enum igpu_scan_err check_mem(struct scan_ctx *c, uint32_t op, uint64_t addr, uint64_t size)
 {
     if (!igpu_scan_ranges_contain(c->cfg->ranges, c->cfg->n_ranges, addr, size))
         return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, op, addr);
@@ -43,8 +42,8 @@ static enum igpu_scan_err check_access(struct scan_ctx *c, uint32_t op, uint64_t
 /* i915 profile: a post-sync into the running context's own status page, at byte `off` of it
  * (PIPE_CONTROL_STORE_DATA_INDEX / MI_FLUSH_DW_STORE_INDEX; i915's LRC_PPHWSP_SCRATCH_ADDR).
  * Tessera's own guests never get this: the status page is the context owner's. */
-static enum igpu_scan_err check_store_index(struct scan_ctx *c, uint32_t flags_op,
-                                            uint32_t flags, uint32_t off, uint64_t size)
+static enum igpu_scan_err check_store_index(struct scan_ctx *c, uint32_t flags_op, uint32_t flags,
+                                            uint32_t off, uint64_t size)
 {
     if (!c->cfg->i915)
         return scan_reject(c, IGPU_SCAN_E_PRIVILEGED_OP, flags_op, flags);
@@ -69,8 +68,7 @@ static enum igpu_scan_err get_addr(struct scan_ctx *c, const uint32_t *cmd, uint
 }
 
 /* Register operand of LRI/LRM/SRM: offset bits 22:2 only, and allowed for this access. */
-static enum igpu_scan_err check_reg(struct scan_ctx *c, uint32_t op, uint32_t reg,
-                                    uint32_t access)
+static enum igpu_scan_err check_reg(struct scan_ctx *c, uint32_t op, uint32_t reg, uint32_t access)
 {
     size_t i;
 
@@ -86,8 +84,7 @@ static enum igpu_scan_err check_reg(struct scan_ctx *c, uint32_t op, uint32_t re
 
 /* ---- MI ---- */
 
-enum igpu_scan_err scan_check_user_interrupt(struct scan_ctx *c, const uint32_t *cmd,
-                                             uint32_t len)
+enum igpu_scan_err scan_check_user_interrupt(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
 {
     (void)cmd;
     (void)len;
@@ -147,8 +144,8 @@ enum igpu_scan_err scan_check_sdi(struct scan_ctx *c, const uint32_t *cmd, uint3
     e = get_addr(c, cmd, GEN9_MI_SDI_DW_ADDR_LO, qword ? 8 : 4, &addr);
     if (e)
         return e;
-    e = check_access(c, GEN9_MI_SDI_DW_ADDR_LO, addr, qword ? 8 : 4,
-                     !(hdr & GEN9_MI_SDI_USE_GGTT), true);
+    e = check_access(c, GEN9_MI_SDI_DW_ADDR_LO, addr, qword ? 8 : 4, !(hdr & GEN9_MI_SDI_USE_GGTT),
+                     true);
     if (e)
         return e;
     c->res->mem_writes++;
@@ -223,7 +220,7 @@ enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, 
     if (hdr & GEN9_MI_FLUSH_DW_NOTIFY)
         c->res->notifies++;
     if (op == GEN9_MI_FLUSH_DW_OP_NONE)
-        return IGPU_SCAN_OK;                    /* no post-sync write: address unused */
+        return IGPU_SCAN_OK; /* no post-sync write: address unused */
     size = (op == GEN9_MI_FLUSH_DW_OP_STOREDW && len == GEN9_MI_FLUSH_DW_DW_LEN) ? 4 : 8;
     if (hdr & GEN9_MI_FLUSH_DW_STORE_INDEX) {
         e = check_store_index(c, 0, hdr, lo & ~GEN9_MI_FLUSH_DW_USE_GTT, size);
@@ -246,8 +243,8 @@ enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, 
     addr = gen9_gm_addr(lo, cmd[GEN9_MI_FLUSH_DW_DW_ADDR_HI], GEN9_MI_FLUSH_DW_ADDR_MASK);
     /* Immediate data is a dword in the 4-dw form, a qword in the 5-dw form; a timestamp is
      * always a qword (size, above). */
-    e = check_access(c, GEN9_MI_FLUSH_DW_DW_ADDR_LO, addr, size,
-                     !(lo & GEN9_MI_FLUSH_DW_USE_GTT), true);
+    e = check_access(c, GEN9_MI_FLUSH_DW_DW_ADDR_LO, addr, size, !(lo & GEN9_MI_FLUSH_DW_USE_GTT),
+                     true);
     if (e)
         return e;
     c->res->mem_writes++;
@@ -256,8 +253,7 @@ enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, 
 
 /* ---- 3D ---- */
 
-enum igpu_scan_err scan_check_pipe_control(struct scan_ctx *c, const uint32_t *cmd,
-                                           uint32_t len)
+enum igpu_scan_err scan_check_pipe_control(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
 {
     uint32_t flags = cmd[GEN9_PIPE_CONTROL_DW_FLAGS];
     uint64_t addr;
@@ -288,8 +284,7 @@ enum igpu_scan_err scan_check_pipe_control(struct scan_ctx *c, const uint32_t *c
     if (!(flags & GEN9_PIPE_CONTROL_GLOBAL_GTT) && !c->cfg->ppgtt)
         return scan_reject(c, IGPU_SCAN_E_PPGTT, GEN9_PIPE_CONTROL_DW_FLAGS, flags);
     /* Every post-sync operation writes a qword. */
-    e = get_addr(c, cmd, GEN9_PIPE_CONTROL_DW_ADDR_LO, GEN9_PIPE_CONTROL_POST_SYNC_BYTES,
-                 &addr);
+    e = get_addr(c, cmd, GEN9_PIPE_CONTROL_DW_ADDR_LO, GEN9_PIPE_CONTROL_POST_SYNC_BYTES, &addr);
     if (!e)
         e = check_access(c, GEN9_PIPE_CONTROL_DW_ADDR_LO, addr, GEN9_PIPE_CONTROL_POST_SYNC_BYTES,
                          !(flags & GEN9_PIPE_CONTROL_GLOBAL_GTT), true);
@@ -313,12 +308,12 @@ enum igpu_scan_err scan_check_pipe_control(struct scan_ctx *c, const uint32_t *c
 
 /* The rectangle a blit touches on one surface. */
 struct blit_surface {
-    uint32_t addr_op;     /* operand index of the address, for error reports */
-    uint32_t pitch_op;    /* operand index of the pitch */
+    uint32_t addr_op;  /* operand index of the address, for error reports */
+    uint32_t pitch_op; /* operand index of the pitch */
     uint64_t base;
-    int32_t pitch;        /* signed field value: bytes, or dwords if tiled */
+    int32_t pitch; /* signed field value: bytes, or dwords if tiled */
     bool tiled;
-    uint32_t x, y;        /* top-left pixel */
+    uint32_t x, y; /* top-left pixel */
 };
 
 static enum igpu_scan_err check_surface(struct scan_ctx *c, const struct blit_surface *s,
@@ -326,7 +321,7 @@ static enum igpu_scan_err check_surface(struct scan_ctx *c, const struct blit_su
 {
     uint64_t first, end, pitch;
 
-    if (s->pitch < 0)       /* bottom-up surfaces are not supported */
+    if (s->pitch < 0) /* bottom-up surfaces are not supported */
         return scan_reject(c, IGPU_SCAN_E_BLIT_GEOMETRY, s->pitch_op, (uint32_t)s->pitch);
     if (!s->tiled) {
         /* Row r covers [base + r*pitch + x*bpp, ... + (x+w)*bpp): with pitch >= 0 the first
@@ -379,14 +374,15 @@ static void count_blit(struct scan_ctx *c, uint32_t w, uint32_t h, uint32_t bpp)
     c->res->blit_bytes += px * bpp;
 }
 
-enum igpu_scan_err scan_check_xy_color_blt(struct scan_ctx *c, const uint32_t *cmd,
-                                           uint32_t len)
+enum igpu_scan_err scan_check_xy_color_blt(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
 {
     uint32_t br13 = cmd[GEN9_XY_COLOR_BLT_DW_BR13], bpp = gen9_br13_bpp(br13);
     uint32_t w, h;
     struct blit_surface dst = {
-        .addr_op = GEN9_XY_COLOR_BLT_DW_DST_LO, .pitch_op = GEN9_XY_COLOR_BLT_DW_BR13,
-        .pitch = gen9_br13_pitch(br13), .tiled = (cmd[0] & GEN9_BLT_DST_TILED) != 0,
+        .addr_op = GEN9_XY_COLOR_BLT_DW_DST_LO,
+        .pitch_op = GEN9_XY_COLOR_BLT_DW_BR13,
+        .pitch = gen9_br13_pitch(br13),
+        .tiled = (cmd[0] & GEN9_BLT_DST_TILED) != 0,
     };
     enum igpu_scan_err e;
 
@@ -404,19 +400,21 @@ enum igpu_scan_err scan_check_xy_color_blt(struct scan_ctx *c, const uint32_t *c
     return IGPU_SCAN_OK;
 }
 
-enum igpu_scan_err scan_check_xy_src_copy_blt(struct scan_ctx *c, const uint32_t *cmd,
-                                              uint32_t len)
+enum igpu_scan_err scan_check_xy_src_copy_blt(struct scan_ctx *c, const uint32_t *cmd, uint32_t len)
 {
     uint32_t br13 = cmd[GEN9_XY_SRC_COPY_BLT_DW_BR13], bpp = gen9_br13_bpp(br13);
     uint32_t br11 = cmd[GEN9_XY_SRC_COPY_BLT_DW_SRC_PITCH];
     uint32_t src_tl = cmd[GEN9_XY_SRC_COPY_BLT_DW_SRC_TOPLEFT];
     uint32_t w, h;
     struct blit_surface dst = {
-        .addr_op = GEN9_XY_SRC_COPY_BLT_DW_DST_LO, .pitch_op = GEN9_XY_SRC_COPY_BLT_DW_BR13,
-        .pitch = gen9_br13_pitch(br13), .tiled = (cmd[0] & GEN9_BLT_DST_TILED) != 0,
+        .addr_op = GEN9_XY_SRC_COPY_BLT_DW_DST_LO,
+        .pitch_op = GEN9_XY_SRC_COPY_BLT_DW_BR13,
+        .pitch = gen9_br13_pitch(br13),
+        .tiled = (cmd[0] & GEN9_BLT_DST_TILED) != 0,
     };
     struct blit_surface src = {
-        .addr_op = GEN9_XY_SRC_COPY_BLT_DW_SRC_LO, .pitch_op = GEN9_XY_SRC_COPY_BLT_DW_SRC_PITCH,
+        .addr_op = GEN9_XY_SRC_COPY_BLT_DW_SRC_LO,
+        .pitch_op = GEN9_XY_SRC_COPY_BLT_DW_SRC_PITCH,
         .pitch = (int16_t)(br11 & GEN9_BR11_PITCH_MASK),
         .tiled = (cmd[0] & GEN9_BLT_SRC_TILED) != 0,
     };
@@ -426,8 +424,7 @@ enum igpu_scan_err scan_check_xy_src_copy_blt(struct scan_ctx *c, const uint32_t
     if (br13 & ~BR13_ALLOWED)
         return scan_reject(c, IGPU_SCAN_E_RESERVED_BITS, GEN9_XY_SRC_COPY_BLT_DW_BR13, br13);
     if (br11 & ~GEN9_BR11_PITCH_MASK)
-        return scan_reject(c, IGPU_SCAN_E_RESERVED_BITS, GEN9_XY_SRC_COPY_BLT_DW_SRC_PITCH,
-                           br11);
+        return scan_reject(c, IGPU_SCAN_E_RESERVED_BITS, GEN9_XY_SRC_COPY_BLT_DW_SRC_PITCH, br11);
     if (gen9_blt_x(src_tl) < 0 || gen9_blt_y(src_tl) < 0)
         return scan_reject(c, IGPU_SCAN_E_BLIT_GEOMETRY, GEN9_XY_SRC_COPY_BLT_DW_SRC_TOPLEFT,
                            src_tl);
@@ -464,8 +461,9 @@ const struct scan_cmd_desc *scan_gfxpipe_desc(struct scan_ctx *c, uint32_t hdr)
     d->len_min = g->len_min;
     d->len_max = g->len_max;
     d->len_mask = g->subtype == GEN9_GFXPIPE_SINGLE_DW ? 0
-                : g->subtype == GEN9_GFXPIPE_MEDIA ? GEN9_MEDIA_LEN_MASK : GEN9_3D_LEN_MASK;
-    d->flags_ok = ~0u;          /* state headers carry fields (MOCS, ...); nothing executes */
+                : g->subtype == GEN9_GFXPIPE_MEDIA     ? GEN9_MEDIA_LEN_MASK
+                                                       : GEN9_3D_LEN_MASK;
+    d->flags_ok = ~0u; /* state headers carry fields (MOCS, ...); nothing executes */
     d->check = scan_check_gfxpipe;
     return d;
 }

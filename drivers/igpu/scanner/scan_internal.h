@@ -17,7 +17,7 @@
 #define SCAN_ENG_BCS  (1u << IGPU_BCS)
 #define SCAN_ENG_VCS  (1u << IGPU_VCS)
 #define SCAN_ENG_VECS (1u << IGPU_VECS)
-#define SCAN_ENG_XCS  (SCAN_ENG_BCS | SCAN_ENG_VCS | SCAN_ENG_VECS)   /* MI_FLUSH_DW engines */
+#define SCAN_ENG_XCS  (SCAN_ENG_BCS | SCAN_ENG_VCS | SCAN_ENG_VECS) /* MI_FLUSH_DW engines */
 #define SCAN_ENG_ALL  (SCAN_ENG_RCS | SCAN_ENG_XCS)
 
 /* One element of the path of batches being executed (calls and chained starts), for loop
@@ -31,37 +31,36 @@ struct scan_path_elem {
 struct scan_ctx;
 
 /* Operand check of one command: cmd[0..len) is complete; records workload facts. */
-typedef enum igpu_scan_err (*scan_check_fn)(struct scan_ctx *c, const uint32_t *cmd,
-                                            uint32_t len);
+typedef enum igpu_scan_err (*scan_check_fn)(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 
 struct scan_cmd_desc {
     const char *name;
-    uint8_t engines;        /* SCAN_ENG_* that execute it */
-    bool forbidden;         /* known, but a guest may never use it */
-    bool i915_ok;           /* ... except an i915 guest (the i915 profile) */
-    uint16_t len_min;       /* total dwords, inclusive bounds */
+    uint8_t engines;  /* SCAN_ENG_* that execute it */
+    bool forbidden;   /* known, but a guest may never use it */
+    bool i915_ok;     /* ... except an i915 guest (the i915 profile) */
+    uint16_t len_min; /* total dwords, inclusive bounds */
     uint16_t len_max;
-    uint32_t len_mask;      /* DWord Length field; 0 = single dword, no field */
-    uint32_t flags_ok;      /* other header bits a guest may set */
-    scan_check_fn check;    /* NULL: nothing beyond the header to check */
+    uint32_t len_mask;   /* DWord Length field; 0 = single dword, no field */
+    uint32_t flags_ok;   /* other header bits a guest may set */
+    scan_check_fn check; /* NULL: nothing beyond the header to check */
 };
 
 struct scan_ctx {
     const struct igpu_scan_config *cfg;
     const struct igpu_scan_cost *cost;
     struct igpu_scan_result *res;
-    unsigned depth_limit;           /* min(cfg->max_depth, IGPU_SCAN_HW_MAX_DEPTH) */
+    unsigned depth_limit; /* min(cfg->max_depth, IGPU_SCAN_HW_MAX_DEPTH) */
     /* The buffer and command being looked at, for error reports. */
-    unsigned level;                 /* 0 = ring slice */
+    unsigned level; /* 0 = ring slice */
     uint64_t buf_gm;
     uint32_t cur_off;
     uint32_t cur_hdr;
-    size_t shadow_used;             /* dwords of cfg->shadow in use */
+    size_t shadow_used; /* dwords of cfg->shadow in use */
     struct scan_path_elem path[IGPU_SCAN_PATH_MAX];
     unsigned n_path;
-    bool in_ppgtt;                  /* the buffer being decoded is a PPGTT batch */
-    uint32_t topology;              /* i915: last 3DSTATE_VF_TOPOLOGY, or unknown */
-    struct scan_cmd_desc gfx_desc;  /* i915: the render GFXPIPE command being decoded */
+    bool in_ppgtt;                 /* the buffer being decoded is a PPGTT batch */
+    uint32_t topology;             /* i915: last 3DSTATE_VF_TOPOLOGY, or unknown */
+    struct scan_cmd_desc gfx_desc; /* i915: the render GFXPIPE command being decoded */
 };
 
 /* The descriptor for a header dword, or NULL if the command is unknown. */
@@ -88,18 +87,15 @@ enum igpu_scan_err scan_reject(struct scan_ctx *c, enum igpu_scan_err code, uint
                                uint64_t detail);
 
 /* Operand checks (scan_check.c). */
-enum igpu_scan_err scan_check_user_interrupt(struct scan_ctx *c, const uint32_t *cmd,
-                                             uint32_t len);
+enum igpu_scan_err scan_check_user_interrupt(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 enum igpu_scan_err scan_check_bb_start(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 enum igpu_scan_err scan_check_sdi(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 enum igpu_scan_err scan_check_lri(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 enum igpu_scan_err scan_check_srm(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 enum igpu_scan_err scan_check_lrm(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 enum igpu_scan_err scan_check_flush_dw(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
-enum igpu_scan_err scan_check_pipe_control(struct scan_ctx *c, const uint32_t *cmd,
-                                           uint32_t len);
-enum igpu_scan_err scan_check_xy_color_blt(struct scan_ctx *c, const uint32_t *cmd,
-                                           uint32_t len);
+enum igpu_scan_err scan_check_pipe_control(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
+enum igpu_scan_err scan_check_xy_color_blt(struct scan_ctx *c, const uint32_t *cmd, uint32_t len);
 enum igpu_scan_err scan_check_xy_src_copy_blt(struct scan_ctx *c, const uint32_t *cmd,
                                               uint32_t len);
 

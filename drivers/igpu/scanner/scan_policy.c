@@ -25,22 +25,24 @@
  *    the scanner's bounds for a tiled blit already hold for either tiling (scan_check.c).
  *    (Leaving it out would keep guests from Y-major tiled blits for no isolation gain.)
  */
-#define GPR_BYTES (GEN9_CS_GPR_COUNT * 8u)          /* sixteen 64-bit registers */
-#define ENGINE_REGS(base)                                                               \
+#define GPR_BYTES (GEN9_CS_GPR_COUNT * 8u) /* sixteen 64-bit registers */
+#define ENGINE_REGS(base) \
     { GEN9_RING_CS_GPR(base, 0), GPR_BYTES, IGPU_SCAN_REG_READ | IGPU_SCAN_REG_WRITE }, \
-    { GEN9_RING_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ },                               \
-    { GEN9_RING_TIMESTAMP_UDW(base), 4, IGPU_SCAN_REG_READ },                           \
-    { GEN9_RING_CTX_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ }
+        { GEN9_RING_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ }, \
+        { GEN9_RING_TIMESTAMP_UDW(base), 4, IGPU_SCAN_REG_READ }, \
+    { \
+        GEN9_RING_CTX_TIMESTAMP(base), 4, IGPU_SCAN_REG_READ \
+    }
 
 const struct igpu_scan_reg igpu_scan_default_regs_rcs[] = { ENGINE_REGS(GEN9_RCS_BASE) };
-const size_t igpu_scan_default_regs_rcs_count =
-    sizeof(igpu_scan_default_regs_rcs) / sizeof(igpu_scan_default_regs_rcs[0]);
+const size_t igpu_scan_default_regs_rcs_count = sizeof(igpu_scan_default_regs_rcs) /
+                                                sizeof(igpu_scan_default_regs_rcs[0]);
 const struct igpu_scan_reg igpu_scan_default_regs_bcs[] = {
     ENGINE_REGS(GEN9_BCS_BASE),
     { GEN9_BCS_SWCTRL, 4, IGPU_SCAN_REG_READ | IGPU_SCAN_REG_WRITE },
 };
-const size_t igpu_scan_default_regs_bcs_count =
-    sizeof(igpu_scan_default_regs_bcs) / sizeof(igpu_scan_default_regs_bcs[0]);
+const size_t igpu_scan_default_regs_bcs_count = sizeof(igpu_scan_default_regs_bcs) /
+                                                sizeof(igpu_scan_default_regs_bcs[0]);
 
 /* Used when the caller gives no cost parameters.  The same order-of-magnitude Skylake GT2
  * figures as the model's defaults (igpu_model_cost_defaults(), docs/igpu-model.md), so an
@@ -76,7 +78,8 @@ static const char *const err_text[IGPU_SCAN_E_COUNT] = {
     [IGPU_SCAN_E_BATCH_OVERRUN] = "batch runs out of the allowed ranges",
     [IGPU_SCAN_E_READ_FAULT] = "guest memory could not be read",
     [IGPU_SCAN_E_SHADOW_FULL] = "shadow buffer full",
-    [IGPU_SCAN_E_NO_3D_MEDIA] = "draw, kernel or media command (RCS/VCS/VECS: MI only, no 3D or media)",
+    [IGPU_SCAN_E_NO_3D_MEDIA] =
+        "draw, kernel or media command (RCS/VCS/VECS: MI only, no 3D or media)",
     [IGPU_SCAN_E_PPGTT_MAP] = "PPGTT address not mapped to the guest's own memory",
 };
 
@@ -98,11 +101,11 @@ int igpu_scan_error_format(const struct igpu_scan_error *e, char *buf, size_t le
     else
         snprintf(where, sizeof(where), "level-%u batch 0x%" PRIx64, e->level, e->buf_gm);
     /* Type-3 commands of the video engines are MFX/VEBOX, not the render names. */
-    bool video = (e->engine == IGPU_VCS || e->engine == IGPU_VECS) &&
-                 (e->header >> 29) == 3u;
-    return snprintf(buf, len, "%s: %s (header 0x%08" PRIx32 ") at %s dword %" PRIu32
-                    " (command at %" PRIu32 "), detail 0x%" PRIx64,
+    bool video = (e->engine == IGPU_VCS || e->engine == IGPU_VECS) && (e->header >> 29) == 3u;
+    return snprintf(buf, len,
+                    "%s: %s (header 0x%08" PRIx32 ") at %s dword %" PRIu32 " (command at %" PRIu32
+                    "), detail 0x%" PRIx64,
                     igpu_scan_strerror(e->code),
-                    video ? "MFX/VEBOX command" : igpu_scan_cmd_name(e->header), e->header,
-                    where, e->dw_offset, e->cmd_offset, e->detail);
+                    video ? "MFX/VEBOX command" : igpu_scan_cmd_name(e->header), e->header, where,
+                    e->dw_offset, e->cmd_offset, e->detail);
 }

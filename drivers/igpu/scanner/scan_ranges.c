@@ -25,7 +25,7 @@ size_t igpu_scan_ranges_normalize(struct igpu_scan_range *r, size_t n)
 
     if (!r)
         return 0;
-    for (i = 0; i < n; i++)                     /* drop empty ranges */
+    for (i = 0; i < n; i++) /* drop empty ranges */
         if (r[i].size != 0)
             r[out++] = r[i];
     n = out;
@@ -36,7 +36,7 @@ size_t igpu_scan_ranges_normalize(struct igpu_scan_range *r, size_t n)
     r[0].size = range_end(&r[0]) - r[0].start;
     for (i = 1; i < n; i++) {
         uint64_t end = range_end(&r[out]);
-        if (r[i].start <= end) {                /* overlapping or adjacent: merge */
+        if (r[i].start <= end) { /* overlapping or adjacent: merge */
             uint64_t e2 = range_end(&r[i]);
             if (e2 > end)
                 r[out].size = e2 - r[out].start;

@@ -14,14 +14,18 @@
 #include "drivers/igpu/gen9_cmd.h"
 #include "drivers/igpu/gen9_gfxpipe.h"
 
-#define MI_FORBIDDEN(op, nm) \
-    [op] = { .name = (nm), .engines = SCAN_ENG_ALL, .forbidden = true }
+#define MI_FORBIDDEN(op, nm) [op] = { .name = (nm), .engines = SCAN_ENG_ALL, .forbidden = true }
 /* Arbitration points: forbidden to Tessera's guests (a guest has no business with preemption),
  * harmless for an i915 guest, whose every request uses them (gen8_emit_fini_breadcrumb_tail(),
  * gen8_emit_bb_start_noarb()): the scheduler's watchdog still bounds a workload. */
 #define MI_ARB(op, nm) \
-    [op] = { .name = (nm), .engines = SCAN_ENG_ALL, .forbidden = true, .i915_ok = true, \
-             .len_min = 1, .len_max = 1, .flags_ok = GEN9_MI_ARB_ENABLE }
+    [op] = { .name = (nm), \
+             .engines = SCAN_ENG_ALL, \
+             .forbidden = true, \
+             .i915_ok = true, \
+             .len_min = 1, \
+             .len_max = 1, \
+             .flags_ok = GEN9_MI_ARB_ENABLE }
 
 static const struct scan_cmd_desc mi_table[GEN9_MI_OPCODE_MASK + 1] = {
     [GEN9_MI_NOOP_OP] = {
@@ -117,8 +121,7 @@ static const struct scan_cmd_desc mi_table[GEN9_MI_OPCODE_MASK + 1] = {
     MI_FORBIDDEN(GEN9_MI_CONDITIONAL_BB_END_OP, "MI_CONDITIONAL_BATCH_BUFFER_END"),
 };
 
-#define BLT_FORBIDDEN(op, nm) \
-    [op] = { .name = (nm), .engines = SCAN_ENG_BCS, .forbidden = true }
+#define BLT_FORBIDDEN(op, nm) [op] = { .name = (nm), .engines = SCAN_ENG_BCS, .forbidden = true }
 
 static const struct scan_cmd_desc blt_table[GEN9_2D_OPCODE_MASK + 1] = {
     [GEN9_XY_COLOR_BLT_OP] = {
@@ -142,8 +145,10 @@ static const struct scan_cmd_desc blt_table[GEN9_2D_OPCODE_MASK + 1] = {
 };
 
 static const struct scan_cmd_desc pipe_control_desc = {
-    .name = "PIPE_CONTROL", .engines = SCAN_ENG_RCS,
-    .len_min = GEN9_PIPE_CONTROL_LEN, .len_max = GEN9_PIPE_CONTROL_LEN,
+    .name = "PIPE_CONTROL",
+    .engines = SCAN_ENG_RCS,
+    .len_min = GEN9_PIPE_CONTROL_LEN,
+    .len_max = GEN9_PIPE_CONTROL_LEN,
     .len_mask = GEN9_3D_LEN_MASK,
     .check = scan_check_pipe_control,
 };
@@ -175,6 +180,6 @@ const char *igpu_scan_cmd_name(uint32_t hdr)
 
     if (d)
         return d->name;
-    g = gen9_gfxpipe_lookup(hdr);       /* 3D and media commands, by their render names */
+    g = gen9_gfxpipe_lookup(hdr); /* 3D and media commands, by their render names */
     return g ? g->name : "unknown command";
 }

@@ -21,14 +21,14 @@
 
 /* The buffer being decoded: the ring slice (fixed) or a batch being copied. */
 struct scan_buf {
-    uint32_t *dw;           /* first dword of the buffer */
-    size_t avail;           /* dwords present (copied so far, for a batch) */
+    uint32_t *dw; /* first dword of the buffer */
+    size_t avail; /* dwords present (copied so far, for a batch) */
     bool is_ring;
-    uint64_t gm;            /* batch: guest address of dw[0] */
-    size_t shadow_off;      /* batch: dw - cfg->shadow */
-    uint64_t gm_limit;      /* batch: end of the allowed range it starts in, dword-trimmed */
-    unsigned calls;         /* batch starts that call (pass 2 has work only if non-zero) */
-    bool ppgtt;             /* batch: a PPGTT batch, read through cfg->ppgtt */
+    uint64_t gm;       /* batch: guest address of dw[0] */
+    size_t shadow_off; /* batch: dw - cfg->shadow */
+    uint64_t gm_limit; /* batch: end of the allowed range it starts in, dword-trimmed */
+    unsigned calls;    /* batch starts that call (pass 2 has work only if non-zero) */
+    bool ppgtt;        /* batch: a PPGTT batch, read through cfg->ppgtt */
 };
 
 enum scan_end { END_RING, END_BB_END, END_CHAIN };
@@ -81,8 +81,7 @@ static enum igpu_scan_err buf_fill(struct scan_ctx *c, struct scan_buf *b, size_
     return IGPU_SCAN_OK;
 }
 
-static inline enum igpu_scan_err buf_ensure(struct scan_ctx *c, struct scan_buf *b,
-                                            size_t need)
+static inline enum igpu_scan_err buf_ensure(struct scan_ctx *c, struct scan_buf *b, size_t need)
 {
     return b->avail >= need ? IGPU_SCAN_OK : buf_fill(c, b, need);
 }
@@ -180,7 +179,7 @@ static void patch_bb_start(const struct scan_ctx *c, uint32_t *cmd, size_t off)
 {
     uint64_t gm = c->cfg->shadow_gm + (uint64_t)off * 4u;
 
-    cmd[0] &= ~GEN9_MI_BB_START_PPGTT;          /* the copy is in the GGTT */
+    cmd[0] &= ~GEN9_MI_BB_START_PPGTT; /* the copy is in the GGTT */
     cmd[GEN9_MI_BB_START_DW_ADDR_LO] = (uint32_t)gm;
     cmd[GEN9_MI_BB_START_DW_ADDR_HI] = (uint32_t)(gm >> 32) & GEN9_ADDR_HI_MASK;
 }
@@ -221,7 +220,7 @@ static enum igpu_scan_err scan_pass2(struct scan_ctx *c, struct scan_buf *b, siz
         uint32_t hdr = b->dw[i];
         size_t child;
 
-        n = cmd_len(scan_lookup(hdr), hdr);     /* pass 1 accepted it: known */
+        n = cmd_len(scan_lookup(hdr), hdr); /* pass 1 accepted it: known */
         if (!is_bb_start(hdr) || !scan_bb_start_is_call(hdr, c->level))
             continue;
         left--;
@@ -271,7 +270,7 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, bool ppgtt, un
                 return scan_reject(c, IGPU_SCAN_E_BATCH_LOOP, GEN9_MI_BB_START_DW_ADDR_LO, gm);
             c->res->ppgtt_loops++;
             if (!chain_cmd)
-                *entry_off = c->shadow_used;    /* not used: an in-place start is not patched */
+                *entry_off = c->shadow_used; /* not used: an in-place start is not patched */
             break;
         }
         if (c->shadow_used >= cfg->shadow_dw)
@@ -287,9 +286,9 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, bool ppgtt, un
             b.gm_limit = 1ull << GEN9_GM_ADDR_BITS;
         } else {
             r = scan_range_find(cfg->ranges, cfg->n_ranges, gm);
-            if (r < 0 || (gm & 3u))     /* the start check makes this unreachable */
+            if (r < 0 || (gm & 3u)) /* the start check makes this unreachable */
                 return scan_reject(c, IGPU_SCAN_E_ADDR_RANGE, GEN9_MI_BB_START_DW_ADDR_LO, gm);
-            scan_note_range(c, r);      /* the batch is read from that range */
+            scan_note_range(c, r); /* the batch is read from that range */
             b.gm_limit = gm + ((cfg->ranges[r].start + cfg->ranges[r].size - gm) & ~(uint64_t)3);
         }
         c->res->batches++;
@@ -302,7 +301,7 @@ static enum igpu_scan_err follow(struct scan_ctx *c, uint64_t gm, bool ppgtt, un
         e = scan_pass1(c, &b, &len, &last, &end);
         if (e)
             return e;
-        c->shadow_used = b.shadow_off + len;    /* drop what was read past the end */
+        c->shadow_used = b.shadow_off + len; /* drop what was read past the end */
         c->path[c->n_path].start = gm;
         c->path[c->n_path].end = gm + (uint64_t)len * 4u;
         c->path[c->n_path].ppgtt = ppgtt;
@@ -353,8 +352,8 @@ static enum igpu_scan_err scan_begin(struct scan_ctx *c, const struct igpu_scan_
     /* The video engines exist only for i915 guests. */
     if ((unsigned)cfg->engine >= (cfg->i915 ? IGPU_NUM_GT_ENGINES : IGPU_NUM_ENGINES) ||
         (cfg->ppgtt && (!cfg->ppgtt->check || !cfg->ppgtt->read)) ||
-        !igpu_scan_ranges_normalized(cfg->ranges, cfg->n_ranges) ||
-        (cfg->n_regs && !cfg->regs) || (cfg->shadow_dw && !cfg->shadow))
+        !igpu_scan_ranges_normalized(cfg->ranges, cfg->n_ranges) || (cfg->n_regs && !cfg->regs) ||
+        (cfg->shadow_dw && !cfg->shadow))
         return scan_reject(c, IGPU_SCAN_E_CONFIG, 0, 0);
     /* The GPU must see the shadow at a dword-aligned 48-bit address, and the guest must not
      * be able to write it: it may not overlap the allowed ranges. */
@@ -384,8 +383,8 @@ static void scan_finish(const struct scan_ctx *c)
                        (uint64_t)res->batches * k->batch_ns;
 }
 
-enum igpu_scan_err igpu_scan_ring(const struct igpu_scan_config *cfg, uint32_t *ring,
-                                  size_t n_dw, struct igpu_scan_result *res)
+enum igpu_scan_err igpu_scan_ring(const struct igpu_scan_config *cfg, uint32_t *ring, size_t n_dw,
+                                  struct igpu_scan_result *res)
 {
     struct scan_ctx c;
     struct scan_buf b;

@@ -51,8 +51,8 @@ enum igpu_scan_err {
     IGPU_SCAN_E_READ_FAULT,       /* the guest-memory read callback failed */
     IGPU_SCAN_E_SHADOW_FULL,      /* the shadow buffer cannot hold the batches */
     /* i915 profile (numbered after the others: TESSERA_REJECT_* keeps its numbers). */
-    IGPU_SCAN_E_NO_3D_MEDIA,      /* a draw, walker or media command: MI only, no 3D or media */
-    IGPU_SCAN_E_PPGTT_MAP,        /* PPGTT address not mapped to the guest's own memory */
+    IGPU_SCAN_E_NO_3D_MEDIA, /* a draw, walker or media command: MI only, no 3D or media */
+    IGPU_SCAN_E_PPGTT_MAP,   /* PPGTT address not mapped to the guest's own memory */
     IGPU_SCAN_E_COUNT
 };
 
@@ -75,8 +75,8 @@ bool igpu_scan_ranges_contain(const struct igpu_scan_range *r, size_t n, uint64_
 
 /* Register allow-list entry: the dword registers in [offset, offset + size) (size in bytes,
  * 4 for one register) and what commands may do with them. */
-#define IGPU_SCAN_REG_READ   0x1u   /* MI_STORE_REGISTER_MEM may read it */
-#define IGPU_SCAN_REG_WRITE  0x2u   /* MI_LOAD_REGISTER_IMM / _MEM may write it */
+#define IGPU_SCAN_REG_READ  0x1u /* MI_STORE_REGISTER_MEM may read it */
+#define IGPU_SCAN_REG_WRITE 0x2u /* MI_LOAD_REGISTER_IMM / _MEM may write it */
 struct igpu_scan_reg {
     uint32_t offset;
     uint32_t size;
@@ -98,11 +98,11 @@ extern const size_t igpu_scan_default_regs_bcs_count;
  * igpu_scan_cost_default and docs/scanner.md).
  */
 struct igpu_scan_cost {
-    uint32_t cmd_ns;      /* every command the engine parses */
-    uint32_t blit_ns;     /* fixed set-up of one blit */
-    uint32_t pixel_ps;    /* per pixel a blit writes, in picoseconds */
-    uint32_t write_ns;    /* per memory write of a store or post-sync op */
-    uint32_t batch_ns;    /* per batch buffer started (fetch restart) */
+    uint32_t cmd_ns;   /* every command the engine parses */
+    uint32_t blit_ns;  /* fixed set-up of one blit */
+    uint32_t pixel_ps; /* per pixel a blit writes, in picoseconds */
+    uint32_t write_ns; /* per memory write of a store or post-sync op */
+    uint32_t batch_ns; /* per batch buffer started (fetch restart) */
 };
 extern const struct igpu_scan_cost igpu_scan_cost_default;
 
@@ -112,9 +112,9 @@ typedef int (*igpu_scan_read_fn)(void *ctx, uint64_t gm, void *dst, size_t len);
 
 /* Hardware nesting limit on Gen9: the ring starts first-level batches, which may call
  * second-level ones (PRM Vol 2a MI_BATCH_BUFFER_START "Second Level Batch Buffer"). */
-#define IGPU_SCAN_HW_MAX_DEPTH    2u
+#define IGPU_SCAN_HW_MAX_DEPTH 2u
 /* Longest chain of batches on one path (calls plus chained starts) the scanner follows. */
-#define IGPU_SCAN_PATH_MAX        64u
+#define IGPU_SCAN_PATH_MAX 64u
 
 /*
  * PPGTT operands (i915 profile).  check() says whether every byte of [gfx, gfx + len) translates
@@ -140,19 +140,19 @@ struct igpu_scan_ppgtt {
 };
 
 struct igpu_scan_config {
-    enum igpu_engine engine;                  /* IGPU_RCS or IGPU_BCS (VCS/VECS: i915 only) */
-    const struct igpu_scan_range *ranges;     /* normalized */
+    enum igpu_engine engine;              /* IGPU_RCS or IGPU_BCS (VCS/VECS: i915 only) */
+    const struct igpu_scan_range *ranges; /* normalized */
     size_t n_ranges;
     const struct igpu_scan_reg *regs;
     size_t n_regs;
-    unsigned max_depth;       /* batch levels allowed: 0 none, 1 first-level, 2 also second */
-    unsigned max_batches;     /* batches one workload may start in total (>= 1 if any) */
+    unsigned max_depth;   /* batch levels allowed: 0 none, 1 first-level, 2 also second */
+    unsigned max_batches; /* batches one workload may start in total (>= 1 if any) */
     igpu_scan_read_fn read;
     void *read_ctx;
-    uint32_t *shadow;         /* where batches are copied */
-    size_t shadow_dw;         /* its capacity in dwords */
-    uint64_t shadow_gm;       /* graphics address the GPU sees shadow[0] at (4-byte aligned) */
-    const struct igpu_scan_cost *cost;        /* NULL: igpu_scan_cost_default */
+    uint32_t *shadow;   /* where batches are copied */
+    size_t shadow_dw;   /* its capacity in dwords */
+    uint64_t shadow_gm; /* graphics address the GPU sees shadow[0] at (4-byte aligned) */
+    const struct igpu_scan_cost *cost; /* NULL: igpu_scan_cost_default */
     /* The i915 guest profile (false: Tessera's own guests, the rules of docs/scanner.md).
      * With it: the video engines' tables, MI_ARB_CHECK/MI_ARB_ON_OFF, status-page post-syncs
      * into pphwsp_gm (the context's own status page, inside the ranges), the render engine's
@@ -164,24 +164,24 @@ struct igpu_scan_config {
 };
 
 /* Where and why a workload was rejected. */
-#define IGPU_SCAN_GM_RING  UINT64_MAX         /* buf_gm of an error in the ring slice */
+#define IGPU_SCAN_GM_RING UINT64_MAX /* buf_gm of an error in the ring slice */
 struct igpu_scan_error {
     enum igpu_scan_err code;
-    unsigned level;           /* 0 ring slice, 1 first-level batch, 2 second-level batch */
-    uint64_t buf_gm;          /* guest address of the batch holding it, or IGPU_SCAN_GM_RING */
-    uint32_t cmd_offset;      /* first dword of the offending command in that buffer */
-    uint32_t dw_offset;       /* the offending dword itself (header or operand) */
-    uint32_t header;          /* header dword of the offending command (0 if none) */
-    uint64_t detail;          /* offending address, register or value, where there is one */
-    enum igpu_engine engine;  /* the engine scanned for (names type-3 commands right) */
+    unsigned level;          /* 0 ring slice, 1 first-level batch, 2 second-level batch */
+    uint64_t buf_gm;         /* guest address of the batch holding it, or IGPU_SCAN_GM_RING */
+    uint32_t cmd_offset;     /* first dword of the offending command in that buffer */
+    uint32_t dw_offset;      /* the offending dword itself (header or operand) */
+    uint32_t header;         /* header dword of the offending command (0 if none) */
+    uint64_t detail;         /* offending address, register or value, where there is one */
+    enum igpu_engine engine; /* the engine scanned for (names type-3 commands right) */
 };
 
 /* The workload facts the scheduler needs (valid when the scan succeeded). */
 struct igpu_scan_result {
     struct igpu_scan_error err;
-    uint32_t commands;        /* commands that will execute, NOOPs included */
-    uint32_t batches;         /* batch buffers started */
-    unsigned max_level;       /* deepest batch level reached */
+    uint32_t commands;  /* commands that will execute, NOOPs included */
+    uint32_t batches;   /* batch buffers started */
+    unsigned max_level; /* deepest batch level reached */
     uint32_t blits;
     uint64_t blit_pixels;     /* pixels written by blits */
     uint64_t blit_bytes;      /* bytes written by blits */
@@ -196,9 +196,9 @@ struct igpu_scan_result {
      * operands, blit rectangles and batches.  A caller whose ranges later shrink can tell
      * whether work already under way needs what went away. */
     uint64_t ranges_touched[2];
-    uint32_t state_skipped;   /* i915: 3D/media state commands and empty draws */
-    uint32_t ppgtt_in_place;  /* i915: PPGTT batches left to run where they are */
-    uint32_t ppgtt_loops;     /* ... of which starts back into the path (a spinner), left to
+    uint32_t state_skipped;  /* i915: 3D/media state commands and empty draws */
+    uint32_t ppgtt_in_place; /* i915: PPGTT batches left to run where they are */
+    uint32_t ppgtt_loops;    /* ... of which starts back into the path (a spinner), left to
                                * the engine and its watchdog */
 };
 
@@ -207,8 +207,8 @@ struct igpu_scan_result {
  * and tail.  Batch starts in it are rewritten in place to point at the shadow copies.
  * Returns IGPU_SCAN_OK or the error also stored in res->err.
  */
-enum igpu_scan_err igpu_scan_ring(const struct igpu_scan_config *cfg, uint32_t *ring,
-                                  size_t n_dw, struct igpu_scan_result *res);
+enum igpu_scan_err igpu_scan_ring(const struct igpu_scan_config *cfg, uint32_t *ring, size_t n_dw,
+                                  struct igpu_scan_result *res);
 
 /* Scan a first-level batch at guest address batch_gm (copied into the shadow buffer; the GPU
  * should start it at res->entry_gm). */

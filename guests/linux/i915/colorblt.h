@@ -10,14 +10,14 @@
 
 #include "drivers/igpu/gen9_cmd.h"
 
-#define COLORBLT_BPP            4u      /* GEN9_BR13_DEPTH_32 */
+#define COLORBLT_BPP            4u /* GEN9_BR13_DEPTH_32 */
 #define COLORBLT_BACKGROUND_TAG 0x5A000000u
 /* The batch: XY_COLOR_BLT, MI_BATCH_BUFFER_END, and MI_NOOPs to a whole number of qwords
  * (i915 refuses a batch_len that is not a multiple of 8). */
-#define COLORBLT_BATCH_DWORDS   ((GEN9_XY_COLOR_BLT_LEN + 1u + 1u) & ~1u)
+#define COLORBLT_BATCH_DWORDS ((GEN9_XY_COLOR_BLT_LEN + 1u + 1u) & ~1u)
 /* Byte offset in the batch of the destination address, which the kernel's relocation
  * writes (64 bits: DST_LO then DST_HI). */
-#define COLORBLT_RELOC_OFFSET   (GEN9_XY_COLOR_BLT_DW_DST_LO * 4u)
+#define COLORBLT_RELOC_OFFSET (GEN9_XY_COLOR_BLT_DW_DST_LO * 4u)
 
 /* The rectangle the blit fills, (x2, y2) exclusive as in BR23: an eighth of the buffer in
  * from each edge, so the pixels on all four sides must stay as the CPU wrote them. */
@@ -68,14 +68,11 @@ struct colorblt_result {
     unsigned long inside, outside, wrong_inside, wrong_outside;
 };
 
-static inline struct colorblt_result colorblt_check(const uint32_t *px, unsigned width,
-                                                    unsigned height,
-                                                    const struct colorblt_rect *r,
-                                                    uint32_t colour,
-                                                    void (*bad)(void *ctx, unsigned x,
-                                                                unsigned y, int inside,
-                                                                uint32_t got, uint32_t want),
-                                                    void *ctx)
+static inline struct colorblt_result colorblt_check(
+    const uint32_t *px, unsigned width, unsigned height, const struct colorblt_rect *r,
+    uint32_t colour,
+    void (*bad)(void *ctx, unsigned x, unsigned y, int inside, uint32_t got, uint32_t want),
+    void *ctx)
 {
     struct colorblt_result res = { 0, 0, 0, 0 };
     for (unsigned y = 0; y < height; y++) {

@@ -35,7 +35,7 @@
 
 #include "guests/linux/i915/colorblt.h"
 
-#define ME "i915-colorblt"
+#define ME           "i915-colorblt"
 #define MAX_REPORTED 8
 
 struct opts {
@@ -75,8 +75,10 @@ static double now_s(void)
 
 static int usage(const char *why)
 {
-    fprintf(stderr, ME ": %s\nusage: " ME " [-d /dev/dri/renderD128] [-c 0xAARRGGBB] [-s WxH] "
-            "[-t SECONDS] [-m wb|wc]\n", why);
+    fprintf(stderr,
+            ME ": %s\nusage: " ME " [-d /dev/dri/renderD128] [-c 0xAARRGGBB] [-s WxH] "
+               "[-t SECONDS] [-m wb|wc]\n",
+            why);
     return 2;
 }
 
@@ -134,8 +136,8 @@ static int gem_create(int fd, uint64_t size, uint32_t *handle)
 /* A CPU mapping of a whole object (DRM_IOCTL_I915_GEM_MMAP_OFFSET, then mmap at that offset). */
 static void *gem_map(int fd, uint32_t handle, size_t size, int wc)
 {
-    struct drm_i915_gem_mmap_offset m = {
-        .handle = handle, .flags = wc ? I915_MMAP_OFFSET_WC : I915_MMAP_OFFSET_WB };
+    struct drm_i915_gem_mmap_offset m = { .handle = handle,
+                                          .flags = wc ? I915_MMAP_OFFSET_WC : I915_MMAP_OFFSET_WB };
     if (xioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &m))
         return NULL;
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m.offset);
@@ -145,8 +147,9 @@ static void *gem_map(int fd, uint32_t handle, size_t size, int wc)
 static int set_domain(int fd, uint32_t handle, int wc, int write)
 {
     uint32_t domain = wc ? I915_GEM_DOMAIN_WC : I915_GEM_DOMAIN_CPU;
-    struct drm_i915_gem_set_domain d = {
-        .handle = handle, .read_domains = domain, .write_domain = write ? domain : 0 };
+    struct drm_i915_gem_set_domain d = { .handle = handle,
+                                         .read_domains = domain,
+                                         .write_domain = write ? domain : 0 };
     return xioctl(fd, DRM_IOCTL_I915_GEM_SET_DOMAIN, &d);
 }
 
@@ -156,8 +159,7 @@ struct report {
     char line[MAX_REPORTED][96];
 };
 
-static void report_pixel(void *ctx, unsigned x, unsigned y, int inside, uint32_t got,
-                         uint32_t want)
+static void report_pixel(void *ctx, unsigned x, unsigned y, int inside, uint32_t got, uint32_t want)
 {
     struct report *rep = ctx;
     if (rep->n < MAX_REPORTED)
@@ -182,7 +184,8 @@ static int run(const struct opts *o)
     int fd = open(o->device, O_RDWR | O_CLOEXEC);
     if (fd < 0)
         return fail("%s: %s (no render node: is i915 bound to a GPU? `dmesg | grep i915`, "
-                    "`ls /dev/dri`)", o->device, strerror(errno));
+                    "`ls /dev/dri`)",
+                    o->device, strerror(errno));
 
     char name[32] = "";
     struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
@@ -216,9 +219,10 @@ static int run(const struct opts *o)
     uint32_t cmds[COLORBLT_BATCH_DWORDS];
     /* The destination address is the relocation's to write (presumed_offset 0 below). */
     unsigned ndw = colorblt_batch(cmds, &r, pitch, o->colour, 0);
-    struct drm_i915_gem_pwrite pw = {
-        .handle = batch, .offset = 0, .size = ndw * sizeof(uint32_t),
-        .data_ptr = (uintptr_t)cmds };
+    struct drm_i915_gem_pwrite pw = { .handle = batch,
+                                      .offset = 0,
+                                      .size = ndw * sizeof(uint32_t),
+                                      .data_ptr = (uintptr_t)cmds };
     if (xioctl(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw))
         return fail("DRM_IOCTL_I915_GEM_PWRITE of the batch: %s", strerror(errno));
 
@@ -226,7 +230,7 @@ static int run(const struct opts *o)
         .target_handle = dst,
         .delta = 0,
         .offset = COLORBLT_RELOC_OFFSET,
-        .presumed_offset = 0,                   /* what the batch holds now */
+        .presumed_offset = 0, /* what the batch holds now */
         .read_domains = I915_GEM_DOMAIN_RENDER,
         .write_domain = I915_GEM_DOMAIN_RENDER,
     };
@@ -236,7 +240,7 @@ static int run(const struct opts *o)
     };
     struct drm_i915_gem_execbuffer2 eb = {
         .buffers_ptr = (uintptr_t)objs,
-        .buffer_count = 2,                      /* the batch is the last object */
+        .buffer_count = 2, /* the batch is the last object */
         .batch_len = ndw * sizeof(uint32_t),
         .flags = I915_EXEC_BLT | I915_EXEC_FENCE_OUT,
     };
@@ -248,7 +252,8 @@ static int run(const struct opts *o)
                     errno == EINVAL ? " (no blitter engine, or the batch was refused: dmesg)" : "");
     int fence = (int)(eb.rsvd2 >> 32);
 
-    struct drm_i915_gem_wait wait = { .bo_handle = dst, .timeout_ns = (int64_t)(o->timeout_s * 1e9) };
+    struct drm_i915_gem_wait wait = { .bo_handle = dst,
+                                      .timeout_ns = (int64_t)(o->timeout_s * 1e9) };
     if (xioctl(fd, DRM_IOCTL_I915_GEM_WAIT, &wait))
         return fail("DRM_IOCTL_I915_GEM_WAIT: %s%s", strerror(errno),
                     errno == ETIME ? " (the blit did not complete in time)" : "");
@@ -258,7 +263,8 @@ static int run(const struct opts *o)
         return fail("SYNC_IOC_FILE_INFO on the out-fence: %s", strerror(errno));
     if (status < 0)
         return fail("the request completed with error %d (%s): the GPU or the kernel cancelled "
-                    "it (dmesg)", status, strerror(-status));
+                    "it (dmesg)",
+                    status, strerror(-status));
     if (status == 0)
         return fail("the buffer is idle but the request's fence is not signalled");
 
@@ -269,17 +275,19 @@ static int run(const struct opts *o)
     const char *map = o->wc ? "WC" : "WB";
     if (res.wrong_inside || res.wrong_outside) {
         printf(ME ": FAIL: XY_COLOR_BLT of 0x%08" PRIx32 " into (%u,%u)-(%u,%u) of a %ux%u buffer "
-               "on 8086:%04x: %lu of %lu pixels inside are not the colour, %lu of %lu around it "
-               "changed (%s mmap); first ones:\n", o->colour, r.x1, r.y1, r.x2, r.y2, w, h,
-               devid, res.wrong_inside, res.inside, res.wrong_outside, res.outside, map);
+                  "on 8086:%04x: %lu of %lu pixels inside are not the colour, %lu of %lu around it "
+                  "changed (%s mmap); first ones:\n",
+               o->colour, r.x1, r.y1, r.x2, r.y2, w, h, devid, res.wrong_inside, res.inside,
+               res.wrong_outside, res.outside, map);
         for (unsigned i = 0; i < rep.n; i++)
             puts(rep.line[i]);
         return 1;
     }
     printf(ME ": pass: XY_COLOR_BLT on the blitter of 8086:%04x filled (%u,%u)-(%u,%u) of a "
-           "%ux%u 32 bpp buffer with 0x%08" PRIx32 ": all %lu pixels right, the %lu around them "
-           "untouched (%s mmap), %.1f ms from submit to idle\n", devid, r.x1, r.y1, r.x2, r.y2,
-           w, h, o->colour, res.inside, res.outside, map, elapsed * 1e3);
+              "%ux%u 32 bpp buffer with 0x%08" PRIx32 ": all %lu pixels right, the %lu around them "
+              "untouched (%s mmap), %.1f ms from submit to idle\n",
+           devid, r.x1, r.y1, r.x2, r.y2, w, h, o->colour, res.inside, res.outside, map,
+           elapsed * 1e3);
     return 0;
 }
 

@@ -39,29 +39,32 @@
 #include "drivers/igpu/gen9_regs.h"
 #include "include/tessera/abi/vgpu.h"
 
-#define ME              "i915-mi-attack"
-#define PCI_DEV         "/sys/bus/pci/devices/0000:00:02.0"
-#define BAR0_BYTES      (16u << 20)
-#define GGTT_OFFSET     (8u << 20)          /* Gen9: the GGTT's entries from BAR0 + 8 MiB */
-#define PAGE            4096u
-#define POOL_PAGES      64u
-#define VA_BATCH        0x100000ull         /* user batches in the PPGTT */
-#define CHAIN_CALLS     1024u
-#define CHAIN_LRIS      3u
-#define LRI_REGS        128u                /* the most one MI_LOAD_REGISTER_IMM holds */
-#define MAX_ENGINES     3u
+#define ME          "i915-mi-attack"
+#define PCI_DEV     "/sys/bus/pci/devices/0000:00:02.0"
+#define BAR0_BYTES  (16u << 20)
+#define GGTT_OFFSET (8u << 20) /* Gen9: the GGTT's entries from BAR0 + 8 MiB */
+#define PAGE        4096u
+#define POOL_PAGES  64u
+#define VA_BATCH    0x100000ull /* user batches in the PPGTT */
+#define CHAIN_CALLS 1024u
+#define CHAIN_LRIS  3u
+#define LRI_REGS    128u /* the most one MI_LOAD_REGISTER_IMM holds */
+#define MAX_ENGINES 3u
 
 static volatile uint8_t *bar0;
 static volatile sig_atomic_t stop;
 
-struct page { void *va; uint64_t pa; };
+struct page {
+    void *va;
+    uint64_t pa;
+};
 static struct page pool[POOL_PAGES];
 static unsigned pool_used;
 
 struct engine {
     const char *name;
     uint32_t base;
-    uint64_t lrca, ring, hwsp;          /* graphics addresses (GGTT) */
+    uint64_t lrca, ring, hwsp; /* graphics addresses (GGTT) */
     uint32_t *ring_va, *state_va;
     uint32_t tail;
     uint64_t submitted, completed;
@@ -78,9 +81,18 @@ static int die(const char *fmt, ...)
     exit(1);
 }
 
-static uint32_t rd32(uint32_t off) { return *(volatile uint32_t *)(bar0 + off); }
-static void wr32(uint32_t off, uint32_t v) { *(volatile uint32_t *)(bar0 + off) = v; }
-static void wr64(uint32_t off, uint64_t v) { *(volatile uint64_t *)(bar0 + off) = v; }
+static uint32_t rd32(uint32_t off)
+{
+    return *(volatile uint32_t *)(bar0 + off);
+}
+static void wr32(uint32_t off, uint32_t v)
+{
+    *(volatile uint32_t *)(bar0 + off) = v;
+}
+static void wr64(uint32_t off, uint64_t v)
+{
+    *(volatile uint64_t *)(bar0 + off) = v;
+}
 
 /* Locked pages of our own and their physical addresses (/proc/self/pagemap, root only). */
 static void pool_init(void)
@@ -139,9 +151,12 @@ static uint32_t *batch_page(unsigned i, uint64_t *va)
 static void ppgtt_build(void)
 {
     struct page *pml4 = take(), *pdp = take(), *pd = take(), *pt = take();
-    ((uint64_t *)pml4->va)[gen9_ppgtt_index(VA_BATCH, 3)] = pdp->pa | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW;
-    ((uint64_t *)pdp->va)[gen9_ppgtt_index(VA_BATCH, 2)] = pd->pa | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW;
-    ((uint64_t *)pd->va)[gen9_ppgtt_index(VA_BATCH, 1)] = pt->pa | GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW;
+    ((uint64_t *)pml4->va)[gen9_ppgtt_index(VA_BATCH, 3)] = pdp->pa | GEN9_PPGTT_PRESENT |
+                                                            GEN9_PPGTT_RW;
+    ((uint64_t *)pdp->va)[gen9_ppgtt_index(VA_BATCH, 2)] = pd->pa | GEN9_PPGTT_PRESENT |
+                                                           GEN9_PPGTT_RW;
+    ((uint64_t *)pd->va)[gen9_ppgtt_index(VA_BATCH, 1)] = pt->pa | GEN9_PPGTT_PRESENT |
+                                                          GEN9_PPGTT_RW;
     pml4_pa = pml4->pa;
     pt_va = pt->va;
 }
@@ -162,7 +177,7 @@ static void engine_init(struct engine *e)
     e->ring_va = gm_page(&e->ring)->va;
     gm_page(&e->hwsp);
     e->state_va[GEN9_CTX_RING_START] = (uint32_t)e->ring;
-    e->state_va[GEN9_CTX_RING_CTL] = GEN9_RING_VALID;      /* one page */
+    e->state_va[GEN9_CTX_RING_CTL] = GEN9_RING_VALID; /* one page */
     e->state_va[GEN9_CTX_PDP0_UDW] = (uint32_t)(pml4_pa >> 32);
     e->state_va[GEN9_CTX_PDP0_LDW] = (uint32_t)pml4_pa;
     wr32(GEN9_RING_HWS_PGA(e->base), (uint32_t)e->hwsp);
@@ -185,8 +200,9 @@ static void submit(struct engine *e, uint64_t va)
     emit(e, GEN9_MI_NOOP);
     e->state_va[GEN9_CTX_RING_TAIL] = e->tail;
     __sync_synchronize();
-    uint64_t d = gen9_ctx_desc((uint32_t)e->lrca, 1, GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT |
-                                                         GEN9_CTX_PRIVILEGE);
+    uint64_t d = gen9_ctx_desc((uint32_t)e->lrca, 1,
+                               GEN9_CTX_ADDR_LEGACY_64B << GEN9_CTX_ADDRESSING_MODE_SHIFT |
+                                   GEN9_CTX_PRIVILEGE);
     wr32(GEN9_RING_ELSP(e->base), 0);
     wr32(GEN9_RING_ELSP(e->base), 0);
     wr32(GEN9_RING_ELSP(e->base), (uint32_t)(d >> 32));
@@ -207,10 +223,19 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void on_signal(int sig) { (void)sig; stop = 1; }
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
 
-static const struct { const char *name; uint32_t base; } engines[] = {
-    { "rcs", GEN9_RCS_BASE }, { "vcs", GEN9_VCS_BASE }, { "vecs", GEN9_VECS_BASE },
+static const struct {
+    const char *name;
+    uint32_t base;
+} engines[] = {
+    { "rcs", GEN9_RCS_BASE },
+    { "vcs", GEN9_VCS_BASE },
+    { "vecs", GEN9_VECS_BASE },
 };
 
 int main(int argc, char **argv)
@@ -251,7 +276,8 @@ int main(int argc, char **argv)
     uint64_t magic = (uint64_t)rd32(VGT_PVINFO_PAGE + 4) << 32 | rd32(VGT_PVINFO_PAGE);
     if (magic != VGT_MAGIC)
         die("no vGPU PV info page in BAR0 (magic %#llx)", (unsigned long long)magic);
-    gm_next = rd32(VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, avail_rs.mappable_gmadr.base));
+    gm_next = rd32(VGT_PVINFO_PAGE +
+                   (uint32_t)offsetof(struct vgt_if, avail_rs.mappable_gmadr.base));
     pool_init();
     ppgtt_build();
 
@@ -282,8 +308,8 @@ int main(int argc, char **argv)
         leaf[k++] = GEN9_MI_BATCH_BUFFER_END;
         for (unsigned i = 0, w = 0; i < CHAIN_CALLS; i++) {
             const uint32_t cmd[3] = { GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT |
-                                    GEN9_MI_BB_START_SECOND_LEVEL,
-                                (uint32_t)va_leaf, (uint32_t)(va_leaf >> 32) };
+                                          GEN9_MI_BB_START_SECOND_LEVEL,
+                                      (uint32_t)va_leaf, (uint32_t)(va_leaf >> 32) };
             for (unsigned j = 0; j < 3; j++, w++)
                 pages[w / 1024u][w % 1024u] = cmd[j];
             if (i + 1 == CHAIN_CALLS)
@@ -324,14 +350,15 @@ int main(int argc, char **argv)
         }
     }
     if (!chain)
-        top[0] = GEN9_MI_BATCH_BUFFER_END;     /* the CPU ends the spinners */
+        top[0] = GEN9_MI_BATCH_BUFFER_END; /* the CPU ends the spinners */
     __sync_synchronize();
     int ok = 1;
     double give_up = now_s() + 30;
     for (unsigned i = 0; i < n; i++) {
         while (!done(&e[i]) && now_s() < give_up)
             usleep(10000);
-        printf(ME ": ended: %s %s\n", e[i].name, done(&e[i]) ? "completed" : "not completed in 30 s");
+        printf(ME ": ended: %s %s\n", e[i].name,
+               done(&e[i]) ? "completed" : "not completed in 30 s");
         ok &= done(&e[i]);
     }
     return ok ? 0 : 1;

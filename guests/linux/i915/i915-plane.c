@@ -19,8 +19,8 @@
 
 #include "drivers/igpu/gen9_display.h"
 
-#define BAR0 "/sys/bus/pci/devices/0000:00:02.0/resource0"
-#define MAP_BYTES (GEN9_DISPLAY_END)    /* the display engine's registers are below */
+#define BAR0      "/sys/bus/pci/devices/0000:00:02.0/resource0"
+#define MAP_BYTES (GEN9_DISPLAY_END) /* the display engine's registers are below */
 
 int main(int argc, char **argv)
 {

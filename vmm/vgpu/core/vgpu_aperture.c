@@ -60,7 +60,7 @@ static bool access(struct vgpu *v, uint64_t off, uint8_t *buf, size_t len, bool 
         size_t n = GEN9_GTT_PAGE_SIZE - (size_t)(off & GEN9_GTT_PAGE_MASK);
         const struct gtt_vfence *f = fence_at(v, off);
         if (f && f->guest.start + f->guest.size - off < n)
-            n = (size_t)(f->guest.start + f->guest.size - off);   /* fences end on pages anyway */
+            n = (size_t)(f->guest.start + f->guest.size - off); /* fences end on pages anyway */
         if (n > len)
             n = len;
         if (!piece(v, off, buf, n, write))
@@ -74,7 +74,7 @@ static bool access(struct vgpu *v, uint64_t off, uint8_t *buf, size_t len, bool 
 
 bool vgpu_aperture_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val)
 {
-    uint8_t b[8] = {0};
+    uint8_t b[8] = { 0 };
     if (!v || !val || size == 0 || size > sizeof b || !access(v, off, b, size, false))
         return false;
     uint64_t x = 0;

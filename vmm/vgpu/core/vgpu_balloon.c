@@ -38,8 +38,10 @@ void vgpu_pv_update_ranges(struct vgpu *v)
     v->pv.avail_rs.mappable_gmadr.base = gv ? (uint32_t)gv->low.start : 0;
     v->pv.avail_rs.mappable_gmadr.size = gv ? (uint32_t)gv->low.size : 0;
     /* Contiguous slots (GTT_SLOTS_CONTIGUOUS) are one range, which is what i915 can read. */
-    v->pv.avail_rs.nonmappable_gmadr.base =
-        n ? (uint32_t)(g->layout.slots.start + (uint64_t)slots[0] * g->layout.slot_bytes) : 0;
+    v->pv.avail_rs.nonmappable_gmadr.base = n ? (uint32_t)(g->layout.slots.start +
+                                                           (uint64_t)slots[0] *
+                                                               g->layout.slot_bytes)
+                                              : 0;
     v->pv.avail_rs.nonmappable_gmadr.size = (uint32_t)((uint64_t)n * g->layout.slot_bytes);
     vgpu_ranges_refresh(v);
 
@@ -53,9 +55,11 @@ void vgpu_pv_update_ranges(struct vgpu *v)
         /* Work left midway by a preemption cannot be scanned again (its batch copies are half
          * executed): it goes on if it uses none of the slots that went away, else it is
          * dropped as a reset drops work. */
-        uint64_t gone = vgpu_slot_mask(v, old, n_old, NULL) & ~vgpu_slot_mask(v, v->ranges, v->n_ranges, NULL);
+        uint64_t gone = vgpu_slot_mask(v, old, n_old, NULL) &
+                        ~vgpu_slot_mask(v, v->ranges, v->n_ranges, NULL);
         if (preempted_slots(v) & gone) {
-            vgpu_note_reject(v, TESSERA_REJECT_SHRUNK, "graphics memory ballooned away while its "
+            vgpu_note_reject(v, TESSERA_REJECT_SHRUNK,
+                             "graphics memory ballooned away while its "
                              "preempted workload used it");
             vgpu_reset(v->dev, v->id, "graphics memory ballooned away from preempted work");
         }
@@ -85,7 +89,7 @@ void vgpu_balloon_notify(struct vgpu *v)
     if (req > 0 && v->dev->cfg.balloon_controller)
         v->grow_request = req;
     else if (req > 0)
-        answer(v, false);           /* nobody would ever decide: say no now */
+        answer(v, false); /* nobody would ever decide: say no now */
     else if (req < 0)
         v->shrink_pending = -req;
     else
@@ -112,8 +116,9 @@ void vgpu_balloon_apply_pending(struct vgpu_dev *d)
             continue;
         int rc = change_slots(d, v, -v->shrink_pending);
         answer(v, rc == 0);
-        vgpu_logf(d, VGPU_LOG_INFO, "vgpu %u: balloon -%d %s (now %u slots)", v->id, v->shrink_pending,
-                  rc == 0 ? "done" : gtt_strerror(rc), v->pv.tessera_balloon.slots);
+        vgpu_logf(d, VGPU_LOG_INFO, "vgpu %u: balloon -%d %s (now %u slots)", v->id,
+                  v->shrink_pending, rc == 0 ? "done" : gtt_strerror(rc),
+                  v->pv.tessera_balloon.slots);
         v->shrink_pending = 0;
     }
 }
@@ -126,14 +131,17 @@ int vgpu_balloon_adjust(struct vgpu_dev *d, unsigned vm, int delta, char *err, s
         return -1;
     }
     if (!vgpu_render_drain(d)) {
-        snprintf(err, errlen, "the GPU is still busy with a workload it cannot leave (within %llu ms); "
-                 "try again", (unsigned long long)(VGPU_DRAIN_MAX_NS / 1000000u));
+        snprintf(err, errlen,
+                 "the GPU is still busy with a workload it cannot leave (within %llu ms); "
+                 "try again",
+                 (unsigned long long)(VGPU_DRAIN_MAX_NS / 1000000u));
         return -1;
     }
     int rc = change_slots(d, v, delta);
     if (rc != 0)
-        snprintf(err, errlen, "%s", rc == GTT_ELIMIT ? "beyond the guest's slot bounds or the free slots"
-                                                     : gtt_strerror(rc));
+        snprintf(err, errlen, "%s",
+                 rc == GTT_ELIMIT ? "beyond the guest's slot bounds or the free slots"
+                                  : gtt_strerror(rc));
     else
         vgpu_logf(d, VGPU_LOG_INFO, "vgpu %u: operator balloon %+d: now %u slots", vm, delta,
                   v->pv.tessera_balloon.slots);
@@ -179,12 +187,15 @@ int vgpu_balloon_period(struct vgpu_dev *d, const struct gtt_ctl_params *p, uint
             d->st.balloon_events++;
         if (req[i]) {
             answer(v, after > before[i]);
-            vgpu_logf(d, VGPU_LOG_INFO, "vgpu %u: balloon +%u %s by the controller (f=%u.%03u): %u slots",
-                      i, req[i], after > before[i] ? "granted" : "refused", rep->f / 1000, rep->f % 1000, after);
+            vgpu_logf(d, VGPU_LOG_INFO,
+                      "vgpu %u: balloon +%u %s by the controller (f=%u.%03u): %u slots", i, req[i],
+                      after > before[i] ? "granted" : "refused", rep->f / 1000, rep->f % 1000,
+                      after);
             v->grow_request = 0;
         } else if (after != before[i]) {
-            vgpu_logf(d, VGPU_LOG_INFO, "vgpu %u: controller moved it from %u to %u slots (f=%u.%03u)", i,
-                      before[i], after, rep->f / 1000, rep->f % 1000);
+            vgpu_logf(d, VGPU_LOG_INFO,
+                      "vgpu %u: controller moved it from %u to %u slots (f=%u.%03u)", i, before[i],
+                      after, rep->f / 1000, rep->f % 1000);
         }
     }
     return 0;

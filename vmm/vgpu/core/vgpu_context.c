@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STATE_DW        (GEN9_GTT_PAGE_SIZE / 4u)
+#define STATE_DW (GEN9_GTT_PAGE_SIZE / 4u)
 /* The recording context's id: vGPUs use vm + 1 <= VGPU_MAX. */
-#define RECORD_CTX_ID   0x1FFFFFu
+#define RECORD_CTX_ID 0x1FFFFFu
 /* GPU time (and polls) the recording may take: an empty ring runs in microseconds. */
 #define RECORD_TIMEOUT_NS 100000000ull
-#define RECORD_POLLS    100000u
+#define RECORD_POLLS      100000u
 
 uint64_t vgpu_shadow_desc(const struct vgpu *v)
 {
@@ -91,11 +91,13 @@ int vgpu_record_default_context(struct vgpu_dev *d)
     if (rc == IGPU_OK)
         rc = igpu_elsp_submit(d->cfg.igpu, IGPU_BCS,
                               gen9_ctx_desc(ctx_gm, RECORD_CTX_ID,
-                                            GEN9_CTX_PRIVILEGE | (GEN9_CTX_ADDR_LEGACY_32B
-                                                                  << GEN9_CTX_ADDRESSING_MODE_SHIFT)),
+                                            GEN9_CTX_PRIVILEGE |
+                                                (GEN9_CTX_ADDR_LEGACY_32B
+                                                 << GEN9_CTX_ADDRESSING_MODE_SHIFT)),
                               0);
     if (rc != IGPU_OK) {
-        vgpu_logf(d, VGPU_LOG_ERROR, "recording the blitter's default context: %s", igpu_strerror(rc));
+        vgpu_logf(d, VGPU_LOG_ERROR, "recording the blitter's default context: %s",
+                  igpu_strerror(rc));
         return -1;
     }
     bool done = false;
@@ -128,13 +130,13 @@ int vgpu_record_default_context(struct vgpu_dev *d)
 
 int vgpu_init_shadow_context(struct vgpu *v)
 {
-    uint32_t *state = malloc(GEN9_GTT_PAGE_SIZE);     /* a page: too much for small stacks */
+    uint32_t *state = malloc(GEN9_GTT_PAGE_SIZE); /* a page: too much for small stacks */
     if (!state)
         return -1;
     int rc = igpu_lrc_init_state(state, STATE_DW, IGPU_BCS, v->dev->default_state,
                                  (uint32_t)v->ring_gm, v->ring_bytes, 0, 0);
     if (rc == IGPU_OK) {
-        memset(v->ctx_hva, 0, GEN9_LRC_STATE_OFFSET);   /* i915 clears the PPHWSP too */
+        memset(v->ctx_hva, 0, GEN9_LRC_STATE_OFFSET); /* i915 clears the PPHWSP too */
         put_state(v->ctx_hva + GEN9_LRC_STATE_OFFSET, state);
     }
     free(state);

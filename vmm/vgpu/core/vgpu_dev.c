@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOST_SHARE_MAX   (1u << 20)     /* host-area bytes one vGPU needs at most */
-#define HOST_RING_BYTES  (64u << 10)    /* holds VGPU_DISPATCH_MAX slices and breadcrumbs */
+#define HOST_SHARE_MAX  (1u << 20)  /* host-area bytes one vGPU needs at most */
+#define HOST_RING_BYTES (64u << 10) /* holds VGPU_DISPATCH_MAX slices and breadcrumbs */
 
 void vgpu_logf(struct vgpu_dev *d, enum vgpu_log_level l, const char *fmt, ...)
 {
@@ -47,8 +47,10 @@ int vgpu_dev_create(const struct vgpu_dev_config *cfg, struct vgpu_dev **out)
     d->predicted = VGPU_MAX;
     uint32_t ctc, ovr;
     if (!gen9_cs_timestamp_encode(cfg->igpu->info.timestamp_hz, &ctc, &ovr))
-        vgpu_logf(d, VGPU_LOG_WARN, "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
-                  "guests reading CTC_MODE see 0", cfg->igpu->info.timestamp_hz);
+        vgpu_logf(d, VGPU_LOG_WARN,
+                  "the GPU's timestamp rate %u Hz cannot be said in CTC_MODE: "
+                  "guests reading CTC_MODE see 0",
+                  cfg->igpu->info.timestamp_hz);
     if (vgpu_record_default_context(d) != 0 || vgpu_preempt_init(d) != 0 ||
         vgpu_cpu_engines_init(d) != 0) {
         free(d);
@@ -83,7 +85,8 @@ struct vgpu *vgpu_get(struct vgpu_dev *d, unsigned vm)
 static bool carve_host(struct vgpu *v)
 {
     struct vgpu_dev *d = v->dev;
-    uint64_t need = GEN9_LR_CONTEXT_OTHER_SIZE + GEN9_GTT_PAGE_SIZE + HOST_RING_BYTES + VGPU_SHADOW_BYTES;
+    uint64_t need = GEN9_LR_CONTEXT_OTHER_SIZE + GEN9_GTT_PAGE_SIZE + HOST_RING_BYTES +
+                    VGPU_SHADOW_BYTES;
     if (d->host_share < need || d->host_used + d->host_share > d->cfg.host.bytes)
         return false;
     uint64_t off = d->host_used;
@@ -162,7 +165,8 @@ int vgpu_create(struct vgpu_dev *d, unsigned vm, uint32_t tile_w, uint32_t tile_
     v->ops = ops;
     v->q = calloc(VGPU_QUEUE_MAX, sizeof *v->q);
     if (!v->q || !carve_host(v) || vgpu_init_shadow_context(v) != 0) {
-        vgpu_logf(d, VGPU_LOG_ERROR, "vgpu %u: no host graphics memory or heap for its shadow state", vm);
+        vgpu_logf(d, VGPU_LOG_ERROR,
+                  "vgpu %u: no host graphics memory or heap for its shadow state", vm);
         free(v->q);
         free(v);
         return -1;
@@ -212,7 +216,7 @@ const char *vgpu_personality_name(const struct vgpu *v)
 
 void vgpu_guest_reset(struct vgpu *v)
 {
-    v->guest_reset = true;              /* nobody to tell: its engines start over */
+    v->guest_reset = true; /* nobody to tell: its engines start over */
     vgpu_reset(v->dev, v->id, "guest restarted");
     v->guest_reset = false;
     for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
@@ -220,7 +224,7 @@ void vgpu_guest_reset(struct vgpu *v)
             vgpu_cpu_drop(v, (enum igpu_engine)e);
     v->ops->reset(v);
     uint32_t disable = 0;
-    gtt_vgpu_reset(v->dev->cfg.gtt, v->id, &disable);   /* every fence, done or in progress */
+    gtt_vgpu_reset(v->dev->cfg.gtt, v->id, &disable); /* every fence, done or in progress */
     for (unsigned i = 0; i < 32; i++)
         if (disable & (1u << i))
             igpu_fence_write(v->dev->cfg.igpu, i, 0);
@@ -231,7 +235,7 @@ void vgpu_guest_reset(struct vgpu *v)
     struct tessera_move_if keep_move = v->pv.tessera_move;
     init_pv(v);
     v->pv.tessera_balloon.generation = keep.generation;
-    v->pv.tessera_move.request = keep_move.request;     /* a new run starts with no request */
+    v->pv.tessera_move.request = keep_move.request; /* a new run starts with no request */
     v->pv.tessera_move.done = keep_move.request;
     v->pv.tessera_move.moves = keep_move.moves;
 }
@@ -314,7 +318,8 @@ void vgpu_ranges_refresh(struct vgpu *v)
     unsigned ns = gtt_vgpu_slots(g, v->id, slots, VGPU_MAX_RANGES - 1);
     for (unsigned i = 0; i < ns; i++)
         v->ranges[n++] = (struct igpu_scan_range){
-            g->layout.slots.start + (uint64_t)slots[i] * g->layout.slot_bytes, g->layout.slot_bytes };
+            g->layout.slots.start + (uint64_t)slots[i] * g->layout.slot_bytes, g->layout.slot_bytes
+        };
     v->n_ranges = igpu_scan_ranges_normalize(v->ranges, n);
 }
 
@@ -335,13 +340,20 @@ void vgpu_note_reject(struct vgpu *v, uint32_t code, const char *fmt, ...)
 const char *vgpu_reject_name(uint32_t code)
 {
     switch (code) {
-    case TESSERA_REJECT_NONE:        return "none";
-    case TESSERA_REJECT_BAD_CONTEXT: return "bad context";
-    case TESSERA_REJECT_QUEUE_FULL:  return "queue full";
-    case TESSERA_REJECT_ENGINE:      return "engine not offered";
-    case TESSERA_REJECT_RESET:       return "engine reset";
-    case TESSERA_REJECT_SHRUNK:      return "graphics memory ballooned away";
-    case TESSERA_REJECT_GPU_FAULT:   return "GPU fault";
+    case TESSERA_REJECT_NONE:
+        return "none";
+    case TESSERA_REJECT_BAD_CONTEXT:
+        return "bad context";
+    case TESSERA_REJECT_QUEUE_FULL:
+        return "queue full";
+    case TESSERA_REJECT_ENGINE:
+        return "engine not offered";
+    case TESSERA_REJECT_RESET:
+        return "engine reset";
+    case TESSERA_REJECT_SHRUNK:
+        return "graphics memory ballooned away";
+    case TESSERA_REJECT_GPU_FAULT:
+        return "GPU fault";
     default:
         return code < IGPU_SCAN_E_COUNT ? igpu_scan_strerror((enum igpu_scan_err)code) : "?";
     }
@@ -356,8 +368,10 @@ void vgpu_get_info(const struct vgpu *v, struct vgpu_info *out)
         return;
     out->exists = true;
     out->vm = v->id;
-    out->low = (struct gtt_range){ v->pv.avail_rs.mappable_gmadr.base, v->pv.avail_rs.mappable_gmadr.size };
-    out->high = (struct gtt_range){ v->pv.avail_rs.nonmappable_gmadr.base, v->pv.avail_rs.nonmappable_gmadr.size };
+    out->low = (struct gtt_range){ v->pv.avail_rs.mappable_gmadr.base,
+                                   v->pv.avail_rs.mappable_gmadr.size };
+    out->high = (struct gtt_range){ v->pv.avail_rs.nonmappable_gmadr.base,
+                                    v->pv.avail_rs.nonmappable_gmadr.size };
     out->slots = v->pv.tessera_balloon.slots;
     out->fences = v->pv.avail_rs.fence_num;
     out->personality = v->ops->name;

@@ -38,7 +38,8 @@ static bool surface_read(const struct vgpu *v, const struct vgpu_plane *p, uint3
     return true;
 }
 
-bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t off, void *buf, size_t len)
+bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t off, void *buf,
+                     size_t len)
 {
     uint32_t pw = p->pic_width ? p->pic_width : p->width;
     uint64_t row_bytes = (uint64_t)pw * BPP;
@@ -48,7 +49,7 @@ bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t 
     uint32_t n = (uint32_t)(len / BPP);
     uint8_t *dst = buf;
     if (y < p->y || y - p->y >= p->height || x + n <= p->x || x >= p->x + p->width) {
-        memset(dst, 0, len);            /* outside the plane: the pipe's black */
+        memset(dst, 0, len); /* outside the plane: the pipe's black */
         return true;
     }
     uint32_t lead = x < p->x ? p->x - x : 0;
@@ -61,7 +62,7 @@ bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t 
     if (!surface_read(v, p, p->src_x + first, p->src_y + (y - p->y), px, m))
         return false;
     if (p->bgr) {
-        for (uint32_t i = 0; i < m; i++) {   /* XBGR: red in the low byte, blue in the third */
+        for (uint32_t i = 0; i < m; i++) { /* XBGR: red in the low byte, blue in the third */
             uint8_t t = px[4 * i];
             px[4 * i] = px[4 * i + 2];
             px[4 * i + 2] = t;
@@ -70,7 +71,8 @@ bool vgpu_plane_read(const struct vgpu *v, const struct vgpu_plane *p, uint64_t 
     return true;
 }
 
-bool vgpu_set_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure, const char **why)
+bool vgpu_set_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure,
+                      const char **why)
 {
     if (!v || !v->ops->monitor) {
         *why = "its vGPU has no display to plug a monitor into (vgpu-display = \"dp\" gives an "

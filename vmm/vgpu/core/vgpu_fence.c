@@ -40,7 +40,8 @@ uint32_t vgpu_fence_work(struct vgpu *v, uint32_t max_pages)
     while (done < max_pages && (p = gtt_fence_pending(d->cfg.gtt, v->id)) >= 0) {
         struct gtt_fence_result r;
         char err[200];
-        int rc = gtt_fence_work(d->cfg.gtt, v->id, (unsigned)p, max_pages - done, &r, err, sizeof err);
+        int rc = gtt_fence_work(d->cfg.gtt, v->id, (unsigned)p, max_pages - done, &r, err,
+                                sizeof err);
         if (r.program_old)
             igpu_fence_write(d->cfg.igpu, r.old_reg, 0);
         if (r.program)

@@ -8,27 +8,27 @@
 #include "drivers/igpu/gen9_context.h"
 #include "drivers/igpu/gen9_gtt.h"
 
-#define VGPU_MAX_RANGES (1u + 64u)      /* low window + high slots */
+#define VGPU_MAX_RANGES (1u + 64u) /* low window + high slots */
 /* Host-area bytes the default-image recording uses first: its context (2 pages) and ring. */
 #define VGPU_RECORD_BYTES (GEN9_LR_CONTEXT_OTHER_SIZE + GEN9_GTT_PAGE_SIZE)
 
 /* One scanned workload waiting for (or on) the GPU. */
 struct vgpu_workload {
-    uint64_t id;                    /* the scheduler's id: per vGPU, increasing */
-    bool is_void;                   /* refused or dropped: retires with `code`, never runs */
-    bool inflight, done;            /* on the GPU; finished, waiting to retire in order */
-    uint32_t code;                  /* TESSERA_REJECT_* of a void record */
-    unsigned shadow;                /* index of its batch-copy buffer */
-    uint32_t lrca, ctx_id, tail;    /* guest context to retire: RING_HEAD := tail */
-    uint32_t range_gen;             /* the vGPU's range generation when it was scanned */
-    uint64_t slots_touched;         /* high-GM slots its commands and batches use (bit = slot) */
+    uint64_t id;                 /* the scheduler's id: per vGPU, increasing */
+    bool is_void;                /* refused or dropped: retires with `code`, never runs */
+    bool inflight, done;         /* on the GPU; finished, waiting to retire in order */
+    uint32_t code;               /* TESSERA_REJECT_* of a void record */
+    unsigned shadow;             /* index of its batch-copy buffer */
+    uint32_t lrca, ctx_id, tail; /* guest context to retire: RING_HEAD := tail */
+    uint32_t range_gen;          /* the vGPU's range generation when it was scanned */
+    uint64_t slots_touched;      /* high-GM slots its commands and batches use (bit = slot) */
     uint64_t est_ns;
-    uint64_t submit_ns, dispatch_ns;    /* env.cpu_ns at submission and first dispatch (0: not yet) */
-    uint64_t pml4;                  /* i915: the context's PPGTT (its PDP0) */
-    bool user_interrupt;            /* i915: it has an MI_USER_INTERRUPT to raise when done */
+    uint64_t submit_ns, dispatch_ns; /* env.cpu_ns at submission and first dispatch (0: not yet) */
+    uint64_t pml4;                   /* i915: the context's PPGTT (its PDP0) */
+    bool user_interrupt;             /* i915: it has an MI_USER_INTERRUPT to raise when done */
     uint32_t n_dw;
-    uint32_t cmds[VGPU_SLICE_MAX_DW];   /* the ring slice, batch starts pointing at copies */
-    uint32_t orig[VGPU_SLICE_MAX_DW];   /* the slice as the guest wrote it, to scan again after
+    uint32_t cmds[VGPU_SLICE_MAX_DW]; /* the ring slice, batch starts pointing at copies */
+    uint32_t orig[VGPU_SLICE_MAX_DW]; /* the slice as the guest wrote it, to scan again after
                                          * its graphics memory shrank; these two last, so a
                                          * void record need not clear them */
 };
@@ -42,7 +42,7 @@ struct vgpu_guest_ring {
  * into one tail update, more workloads than the queue holds; the rest is queued, in order, as
  * workloads retire (vgpu_queue_rest()), and the element completes after its last. */
 struct vgpu_rest {
-    uint32_t lrca, ctx_id, head, bytes;     /* bytes == 0: nothing waits */
+    uint32_t lrca, ctx_id, head, bytes; /* bytes == 0: nothing waits */
     uint64_t pml4;
     struct vgpu_guest_ring r;
 };
@@ -57,33 +57,33 @@ struct vgpu {
     /* Its submissions on engines run on the CPU (vgpu_cpu_engine.c): the last id given, the
      * last id finished (ids are per engine, in submission order). */
     uint64_t cpu_next_id[IGPU_NUM_GT_ENGINES], cpu_done_id[IGPU_NUM_GT_ENGINES];
-    unsigned id;                    /* = guest id = gtt and sched id */
+    unsigned id; /* = guest id = gtt and sched id */
     uint32_t tile_w, tile_h;
-    const struct vgpu_personality *ops;     /* what its guest's driver sees (personality.h) */
-    void *pers;                     /* the personality's state */
+    const struct vgpu_personality *ops; /* what its guest's driver sees (personality.h) */
+    void *pers;                         /* the personality's state */
 
     /* registers every personality has (docs/vgpu-abi.md) */
-    uint32_t fw_req[3];             /* forcewake request registers (masked value) */
+    uint32_t fw_req[3]; /* forcewake request registers (masked value) */
     uint64_t fence[GTT_MAX_VGPU_FENCES];
-    struct vgt_if pv;               /* the PV info page */
+    struct vgt_if pv; /* the PV info page */
     struct vgpu_other_reg other[VGPU_OTHER_REGS];
     unsigned n_other;
 
     /* ranges the scanner allows, rebuilt when avail_rs changes */
     struct igpu_scan_range ranges[VGPU_MAX_RANGES];
     size_t n_ranges;
-    uint32_t range_gen;             /* +1 whenever ranges shrink */
+    uint32_t range_gen; /* +1 whenever ranges shrink */
 
     /* host-area memory of this vGPU */
-    uint64_t ctx_gm, ring_gm, hwsp_gm, shadow_gm;   /* graphics addresses */
+    uint64_t ctx_gm, ring_gm, hwsp_gm, shadow_gm; /* graphics addresses */
     uint8_t *ctx_hva, *ring_hva, *hwsp_hva, *shadow_hva;
     uint32_t ring_bytes;
-    uint32_t ring_tail;             /* where the next dispatch writes (the engine's head is here) */
+    uint32_t ring_tail; /* where the next dispatch writes (the engine's head is here) */
     unsigned n_shadow;
-    uint64_t shadow_busy;           /* bitmap of batch-copy buffers in use */
+    uint64_t shadow_busy; /* bitmap of batch-copy buffers in use */
 
     /* the queue: workloads in submission order, q_head is the oldest */
-    struct vgpu_workload *q;        /* VGPU_QUEUE_MAX records */
+    struct vgpu_workload *q; /* VGPU_QUEUE_MAX records */
     unsigned q_head, q_len;
     uint64_t next_id;
     uint32_t host_ctx_id;
@@ -95,18 +95,18 @@ struct vgpu {
     /* A reset the guest asked for (its own engine reset, its restart) is under way: routine,
      * not news, unless work was lost. */
     bool guest_reset;
-    int32_t grow_request;           /* slots a guest asked for, waiting for the controller */
-    int32_t shrink_pending;         /* slots a guest gave back, applied when the GPU is idle */
+    int32_t grow_request;   /* slots a guest asked for, waiting for the controller */
+    int32_t shrink_pending; /* slots a guest gave back, applied when the GPU is idle */
     /* re-placement (vgpu_move.c) */
-    bool move_pending;              /* a move was requested and not answered yet */
-    struct gtt_move move_to;        /* where it goes when the guest is ready */
-    unsigned move_age;              /* placement periods the request has waited */
-    uint64_t completed_seen;        /* st.completed at the last placement period */
-    uint64_t switches_in_seen;      /* gtt's switches_in at the last placement period */
-    uint64_t freq;                  /* switch-ins per period, smoothed (x4) */
-    uint8_t worked;                 /* bit k: it had work k placement periods ago */
-    uint64_t moved_period;          /* the placement period it last moved in (+1; 0: never) */
-    uint64_t copy_seen;             /* st.copy_cpu_ns at its last switch-in */
+    bool move_pending;         /* a move was requested and not answered yet */
+    struct gtt_move move_to;   /* where it goes when the guest is ready */
+    unsigned move_age;         /* placement periods the request has waited */
+    uint64_t completed_seen;   /* st.completed at the last placement period */
+    uint64_t switches_in_seen; /* gtt's switches_in at the last placement period */
+    uint64_t freq;             /* switch-ins per period, smoothed (x4) */
+    uint8_t worked;            /* bit k: it had work k placement periods ago */
+    uint64_t moved_period;     /* the placement period it last moved in (+1; 0: never) */
+    uint64_t copy_seen;        /* st.copy_cpu_ns at its last switch-in */
     struct vgpu_stats st;
     struct vgpu_reject rejects[VGPU_REJECT_LOG];
     unsigned n_rejects, reject_pos;
@@ -133,20 +133,20 @@ struct vgpu_dev {
     /* The blitter's default context image (its register-state page), recorded from the engine
      * at creation as i915 records engine->default_state: every shadow context starts from it. */
     uint32_t default_state[GEN9_GTT_PAGE_SIZE / 4u];
-    uint64_t host_used;             /* bytes of the host area handed out */
-    uint64_t host_share;            /* bytes per vGPU */
+    uint64_t host_used;  /* bytes of the host area handed out */
+    uint64_t host_share; /* bytes per vGPU */
 
     /* the engine: which vGPU's workloads are on it */
-    unsigned running;               /* vGPU with work in flight, or VGPU_MAX */
-    unsigned inflight;              /* workloads in flight (from the queue head) */
-    uint64_t inflight_ns;           /* GPU time used since the last retirement */
+    unsigned running;     /* vGPU with work in flight, or VGPU_MAX */
+    unsigned inflight;    /* workloads in flight (from the queue head) */
+    uint64_t inflight_ns; /* GPU time used since the last retirement */
     /* Preemption (vgpu_preempt.c): the host's empty context whose submission makes the engine
      * leave the running one at its next arbitration point. */
     uint32_t preempt_ctx_gm;
-    bool preempting;                /* it was submitted and has not completed yet */
-    bool pausing;                   /* ... for a drain: the owner's turn goes on (sched_paused) */
-    uint32_t predicted;             /* the vGPU written ahead for in this turn, or VGPU_MAX */
-    uint64_t switches_seen;         /* st.switches at the last placement period */
+    bool preempting;        /* it was submitted and has not completed yet */
+    bool pausing;           /* ... for a drain: the owner's turn goes on (sched_paused) */
+    uint32_t predicted;     /* the vGPU written ahead for in this turn, or VGPU_MAX */
+    uint64_t switches_seen; /* st.switches at the last placement period */
     struct vgpu_render_stats st;
 };
 
@@ -180,7 +180,10 @@ static inline uint64_t vgpu_cpu_now(const struct vgpu_dev *d)
 }
 static inline void wr32le(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
 }
 static inline uint32_t rd32le(const uint8_t *p)
 {
@@ -197,7 +200,8 @@ void vgpu_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_count_submission(struct vgpu *v);
 /* The ring registers of the guest context at lrca, read through its GGTT entries and checked
  * (image and ring inside its graphics memory, a valid ring); false with the reason. */
-bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why, size_t n);
+bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why,
+                       size_t n);
 /* Where a submission of context lrca starts: after its newest workload if it still has work
  * in the vGPU, else at its image's RING_HEAD (r->head as read). */
 void vgpu_resume_head(const struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r);

@@ -22,7 +22,8 @@ static uint32_t *other_reg(struct vgpu *v, uint32_t off, bool create)
     return &v->other[v->n_other++].val;
 }
 
-static const uint32_t fw_req_reg[3] = { GEN9_FORCEWAKE_RENDER, GEN9_FORCEWAKE_GT, GEN9_FORCEWAKE_MEDIA };
+static const uint32_t fw_req_reg[3] = { GEN9_FORCEWAKE_RENDER, GEN9_FORCEWAKE_GT,
+                                        GEN9_FORCEWAKE_MEDIA };
 static const uint32_t fw_ack_reg[3] = { GEN9_FORCEWAKE_ACK_RENDER, GEN9_FORCEWAKE_ACK_GT,
                                         GEN9_FORCEWAKE_ACK_MEDIA };
 
@@ -37,7 +38,7 @@ static uint32_t reg_read(struct vgpu *v, uint32_t off)
         if (off == fw_req_reg[i])
             return v->fw_req[i];
         if (off == fw_ack_reg[i])
-            return v->fw_req[i];        /* the domain wakes at once */
+            return v->fw_req[i]; /* the domain wakes at once */
     }
     if (off >= GEN9_FENCE_REG_LO(0) && off < GEN9_FENCE_REG_LO(GTT_MAX_VGPU_FENCES)) {
         unsigned i = (off - GEN9_FENCE_REG_LO(0)) / 8u;
@@ -81,7 +82,8 @@ static void reg_write(struct vgpu *v, uint32_t off, uint32_t val)
          * to merge the half with, and vgpu_fence_write() refuses the write. */
         unsigned i = (off - GEN9_FENCE_REG_LO(0)) / 8u;
         uint64_t f = i < GTT_MAX_VGPU_FENCES ? v->fence[i] : 0;
-        vgpu_fence_write(v, i, (off & 4u) ? (f & 0xFFFFFFFFull) | (uint64_t)val << 32
+        vgpu_fence_write(v, i,
+                         (off & 4u) ? (f & 0xFFFFFFFFull) | (uint64_t)val << 32
                                     : (f & ~0xFFFFFFFFull) | val);
         return;
     }
@@ -106,13 +108,16 @@ void vgpu_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
 /* Fields the guest may write; everything else in the page is read-only. */
 static bool pv_writable(uint32_t off, unsigned size)
 {
-    static const struct { uint32_t off, size; } w[] = {
+    static const struct {
+        uint32_t off, size;
+    } w[] = {
         { offsetof(struct vgt_if, display_ready), 4 },
         { offsetof(struct vgt_if, g2v_notify), 4 },
         { offsetof(struct vgt_if, cursor_x_hot), 8 },
         { offsetof(struct vgt_if, pdp), 32 },
         { offsetof(struct vgt_if, execlist_context_descriptor_lo), 8 },
-        { offsetof(struct vgt_if, tessera_balloon) + offsetof(struct tessera_balloon_if, request), 4 },
+        { offsetof(struct vgt_if, tessera_balloon) + offsetof(struct tessera_balloon_if, request),
+          4 },
         { offsetof(struct vgt_if, tessera_move) + offsetof(struct tessera_move_if, caps), 4 },
         { offsetof(struct vgt_if, tessera_move) + offsetof(struct tessera_move_if, low_used), 4 },
     };
@@ -147,11 +152,14 @@ static void ggtt_write(struct vgpu *v, uint32_t index, uint64_t pte)
         return;
     v->st.ggtt_refused++;
     v->pv.tessera_balloon.ggtt_refused++;
-    vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: GGTT write refused: entry %#x (graphics address %#llx) "
-                  "= %#llx: %s", v->id, index, (unsigned long long)index << GEN9_GTT_PAGE_SHIFT,
-                  (unsigned long long)pte,
-                  rc == GTT_ERANGE ? "entry outside its graphics memory"
-                  : rc == GTT_EPERM ? "target is not a page of its RAM" : gtt_strerror(rc));
+    vgpu_logf(v->dev, VGPU_LOG_WARN,
+              "vgpu %u: GGTT write refused: entry %#x (graphics address %#llx) "
+              "= %#llx: %s",
+              v->id, index, (unsigned long long)index << GEN9_GTT_PAGE_SHIFT,
+              (unsigned long long)pte,
+              rc == GTT_ERANGE  ? "entry outside its graphics memory"
+              : rc == GTT_EPERM ? "target is not a page of its RAM"
+                                : gtt_strerror(rc));
 }
 
 /* ---- dispatch ----------------------------------------------------------------------------- */
@@ -196,7 +204,7 @@ bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val)
         return true;
     }
     if (off >= VGPU_MMIO_SIZE) {
-        *val = 0;           /* between the registers and the GGTT: nothing decodes */
+        *val = 0; /* between the registers and the GGTT: nothing decodes */
         return true;
     }
     uint32_t base = (uint32_t)off & ~3u;
@@ -222,10 +230,11 @@ bool vgpu_mmio_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val)
             /* i915 on 32-bit writes low then high: merge each half with the entry. */
             uint64_t pte = 0;
             gtt_guest_read(v->dev->cfg.gtt, v->id, index, &pte);
-            pte = (off & 4u) ? (pte & 0xFFFFFFFFull) | val << 32 : (pte & ~0xFFFFFFFFull) | (uint32_t)val;
+            pte = (off & 4u) ? (pte & 0xFFFFFFFFull) | val << 32
+                             : (pte & ~0xFFFFFFFFull) | (uint32_t)val;
             ggtt_write(v, index, pte);
         } else {
-            return false;   /* a partial entry write is not something a driver does */
+            return false; /* a partial entry write is not something a driver does */
         }
         return true;
     }
@@ -245,7 +254,7 @@ bool vgpu_mmio_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val)
         return true;
     }
     if (size != 4)
-        return false;       /* registers are dwords; byte writes would need read-modify-write */
+        return false; /* registers are dwords; byte writes would need read-modify-write */
     reg_write(v, (uint32_t)off, (uint32_t)val);
     return true;
 }

@@ -20,13 +20,13 @@
 
 /* A guest backlogged this recently counts as a candidate for the next turn: frame-at-a-time
  * guests are rarely queued when a turn starts.  Render-clock time. */
-#define PREDICT_RECENT_NS   SCHED_MS(250)
+#define PREDICT_RECENT_NS SCHED_MS(250)
 /* Placement periods a move request waits for its guest before it is withdrawn (a dashboard
  * pauses 1.5 s between bursts). */
-#define MOVE_MAX_AGE        6u
+#define MOVE_MAX_AGE 6u
 /* Compaction: a guest that says how much of its low range it uses (low_used) is given that
  * and a quarter more (at least 1 MiB more), in whole MiB, never more than configured. */
-#define LOW_ROUND           (1ull << 20)
+#define LOW_ROUND (1ull << 20)
 
 void vgpu_write_ahead(struct vgpu_dev *d, struct vgpu *owner, bool new_turn)
 {
@@ -71,8 +71,8 @@ void vgpu_move_ready(struct vgpu *v)
     struct gtt *g = d->cfg.gtt;
     const struct gtt_vgpu *gv = gtt_vgpu_get(g, v->id);
     struct gtt_range low = gv->low;
-    struct gtt_range high = {v->pv.avail_rs.nonmappable_gmadr.base,
-                             v->pv.avail_rs.nonmappable_gmadr.size};
+    struct gtt_range high = { v->pv.avail_rs.nonmappable_gmadr.base,
+                              v->pv.avail_rs.nonmappable_gmadr.size };
     int rc = gtt_vgpu_relocate(g, v->id, v->move_to.low, v->move_to.first_slot);
     if (rc != 0) {
         v->pv.tessera_move.status = TESSERA_MOVE_REFUSED;
@@ -91,8 +91,8 @@ void vgpu_move_ready(struct vgpu *v)
     v->pv.tessera_move.moves++;
     v->moved_period = d->st.place_periods + 1;
     d->st.moves_done++;
-    vgpu_logf(d, VGPU_LOG_INFO, "vgpu %u: re-placed: low %#llx -> %#llx, high %#llx -> %#llx", v->id,
-              (unsigned long long)low.start, (unsigned long long)v->move_to.low.start,
+    vgpu_logf(d, VGPU_LOG_INFO, "vgpu %u: re-placed: low %#llx -> %#llx, high %#llx -> %#llx",
+              v->id, (unsigned long long)low.start, (unsigned long long)v->move_to.low.start,
               (unsigned long long)high.start, (unsigned long long)new_high);
 }
 
@@ -131,13 +131,13 @@ void vgpu_move_forget(struct vgpu *v)
 
 /* A vGPU counts as busy for placement if it worked in any of the last BUSY_PERIODS periods:
  * guests that draw in bursts (a dashboard pauses 1.5 s) keep their place between bursts. */
-#define BUSY_PERIODS        4u
-#define BUSY_MASK           ((1u << BUSY_PERIODS) - 1u)
+#define BUSY_PERIODS 4u
+#define BUSY_MASK    ((1u << BUSY_PERIODS) - 1u)
 /* A plan must cut the cost by a tenth to be worth its moves, and a guest that moved stays put
  * for MOVE_REST periods: the switch counts and the order plans are made from move a little
  * every period, and a move costs its guest a pause and a full copy of its ranges. */
-#define PLAN_MIN_GAIN_PPM   100000u
-#define MOVE_REST           10u
+#define PLAN_MIN_GAIN_PPM 100000u
+#define MOVE_REST         10u
 
 /* The floor for this period's switch-ins (gtt_floor_weighted, each vGPU weighted by how often
  * it was brought in), with the sizes the configuration gave (held false) or those held now. */
@@ -168,8 +168,8 @@ static uint64_t period_floor(const struct vgpu_dev *d, const uint64_t *ins, bool
 void vgpu_place_period(struct vgpu_dev *d)
 {
     struct gtt *g = d->cfg.gtt;
-    bool busy[GTT_MAX_VGPUS] = {0}, movable[GTT_MAX_VGPUS] = {0};
-    uint64_t freq[GTT_MAX_VGPUS] = {0}, ins[GTT_MAX_VGPUS] = {0}, want[GTT_MAX_VGPUS] = {0};
+    bool busy[GTT_MAX_VGPUS] = { 0 }, movable[GTT_MAX_VGPUS] = { 0 };
+    uint64_t freq[GTT_MAX_VGPUS] = { 0 }, ins[GTT_MAX_VGPUS] = { 0 }, want[GTT_MAX_VGPUS] = { 0 };
     bool pending = false;
     unsigned nbusy = 0;
     for (unsigned id = 0; id < VGPU_MAX && id < GTT_MAX_VGPUS; id++) {
@@ -210,8 +210,11 @@ void vgpu_place_period(struct vgpu_dev *d)
     if (pending || !nbusy)
         return;
     struct gtt_move mv[GTT_MAX_VGPUS];
-    struct gtt_plan_input in = {.busy = busy, .freq = freq, .movable = movable, .low_want = want,
-                                .min_gain_ppm = PLAN_MIN_GAIN_PPM};
+    struct gtt_plan_input in = { .busy = busy,
+                                 .freq = freq,
+                                 .movable = movable,
+                                 .low_want = want,
+                                 .min_gain_ppm = PLAN_MIN_GAIN_PPM };
     int n = gtt_plan(g, &in, mv, GTT_MAX_VGPUS, NULL);
     for (int i = 0; i < n; i++) {
         struct vgpu *v = d->v[mv[i].vgpu];

@@ -22,8 +22,8 @@
 #include <string.h>
 
 /* Context ids on the blitter: vGPUs use vm + 1 <= VGPU_MAX, the recording 0x1FFFFF. */
-#define PREEMPT_CTX_ID  0x1FFFFEu
-#define STATE_DW        (GEN9_GTT_PAGE_SIZE / 4u)
+#define PREEMPT_CTX_ID 0x1FFFFEu
+#define STATE_DW       (GEN9_GTT_PAGE_SIZE / 4u)
 
 static uint64_t preempt_desc(const struct vgpu_dev *d)
 {
@@ -87,7 +87,7 @@ void vgpu_preempt_finish(struct vgpu_dev *d)
     d->preempting = d->pausing = false;
     struct vgpu *v = vgpu_get(d, d->running);
     if (!v || d->inflight == 0)
-        return;         /* its work finished before the engine reached an arbitration point */
+        return; /* its work finished before the engine reached an arbitration point */
     v->preempted = d->inflight;
     v->st.gpu_ns += d->inflight_ns;
     if (pause)

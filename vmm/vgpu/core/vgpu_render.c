@@ -16,9 +16,10 @@
  * MI_FLUSH_DW post-sync address is qword aligned with bit 5 clear (GEN9_MI_FLUSH_DW_ADDR_MBZ). */
 #define SEQNO_OFFSET 0x100u
 _Static_assert((SEQNO_OFFSET & ~GEN9_MI_FLUSH_DW_ADDR_MASK) == 0 &&
-               (SEQNO_OFFSET & GEN9_MI_FLUSH_DW_ADDR_MBZ) == 0, "a valid MI_FLUSH_DW address");
+                   (SEQNO_OFFSET & GEN9_MI_FLUSH_DW_ADDR_MBZ) == 0,
+               "a valid MI_FLUSH_DW address");
 /* Dwords the ring adds to a workload: the breadcrumb, MI_ARB_CHECK, qword padding. */
-#define WORKLOAD_EXTRA_DW (GEN9_MI_FLUSH_DW_DW_LEN + 1u + 1u)
+#define WORKLOAD_EXTRA_DW    (GEN9_MI_FLUSH_DW_DW_LEN + 1u + 1u)
 #define VGPU_DRAIN_MAX_SPINS 100000u
 
 static uint32_t seqno_of(const struct vgpu *v)
@@ -36,7 +37,7 @@ static void retire_ready(struct vgpu *v)
         vgpu_retire_head(v, TESSERA_REJECT_NONE);
     }
     if (v->rest.bytes)
-        vgpu_queue_rest(v);             /* room for more of a long submission */
+        vgpu_queue_rest(v); /* room for more of a long submission */
     /* gtt/ copies and plans only for vGPUs with work (an idle one is never switched to). */
     gtt_set_active(v->dev->cfg.gtt, v->id, v->q_len != 0);
 }
@@ -75,7 +76,7 @@ static void collect(struct vgpu_dev *d, struct vgpu *v)
 /* Drops every workload of v: in flight ones were cut short by the engine reset. */
 void vgpu_drop_queue(struct vgpu *v, uint32_t code)
 {
-    v->rest.bytes = 0;                  /* what was not queued yet goes too */
+    v->rest.bytes = 0; /* what was not queued yet goes too */
     for (unsigned i = 0; i < v->q_len; i++) {
         struct vgpu_workload *w = &v->q[(v->q_head + i) % VGPU_QUEUE_MAX];
         if (!w->is_void) {
@@ -98,13 +99,14 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
         igpu_engine_reset(d->cfg.igpu, IGPU_BCS);
         int rc = igpu_engine_init(d->cfg.igpu, IGPU_BCS, d->cfg.engine_hws_gm);
         if (rc != IGPU_OK)
-            vgpu_logf(d, VGPU_LOG_ERROR, "blitter did not restart after the reset: %s", igpu_strerror(rc));
+            vgpu_logf(d, VGPU_LOG_ERROR, "blitter did not restart after the reset: %s",
+                      igpu_strerror(rc));
         d->running = VGPU_MAX;
         d->inflight = 0;
         d->inflight_ns = 0;
-        d->preempting = d->pausing = false;     /* the reset took the preemption context off too */
+        d->preempting = d->pausing = false; /* the reset took the preemption context off too */
     }
-    v->preempted = 0;               /* its shadow context starts over below */
+    v->preempted = 0; /* its shadow context starts over below */
     int n = sched_vgpu_reset(d->cfg.sched, vm);
     /* Its shadow context starts over from the default image, as i915 restores the default state
      * of a context an engine reset interrupted (execlists_reset_active()). */
@@ -117,8 +119,8 @@ int vgpu_reset(struct vgpu_dev *d, unsigned vm, const char *why)
     /* A guest that resets its engines itself (i915 does at every probe and after every failed
      * request) or restarts: that is its business unless work was lost. */
     bool routine = v->guest_reset && queued == 0;
-    vgpu_logf(d, routine ? VGPU_LOG_INFO : VGPU_LOG_WARN, "vgpu %u: reset (%s): %u workloads dropped",
-              vm, why, queued);
+    vgpu_logf(d, routine ? VGPU_LOG_INFO : VGPU_LOG_WARN,
+              "vgpu %u: reset (%s): %u workloads dropped", vm, why, queued);
     (void)n;
     return 0;
 }
@@ -142,7 +144,7 @@ static void switch_to(struct vgpu_dev *d, struct vgpu *v)
         uint64_t dt = d->cfg.env.cpu_ns(d->cfg.env.ctx) - t0;
         d->st.copy_cpu_ns += dt;
         d->st.copy_switch_ns += dt;
-        v->st.copy_cpu_ns += dt;        /* done for v: its CPU share pays */
+        v->st.copy_cpu_ns += dt; /* done for v: its CPU share pays */
     }
     if (switched) {
         /* What bringing v in cost, here and ahead since its last switch-in: a preemption on
@@ -180,9 +182,13 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
      * ones must not reach that unread part of the ring. */
     uint8_t *st = v->ctx_hva + GEN9_LRC_STATE_OFFSET;
     uint32_t start = v->ring_tail, off = start, used = 0, left = dec->count, resumed = 0;
-    uint32_t unread = v->preempted ? (start - (rd32le(st + 4u * GEN9_CTX_RING_HEAD) & GEN9_HEAD_ADDR) +
-                                      v->ring_bytes) % v->ring_bytes : 0;
-    uint32_t room = v->ring_bytes / 2 < v->ring_bytes - unread ? v->ring_bytes / 2 : v->ring_bytes - unread;
+    uint32_t unread = v->preempted
+                        ? (start - (rd32le(st + 4u * GEN9_CTX_RING_HEAD) & GEN9_HEAD_ADDR) +
+                           v->ring_bytes) %
+                              v->ring_bytes
+                        : 0;
+    uint32_t room = v->ring_bytes / 2 < v->ring_bytes - unread ? v->ring_bytes / 2
+                                                               : v->ring_bytes - unread;
     /* Workloads of a personality whose contexts have a PPGTT run with it in the shadow
      * context's PDP0: one dispatch holds the workloads of one PPGTT (those a preemption left
      * first).  Others' workloads all have pml4 0. */
@@ -201,7 +207,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
         if (w->is_void || w->inflight || w->done)
             continue;
         if (have_pml4 && w->pml4 != pml4)
-            break;                      /* another PPGTT: the next dispatch */
+            break; /* another PPGTT: the next dispatch */
         pml4 = w->pml4;
         have_pml4 = true;
         left--;
@@ -215,7 +221,7 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
             continue;
         }
         if (used + 4u * (w->n_dw + WORKLOAD_EXTRA_DW) + 64u > room)
-            break;      /* not with the dispatch cap; the rest waits for the next turn */
+            break; /* not with the dispatch cap; the rest waits for the next turn */
         uint32_t before = off;
         memcpy(ring_put(v, &off, w->n_dw), w->cmds, 4u * w->n_dw);
         /* i915 gen8_emit_fini_breadcrumb_xcs() -> gen8_emit_ggtt_write(): the completion is an
@@ -243,12 +249,12 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     if (d->inflight == 0)
         return;
     if (off & 7u)
-        *ring_put(v, &off, 1) = GEN9_MI_NOOP;     /* RING_TAIL is qword aligned */
+        *ring_put(v, &off, 1) = GEN9_MI_NOOP; /* RING_TAIL is qword aligned */
     if (off == v->ring_bytes)
         off = 0;
     v->ring_tail = off;
     if (!v->preempted)
-        wr32le(st + 4u * GEN9_CTX_RING_HEAD, start);     /* else: where the engine left it */
+        wr32le(st + 4u * GEN9_CTX_RING_HEAD, start); /* else: where the engine left it */
     if (v->ops->ppgtt_contexts && !v->preempted) {
         /* The shadow PML4 (0 if the guest destroyed the PPGTT meanwhile: its PPGTT batches
          * then fault); a preempted context keeps the one it was running with. */
@@ -263,11 +269,12 @@ static void dispatch(struct vgpu_dev *d, const struct sched_decision *dec)
     d->inflight_ns = 0;
     d->st.dispatches++;
     if (rc != IGPU_OK) {
-        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "GPU refused the submission: %s", igpu_strerror(rc));
+        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "GPU refused the submission: %s",
+                         igpu_strerror(rc));
         vgpu_reset(d, v->id, "submission failed");
         return;
     }
-    vgpu_write_ahead(d, v, dec->new_turn);     /* while the engine runs v's work */
+    vgpu_write_ahead(d, v, dec->new_turn); /* while the engine runs v's work */
 }
 
 /* Runs the GPU for one budget and takes in what finished; a fault resets the owner. */
@@ -287,18 +294,20 @@ void vgpu_run_gpu(struct vgpu_dev *d)
         return;
     }
     if (!v)
-        return;         /* the preemption context is still on its way through */
-    if (!used && d->running == v->id && !(d->cfg.env.gpu_fault && d->cfg.env.gpu_fault(d->cfg.env.ctx))) {
+        return; /* the preemption context is still on its way through */
+    if (!used && d->running == v->id &&
+        !(d->cfg.env.gpu_fault && d->cfg.env.gpu_fault(d->cfg.env.ctx))) {
         /* The engine stopped with work of ours unfinished and no fault: do not wait forever. */
-        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "the GPU went idle with %u workloads unfinished",
-                         d->inflight);
+        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT,
+                         "the GPU went idle with %u workloads unfinished", d->inflight);
         vgpu_reset(d, v->id, "GPU idle with work unfinished");
         return;
     }
     const char *fault = d->cfg.env.gpu_fault ? d->cfg.env.gpu_fault(d->cfg.env.ctx) : NULL;
     if (fault && d->running == v->id) {
         d->st.gpu_faults++;
-        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "GPU fault while running its workload: %s", fault);
+        vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "GPU fault while running its workload: %s",
+                         fault);
         vgpu_reset(d, v->id, "GPU fault");
     }
 }

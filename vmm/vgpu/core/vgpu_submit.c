@@ -67,7 +67,7 @@ void vgpu_retire_head(struct vgpu *v, uint32_t code)
             v->st.first.done = true;
             v->st.first.done_ns = vgpu_cpu_now(v->dev);
         }
-        if (w->dispatch_ns) {       /* 0: no host clock (host tests) */
+        if (w->dispatch_ns) { /* 0: no host clock (host tests) */
             uint64_t now = vgpu_cpu_now(v->dev);
             v->st.timed++;
             v->st.wait_ns += w->dispatch_ns - w->submit_ns;
@@ -75,7 +75,7 @@ void vgpu_retire_head(struct vgpu *v, uint32_t code)
         }
     }
     v->ops->retired(v, &(struct vgpu_retired){ w->lrca, w->ctx_id, w->tail, c,
-                                                w->user_interrupt && c == TESSERA_REJECT_NONE });
+                                               w->user_interrupt && c == TESSERA_REJECT_NONE });
 }
 
 void vgpu_refuse(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, uint32_t code)
@@ -95,7 +95,8 @@ void vgpu_refuse(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint32_t tail, 
     v->q_len++;
 }
 
-bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why, size_t n)
+bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r, char *why,
+                       size_t n)
 {
     uint64_t st = (uint64_t)lrca + GEN9_LRC_STATE_OFFSET;
     uint32_t head, tail, start, ctl;
@@ -116,8 +117,10 @@ bool vgpu_read_context(struct vgpu *v, uint32_t lrca, struct vgpu_guest_ring *r,
     r->tail = tail & GEN9_TAIL_ADDR;
     if (!(ctl & GEN9_RING_VALID) || !in_ranges(v, r->start, r->size) || r->head >= r->size ||
         r->tail >= r->size) {
-        snprintf(why, n, "context %#x: ring %#x size %#x head %#x tail %#x is not a valid ring in its "
-                 "graphics memory", lrca, r->start, r->size, r->head, r->tail);
+        snprintf(why, n,
+                 "context %#x: ring %#x size %#x head %#x tail %#x is not a valid ring in its "
+                 "graphics memory",
+                 lrca, r->start, r->size, r->head, r->tail);
         return false;
     }
     return true;
@@ -130,10 +133,14 @@ static enum igpu_scan_err scan(struct vgpu *v, struct vgpu_workload *w, unsigned
 {
     struct igpu_scan_config sc = {
         .engine = IGPU_BCS,
-        .ranges = v->ranges, .n_ranges = v->n_ranges,
-        .regs = igpu_scan_default_regs_bcs, .n_regs = igpu_scan_default_regs_bcs_count,
-        .max_depth = IGPU_SCAN_HW_MAX_DEPTH, .max_batches = SCAN_MAX_BATCHES,
-        .read = scan_read, .read_ctx = v,
+        .ranges = v->ranges,
+        .n_ranges = v->n_ranges,
+        .regs = igpu_scan_default_regs_bcs,
+        .n_regs = igpu_scan_default_regs_bcs_count,
+        .max_depth = IGPU_SCAN_HW_MAX_DEPTH,
+        .max_batches = SCAN_MAX_BATCHES,
+        .read = scan_read,
+        .read_ctx = v,
         .shadow = (uint32_t *)(void *)(v->shadow_hva + (size_t)k * VGPU_SHADOW_BYTES),
         .shadow_dw = VGPU_SHADOW_BYTES / 4u,
         .shadow_gm = v->shadow_gm + (uint64_t)k * VGPU_SHADOW_BYTES,
@@ -162,7 +169,7 @@ uint64_t vgpu_slot_mask(const struct vgpu *v, const struct igpu_scan_range *r, s
             continue;
         uint64_t lo = r[i].start, hi = r[i].start + r[i].size;
         if (hi <= l->slots.start || lo >= l->slots.start + l->slots.size)
-            continue;       /* the low window: balloons never take it */
+            continue; /* the low window: balloons never take it */
         if (lo < l->slots.start)
             lo = l->slots.start;
         for (uint64_t s = (lo - l->slots.start) / l->slot_bytes;
@@ -186,8 +193,10 @@ void vgpu_rescan_queued(struct vgpu *v)
         if (scan(v, w, w->shadow, w->n_dw, why, sizeof why) == IGPU_SCAN_OK)
             w->range_gen = v->range_gen;
         else
-            vgpu_note_reject(v, TESSERA_REJECT_SHRUNK, "queued workload dropped: its graphics memory "
-                             "was ballooned away (%s)", why);
+            vgpu_note_reject(v, TESSERA_REJECT_SHRUNK,
+                             "queued workload dropped: its graphics memory "
+                             "was ballooned away (%s)",
+                             why);
     }
 }
 
@@ -247,13 +256,14 @@ static uint32_t slice_bytes(struct vgpu *v, const struct vgpu_guest_ring *r, uin
 }
 
 bool vgpu_queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t pml4,
-                        const struct vgpu_guest_ring *r, uint32_t head, uint32_t bytes)
+                      const struct vgpu_guest_ring *r, uint32_t head, uint32_t bytes)
 {
     struct vgpu_dev *d = v->dev;
     char why[160];
     int k = v->q_len < VGPU_QUEUE_MAX ? shadow_take(v) : -1;
     if (k < 0) {
-        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: %u workloads queued", v->q_len);
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: %u workloads queued",
+                         v->q_len);
         vgpu_refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_QUEUE_FULL);
         return false;
     }
@@ -262,7 +272,8 @@ bool vgpu_queue_slice(struct vgpu *v, uint32_t lrca, uint32_t ctx_id, uint64_t p
     if (!vgpu_gm_read(v, (uint64_t)r->start + head, w->cmds, first) ||
         !vgpu_gm_read(v, r->start, (uint8_t *)w->cmds + first, bytes - first)) {
         v->shadow_busy &= ~(1ull << k);
-        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: ring %#x not mapped", r->start);
+        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: ring %#x not mapped",
+                         r->start);
         vgpu_refuse(v, lrca, ctx_id, r->tail, TESSERA_REJECT_BAD_CONTEXT);
         return false;
     }
@@ -323,6 +334,6 @@ void vgpu_queue_rest(struct vgpu *v)
         s->head = (s->head + take) % s->r.size;
         s->bytes -= take;
         if (!vgpu_queue_slice(v, s->lrca, s->ctx_id, s->pml4, &s->r, head, take))
-            s->bytes = 0;               /* refused up to its tail: the rest goes with it */
+            s->bytes = 0; /* refused up to its tail: the rest goes with it */
     }
 }

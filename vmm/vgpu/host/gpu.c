@@ -119,7 +119,8 @@ static bool model_init(uint64_t aperture_bytes)
     mc.preempt = IGPU_MODEL_PREEMPT_STEP;
     int rc = igpu_model_create(&mc, &gpu.model);
     if (rc != IGPU_OK) {
-        snprintf(gpu.error, sizeof gpu.error, "the software model did not start: %s", igpu_strerror(rc));
+        snprintf(gpu.error, sizeof gpu.error, "the software model did not start: %s",
+                 igpu_strerror(rc));
         return false;
     }
     gpu.igpu = igpu_model_igpu(gpu.model);
@@ -132,9 +133,11 @@ bool gpu_init(const struct cfg *cfg)
     const struct pci_device *d = pci_find(0, GEN9_PCI_DEV, 0);
     if (d && igpu_pci_id_supported(d->vendor, d->device))
         log_warn("iGPU: %s is a supported Gen9 GPU, but this build drives graphics memory with the "
-                 "software model only (the hardware backend is not wired into the render loop yet)", gpu.found);
+                 "software model only (the hardware backend is not wired into the render loop yet)",
+                 gpu.found);
     else
-        log_info("iGPU: no supported Intel Gen9 GPU (%s): using the software Gen9 model", gpu.found);
+        log_info("iGPU: no supported Intel Gen9 GPU (%s): using the software Gen9 model",
+                 gpu.found);
 
     struct gtt_layout_params p;
     struct gtt_guest_request req[TESSERA_MAX_GUESTS];
@@ -153,9 +156,14 @@ bool gpu_init(const struct cfg *cfg)
     cfg_fence_shares(cfg, fence_shares);
     struct gtt_config gc = {
         .layout = &gpu.layout,
-        .ops = { .ctx = NULL, .ggtt_write = ggtt_write, .translate = translate, .ept_update = ept_update,
-                 .vgpu_scratch = vgpu_scratch, .ggtt_invalidate = ggtt_invalidate,
-                 .ept_flush = ept_flush, .ggtt_write_run = ggtt_write_run },
+        .ops = { .ctx = NULL,
+                 .ggtt_write = ggtt_write,
+                 .translate = translate,
+                 .ept_update = ept_update,
+                 .vgpu_scratch = vgpu_scratch,
+                 .ggtt_invalidate = ggtt_invalidate,
+                 .ept_flush = ept_flush,
+                 .ggtt_write_run = ggtt_write_run },
         .scratch_pte = gen9_ggtt_pte_encode(gpu.scratch_page),
         .copy = GTT_COPY_ENTRY,
         .slots = GTT_SLOTS_CONTIGUOUS,
@@ -184,11 +192,14 @@ bool gpu_init(const struct cfg *cfg)
     igpu_ggtt_flush(gpu.igpu);
     struct gtt_summary s;
     gtt_summarize(&gpu.gtt, &s);
-    log_info("gtt: %llu MiB GGTT, aperture %llu MiB; host area %llu MiB, fence pool %llu MiB; %u vGPUs on %u "
-             "slots of %llu MiB (%u shared)", (unsigned long long)(gpu.layout.ggtt_bytes >> 20),
-             (unsigned long long)(gpu.layout.aperture_bytes >> 20), (unsigned long long)(gpu.layout.host.size >> 20),
-             (unsigned long long)(gpu.layout.fence_pool.size >> 20), s.n_vgpus, s.n_slots,
-             (unsigned long long)(gpu.layout.slot_bytes >> 20), s.slots_shared);
+    log_info(
+        "gtt: %llu MiB GGTT, aperture %llu MiB; host area %llu MiB, fence pool %llu MiB; %u vGPUs on %u "
+        "slots of %llu MiB (%u shared)",
+        (unsigned long long)(gpu.layout.ggtt_bytes >> 20),
+        (unsigned long long)(gpu.layout.aperture_bytes >> 20),
+        (unsigned long long)(gpu.layout.host.size >> 20),
+        (unsigned long long)(gpu.layout.fence_pool.size >> 20), s.n_vgpus, s.n_slots,
+        (unsigned long long)(gpu.layout.slot_bytes >> 20), s.slots_shared);
     gpu.ready = true;
     return true;
 }

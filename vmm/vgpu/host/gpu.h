@@ -13,13 +13,14 @@
 
 struct gpu_state {
     bool ready;
-    char error[240];                /* why the GPU side is not up */
-    char found[160];                /* what PCI discovery found at 00:02.0 */
-    struct igpu *igpu;              /* the backend in use */
-    struct igpu_model *model;       /* the software model, when it is the backend */
-    uint64_t gsm_phys;              /* the model's GGTT entries in host RAM */
-    uint64_t scratch_page;          /* where GGTT entries no vGPU owns point */
-    uint64_t vgpu_scratch[TESSERA_MAX_GUESTS];  /* each vGPU's own scratch page (gtt/ vgpu_scratch) */
+    char error[240];          /* why the GPU side is not up */
+    char found[160];          /* what PCI discovery found at 00:02.0 */
+    struct igpu *igpu;        /* the backend in use */
+    struct igpu_model *model; /* the software model, when it is the backend */
+    uint64_t gsm_phys;        /* the model's GGTT entries in host RAM */
+    uint64_t scratch_page;    /* where GGTT entries no vGPU owns point */
+    uint64_t
+        vgpu_scratch[TESSERA_MAX_GUESTS]; /* each vGPU's own scratch page (gtt/ vgpu_scratch) */
     struct gtt_layout layout;
     struct gtt gtt;
 };

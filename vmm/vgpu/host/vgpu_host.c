@@ -23,11 +23,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#define HOST_PER_VGPU   (1ull << 20)    /* shadow context, ring and batch copies of one vGPU */
-#define DISPATCH_MAX    8u              /* workloads per dispatch: fits the shadow ring */
+#define HOST_PER_VGPU   (1ull << 20) /* shadow context, ring and batch copies of one vGPU */
+#define DISPATCH_MAX    8u           /* workloads per dispatch: fits the shadow ring */
 #define CALIB_W         256u
 #define CALIB_H         256u
-#define PLACE_PERIOD_NS 500000000ull    /* re-placement planning (vgpu_place_period) */
+#define PLACE_PERIOD_NS 500000000ull /* re-placement planning (vgpu_place_period) */
 
 struct vgpu_host vgpu_host;
 
@@ -61,7 +61,10 @@ static uint64_t env_gpu_run(void *ctx, uint64_t budget)
     return used;
 }
 
-static uint64_t env_cpu_ns(void *ctx) { return timer_now_ns(); }
+static uint64_t env_cpu_ns(void *ctx)
+{
+    return timer_now_ns();
+}
 
 static const char *env_gpu_fault(void *ctx)
 {
@@ -72,10 +75,18 @@ static const char *env_gpu_fault(void *ctx)
 static void env_log(void *ctx, enum vgpu_log_level l, const char *msg)
 {
     switch (l) {
-    case VGPU_LOG_DEBUG: log_debug("%s", msg); break;
-    case VGPU_LOG_INFO:  log_info("%s", msg); break;
-    case VGPU_LOG_WARN:  log_warn("%s", msg); break;
-    default:             log_error("%s", msg); break;
+    case VGPU_LOG_DEBUG:
+        log_debug("%s", msg);
+        break;
+    case VGPU_LOG_INFO:
+        log_info("%s", msg);
+        break;
+    case VGPU_LOG_WARN:
+        log_warn("%s", msg);
+        break;
+    default:
+        log_error("%s", msg);
+        break;
     }
 }
 
@@ -88,7 +99,7 @@ static int env_page_alloc(void *ctx, uint64_t *hpa, void **va)
         return -1;
     memset((void *)(uintptr_t)pa, 0, PAGE_SIZE);
     *hpa = pa;
-    *va = (void *)(uintptr_t)pa;        /* identity-mapped */
+    *va = (void *)(uintptr_t)pa; /* identity-mapped */
     return 0;
 }
 
@@ -110,7 +121,7 @@ static int env_guest_phys(void *ctx, unsigned id, uint64_t gpa, uint64_t *pa)
 
 static void *env_phys_ptr(void *ctx, uint64_t pa, uint64_t len)
 {
-    return (void *)(uintptr_t)pa;       /* all RAM is identity-mapped */
+    return (void *)(uintptr_t)pa; /* all RAM is identity-mapped */
 }
 
 static void env_protect(void *ctx, unsigned id, uint64_t gpa, bool on)
@@ -226,8 +237,13 @@ static bool ladder_page(void *ctx, uint64_t off, uint64_t *hpa)
 static struct ept_window aperture_window(unsigned id, const struct io_mmio *r)
 {
     const struct gtt_vgpu *gv = gtt_vgpu_get(&gpu.gtt, id);
-    return (struct ept_window){ r->size, gv ? gv->low.start : 0, gv ? gv->low.size : 0, EPT_PERM_R | EPT_PERM_W,
-                                EPT_MT_WB, ladder_page, (void *)(uintptr_t)id };
+    return (struct ept_window){ r->size,
+                                gv ? gv->low.start : 0,
+                                gv ? gv->low.size : 0,
+                                EPT_PERM_R | EPT_PERM_W,
+                                EPT_MT_WB,
+                                ladder_page,
+                                (void *)(uintptr_t)id };
 }
 
 /* The guest moved the aperture BAR (or turned its decoding off or on): the ladder mappings
@@ -242,8 +258,8 @@ static void aperture_moved(void *ctx, uint64_t old_base, uint64_t new_base)
     struct ept_window w = aperture_window(id, r);
     int rc = ept_window_move(&vm->ept, &w, old_base, new_base);
     if (rc != 0)
-        log_warn("vgpu %u: aperture moved to %#llx: %s (pages not mapped trap)", id, (unsigned long long)new_base,
-                 ept_strerror(rc));
+        log_warn("vgpu %u: aperture moved to %#llx: %s (pages not mapped trap)", id,
+                 (unsigned long long)new_base, ept_strerror(rc));
     ept_flush(vm);
 }
 
@@ -275,8 +291,13 @@ static bool wall_source(unsigned id, struct wall_source *out)
     }
     fb_ctx[id] = (struct fb_read_ctx){ v, p };
     uint32_t w = p.pic_width ? p.pic_width : p.width, h = p.pic_height ? p.pic_height : p.height;
-    *out = (struct wall_source){ .enabled = true, .owned = p.owned, .width = w, .height = h,
-                                 .stride_bytes = w * 4u, .read = fb_read, .ctx = &fb_ctx[id] };
+    *out = (struct wall_source){ .enabled = true,
+                                 .owned = p.owned,
+                                 .width = w,
+                                 .height = h,
+                                 .stride_bytes = w * 4u,
+                                 .read = fb_read,
+                                 .ctx = &fb_ctx[id] };
     return true;
 }
 
@@ -301,8 +322,8 @@ static bool write_opregion(struct vm *vm, void *ctx)
     if (p)
         vdisp_opregion_build(p);
     else
-        log_warn("vgpu %u: no guest memory at %#llx for the OpRegion: i915 will find no VBT", vm->id,
-                 (unsigned long long)LINUX_OPREGION_GPA);
+        log_warn("vgpu %u: no guest memory at %#llx for the OpRegion: i915 will find no VBT",
+                 vm->id, (unsigned long long)LINUX_OPREGION_GPA);
     return true;
 }
 
@@ -341,12 +362,19 @@ static void calibrate_model(void)
     vgpu_host.cost_scale = 1000;
     if (vgpu_host.host_bytes < CALIB_W * CALIB_H * 4 + 4 * GEN9_GTT_PAGE_SIZE ||
         igpu_engine_init(gpu.igpu, IGPU_BCS, (uint32_t)hws) != IGPU_OK ||
-        igpu_model_ctx_init(m, IGPU_BCS, (uint32_t)lrca, (uint32_t)ring, GEN9_GTT_PAGE_SIZE) != IGPU_OK)
+        igpu_model_ctx_init(m, IGPU_BCS, (uint32_t)lrca, (uint32_t)ring, GEN9_GTT_PAGE_SIZE) !=
+            IGPU_OK)
         return;
     uint64_t wall = 0, modelled = 0;
     for (unsigned rep = 0; rep < 4; rep++) {
-        uint32_t c[8] = { GEN9_XY_COLOR_BLT, GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | CALIB_W * 4,
-                          0, GEN9_BLT_COORD(CALIB_W, CALIB_H), (uint32_t)surf, 0, rep, GEN9_MI_NOOP };
+        uint32_t c[8] = { GEN9_XY_COLOR_BLT,
+                          GEN9_BR13_DEPTH_32 | GEN9_BR13_ROP(GEN9_ROP_PAT_COPY) | CALIB_W * 4,
+                          0,
+                          GEN9_BLT_COORD(CALIB_W, CALIB_H),
+                          (uint32_t)surf,
+                          0,
+                          rep,
+                          GEN9_MI_NOOP };
         if (igpu_model_submit_ring(m, IGPU_BCS, (uint32_t)lrca, 1, c, 8) != IGPU_OK)
             return;
         uint64_t t0 = timer_now_ns();
@@ -404,7 +432,8 @@ static void vgpu_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
         return;
     }
     struct ept_window w = aperture_window(id, r);
-    snprintf(buf, len, "aperture at %#llx: %llu pages mapped through EPT", (unsigned long long)r->base,
+    snprintf(buf, len, "aperture at %#llx: %llu pages mapped through EPT",
+             (unsigned long long)r->base,
              (unsigned long long)ept_window_mapped(&vm->ept, &w, r->base));
 }
 
@@ -412,8 +441,10 @@ static void vgpu_stats(const struct vm *vm, void *ctx, char *buf, size_t len)
 static void placed(const struct vm *vm, const char *name, int rc)
 {
     if (rc == IO_E_WINDOW || rc == IO_E_OVERLAP)
-        log_warn("guest %u (%s): %s: its default place is refused (%s): it decodes nowhere until the guest "
-                 "moves its BAR", vm->id, vm->cfg->name, name, io_strerror(rc));
+        log_warn(
+            "guest %u (%s): %s: its default place is refused (%s): it decodes nowhere until the guest "
+            "moves its BAR",
+            vm->id, vm->cfg->name, name, io_strerror(rc));
 }
 
 /* BAR0 (registers, GGTT) and BAR2 (the aperture) on the guest's I/O bus, following the vGPU
@@ -422,11 +453,20 @@ static void placed(const struct vm *vm, const char *name, int rc)
 static bool attach(struct vm *vm, struct vgpu *v)
 {
     void *id = (void *)(uintptr_t)vm->id;
-    const struct io_mmio r0 = { VGPU_BAR0_DEFAULT, VGPU_BAR0_SIZE, bar0_read, bar0_write, NULL, v, "vgpu-bar0",
+    const struct io_mmio r0 = { VGPU_BAR0_DEFAULT,
+                                VGPU_BAR0_SIZE,
+                                bar0_read,
+                                bar0_write,
+                                NULL,
+                                v,
+                                "vgpu-bar0",
                                 { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_MMIO } };
-    const struct io_mmio r2 = { VGPU_BAR2_DEFAULT, gpu.layout.aperture_bytes, bar2_read, bar2_write,
-                                aperture_moved, id, "vgpu-bar2",
-                                { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_APERTURE } };
+    const struct io_mmio r2 = {
+        VGPU_BAR2_DEFAULT, gpu.layout.aperture_bytes,
+        bar2_read,         bar2_write,
+        aperture_moved,    id,
+        "vgpu-bar2",       { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_APERTURE }
+    };
     int rc0 = io_bus_add_mmio(&vm->io, &r0, NULL), rc2 = io_bus_add_mmio(&vm->io, &r2, NULL);
     if (rc0 == IO_E_ARG || rc0 == IO_E_FULL || rc2 == IO_E_ARG || rc2 == IO_E_FULL)
         return false;
@@ -434,9 +474,11 @@ static bool attach(struct vm *vm, struct vgpu *v)
     placed(vm, r2.name, rc2);
     io_bus_set_ram_write(&vm->io, table_write, id);
     bool display = vm->cfg->vgpu_display == CFG_DISPLAY_DP;
-    return vm_add_device(vm, &(struct vm_device){ .name = "vgpu", .ctx = id, .start = guest_started,
-                                                   .loaded = display ? write_opregion : NULL,
-                                                   .stats = vgpu_stats });
+    return vm_add_device(vm, &(struct vm_device){ .name = "vgpu",
+                                                  .ctx = id,
+                                                  .start = guest_started,
+                                                  .loaded = display ? write_opregion : NULL,
+                                                  .stats = vgpu_stats });
 }
 
 static bool fail(const char *why)
@@ -478,7 +520,9 @@ bool vgpu_host_init(const struct cfg *cfg)
 
     uint64_t hws = gpu.layout.host.start + vgpu_host.host_bytes - GEN9_GTT_PAGE_SIZE;
     struct vgpu_dev_config dc = {
-        .gtt = &gpu.gtt, .sched = vgpu_host.sched, .igpu = gpu.igpu,
+        .gtt = &gpu.gtt,
+        .sched = vgpu_host.sched,
+        .igpu = gpu.igpu,
         .host = { gpu.layout.host.start, (void *)(uintptr_t)vgpu_host.host_phys,
                   vgpu_host.host_bytes - 2 * GEN9_GTT_PAGE_SIZE },
         .engine_hws_gm = (uint32_t)hws,
@@ -510,9 +554,11 @@ bool vgpu_host_init(const struct cfg *cfg)
     vgpu_host.balloon_next_ns = timer_now_ns() + (uint64_t)cfg->balloon.period_ms * 1000000ull;
     vgpu_host.last_period_ns = timer_now_ns();
     vgpu_host.ready = true;
-    log_info("vgpu: %u vGPUs on the %s (model costs x%u.%03u from calibration), scheduler %s, slice %llu us",
-             cfg->n_guests, gpu.model ? "software Gen9 model" : "GPU", vgpu_host.cost_scale / 1000,
-             vgpu_host.cost_scale % 1000, sched_policy_name(sc.policy), (unsigned long long)(sc.slice_ns / 1000));
+    log_info(
+        "vgpu: %u vGPUs on the %s (model costs x%u.%03u from calibration), scheduler %s, slice %llu us",
+        cfg->n_guests, gpu.model ? "software Gen9 model" : "GPU", vgpu_host.cost_scale / 1000,
+        vgpu_host.cost_scale % 1000, sched_policy_name(sc.policy),
+        (unsigned long long)(sc.slice_ns / 1000));
     return true;
 }
 
@@ -535,11 +581,12 @@ static void balloon_period(const struct cfg *cfg, uint64_t now)
     vgpu_host.last_rcopy_ppm = dt ? (uint32_t)(dc * 1000000ull / dt) : 0;
     struct gtt_ctl_params p;
     gtt_ctl_defaults(&p);
-    p.th_low = cfg->balloon.low_threshold_pct * 20;     /* percent of f's maximum, 2.0 */
+    p.th_low = cfg->balloon.low_threshold_pct * 20; /* percent of f's maximum, 2.0 */
     p.th_high = cfg->balloon.high_threshold_pct * 20;
     p.period_ms = cfg->balloon.period_ms;
     struct gtt_ctl_report rep;
-    if (vgpu_balloon_period(vgpu_host.dev, &p, vgpu_host.last_w_ppm, vgpu_host.last_rcopy_ppm, &rep) < 0)
+    if (vgpu_balloon_period(vgpu_host.dev, &p, vgpu_host.last_w_ppm, vgpu_host.last_rcopy_ppm,
+                            &rep) < 0)
         log_warn("vgpu: balloon period failed");
 }
 

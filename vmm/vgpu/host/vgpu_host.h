@@ -17,11 +17,11 @@ struct vgpu_host {
     char error[200];
     struct vgpu_dev *dev;
     struct sched *sched;
-    uint64_t host_phys, host_bytes;     /* host-area memory backing the vGPUs' shadow state */
-    uint32_t cost_scale;                /* model cost multiplier from calibration (x1000) */
-    uint64_t gpu_wall_ns;               /* wall time spent running the GPU (model) */
+    uint64_t host_phys, host_bytes; /* host-area memory backing the vGPUs' shadow state */
+    uint32_t cost_scale;            /* model cost multiplier from calibration (x1000) */
+    uint64_t gpu_wall_ns;           /* wall time spent running the GPU (model) */
     uint64_t balloon_next_ns;
-    uint64_t place_next_ns;             /* next re-placement period */
+    uint64_t place_next_ns; /* next re-placement period */
     uint64_t last_wait_ns, last_demand_ns, last_copy_ns, last_period_ns;
     uint32_t last_w_ppm, last_rcopy_ppm;
 };

@@ -20,37 +20,37 @@ extern const struct vgpu_personality vgpu_i915;
 /* What an i915 vGPU did (docs/vgpu-i915.md, `vgpu <vm>`). */
 #define VGPU_I915_FAULT_LEN 120u
 struct vgpu_i915_stats {
-    uint64_t elsp[IGPU_NUM_GT_ENGINES];         /* submissions the sequencer accepted */
-    uint64_t completed[IGPU_NUM_GT_ENGINES];    /* elements completed */
-    uint64_t faults[IGPU_NUM_GT_ENGINES];       /* engine faults the guest saw */
-    uint64_t elsp_refused;                      /* invalid or queue-full submissions */
-    uint64_t cs_commands, cs_state_skipped;     /* MI-only streamer: executed, 3D/media skipped */
+    uint64_t elsp[IGPU_NUM_GT_ENGINES];      /* submissions the sequencer accepted */
+    uint64_t completed[IGPU_NUM_GT_ENGINES]; /* elements completed */
+    uint64_t faults[IGPU_NUM_GT_ENGINES];    /* engine faults the guest saw */
+    uint64_t elsp_refused;                   /* invalid or queue-full submissions */
+    uint64_t cs_commands, cs_state_skipped;  /* MI-only streamer: executed, 3D/media skipped */
     uint64_t msi_sent, msi_undelivered;
-    uint64_t ppgtt_creates, ppgtt_destroys, ppgtt_refused;  /* L4 notifications */
-    uint64_t table_writes, oos_syncs;           /* guest writes to protected table pages;
+    uint64_t ppgtt_creates, ppgtt_destroys, ppgtt_refused; /* L4 notifications */
+    uint64_t table_writes, oos_syncs;                      /* guest writes to protected table pages;
                                                  * out-of-sync pages read again */
-    uint64_t ggtt_refused;                      /* engine accesses through the GGTT refused */
-    uint64_t guest_resets;                      /* engines the guest reset (GDRST) */
-    uint64_t deferred_frees;                    /* shadow pages freed after the GPU left them */
+    uint64_t ggtt_refused;   /* engine accesses through the GGTT refused */
+    uint64_t guest_resets;   /* engines the guest reset (GDRST) */
+    uint64_t deferred_frees; /* shadow pages freed after the GPU left them */
 };
 
 struct vgpu_i915_info {
     struct vgpu_i915_stats st;
     struct vgt_ppgtt_stats ppgtt;
-    char fault[VGPU_I915_FAULT_LEN];            /* the last engine fault, "" if none */
+    char fault[VGPU_I915_FAULT_LEN]; /* the last engine fault, "" if none */
 };
 
 /* Its display (a virtual DP monitor, `vgpu <vm>`'s display lines). */
 struct vgpu_i915_display_info {
     bool present, connected, pipe_on;
-    uint32_t width, height, hz;         /* the monitor's preferred mode */
-    uint32_t refresh_mhz;               /* the pipe's, while on */
-    uint32_t frame;                     /* PIPE_FRMCOUNT */
-    enum vdisp_scan_result scan;        /* the primary plane as scanned out now */
+    uint32_t width, height, hz;  /* the monitor's preferred mode */
+    uint32_t refresh_mhz;        /* the pipe's, while on */
+    uint32_t frame;              /* PIPE_FRMCOUNT */
+    enum vdisp_scan_result scan; /* the primary plane as scanned out now */
     struct vdisp_scanout plane;
-    const char *refused;                /* the last refusal's reason while it lasts, or NULL */
-    uint64_t refusals;                  /* surfaces refused, counted at each check */
-    unsigned overlays;                  /* planes on that are not composed (1 << VDISP_*) */
+    const char *refused; /* the last refusal's reason while it lasts, or NULL */
+    uint64_t refusals;   /* surfaces refused, counted at each check */
+    unsigned overlays;   /* planes on that are not composed (1 << VDISP_*) */
     struct vdisp_stats st;
     struct vdisp_aux_stats aux;
 };

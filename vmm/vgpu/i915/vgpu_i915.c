@@ -97,9 +97,11 @@ static void pp_refused(void *ctx, const struct vgt_ppgtt_refusal_info *r)
         vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: PPGTT %#llx refused: %s", v->id,
                   (unsigned long long)r->entry, vgt_ppgtt_refusal_name(r->why));
     else
-        vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: PPGTT entry refused: %s (level %u table "
-                  "%#llx [%u] = %#llx)", v->id, vgt_ppgtt_refusal_name(r->why), r->level,
-                  (unsigned long long)r->table_gpa, r->index, (unsigned long long)r->entry);
+        vgpu_logf(v->dev, VGPU_LOG_WARN,
+                  "vgpu %u: PPGTT entry refused: %s (level %u table "
+                  "%#llx [%u] = %#llx)",
+                  v->id, vgt_ppgtt_refusal_name(r->why), r->level, (unsigned long long)r->table_gpa,
+                  r->index, (unsigned long long)r->entry);
 }
 
 /* ---- the execlist sequencers' callbacks ---------------------------------------------------- */
@@ -148,17 +150,20 @@ int vgpu_i915_init(struct vgpu *v)
     struct vgpu_i915 *g;
     if (!en->page_alloc || !en->page_free || !en->protect || !en->msi || !en->guest_phys ||
         !en->phys_ptr) {
-        vgpu_logf(v->dev, VGPU_LOG_ERROR, "vgpu %u: the hypervisor gives no host pages, EPT "
-                  "protection or MSI: no i915 vGPU", v->id);
+        vgpu_logf(v->dev, VGPU_LOG_ERROR,
+                  "vgpu %u: the hypervisor gives no host pages, EPT "
+                  "protection or MSI: no i915 vGPU",
+                  v->id);
         return -1;
     }
     if (!(g = calloc(1, sizeof *g)))
         return -1;
     v->pers = g;
     if (!vgt_regs_init(&g->regs, v->dev->cfg.igpu->info.timestamp_hz))
-        vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: the timestamp rate %u Hz cannot be said in "
-                  "CTC_MODE: i915 will time its requests wrongly", v->id,
-                  v->dev->cfg.igpu->info.timestamp_hz);
+        vgpu_logf(v->dev, VGPU_LOG_WARN,
+                  "vgpu %u: the timestamp rate %u Hz cannot be said in "
+                  "CTC_MODE: i915 will time its requests wrongly",
+                  v->id, v->dev->cfg.igpu->info.timestamp_hz);
     vgt_irq_init(&g->irq);
     for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)
         vgt_el_init(&g->el[e], (enum igpu_engine)e);
@@ -168,8 +173,10 @@ int vgpu_i915_init(struct vgpu *v)
         vgpu_i915_free(v);
         return -1;
     }
-    vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: the vGPU i915 needs: full PPGTT, HWSP emulation, "
-              "four engines (%s), MSI", v->id, IGPU_CS_LABEL);
+    vgpu_logf(v->dev, VGPU_LOG_INFO,
+              "vgpu %u: the vGPU i915 needs: full PPGTT, HWSP emulation, "
+              "four engines (%s), MSI",
+              v->id, IGPU_CS_LABEL);
     return 0;
 }
 
@@ -180,7 +187,7 @@ void vgpu_i915_free(struct vgpu *v)
         return;
     if (g->pp)
         vgt_ppgtt_destroy(g->pp);
-    for (unsigned i = 0; i < g->n_deferred; i++)   /* the device is gone: nothing runs */
+    for (unsigned i = 0; i < g->n_deferred; i++) /* the device is gone: nothing runs */
         env(v)->page_free(env(v)->ctx, g->deferred[i].hpa, g->deferred[i].va);
     if (g->scratch_va)
         env(v)->page_free(env(v)->ctx, g->scratch_hpa, g->scratch_va);
@@ -194,14 +201,16 @@ void vgpu_i915_reset_state(struct vgpu *v)
     struct vgpu_i915 *g = i915_of(v);
     vgt_regs_init(&g->regs, v->dev->cfg.igpu->info.timestamp_hz);
     reset_engines_and_irq(g);
-    vgpu_i915_display_reset(v);         /* all off, the configured monitor, SKL_DFSM */
+    vgpu_i915_display_reset(v); /* all off, the configured monitor, SKL_DFSM */
     /* Every PPGTT goes (its pages unprotected); the guest announces its new ones. */
     vgt_ppgtt_destroy(g->pp);
     g->pp = NULL;
     g->n_oos = 0;
     if (make_ppgtt(v) != 0)
-        vgpu_logf(v->dev, VGPU_LOG_ERROR, "vgpu %u: no host pages for its PPGTT shadow: its "
-                  "PPGTT contexts will be refused", v->id);
+        vgpu_logf(v->dev, VGPU_LOG_ERROR,
+                  "vgpu %u: no host pages for its PPGTT shadow: its "
+                  "PPGTT contexts will be refused",
+                  v->id);
     g->last_fault[0] = 0;
 }
 
@@ -243,13 +252,14 @@ void vgpu_i915_fault(struct vgpu *v, enum igpu_engine e, const char *why)
 {
     struct vgpu_i915 *g = i915_of(v);
     if (g->hung[e])
-        return;                         /* one fault per hang: the guest resets the engine */
+        return; /* one fault per hang: the guest resets the engine */
     g->hung[e] = true;
     g->st.faults[e]++;
     if (e == IGPU_BCS)
-        v->rest.bytes = 0;              /* nothing more of its element is queued */
+        v->rest.bytes = 0; /* nothing more of its element is queued */
     snprintf(g->last_fault, sizeof g->last_fault, "%s: %s", igpu_engine_name(e), why);
-    vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "engine fault, request failed: %s", g->last_fault);
+    vgpu_note_reject(v, TESSERA_REJECT_GPU_FAULT, "engine fault, request failed: %s",
+                     g->last_fault);
     /* i915 execlists_irq_handler(): CS_MASTER_ERROR, then RING_EIR says what. */
     vgt_regs_engine_error(&g->regs, e, GEN9_ERROR_INSTRUCTION);
     vgpu_i915_event(v, e, GEN9_GT_CS_MASTER_ERROR);
@@ -285,7 +295,7 @@ bool vgpu_i915_table_write(struct vgpu *v, uint64_t gpa)
     g->st.table_writes++;
     for (unsigned i = 0; i < g->n_oos; i++)
         if (g->oos[i] == page)
-            return true;            /* already given back (a stale TLB entry) */
+            return true; /* already given back (a stale TLB entry) */
     if (g->n_oos == VGPU_I915_OOS_MAX)
         vgpu_i915_sync_oos(v);
     g->oos[g->n_oos++] = page;
@@ -337,8 +347,10 @@ void vgpu_i915_g2v(struct vgpu *v, uint32_t what)
         g->st.ppgtt_creates++;
         if (!g->pp || vgt_ppgtt_root_create(g->pp, pml4, NULL, &why) != VGT_PPGTT_OK) {
             g->st.ppgtt_refused++;
-            vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: PPGTT at %#llx refused: %s (its contexts "
-                      "fail their requests)", v->id, (unsigned long long)pml4,
+            vgpu_logf(v->dev, VGPU_LOG_WARN,
+                      "vgpu %u: PPGTT at %#llx refused: %s (its contexts "
+                      "fail their requests)",
+                      v->id, (unsigned long long)pml4,
                       g->pp ? vgt_ppgtt_refusal_name(why) : "no shadow");
         }
         return;
@@ -364,10 +376,22 @@ static int engine_at(uint32_t off, uint32_t (*reg)(uint32_t base))
     return -1;
 }
 
-static uint32_t hws_pga_of(uint32_t b) { return GEN9_RING_HWS_PGA(b); }
-static uint32_t elsp_of(uint32_t b) { return GEN9_RING_ELSP(b); }
-static uint32_t ts_of(uint32_t b) { return GEN9_RING_TIMESTAMP(b); }
-static uint32_t ts_udw_of(uint32_t b) { return GEN9_RING_TIMESTAMP_UDW(b); }
+static uint32_t hws_pga_of(uint32_t b)
+{
+    return GEN9_RING_HWS_PGA(b);
+}
+static uint32_t elsp_of(uint32_t b)
+{
+    return GEN9_RING_ELSP(b);
+}
+static uint32_t ts_of(uint32_t b)
+{
+    return GEN9_RING_TIMESTAMP(b);
+}
+static uint32_t ts_udw_of(uint32_t b)
+{
+    return GEN9_RING_TIMESTAMP_UDW(b);
+}
 
 static void sync_busy(struct vgpu_i915 *g)
 {
@@ -431,8 +455,8 @@ static void elsp_write(struct vgpu *v, enum igpu_engine e, uint32_t val)
     default:
         g->st.elsp_refused++;
         vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: %s ELSP submission refused: %s", v->id,
-                  igpu_engine_name(e), r == VGT_EL_E_QFULL ? "a list already waits"
-                                                            : "element 0 is not valid");
+                  igpu_engine_name(e),
+                  r == VGT_EL_E_QFULL ? "a list already waits" : "element 0 is not valid");
         break;
     }
     sync_busy(g);
@@ -482,7 +506,7 @@ bool vgpu_i915_reg_write(struct vgpu *v, uint32_t off, uint32_t val)
         return true;
     }
     if (engine_at(off, ts_of) >= 0 || engine_at(off, ts_udw_of) >= 0)
-        return true;                    /* the clock is not the guest's to set */
+        return true; /* the clock is not the guest's to set */
     if (vgt_irq_owns(off)) {
         if (vgt_irq_write(&g->irq, off, val))
             vgpu_i915_send_msi(v);

@@ -36,13 +36,13 @@
 #include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"
 #include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
-#define VGPU_I915_OOS_MAX       VGT_PPGTT_RESYNC_MAX    /* page-table pages out of sync at once */
+#define VGPU_I915_OOS_MAX VGT_PPGTT_RESYNC_MAX /* page-table pages out of sync at once */
 /* Shadow pages freed while the GPU may still walk them, kept until it cannot (one dispatch's
  * worth of i915's table churn is a handful). */
-#define VGPU_I915_DEFERRED_MAX  256u
+#define VGPU_I915_DEFERRED_MAX 256u
 /* Submissions of one MI engine's element queued on its scheduler at once; more are added to
  * the newest (i915 appends requests to a running context by lite restores). */
-#define VGPU_I915_MI_SUBS       16u
+#define VGPU_I915_MI_SUBS 16u
 
 /* An element on one of the MI-only engines (RCS, VCS, VECS): where the streamer is in it, kept
  * across the render loop's steps and preemptions, and its submissions not finished yet, each
@@ -52,13 +52,16 @@ struct vgpu_i915_mi {
     uint32_t lrca;
     uint64_t pml4;
     struct igpu_cs cs;
-    struct { uint64_t id; uint32_t tail; } sub[VGPU_I915_MI_SUBS];
+    struct {
+        uint64_t id;
+        uint32_t tail;
+    } sub[VGPU_I915_MI_SUBS];
     unsigned n_sub;
 };
 
 struct vgpu_i915_display_stats {
-    uint64_t refused;                   /* scan-out checks that refused the surface */
-    uint64_t overlays;                  /* compositions with a plane on that is not composed */
+    uint64_t refused;  /* scan-out checks that refused the surface */
+    uint64_t overlays; /* compositions with a plane on that is not composed */
 };
 
 struct vgpu_i915 {
@@ -68,14 +71,17 @@ struct vgpu_i915 {
     struct vgt_el_ops el_ops;
     uint32_t hws_pga[IGPU_NUM_GT_ENGINES];
     struct vgt_ppgtt *pp;
-    uint64_t scratch_hpa;               /* the PPGTT shadow's scratch data page */
+    uint64_t scratch_hpa; /* the PPGTT shadow's scratch data page */
     void *scratch_va;
-    uint64_t oos[VGPU_I915_OOS_MAX];    /* guest table pages written since their last sync */
+    uint64_t oos[VGPU_I915_OOS_MAX]; /* guest table pages written since their last sync */
     unsigned n_oos;
-    bool hung[IGPU_NUM_GT_ENGINES];     /* faulted: runs and reports nothing until reset */
-    uint64_t scan_pml4;                 /* the PPGTT of the blitter context being scanned */
-    struct igpu_scan_ppgtt scan_pp;     /* the scanner's PPGTT callbacks for it */
-    struct { uint64_t hpa; void *va; } deferred[VGPU_I915_DEFERRED_MAX];
+    bool hung[IGPU_NUM_GT_ENGINES]; /* faulted: runs and reports nothing until reset */
+    uint64_t scan_pml4;             /* the PPGTT of the blitter context being scanned */
+    struct igpu_scan_ppgtt scan_pp; /* the scanner's PPGTT callbacks for it */
+    struct {
+        uint64_t hpa;
+        void *va;
+    } deferred[VGPU_I915_DEFERRED_MAX];
     unsigned n_deferred;
     struct vgpu_i915_mi mi[IGPU_NUM_GT_ENGINES]; /* RCS, VCS, VECS (not BCS) */
     struct vgpu_i915_stats st;
@@ -83,9 +89,9 @@ struct vgpu_i915 {
     /* the display (vgpu_i915_display.c): NULL without one (every pipe fused off) */
     struct vdisp *disp;
     struct vgpu_i915_display_stats disp_st;
-    const char *disp_refused;           /* the refusal last logged for the live set, while it lasts */
-    const char *armed_refused;          /* ... for the set PLANE_SURF armed */
-    unsigned overlays_logged;           /* planes logged as not composed (1 << VDISP_*) */
+    const char *disp_refused;  /* the refusal last logged for the live set, while it lasts */
+    const char *armed_refused; /* ... for the set PLANE_SURF armed */
+    unsigned overlays_logged;  /* planes logged as not composed (1 << VDISP_*) */
 };
 
 static inline struct vgpu_i915 *i915_of(const struct vgpu *v)
@@ -135,7 +141,8 @@ void vgpu_i915_display_write(struct vgpu *v, uint32_t off, uint32_t val);
 void vgpu_i915_display_reset(struct vgpu *v);
 void vgpu_i915_display_free(struct vgpu_i915 *g);
 bool vgpu_i915_plane_get(const struct vgpu *v, struct vgpu_plane *out);
-bool vgpu_i915_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure, const char **why);
+bool vgpu_i915_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure,
+                       const char **why);
 void vgpu_i915_tick(struct vgpu *v, uint64_t now_ns);
 
 /* vgpu_i915_run.c */
@@ -150,6 +157,7 @@ void vgpu_i915_mi_drop(struct vgpu *v, enum igpu_engine e);
 /* A blitter workload retired (vgpu_retire): code TESSERA_REJECT_NONE = it ran to its tail. */
 void vgpu_i915_bcs_retired(struct vgpu *v, const struct vgpu_retired *r);
 /* The scanner's i915 profile for a blitter workload of context lrca with PPGTT root pml4. */
-void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca, struct igpu_scan_config *sc);
+void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca,
+                           struct igpu_scan_config *sc);
 
 #endif

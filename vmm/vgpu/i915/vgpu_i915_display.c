@@ -47,28 +47,32 @@ static void sync_irq(struct vgpu *v)
 }
 
 /* Whether the surface a plane set names may be scanned out; the reason if not. */
-static const char *surface_refusal(const struct vgpu *v, enum vdisp_scan_result r, const struct vdisp_scanout *s)
+static const char *surface_refusal(const struct vgpu *v, enum vdisp_scan_result r,
+                                   const struct vdisp_scanout *s)
 {
     if (r != VDISP_SCAN_PICTURE)
-        return r == VDISP_SCAN_PIPE_OFF || r == VDISP_SCAN_PLANE_OFF ? NULL : vdisp_scan_result_name(r);
-    if (s->end <= s->first || !igpu_scan_ranges_contain(v->ranges, v->n_ranges, s->first, s->end - s->first))
+        return r == VDISP_SCAN_PIPE_OFF || r == VDISP_SCAN_PLANE_OFF ? NULL
+                                                                     : vdisp_scan_result_name(r);
+    if (s->end <= s->first ||
+        !igpu_scan_ranges_contain(v->ranges, v->n_ranges, s->first, s->end - s->first))
         return "surface outside its graphics memory";
     return NULL;
 }
 
 /* A refusal is counted every time it is found, logged when its reason changes: *last is the
  * reason last logged for the live set (composition) or for the armed one (PLANE_SURF writes). */
-static void note_refusal(const struct vgpu *v, const char *why, const struct vdisp_scanout *s, const char **last,
-                         const char *which)
+static void note_refusal(const struct vgpu *v, const char *why, const struct vdisp_scanout *s,
+                         const char **last, const char *which)
 {
     struct vgpu_i915 *g = i915_of(v);
     g->disp_st.refused++;
     if (why == *last)
         return;
     *last = why;
-    vgpu_logf(v->dev, VGPU_LOG_WARN, "vgpu %u: display: plane 1 %s refused for scan-out: %s (surface "
-              "%#llx, %ux%u at %u,%u, stride %u, reads %#llx..%#llx): no signal (bad surface)", v->id, which, why,
-              (unsigned long long)s->surf, s->w, s->h, s->x, s->y, s->stride,
+    vgpu_logf(v->dev, VGPU_LOG_WARN,
+              "vgpu %u: display: plane 1 %s refused for scan-out: %s (surface "
+              "%#llx, %ux%u at %u,%u, stride %u, reads %#llx..%#llx): no signal (bad surface)",
+              v->id, which, why, (unsigned long long)s->surf, s->w, s->h, s->x, s->y, s->stride,
               (unsigned long long)s->first, (unsigned long long)s->end);
 }
 
@@ -89,7 +93,7 @@ uint32_t vgpu_i915_display_read(struct vgpu *v, uint32_t off)
 {
     struct vgpu_i915 *g = i915_of(v);
     uint32_t val = vdisp_read(g->disp, off, wall_now(v));
-    sync_irq(v);                        /* time passed: maybe a vblank */
+    sync_irq(v); /* time passed: maybe a vblank */
     return val;
 }
 
@@ -111,7 +115,8 @@ void vgpu_i915_tick(struct vgpu *v, uint64_t now_ns)
     sync_irq(v);
 }
 
-bool vgpu_i915_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure, const char **why)
+bool vgpu_i915_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool configure,
+                       const char **why)
 {
     struct vgpu_i915 *g = i915_of(v);
     struct vdisp_monitor dm = { m->connected, m->width, m->height, m->hz };
@@ -125,8 +130,10 @@ bool vgpu_i915_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool config
         vdisp_free(g->disp);
         vdisp_init(g->disp, &dm);
         vgt_regs_set_fuse(&g->regs, GEN9_SKL_DFSM, VDISP_DFSM);
-        vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: display: a DP monitor on port D, %ux%u at %u Hz "
-                  "preferred", v->id, m->width, m->height, m->hz);
+        vgpu_logf(v->dev, VGPU_LOG_INFO,
+                  "vgpu %u: display: a DP monitor on port D, %ux%u at %u Hz "
+                  "preferred",
+                  v->id, m->width, m->height, m->hz);
         return true;
     }
     if (!g->disp) {
@@ -137,8 +144,10 @@ bool vgpu_i915_monitor(struct vgpu *v, const struct vgpu_monitor *m, bool config
         return false;
     sync_irq(v);
     if (m->connected)
-        vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: display: monitor plugged in, %ux%u at %u Hz "
-                  "preferred (hotplug)", v->id, m->width, m->height, m->hz);
+        vgpu_logf(v->dev, VGPU_LOG_INFO,
+                  "vgpu %u: display: monitor plugged in, %ux%u at %u Hz "
+                  "preferred (hotplug)",
+                  v->id, m->width, m->height, m->hz);
     else
         vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: display: monitor unplugged (hotplug)", v->id);
     return true;
@@ -177,8 +186,10 @@ static void note_overlays(const struct vgpu *v)
         if (g->overlays_logged & (1u << p))
             continue;
         g->overlays_logged |= 1u << p;
-        vgpu_logf(v->dev, VGPU_LOG_INFO, "vgpu %u: display: the %s is on and not composed onto the "
-                  "wall (the primary plane is)", v->id, name[p]);
+        vgpu_logf(v->dev, VGPU_LOG_INFO,
+                  "vgpu %u: display: the %s is on and not composed onto the "
+                  "wall (the primary plane is)",
+                  v->id, name[p]);
     }
 }
 
@@ -204,9 +215,19 @@ bool vgpu_i915_plane_get(const struct vgpu *v, struct vgpu_plane *out)
     }
     note_overlays(v);
     *out = (struct vgpu_plane){
-        .width = s.w, .height = s.h, .stride = s.stride, .gm = s.surf,
-        .pic_width = s.pipe_w, .pic_height = s.pipe_h, .x = s.x, .y = s.y,
-        .src_x = s.src_x, .src_y = s.src_y, .xtiled = s.xtiled, .bgr = s.bgr, .owned = true,
+        .width = s.w,
+        .height = s.h,
+        .stride = s.stride,
+        .gm = s.surf,
+        .pic_width = s.pipe_w,
+        .pic_height = s.pipe_h,
+        .x = s.x,
+        .y = s.y,
+        .src_x = s.src_x,
+        .src_y = s.src_y,
+        .xtiled = s.xtiled,
+        .bgr = s.bgr,
+        .owned = true,
     };
     return true;
 }

@@ -20,7 +20,10 @@ static void put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
         *pos = *pos + (size_t)n < len ? *pos + (size_t)n : len - 1;
 }
 
-static unsigned long long ull(uint64_t x) { return (unsigned long long)x; }
+static unsigned long long ull(uint64_t x)
+{
+    return (unsigned long long)x;
+}
 
 /* The display's lines: the monitor and the pipe, what plane 1 scans out, the counters. */
 static void describe_display(const struct vgpu *v, char *buf, size_t len, size_t *pos)
@@ -30,10 +33,12 @@ static void describe_display(const struct vgpu *v, char *buf, size_t len, size_t
         put(buf, len, pos, "  monitor: none (every pipe fused off)\n");
         return;
     }
-    put(buf, len, pos, "  monitor: DP-1 %s, %ux%u at %u Hz preferred; pipe A %s", d.connected ? "connected" : "disconnected",
-        d.width, d.height, d.hz, d.pipe_on ? "on" : "off");
+    put(buf, len, pos, "  monitor: DP-1 %s, %ux%u at %u Hz preferred; pipe A %s",
+        d.connected ? "connected" : "disconnected", d.width, d.height, d.hz,
+        d.pipe_on ? "on" : "off");
     if (d.pipe_on)
-        put(buf, len, pos, " at %u.%03u Hz, frame %u", d.refresh_mhz / 1000, d.refresh_mhz % 1000, d.frame);
+        put(buf, len, pos, " at %u.%03u Hz, frame %u", d.refresh_mhz / 1000, d.refresh_mhz % 1000,
+            d.frame);
     put(buf, len, pos, "\n");
     if (d.refused)
         put(buf, len, pos, "  plane 1: refused: %s (no signal, bad surface)\n", d.refused);
@@ -44,10 +49,12 @@ static void describe_display(const struct vgpu *v, char *buf, size_t len, size_t
             ull(d.plane.surf), d.plane.stride);
     else
         put(buf, len, pos, "  plane 1: %s\n", vdisp_scan_result_name(d.scan));
-    put(buf, len, pos, "  vblanks: frames %llu, vblank events %llu, flips %llu (latched %llu, async %llu), "
-        "aux %llu, hotplugs %llu, refusals %llu; not composed:%s%s%s\n", ull(d.st.frames),
-        ull(d.st.vblank_events), ull(d.st.flips), ull(d.st.latched), ull(d.st.async_flips), ull(d.aux.requests),
-        ull(d.st.hotplugs), ull(d.refusals), d.overlays & (1u << VDISP_SPRITE) ? " sprite" : "",
+    put(buf, len, pos,
+        "  vblanks: frames %llu, vblank events %llu, flips %llu (latched %llu, async %llu), "
+        "aux %llu, hotplugs %llu, refusals %llu; not composed:%s%s%s\n",
+        ull(d.st.frames), ull(d.st.vblank_events), ull(d.st.flips), ull(d.st.latched),
+        ull(d.st.async_flips), ull(d.aux.requests), ull(d.st.hotplugs), ull(d.refusals),
+        d.overlays & (1u << VDISP_SPRITE) ? " sprite" : "",
         d.overlays & (1u << VDISP_CURSOR) ? " cursor" : "", d.overlays ? "" : " none");
 }
 
@@ -67,10 +74,12 @@ size_t vgpu_i915_describe(const struct vgpu *v, char *buf, size_t len)
             ull(s->faults[e]));
     put(buf, len, &pos, " (submitted/completed/faults); refused %llu; guest resets %llu\n",
         ull(s->elsp_refused), ull(s->guest_resets));
-    put(buf, len, &pos, "  mi-only: %llu commands, %llu 3D/media state skipped; msi %llu sent "
-        "%llu undelivered\n", ull(s->cs_commands), ull(s->cs_state_skipped), ull(s->msi_sent),
-        ull(s->msi_undelivered));
-    put(buf, len, &pos, "  ppgtt: %llu roots %llu tables (peak %llu); created %llu destroyed %llu "
+    put(buf, len, &pos,
+        "  mi-only: %llu commands, %llu 3D/media state skipped; msi %llu sent "
+        "%llu undelivered\n",
+        ull(s->cs_commands), ull(s->cs_state_skipped), ull(s->msi_sent), ull(s->msi_undelivered));
+    put(buf, len, &pos,
+        "  ppgtt: %llu roots %llu tables (peak %llu); created %llu destroyed %llu "
         "refused %llu; table writes %llu resynced %llu; deferred frees %llu; ggtt refused %llu\n",
         ull(in.ppgtt.roots), ull(in.ppgtt.tables), ull(in.ppgtt.tables_peak), ull(s->ppgtt_creates),
         ull(s->ppgtt_destroys), ull(s->ppgtt_refused), ull(s->table_writes), ull(s->oos_syncs),

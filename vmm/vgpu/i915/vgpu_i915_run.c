@@ -18,7 +18,8 @@ static void *ppgtt_ptr(struct vgpu *v, uint64_t pml4, uint64_t gfx, uint32_t len
     uint64_t hpa;
     uint32_t contig;
     if (!i915_of(v)->pp ||
-        vgt_ppgtt_translate(i915_of(v)->pp, pml4, gfx, write, &hpa, &contig, NULL) != VGT_PPGTT_OK ||
+        vgt_ppgtt_translate(i915_of(v)->pp, pml4, gfx, write, &hpa, &contig, NULL) !=
+            VGT_PPGTT_OK ||
         contig < len)
         return NULL;
     return v->dev->cfg.env.phys_ptr(v->dev->cfg.env.ctx, hpa, len);
@@ -36,7 +37,9 @@ static int scan_check(void *ctx, uint64_t gfx, uint64_t len, bool write)
 {
     struct vgpu *v = ctx;
     return i915_of(v)->pp && vgt_ppgtt_check(i915_of(v)->pp, i915_of(v)->scan_pml4, gfx, len, write,
-                                          NULL) == VGT_PPGTT_OK ? 0 : -1;
+                                             NULL) == VGT_PPGTT_OK
+             ? 0
+             : -1;
 }
 
 static int scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
@@ -63,7 +66,8 @@ static int scan_read(void *ctx, uint64_t gfx, void *dst, size_t len)
  * shadow PPGTT, as GVT-g runs non-privileged batches: the engine runs them non-privileged (GGTT
  * accesses and privileged registers dropped: drivers/igpu/cs/cs_priv.c), so what the guest
  * changes after the scan can reach only its own pages. */
-void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca, struct igpu_scan_config *sc)
+void vgpu_i915_scan_config(struct vgpu *v, uint64_t pml4, uint32_t lrca,
+                           struct igpu_scan_config *sc)
 {
     struct vgpu_i915 *g = i915_of(v);
     g->scan_pml4 = pml4;
@@ -125,11 +129,13 @@ static void cs_event(void *ctx, uint32_t bits)
 }
 
 static const struct igpu_scan_reg *const cs_regs[IGPU_NUM_GT_ENGINES] = {
-    [IGPU_RCS] = igpu_cs_i915_regs_rcs, [IGPU_VCS] = igpu_cs_i915_regs_vcs,
+    [IGPU_RCS] = igpu_cs_i915_regs_rcs,
+    [IGPU_VCS] = igpu_cs_i915_regs_vcs,
     [IGPU_VECS] = igpu_cs_i915_regs_vecs,
 };
 static const size_t *const cs_nregs[IGPU_NUM_GT_ENGINES] = {
-    [IGPU_RCS] = &igpu_cs_i915_regs_rcs_count, [IGPU_VCS] = &igpu_cs_i915_regs_vcs_count,
+    [IGPU_RCS] = &igpu_cs_i915_regs_rcs_count,
+    [IGPU_VCS] = &igpu_cs_i915_regs_vcs_count,
     [IGPU_VECS] = &igpu_cs_i915_regs_vecs_count,
 };
 
@@ -219,7 +225,7 @@ static void start_mi(struct vgpu *v, enum igpu_engine e, uint64_t desc)
     mi->pml4 = pml4;
     mi->n_sub = 0;
     if (gr.head == gr.tail)
-        complete_mi(v, e);              /* nothing to run: it completes at once */
+        complete_mi(v, e); /* nothing to run: it completes at once */
     else
         add_sub(v, e, gr.tail);
 }
@@ -237,8 +243,11 @@ unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, u
     /* The guest's CPU may have changed page tables since the last step: the shadow first. */
     vgpu_i915_sync_oos(v);
     struct run rc = { v, e, mi->pml4 };
-    struct igpu_cs_ops ops = { .ctx = &rc, .mem = cs_mem, .reg_write = cs_reg_write,
-                               .reg_read = cs_reg_read, .timestamp = cs_timestamp,
+    struct igpu_cs_ops ops = { .ctx = &rc,
+                               .mem = cs_mem,
+                               .reg_write = cs_reg_write,
+                               .reg_read = cs_reg_read,
+                               .timestamp = cs_timestamp,
                                .event = cs_event };
     uint64_t t0 = en->cpu_ns(en->ctx);
     /* One command at a time, the clock read after each: a register load of 128 registers, a
@@ -252,7 +261,7 @@ unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, u
             memmove(&mi->sub[0], &mi->sub[1], mi->n_sub * sizeof mi->sub[0]);
             done++;
             if (mi->n_sub == 0)
-                complete_mi(v, e);      /* may start the next element: its work is queued */
+                complete_mi(v, e); /* may start the next element: its work is queued */
             continue;
         }
         if (en->cpu_ns(en->ctx) - t0 >= budget_ns)
@@ -300,8 +309,8 @@ static void submit_bcs(struct vgpu *v, uint64_t desc)
     bool ok = vgpu_read_context(v, lrca, &r, why, sizeof why);
     if (ok && (!vgpu_i915_ctx_pml4(v, lrca, &pml4) || !g->pp ||
                vgt_ppgtt_root_find(g->pp, pml4, NULL) != VGT_PPGTT_OK)) {
-        snprintf(why, sizeof why, "context %#x names page directory %#llx, never announced",
-                 lrca, (unsigned long long)pml4);
+        snprintf(why, sizeof why, "context %#x names page directory %#llx, never announced", lrca,
+                 (unsigned long long)pml4);
         ok = false;
     }
     if (!ok) {
@@ -318,12 +327,14 @@ static void submit_bcs(struct vgpu *v, uint64_t desc)
     }
     if (v->rest.bytes && v->rest.lrca != lrca) {
         /* The sequencer starts an element only after the last one completed. */
-        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL, "workload refused: context %#x submitted "
-                         "while %#x still has %u bytes to queue", lrca, v->rest.lrca, v->rest.bytes);
+        vgpu_note_reject(v, TESSERA_REJECT_QUEUE_FULL,
+                         "workload refused: context %#x submitted "
+                         "while %#x still has %u bytes to queue",
+                         lrca, v->rest.lrca, v->rest.bytes);
         vgpu_refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_QUEUE_FULL);
         return;
     }
-    if (v->rest.bytes) {                /* a lite restore while part of it waits: it grows */
+    if (v->rest.bytes) { /* a lite restore while part of it waits: it grows */
         v->rest.bytes += bytes;
         v->rest.r = r;
     } else {
@@ -336,7 +347,7 @@ void vgpu_i915_start(struct vgpu *v, enum igpu_engine e, uint64_t desc)
 {
     struct vgpu_i915 *g = i915_of(v);
     if (g->hung[e])
-        return;                         /* a faulted engine runs nothing until its reset */
+        return; /* a faulted engine runs nothing until its reset */
     /* The guest's CPU may have changed page tables since: the shadow catches up first. */
     vgpu_i915_sync_oos(v);
     if (e == IGPU_BCS)
@@ -352,13 +363,14 @@ void vgpu_i915_bcs_retired(struct vgpu *v, const struct vgpu_retired *r)
     struct vgpu_i915 *g = i915_of(v);
     uint32_t lrca = r->lrca, code = r->code;
     if (code == TESSERA_REJECT_RESET && v->guest_reset)
-        return;                         /* the guest's own engine reset dropped it */
+        return; /* the guest's own engine reset dropped it */
     vgpu_i915_release_deferred(v);
     if (vgt_el_active(&g->el[IGPU_BCS]) == 0 || g->hung[IGPU_BCS])
-        return;                         /* reset meanwhile, or hung on an earlier workload */
+        return; /* reset meanwhile, or hung on an earlier workload */
     if (code != TESSERA_REJECT_NONE) {
         char why[VGPU_I915_FAULT_LEN];
-        snprintf(why, sizeof why, "workload of context %#x not run: %s", lrca, vgpu_reject_name(code));
+        snprintf(why, sizeof why, "workload of context %#x not run: %s", lrca,
+                 vgpu_reject_name(code));
         /* The engine is hung on it: no completion for its element, nothing after it is
          * reported, until the guest resets the engine (as i915 does after a failed request). */
         vgpu_i915_fault(v, IGPU_BCS, why);
@@ -369,7 +381,7 @@ void vgpu_i915_bcs_retired(struct vgpu *v, const struct vgpu_retired *r)
     if (r->user_interrupt)
         vgpu_i915_event(v, IGPU_BCS, GEN9_GT_USER_INTERRUPT);
     if (v->q_len || v->rest.bytes)
-        return;                         /* the element's later workloads (lite restores) */
+        return; /* the element's later workloads (lite restores) */
     uint64_t next;
     g->st.completed[IGPU_BCS]++;
     enum vgt_el_result el = vgt_el_complete(&g->el[IGPU_BCS], &g->el_ops, &next);

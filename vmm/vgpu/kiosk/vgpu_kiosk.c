@@ -43,19 +43,37 @@ static bool reg_read(struct vgpu *v, uint32_t off, uint32_t *val)
         return true;
     }
     switch (off) {
-    case GEN9_RING_HWS_PGA(BCS):            *val = k->hws_pga; return true;
-    case GEN9_RING_MODE(BCS):               *val = k->ring_mode; return true;
-    case GEN9_RING_IMR(BCS):                *val = k->imr; return true;
-    case GEN9_RING_EXECLIST_STATUS_LO(BCS): *val = v->q_len ? GEN9_EXECLIST0_VALID : 0; return true;
-    case GEN9_RING_EXECLIST_STATUS_HI(BCS): *val = k->execlist_status_hi; return true;
+    case GEN9_RING_HWS_PGA(BCS):
+        *val = k->hws_pga;
+        return true;
+    case GEN9_RING_MODE(BCS):
+        *val = k->ring_mode;
+        return true;
+    case GEN9_RING_IMR(BCS):
+        *val = k->imr;
+        return true;
+    case GEN9_RING_EXECLIST_STATUS_LO(BCS):
+        *val = v->q_len ? GEN9_EXECLIST0_VALID : 0;
+        return true;
+    case GEN9_RING_EXECLIST_STATUS_HI(BCS):
+        *val = k->execlist_status_hi;
+        return true;
     case GEN9_RING_CSB_PTR(BCS):
         *val = (k->csb_read & GEN9_CSB_PTR_MASK) << GEN9_CSB_READ_PTR_SHIFT |
                (k->csb_write & GEN9_CSB_PTR_MASK) << GEN9_CSB_WRITE_PTR_SHIFT;
         return true;
-    case GEN9_GT_IIR(0):   *val = k->gt_iir; return true;
-    case GEN9_GT_IMR(0):   *val = k->gt_imr; return true;
-    case GEN9_GT_IER(0):   *val = k->gt_ier; return true;
-    case GEN9_GT_ISR(0):   *val = 0; return true;
+    case GEN9_GT_IIR(0):
+        *val = k->gt_iir;
+        return true;
+    case GEN9_GT_IMR(0):
+        *val = k->gt_imr;
+        return true;
+    case GEN9_GT_IER(0):
+        *val = k->gt_ier;
+        return true;
+    case GEN9_GT_ISR(0):
+        *val = 0;
+        return true;
     case GEN9_MASTER_IRQ:
         *val = k->master_irq | ((k->gt_iir & k->gt_ier) ? GEN9_MASTER_GT_BCS_IRQ : 0);
         return true;
@@ -63,11 +81,21 @@ static bool reg_read(struct vgpu *v, uint32_t off, uint32_t *val)
         *val = (v->tile_w ? v->tile_w - 1 : 0) << GEN9_PIPESRC_WIDTH_SHIFT |
                (v->tile_h ? v->tile_h - 1 : 0);
         return true;
-    case GEN9_PLANE_CTL_1_A:    *val = k->plane_ctl; return true;
-    case GEN9_PLANE_STRIDE_1_A: *val = k->plane_stride; return true;
-    case GEN9_PLANE_POS_1_A:    *val = k->plane_pos; return true;
-    case GEN9_PLANE_SIZE_1_A:   *val = k->plane_size; return true;
-    case GEN9_PLANE_SURF_1_A:   *val = k->plane_surf; return true;
+    case GEN9_PLANE_CTL_1_A:
+        *val = k->plane_ctl;
+        return true;
+    case GEN9_PLANE_STRIDE_1_A:
+        *val = k->plane_stride;
+        return true;
+    case GEN9_PLANE_POS_1_A:
+        *val = k->plane_pos;
+        return true;
+    case GEN9_PLANE_SIZE_1_A:
+        *val = k->plane_size;
+        return true;
+    case GEN9_PLANE_SURF_1_A:
+        *val = k->plane_surf;
+        return true;
     default:
         return false;
     }
@@ -99,28 +127,49 @@ static bool reg_write(struct vgpu *v, uint32_t off, uint32_t val)
         v->pv.tessera_balloon.rejected++;
         v->pv.tessera_balloon.last_reject = TESSERA_REJECT_ENGINE;
         /* Logged like every refusal; the log limits each guest's lines (vmm/log_limit.h). */
-        vgpu_note_reject(v, TESSERA_REJECT_ENGINE, "render-engine ELSP write refused: guests get the blitter only");
+        vgpu_note_reject(v, TESSERA_REJECT_ENGINE,
+                         "render-engine ELSP write refused: guests get the blitter only");
         return true;
     case GEN9_RING_CSB_PTR(BCS): {
         /* A masked register with both pointers writable, as GVT-g emulates it (handlers.c:
          * CONTEXT_STATUS_PTR is F_MODE_MASK and stored whole): i915 rewinds both after a
          * reset (reset_csb_pointers()). */
         uint32_t p = gen9_masked_apply(k->csb_read << GEN9_CSB_READ_PTR_SHIFT |
-                                           k->csb_write << GEN9_CSB_WRITE_PTR_SHIFT, val);
+                                           k->csb_write << GEN9_CSB_WRITE_PTR_SHIFT,
+                                       val);
         k->csb_read = (p >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
         k->csb_write = (p >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
         return true;
     }
-    case GEN9_GT_IIR(0):   k->gt_iir &= ~val; return true;
-    case GEN9_GT_IMR(0):   k->gt_imr = val; return true;
-    case GEN9_GT_IER(0):   k->gt_ier = val; return true;
-    case GEN9_MASTER_IRQ:  k->master_irq = val & GEN9_MASTER_IRQ_CONTROL; return true;
-    case GEN9_PIPESRC_A:   return true;      /* the wall decides the mode */
-    case GEN9_PLANE_CTL_1_A:    k->plane_ctl = val; return true;
-    case GEN9_PLANE_STRIDE_1_A: k->plane_stride = val; return true;
-    case GEN9_PLANE_POS_1_A:    k->plane_pos = val; return true;
-    case GEN9_PLANE_SIZE_1_A:   k->plane_size = val; return true;
-    case GEN9_PLANE_SURF_1_A:   k->plane_surf = val; return true;
+    case GEN9_GT_IIR(0):
+        k->gt_iir &= ~val;
+        return true;
+    case GEN9_GT_IMR(0):
+        k->gt_imr = val;
+        return true;
+    case GEN9_GT_IER(0):
+        k->gt_ier = val;
+        return true;
+    case GEN9_MASTER_IRQ:
+        k->master_irq = val & GEN9_MASTER_IRQ_CONTROL;
+        return true;
+    case GEN9_PIPESRC_A:
+        return true; /* the wall decides the mode */
+    case GEN9_PLANE_CTL_1_A:
+        k->plane_ctl = val;
+        return true;
+    case GEN9_PLANE_STRIDE_1_A:
+        k->plane_stride = val;
+        return true;
+    case GEN9_PLANE_POS_1_A:
+        k->plane_pos = val;
+        return true;
+    case GEN9_PLANE_SIZE_1_A:
+        k->plane_size = val;
+        return true;
+    case GEN9_PLANE_SURF_1_A:
+        k->plane_surf = val;
+        return true;
     default:
         return false;
     }

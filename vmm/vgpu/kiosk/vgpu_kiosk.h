@@ -9,11 +9,11 @@
 struct vgpu_kiosk {
     uint32_t ring_mode, hws_pga, imr;
     uint32_t elsp[4];
-    unsigned elsp_n;                /* dwords written of the current submission */
+    unsigned elsp_n; /* dwords written of the current submission */
     uint32_t execlist_status_hi;
     uint32_t csb[VGPU_CSB_ENTRIES][2];
-    unsigned csb_write;             /* index of the last entry written (7: none since reset) */
-    uint32_t csb_read;              /* guest's read pointer */
+    unsigned csb_write; /* index of the last entry written (7: none since reset) */
+    uint32_t csb_read;  /* guest's read pointer */
     uint32_t gt_iir, gt_imr, gt_ier, master_irq;
     uint32_t plane_ctl, plane_stride, plane_size, plane_surf, plane_pos;
 };

@@ -32,8 +32,10 @@ static void submit_element(struct vgpu *v, uint64_t desc)
         return;
     }
     if (bytes > VGPU_SLICE_MAX_DW * 4u) {
-        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT, "workload refused: %u ring bytes in one "
-                         "submission, at most %u", bytes, VGPU_SLICE_MAX_DW * 4u);
+        vgpu_note_reject(v, TESSERA_REJECT_BAD_CONTEXT,
+                         "workload refused: %u ring bytes in one "
+                         "submission, at most %u",
+                         bytes, VGPU_SLICE_MAX_DW * 4u);
         vgpu_refuse(v, lrca, ctx_id, r.tail, TESSERA_REJECT_BAD_CONTEXT);
         return;
     }
@@ -56,9 +58,10 @@ void vgpu_kiosk_retired(struct vgpu *v, const struct vgpu_retired *r)
 {
     struct vgpu_kiosk *k = kiosk_of(v);
     /* The engine would have saved RING_HEAD = tail into the context image. */
-    vgpu_gm_write32(v, (uint64_t)r->lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD, r->tail);
+    vgpu_gm_write32(v, (uint64_t)r->lrca + GEN9_LRC_STATE_OFFSET + 4u * GEN9_CTX_RING_HEAD,
+                    r->tail);
 
-    k->csb_write = gen9_csb_next(k->csb_write);      /* GVT-g emulate_csb_update() */
+    k->csb_write = gen9_csb_next(k->csb_write); /* GVT-g emulate_csb_update() */
     k->csb[k->csb_write][0] = GEN9_CTX_STATUS_ACTIVE_IDLE | GEN9_CTX_STATUS_COMPLETE;
     k->csb[k->csb_write][1] = r->ctx_id;
     if (k->hws_pga) {

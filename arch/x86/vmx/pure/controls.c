@@ -163,11 +163,8 @@ static const char *const entry_names[32] = {
 };
 
 static const char *const *const name_tables[VMX_CTL_KINDS] = {
-    [VMX_CTL_PIN] = pin_names,
-    [VMX_CTL_PROC] = proc_names,
-    [VMX_CTL_PROC2] = proc2_names,
-    [VMX_CTL_EXIT] = exit_names,
-    [VMX_CTL_ENTRY] = entry_names,
+    [VMX_CTL_PIN] = pin_names,   [VMX_CTL_PROC] = proc_names,   [VMX_CTL_PROC2] = proc2_names,
+    [VMX_CTL_EXIT] = exit_names, [VMX_CTL_ENTRY] = entry_names,
 };
 
 static const char *const kind_names[VMX_CTL_KINDS] = {
@@ -204,14 +201,14 @@ int vmx_ctl_describe_missing(enum vmx_ctl_kind kind, uint32_t missing, char *buf
     if (count == 0)
         return snprintf(buf, len, "every required %s is supported", vmx_ctl_kind_name(kind));
 
-    /* Appends one piece; keeps counting the wanted length after the buffer is full. */
-#define APPEND(...)                                                                          \
-    do {                                                                                     \
+        /* Appends one piece; keeps counting the wanted length after the buffer is full. */
+#define APPEND(...) \
+    do { \
         int n_ = snprintf(buf ? buf + used : NULL, used < len ? len - used : 0, __VA_ARGS__); \
-        if (n_ < 0)                                                                          \
-            return n_;                                                                       \
-        want += n_;                                                                          \
-        used = (size_t)want < len ? (size_t)want : len;                                      \
+        if (n_ < 0) \
+            return n_; \
+        want += n_; \
+        used = (size_t)want < len ? (size_t)want : len; \
     } while (0)
 
     APPEND("required %s%s ", vmx_ctl_kind_name(kind), count > 1 ? "s" : "");

@@ -29,17 +29,17 @@
 
 /* Which 32-bit control field a bit belongs to. */
 enum vmx_ctl_kind {
-    VMX_CTL_PIN,    /* pin-based VM-execution controls */
-    VMX_CTL_PROC,   /* primary processor-based VM-execution controls */
-    VMX_CTL_PROC2,  /* secondary processor-based VM-execution controls */
-    VMX_CTL_EXIT,   /* (primary) VM-exit controls */
-    VMX_CTL_ENTRY,  /* VM-entry controls */
+    VMX_CTL_PIN,   /* pin-based VM-execution controls */
+    VMX_CTL_PROC,  /* primary processor-based VM-execution controls */
+    VMX_CTL_PROC2, /* secondary processor-based VM-execution controls */
+    VMX_CTL_EXIT,  /* (primary) VM-exit controls */
+    VMX_CTL_ENTRY, /* VM-entry controls */
 };
 #define VMX_CTL_KINDS 5
 
 /* Split of a control capability MSR (Appendix A.3-A.5). */
-#define VMX_CTL_CAP_ALLOWED0(cap)   ((uint32_t)(cap))           /* bits that must be 1 */
-#define VMX_CTL_CAP_ALLOWED1(cap)   ((uint32_t)((cap) >> 32))   /* bits that may be 1 */
+#define VMX_CTL_CAP_ALLOWED0(cap) ((uint32_t)(cap))         /* bits that must be 1 */
+#define VMX_CTL_CAP_ALLOWED1(cap) ((uint32_t)((cap) >> 32)) /* bits that may be 1 */
 
 /* Computes a control field value from a capability MSR:
  *   *out = must-be-1 | (required & may-be-1) | (optional & may-be-1).

@@ -8,18 +8,24 @@
 
 #include <stddef.h>
 
-#define LEVEL_SHIFT(level)  (12u + 9u * (unsigned)(level))
-#define LEVEL_SPAN(level)   (1ULL << LEVEL_SHIFT(level))
-#define INDEX(gpa, level)   ((unsigned)(((gpa) >> LEVEL_SHIFT(level)) & (EPT_ENTRIES - 1)))
-#define LEVEL_PML4 3
-#define LEVEL_PD   1
-#define LEVEL_PT   0
+#define LEVEL_SHIFT(level) (12u + 9u * (unsigned)(level))
+#define LEVEL_SPAN(level)  (1ULL << LEVEL_SHIFT(level))
+#define INDEX(gpa, level)  ((unsigned)(((gpa) >> LEVEL_SHIFT(level)) & (EPT_ENTRIES - 1)))
+#define LEVEL_PML4         3
+#define LEVEL_PD           1
+#define LEVEL_PT           0
 
 /* Non-leaf entries allow everything: permissions are decided at the leaves alone. */
 #define EPT_TABLE_PERMS EPT_ENTRY_PERM_MASK
 
-static bool present(uint64_t ent) { return (ent & EPT_ENTRY_PERM_MASK) != 0; }
-static bool is_large(uint64_t ent) { return (ent & EPT_ENTRY_LARGE) != 0; }
+static bool present(uint64_t ent)
+{
+    return (ent & EPT_ENTRY_PERM_MASK) != 0;
+}
+static bool is_large(uint64_t ent)
+{
+    return (ent & EPT_ENTRY_LARGE) != 0;
+}
 
 static uint64_t *table_at(const struct ept *e, uint64_t phys)
 {
@@ -42,11 +48,16 @@ static void set_entry(uint64_t *slot, uint64_t val)
 const char *ept_strerror(int err)
 {
     switch (err) {
-    case 0: return "ok";
-    case EPT_EINVAL: return "invalid argument";
-    case EPT_ENOMEM: return "out of memory for EPT tables";
-    case EPT_ENOENT: return "not mapped";
-    default: return "unknown EPT error";
+    case 0:
+        return "ok";
+    case EPT_EINVAL:
+        return "invalid argument";
+    case EPT_ENOMEM:
+        return "out of memory for EPT tables";
+    case EPT_ENOENT:
+        return "not mapped";
+    default:
+        return "unknown EPT error";
     }
 }
 
@@ -193,8 +204,8 @@ uint64_t ept_eptp(const struct ept *e)
 
 /* ---- walk ---- */
 
-int ept_walk(const struct ept *e, uint64_t gpa, uint64_t *hpa, unsigned *perms,
-             unsigned *memtype, uint64_t *page_size)
+int ept_walk(const struct ept *e, uint64_t gpa, uint64_t *hpa, unsigned *perms, unsigned *memtype,
+             uint64_t *page_size)
 {
     if (!e || !e->pml4 || !e->ops.phys_to_virt || gpa >= EPT_GPA_LIMIT)
         return EPT_EINVAL;
@@ -369,9 +380,8 @@ static uint64_t count_map_pages(const struct ept *e, uint64_t gpa, uint64_t hpa,
 int ept_map(struct ept *e, uint64_t gpa, uint64_t hpa, uint64_t size, unsigned perms,
             unsigned memtype)
 {
-    if (!ready(e) || !range_ok(gpa, size) || (hpa & (EPT_PAGE_4K - 1)) ||
-        hpa >= EPT_HPA_LIMIT || size > EPT_HPA_LIMIT - hpa || !perms_ok(perms) ||
-        !memtype_ok(memtype))
+    if (!ready(e) || !range_ok(gpa, size) || (hpa & (EPT_PAGE_4K - 1)) || hpa >= EPT_HPA_LIMIT ||
+        size > EPT_HPA_LIMIT - hpa || !perms_ok(perms) || !memtype_ok(memtype))
         return EPT_EINVAL;
 
     uint64_t need = count_map_pages(e, gpa, hpa, size);

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#define PORTS 5u                    /* DDI A..E */
-#define AUX_CH GEN9_PORT_D          /* the VBT gives port D AUX channel D */
+#define PORTS  5u          /* DDI A..E */
+#define AUX_CH GEN9_PORT_D /* the VBT gives port D AUX channel D */
 
 bool vdisp_monitor_ok(const struct vdisp_monitor *m, const char **why)
 {
@@ -88,19 +88,23 @@ static void aux_send(struct vdisp *d, uint32_t ctl)
     uint8_t req[VDISP_AUX_MSG_MAX], reply[VDISP_AUX_MSG_MAX];
     unsigned n = (ctl & GEN9_DP_AUX_CH_CTL_SIZE_MASK) >> GEN9_DP_AUX_CH_CTL_SIZE_SHIFT, len;
     uint32_t status = (ctl & ~(GEN9_DP_AUX_CH_CTL_SEND_BUSY | GEN9_DP_AUX_CH_CTL_STICKY |
-                               GEN9_DP_AUX_CH_CTL_SIZE_MASK)) | GEN9_DP_AUX_CH_CTL_DONE;
+                               GEN9_DP_AUX_CH_CTL_SIZE_MASK)) |
+                      GEN9_DP_AUX_CH_CTL_DONE;
     d->st.aux++;
     if (!d->mon.connected) {
         /* No sink: the request times out, as on hardware ("normal", i915 says). */
-        vdisp_store_set(&d->store, GEN9_DP_AUX_CH_CTL(AUX_CH), status | GEN9_DP_AUX_CH_CTL_TIME_OUT_ERROR);
+        vdisp_store_set(&d->store, GEN9_DP_AUX_CH_CTL(AUX_CH),
+                        status | GEN9_DP_AUX_CH_CTL_TIME_OUT_ERROR);
         return;
     }
     if (n == 0 || n > VDISP_AUX_MSG_MAX) {
-        vdisp_store_set(&d->store, GEN9_DP_AUX_CH_CTL(AUX_CH), status | GEN9_DP_AUX_CH_CTL_RECEIVE_ERROR);
+        vdisp_store_set(&d->store, GEN9_DP_AUX_CH_CTL(AUX_CH),
+                        status | GEN9_DP_AUX_CH_CTL_RECEIVE_ERROR);
         return;
     }
-    for (unsigned i = 0; i < n; i++)        /* big-endian bytes per dword (intel_dp_aux_pack()) */
-        req[i] = (uint8_t)(vdisp_store_get(&d->store, GEN9_DP_AUX_CH_DATA(AUX_CH, i / 4u)) >> (24u - 8u * (i % 4u)));
+    for (unsigned i = 0; i < n; i++) /* big-endian bytes per dword (intel_dp_aux_pack()) */
+        req[i] = (uint8_t)(vdisp_store_get(&d->store, GEN9_DP_AUX_CH_DATA(AUX_CH, i / 4u)) >>
+                           (24u - 8u * (i % 4u)));
     len = vdisp_aux_request(&d->aux, req, n, reply);
     for (unsigned r = 0; r < GEN9_DP_AUX_DATA_REGS; r++) {
         uint32_t v = 0;
@@ -109,13 +113,14 @@ static void aux_send(struct vdisp *d, uint32_t ctl)
         if (4u * r < len)
             vdisp_store_set(&d->store, GEN9_DP_AUX_CH_DATA(AUX_CH, r), v);
     }
-    vdisp_store_set(&d->store, GEN9_DP_AUX_CH_CTL(AUX_CH), status | len << GEN9_DP_AUX_CH_CTL_SIZE_SHIFT);
+    vdisp_store_set(&d->store, GEN9_DP_AUX_CH_CTL(AUX_CH),
+                    status | len << GEN9_DP_AUX_CH_CTL_SIZE_SHIFT);
 }
 
 static void aux_ctl_write(struct vdisp *d, uint32_t val)
 {
     if (val & GEN9_DP_AUX_CH_CTL_SEND_BUSY) {
-        aux_send(d, val);               /* completes inside the write */
+        aux_send(d, val); /* completes inside the write */
         return;
     }
     /* Status bits are cleared by writing 1s; the rest is the guest's. */
@@ -155,7 +160,8 @@ static bool read_only(uint32_t off)
 {
     return off == GEN9_SFUSE_STRAP || off == GEN9_DPLL_STATUS || off == GEN9_PIPEDSL_A ||
            off == GEN9_PIPE_FRMCOUNT_A || off == GEN9_PIPE_FLIPCOUNT_A ||
-           off == GEN9_PLANE_SURFLIVE(1) || off == GEN9_PLANE_SURFLIVE(2) || off == GEN9_CURSURFLIVE_A;
+           off == GEN9_PLANE_SURFLIVE(1) || off == GEN9_PLANE_SURFLIVE(2) ||
+           off == GEN9_CURSURFLIVE_A;
 }
 
 uint32_t vdisp_read(struct vdisp *d, uint32_t off, uint64_t now)
@@ -169,7 +175,8 @@ uint32_t vdisp_read(struct vdisp *d, uint32_t off, uint64_t now)
         return v;
     if (off == GEN9_DPLL_STATUS) {
         /* Each PLL's lock is its enable (GVT-g dpll_status_read()). */
-        static const uint32_t ctl[4] = { GEN9_LCPLL1_CTL, GEN9_LCPLL2_CTL, GEN9_WRPLL_CTL1, GEN9_WRPLL_CTL2 };
+        static const uint32_t ctl[4] = { GEN9_LCPLL1_CTL, GEN9_LCPLL2_CTL, GEN9_WRPLL_CTL1,
+                                         GEN9_WRPLL_CTL2 };
         v = 0;
         for (unsigned id = 0; id < 4; id++)
             if (vdisp_store_get(&d->store, ctl[id]) & GEN9_LCPLL_PLL_ENABLE)
@@ -198,20 +205,23 @@ void vdisp_write(struct vdisp *d, uint32_t off, uint32_t val, uint64_t now)
         return;
     }
     for (unsigned p = 0; p < PORTS; p++) {
-        if (off == GEN9_DDI_BUF_CTL(p)) {       /* GVT-g ddi_buf_ctl_mmio_write() */
-            vdisp_store_set(&d->store, off, (val & GEN9_DDI_BUF_CTL_ENABLE) ? val & ~GEN9_DDI_BUF_IS_IDLE
-                                                                              : val | GEN9_DDI_BUF_IS_IDLE);
+        if (off == GEN9_DDI_BUF_CTL(p)) { /* GVT-g ddi_buf_ctl_mmio_write() */
+            vdisp_store_set(&d->store, off,
+                            (val & GEN9_DDI_BUF_CTL_ENABLE) ? val & ~GEN9_DDI_BUF_IS_IDLE
+                                                            : val | GEN9_DDI_BUF_IS_IDLE);
             return;
         }
-        if (off == GEN9_DP_TP_CTL(p)) {         /* GVT-g dp_tp_ctl_mmio_write() */
+        if (off == GEN9_DP_TP_CTL(p)) { /* GVT-g dp_tp_ctl_mmio_write() */
             vdisp_store_set(&d->store, off, val);
             if ((val & GEN9_DP_TP_CTL_PATTERN_MASK) == GEN9_DP_TP_CTL_PATTERN_IDLE)
                 vdisp_store_set(&d->store, GEN9_DP_TP_STATUS(p),
-                                vdisp_store_get(&d->store, GEN9_DP_TP_STATUS(p)) | GEN9_DP_TP_STATUS_IDLE_DONE);
+                                vdisp_store_get(&d->store, GEN9_DP_TP_STATUS(p)) |
+                                    GEN9_DP_TP_STATUS_IDLE_DONE);
             return;
         }
-        if (off == GEN9_DP_TP_STATUS(p)) {      /* sticky bits: write 1 to clear */
-            vdisp_store_set(&d->store, off, vdisp_store_get(&d->store, off) & ~(val & GEN9_DP_TP_STATUS_STICKY));
+        if (off == GEN9_DP_TP_STATUS(p)) { /* sticky bits: write 1 to clear */
+            vdisp_store_set(&d->store, off,
+                            vdisp_store_get(&d->store, off) & ~(val & GEN9_DP_TP_STATUS_STICKY));
             return;
         }
     }
@@ -220,22 +230,23 @@ void vdisp_write(struct vdisp *d, uint32_t off, uint32_t val, uint64_t now)
         aux_ctl_write(d, val);
         return;
     case GEN9_LCPLL1_CTL:
-    case GEN9_LCPLL2_CTL:                       /* GVT-g skl_lcpll_write() */
+    case GEN9_LCPLL2_CTL: /* GVT-g skl_lcpll_write() */
         follow(d, off, val, GEN9_LCPLL_PLL_ENABLE, GEN9_LCPLL_PLL_LOCK);
         return;
-    case GEN9_DBUF_CTL:                         /* GVT-g gen9_dbuf_ctl_mmio_write() */
+    case GEN9_DBUF_CTL: /* GVT-g gen9_dbuf_ctl_mmio_write() */
         follow(d, off, val, GEN9_DBUF_POWER_REQUEST, GEN9_DBUF_POWER_STATE);
         return;
-    case GEN9_PIPECONF_A:                       /* GVT-g pipeconf_mmio_write() */
+    case GEN9_PIPECONF_A: /* GVT-g pipeconf_mmio_write() */
         follow(d, off, val, GEN9_PIPECONF_ENABLE, GEN9_PIPECONF_STATE_ENABLE);
         vdisp_pipe_enable(d, (val & GEN9_PIPECONF_ENABLE) != 0, now);
         return;
-    case GEN9_EDP_PSR_IIR:                      /* nothing latches: 1s clear */
+    case GEN9_EDP_PSR_IIR: /* nothing latches: 1s clear */
         vdisp_store_set(&d->store, off, vdisp_store_get(&d->store, off) & ~val);
         return;
-    case GEN9_PCH_PORT_HOTPLUG:                 /* status: write 1 to clear */
+    case GEN9_PCH_PORT_HOTPLUG: /* status: write 1 to clear */
     case GEN9_PCH_PORT_HOTPLUG2: {
-        uint32_t sticky = off == GEN9_PCH_PORT_HOTPLUG ? GEN9_PORT_HOTPLUG_STATUS_MASK : GEN9_PORTE_HOTPLUG_STATUS_MASK;
+        uint32_t sticky = off == GEN9_PCH_PORT_HOTPLUG ? GEN9_PORT_HOTPLUG_STATUS_MASK
+                                                       : GEN9_PORTE_HOTPLUG_STATUS_MASK;
         uint32_t old = vdisp_store_get(&d->store, off);
         vdisp_store_set(&d->store, off, (val & ~sticky) | (old & sticky & ~val));
         return;

@@ -50,7 +50,7 @@
 /* The monitor plugged into port D. */
 struct vdisp_monitor {
     bool connected;
-    uint32_t width, height, hz;     /* its preferred mode */
+    uint32_t width, height, hz; /* its preferred mode */
 };
 
 enum vdisp_plane { VDISP_PRIMARY, VDISP_SPRITE, VDISP_CURSOR, VDISP_PLANES };
@@ -62,25 +62,25 @@ struct vdisp_plane_regs {
 
 struct vdisp_stats {
     uint64_t reads, writes;
-    uint64_t frames;                /* vblanks counted (PIPE_FRMCOUNT's increments) */
-    uint64_t vblank_events;         /* vblank events offered to the interrupt bank */
-    uint64_t flips;                 /* surfaces armed (all planes) */
-    uint64_t latched;               /* armed sets made live at a vblank */
+    uint64_t frames;        /* vblanks counted (PIPE_FRMCOUNT's increments) */
+    uint64_t vblank_events; /* vblank events offered to the interrupt bank */
+    uint64_t flips;         /* surfaces armed (all planes) */
+    uint64_t latched;       /* armed sets made live at a vblank */
     uint64_t async_flips;
     uint64_t pipe_enables;
-    uint64_t aux;                   /* AUX transactions */
+    uint64_t aux; /* AUX transactions */
     uint64_t hotplugs;
-    uint64_t ro_ignored;            /* writes to read-only registers */
+    uint64_t ro_ignored; /* writes to read-only registers */
 };
 
 struct vdisp {
-    struct vdisp_monitor boot;      /* configured: what a reset plugs in */
-    struct vdisp_monitor mon;       /* plugged in now */
+    struct vdisp_monitor boot; /* configured: what a reset plugs in */
+    struct vdisp_monitor mon;  /* plugged in now */
     struct vdisp_store store;
     struct vdisp_irq irq;
     struct vdisp_aux aux;
     /* the pipe's clock */
-    bool pipe_on, ever_on;          /* ever_on: since the last reset */
+    bool pipe_on, ever_on; /* ever_on: since the last reset */
     uint64_t period_ns, last_vblank_ns, next_vblank_ns;
     uint32_t htotal, vtotal, vbl_start, clock_khz;
     uint32_t frame, flipcount;
@@ -120,20 +120,20 @@ uint32_t vdisp_refresh_mhz(const struct vdisp *d);
 /* What the primary plane scans out now (its live registers), decoded.  Pure checks only:
  * format, tiling, stride, size, position; the caller checks the memory. */
 struct vdisp_scanout {
-    uint32_t pipe_w, pipe_h;        /* PIPESRC: the picture */
-    uint32_t x, y, w, h;            /* the plane's rectangle in it */
-    uint32_t src_x, src_y;          /* PLANE_OFFSET: the first pixel in the surface */
-    uint64_t surf;                  /* graphics address, 4 KiB aligned */
-    uint32_t stride;                /* bytes */
+    uint32_t pipe_w, pipe_h; /* PIPESRC: the picture */
+    uint32_t x, y, w, h;     /* the plane's rectangle in it */
+    uint32_t src_x, src_y;   /* PLANE_OFFSET: the first pixel in the surface */
+    uint64_t surf;           /* graphics address, 4 KiB aligned */
+    uint32_t stride;         /* bytes */
     bool xtiled, bgr;
-    uint32_t rotation;              /* PLANE_CTL 1:0, not applied */
-    uint64_t first, end;            /* graphics addresses the plane reads: [first, end) */
+    uint32_t rotation;   /* PLANE_CTL 1:0, not applied */
+    uint64_t first, end; /* graphics addresses the plane reads: [first, end) */
 };
 enum vdisp_scan_result {
     VDISP_SCAN_PICTURE = 0,
-    VDISP_SCAN_PIPE_OFF,            /* no signal: nothing to show */
+    VDISP_SCAN_PIPE_OFF, /* no signal: nothing to show */
     VDISP_SCAN_PLANE_OFF,
-    VDISP_SCAN_BAD_FORMAT,          /* refused: bad surface */
+    VDISP_SCAN_BAD_FORMAT, /* refused: bad surface */
     VDISP_SCAN_BAD_TILING,
     VDISP_SCAN_BAD_STRIDE,
     VDISP_SCAN_BAD_SIZE,

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#define EDID_EEPROM_BYTES 256u      /* the I2C EEPROM space an E-DDC offset addresses */
+#define EDID_EEPROM_BYTES 256u /* the I2C EEPROM space an E-DDC offset addresses */
 
 void vdisp_aux_init(struct vdisp_aux *a, const uint8_t edid[EDID_BYTES])
 {
@@ -22,7 +22,7 @@ void vdisp_aux_init(struct vdisp_aux *a, const uint8_t edid[EDID_BYTES])
     a->dpcd[DPCD_NORP] = 0x01;
     a->dpcd[DPCD_MAIN_LINK_CODING] = 0x01;
     a->dpcd[DPCD_SINK_COUNT] = 0x01;
-    a->dpcd[DPCD_SET_POWER] = 0x01;     /* D0 */
+    a->dpcd[DPCD_SET_POWER] = 0x01; /* D0 */
 }
 
 /* TRAINING_PATTERN_SET: the sink locks at once on every lane. */
@@ -40,7 +40,7 @@ static void training(struct vdisp_aux *a, uint8_t tps)
         a->dpcd[DPCD_LANE2_3_STATUS] = DPCD_LANE_EQ_LOCKED << 4 | DPCD_LANE_EQ_LOCKED;
         a->dpcd[DPCD_LANE_ALIGN_STATUS] = DPCD_INTERLANE_ALIGN_DONE;
         break;
-    default:                            /* training off: the link runs */
+    default: /* training off: the link runs */
         a->dpcd[DPCD_SINK_STATUS] = DPCD_SINK_IN_SYNC;
         break;
     }
@@ -49,7 +49,8 @@ static void training(struct vdisp_aux *a, uint8_t tps)
 static bool dpcd_writable(uint32_t addr)
 {
     /* Link configuration (0x100..), sink-specific and source OUI (0x300..), power (0x600). */
-    return (addr >= 0x100 && addr < 0x200) || (addr >= 0x300 && addr < 0x400) || addr == DPCD_SET_POWER;
+    return (addr >= 0x100 && addr < 0x200) || (addr >= 0x300 && addr < 0x400) ||
+           addr == DPCD_SET_POWER;
 }
 
 static unsigned native(struct vdisp_aux *a, unsigned cmd, uint32_t addr, const uint8_t *data,
@@ -107,7 +108,8 @@ static unsigned i2c(struct vdisp_aux *a, unsigned cmd, uint32_t addr, const uint
     return 1 + n;
 }
 
-unsigned vdisp_aux_request(struct vdisp_aux *a, const uint8_t *req, unsigned req_len, uint8_t *reply)
+unsigned vdisp_aux_request(struct vdisp_aux *a, const uint8_t *req, unsigned req_len,
+                           uint8_t *reply)
 {
     a->st.requests++;
     if (req_len < 3) {
@@ -124,14 +126,15 @@ unsigned vdisp_aux_request(struct vdisp_aux *a, const uint8_t *req, unsigned req
     const uint8_t *data = req + 4;
     /* A read asks for up to 16 bytes (the reply must fit the data registers); a write carries
      * what it says it carries. */
-    if (len > AUX_I2C_CHUNK || (write && !bare && req_len != 4 + len) || (!write && !bare && req_len != 4)) {
+    if (len > AUX_I2C_CHUNK || (write && !bare && req_len != 4 + len) ||
+        (!write && !bare && req_len != 4)) {
         a->st.nacks++;
         reply[0] = cmd & 0x8u ? AUX_REPLY_NATIVE_NACK : AUX_REPLY_I2C_NACK;
         return 1;
     }
     if (cmd == AUX_NATIVE_READ || cmd == AUX_NATIVE_WRITE)
         return native(a, cmd, addr, data, len, reply);
-    if (cmd & 0x8u) {                   /* reserved native commands */
+    if (cmd & 0x8u) { /* reserved native commands */
         a->st.nacks++;
         reply[0] = AUX_REPLY_NATIVE_NACK;
         return 1;

@@ -7,10 +7,10 @@
 
 #include <string.h>
 
-#define PIPES 3u                    /* A, B, C: only A is not fused off */
+#define PIPES 3u /* A, B, C: only A is not fused off */
 
 static const struct {
-    uint32_t isr;                   /* ISR; IMR, IIR, IER follow at +4, +8, +0xC */
+    uint32_t isr; /* ISR; IMR, IIR, IER follow at +4, +8, +0xC */
     uint32_t summary;
 } banks[VDISP_BANKS] = {
     [VDISP_BANK_PIPE_A] = { GEN9_DE_PIPE_ISR(0), GEN9_MASTER_DE_PIPE_IRQ(0) },
@@ -39,7 +39,7 @@ static bool locate(uint32_t off, int *bank, unsigned *reg)
         }
     }
     if (off >= GEN9_DE_PIPE_ISR(1) && off < GEN9_DE_PIPE_ISR(PIPES) && !(off & 3u)) {
-        *bank = -1;                 /* a fused-off pipe */
+        *bank = -1; /* a fused-off pipe */
         *reg = (off & 0xFu) / 4u;
         return true;
     }
@@ -60,10 +60,14 @@ uint32_t vdisp_irq_read(const struct vdisp_irq *q, uint32_t off)
     if (!locate(off, &b, &r) || b < 0)
         return 0;
     switch (r) {
-    case 0:  return b == VDISP_BANK_PCH ? q->pch_isr : 0;
-    case 1:  return q->imr[b];
-    case 2:  return q->iir[b];
-    default: return q->ier[b];
+    case 0:
+        return b == VDISP_BANK_PCH ? q->pch_isr : 0;
+    case 1:
+        return q->imr[b];
+    case 2:
+        return q->iir[b];
+    default:
+        return q->ier[b];
     }
 }
 
@@ -74,10 +78,17 @@ void vdisp_irq_write(struct vdisp_irq *q, uint32_t off, uint32_t val)
     if (!locate(off, &b, &r) || b < 0)
         return;
     switch (r) {
-    case 0:  break;                     /* ISR is read-only */
-    case 1:  q->imr[b] = val; break;
-    case 2:  q->iir[b] &= ~val; break;
-    default: q->ier[b] = val; break;
+    case 0:
+        break; /* ISR is read-only */
+    case 1:
+        q->imr[b] = val;
+        break;
+    case 2:
+        q->iir[b] &= ~val;
+        break;
+    default:
+        q->ier[b] = val;
+        break;
     }
 }
 

@@ -19,15 +19,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum vdisp_bank { VDISP_BANK_PIPE_A, VDISP_BANK_PORT, VDISP_BANK_MISC, VDISP_BANK_PCH, VDISP_BANKS };
+enum vdisp_bank {
+    VDISP_BANK_PIPE_A,
+    VDISP_BANK_PORT,
+    VDISP_BANK_MISC,
+    VDISP_BANK_PCH,
+    VDISP_BANKS
+};
 
 struct vdisp_irq_stats {
-    uint64_t events, masked;        /* event bits offered; of those, not latched (IMR) */
+    uint64_t events, masked; /* event bits offered; of those, not latched (IMR) */
 };
 
 struct vdisp_irq {
     uint32_t imr[VDISP_BANKS], iir[VDISP_BANKS], ier[VDISP_BANKS];
-    uint32_t pch_isr;               /* the south bank's level bits (SDEISR) */
+    uint32_t pch_isr; /* the south bank's level bits (SDEISR) */
     struct vdisp_irq_stats st;
 };
 

@@ -20,24 +20,24 @@
 
 #include <stdint.h>
 
-#define VDISP_OPREGION_BYTES    8192u       /* i915 OPREGION_SIZE */
-#define VDISP_OPREGION_VBT      0x400u      /* OPREGION_VBT_OFFSET: mailbox #4 */
-#define VDISP_VBT_BDB_VERSION   186u        /* GVT-g's; child devices are 33 bytes */
-#define VDISP_VBT_CHILD_BYTES   33u         /* LEGACY_CHILD_DEVICE_CONFIG_SIZE */
+#define VDISP_OPREGION_BYTES  8192u  /* i915 OPREGION_SIZE */
+#define VDISP_OPREGION_VBT    0x400u /* OPREGION_VBT_OFFSET: mailbox #4 */
+#define VDISP_VBT_BDB_VERSION 186u   /* GVT-g's; child devices are 33 bytes */
+#define VDISP_VBT_CHILD_BYTES 33u    /* LEGACY_CHILD_DEVICE_CONFIG_SIZE */
 /* The one child device (intel_vbt_defs.h). */
-#define VDISP_VBT_DEVICE_TYPE_DP 0x68C6u    /* DEVICE_TYPE_DP */
-#define VDISP_VBT_DVO_PORT_DPD  9u          /* DVO_PORT_DPD */
-#define VDISP_VBT_AUX_D         0x30u       /* DP_AUX_D */
-#define VDISP_VBT_CHILD_HANDLE  0x0040u
+#define VDISP_VBT_DEVICE_TYPE_DP 0x68C6u /* DEVICE_TYPE_DP */
+#define VDISP_VBT_DVO_PORT_DPD   9u      /* DVO_PORT_DPD */
+#define VDISP_VBT_AUX_D          0x30u   /* DP_AUX_D */
+#define VDISP_VBT_CHILD_HANDLE   0x0040u
 /* Offsets in a child device and in the VBT (intel_vbt_defs.h struct child_device_config,
  * struct vbt_header, struct bdb_header). */
-#define VBT_CHILD_DEVICE_TYPE   2u
-#define VBT_CHILD_DVO_PORT      16u
-#define VBT_CHILD_AUX_CHANNEL   25u
-#define VBT_HEADER_BYTES        48u
-#define VBT_BDB_HEADER_BYTES    22u
+#define VBT_CHILD_DEVICE_TYPE         2u
+#define VBT_CHILD_DVO_PORT            16u
+#define VBT_CHILD_AUX_CHANNEL         25u
+#define VBT_HEADER_BYTES              48u
+#define VBT_BDB_HEADER_BYTES          22u
 #define VBT_BLOCK_GENERAL_DEFINITIONS 2u
-#define VBT_GENERAL_DEFS_HEADER 5u          /* before the child devices */
+#define VBT_GENERAL_DEFS_HEADER       5u /* before the child devices */
 
 /* Fills region (VDISP_OPREGION_BYTES) with the OpRegion and its VBT; returns the VBT's size. */
 uint32_t vdisp_opregion_build(uint8_t region[VDISP_OPREGION_BYTES]);

@@ -18,12 +18,18 @@
 
 #define NS_PER_S 1000000000ull
 
-static const uint32_t plane_n[VDISP_CURSOR] = { 1, 2 };     /* PLANE_*(pipe A, n) */
+static const uint32_t plane_n[VDISP_CURSOR] = { 1, 2 }; /* PLANE_*(pipe A, n) */
 
 /* ---- the clock ---------------------------------------------------------------------------- */
 
-static uint32_t field_lo(uint32_t v) { return (v & GEN9_TIMING_LOW_MASK) + 1u; }
-static uint32_t field_hi(uint32_t v) { return (v >> GEN9_TIMING_HIGH_SHIFT & GEN9_TIMING_LOW_MASK) + 1u; }
+static uint32_t field_lo(uint32_t v)
+{
+    return (v & GEN9_TIMING_LOW_MASK) + 1u;
+}
+static uint32_t field_hi(uint32_t v)
+{
+    return (v >> GEN9_TIMING_HIGH_SHIFT & GEN9_TIMING_LOW_MASK) + 1u;
+}
 
 /* The pixel clock i915 programmed for port D, in kHz; 0 if it cannot be told. */
 static uint32_t pixel_clock_khz(const struct vdisp *d)
@@ -33,7 +39,9 @@ static uint32_t pixel_clock_khz(const struct vdisp *d)
     if (ctrl2 & GEN9_DPLL_CTRL2_DDI_CLK_OFF(GEN9_PORT_D))
         return 0;
     uint32_t pll = GEN9_DPLL_CTRL2_DDI_CLK_SEL(ctrl2, GEN9_PORT_D);
-    uint32_t port_khz = rate_mhz[GEN9_DPLL_CTRL1_LINK_RATE(pll, vdisp_store_get(&d->store, GEN9_DPLL_CTRL1))] * 200u;
+    uint32_t port_khz = rate_mhz[GEN9_DPLL_CTRL1_LINK_RATE(pll, vdisp_store_get(&d->store,
+                                                                                GEN9_DPLL_CTRL1))] *
+                        200u;
     uint64_t m = vdisp_store_get(&d->store, GEN9_PIPE_LINK_M1_A) & GEN9_LINK_MN_MASK;
     uint64_t n = vdisp_store_get(&d->store, GEN9_PIPE_LINK_N1_A) & GEN9_LINK_MN_MASK;
     if (!n || !m || !port_khz)
@@ -48,7 +56,7 @@ void vdisp_pipe_enable(struct vdisp *d, bool on, uint64_t now)
         return;
     d->pipe_on = on;
     if (!on)
-        return;                         /* the counter keeps its value */
+        return; /* the counter keeps its value */
     d->ever_on = true;
     d->st.pipe_enables++;
     d->htotal = field_hi(vdisp_store_get(&d->store, GEN9_HTOTAL_A));
@@ -60,7 +68,8 @@ void vdisp_pipe_enable(struct vdisp *d, bool on, uint64_t now)
     d->clock_khz = pixel_clock_khz(d);
     uint32_t hz = d->mon.hz ? d->mon.hz : EDID_MAX_HZ;
     uint64_t fastest = NS_PER_S / hz, slowest = NS_PER_S / EDID_MIN_HZ;
-    uint64_t period = d->clock_khz ? (uint64_t)d->htotal * d->vtotal * 1000000ull / d->clock_khz : fastest;
+    uint64_t period = d->clock_khz ? (uint64_t)d->htotal * d->vtotal * 1000000ull / d->clock_khz
+                                   : fastest;
     d->period_ns = period < fastest ? fastest : period > slowest ? slowest : period;
     d->last_vblank_ns = now;
     d->next_vblank_ns = now + d->period_ns;
@@ -117,7 +126,7 @@ void vdisp_plane_write(struct vdisp *d, uint32_t off)
     else if (off == GEN9_CURBASE_A)
         p = VDISP_CURSOR;
     else
-        return;                         /* only the surface write arms */
+        return; /* only the surface write arms */
     d->st.flips++;
     if (p == VDISP_PRIMARY)
         d->flipcount++;
@@ -162,13 +171,26 @@ void vdisp_pipe_advance(struct vdisp *d, uint64_t now)
 bool vdisp_pipe_read(const struct vdisp *d, uint32_t off, uint64_t now, uint32_t *val)
 {
     switch (off) {
-    case GEN9_PIPEDSL_A:          *val = vdisp_pipedsl(d, now); return true;
-    case GEN9_PIPE_FRMCOUNT_A:    *val = d->frame; return true;
-    case GEN9_PIPE_FLIPCOUNT_A:   *val = d->flipcount; return true;
-    case GEN9_PLANE_SURFLIVE(1):  *val = d->live[VDISP_PRIMARY].surf; return true;
-    case GEN9_PLANE_SURFLIVE(2):  *val = d->live[VDISP_SPRITE].surf; return true;
-    case GEN9_CURSURFLIVE_A:      *val = d->live[VDISP_CURSOR].surf; return true;
-    default:                      return false;
+    case GEN9_PIPEDSL_A:
+        *val = vdisp_pipedsl(d, now);
+        return true;
+    case GEN9_PIPE_FRMCOUNT_A:
+        *val = d->frame;
+        return true;
+    case GEN9_PIPE_FLIPCOUNT_A:
+        *val = d->flipcount;
+        return true;
+    case GEN9_PLANE_SURFLIVE(1):
+        *val = d->live[VDISP_PRIMARY].surf;
+        return true;
+    case GEN9_PLANE_SURFLIVE(2):
+        *val = d->live[VDISP_SPRITE].surf;
+        return true;
+    case GEN9_CURSURFLIVE_A:
+        *val = d->live[VDISP_CURSOR].surf;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -177,13 +199,20 @@ bool vdisp_pipe_read(const struct vdisp *d, uint32_t off, uint64_t now, uint32_t
 const char *vdisp_scan_result_name(enum vdisp_scan_result r)
 {
     switch (r) {
-    case VDISP_SCAN_PICTURE:    return "picture";
-    case VDISP_SCAN_PIPE_OFF:   return "pipe off";
-    case VDISP_SCAN_PLANE_OFF:  return "plane off";
-    case VDISP_SCAN_BAD_FORMAT: return "unsupported pixel format";
-    case VDISP_SCAN_BAD_TILING: return "unsupported tiling";
-    case VDISP_SCAN_BAD_STRIDE: return "stride too small or too large";
-    case VDISP_SCAN_BAD_SIZE:   return "plane size or position outside the pipe";
+    case VDISP_SCAN_PICTURE:
+        return "picture";
+    case VDISP_SCAN_PIPE_OFF:
+        return "pipe off";
+    case VDISP_SCAN_PLANE_OFF:
+        return "plane off";
+    case VDISP_SCAN_BAD_FORMAT:
+        return "unsupported pixel format";
+    case VDISP_SCAN_BAD_TILING:
+        return "unsupported tiling";
+    case VDISP_SCAN_BAD_STRIDE:
+        return "stride too small or too large";
+    case VDISP_SCAN_BAD_SIZE:
+        return "plane size or position outside the pipe";
     }
     return "?";
 }
@@ -210,7 +239,7 @@ enum vdisp_scan_result vdisp_scanout_regs(const struct vdisp *d, const struct vd
     out->pipe_w = (src >> GEN9_PIPESRC_WIDTH_SHIFT & GEN9_PIPESRC_MASK) + 1u;
     out->pipe_h = (src & GEN9_PIPESRC_MASK) + 1u;
     if ((r->ctl & GEN9_PLANE_CTL_FORMAT_MASK) != GEN9_PLANE_CTL_FORMAT_XRGB_8888)
-        return VDISP_SCAN_BAD_FORMAT;       /* XRGB/XBGR/ARGB/ABGR 8888 only */
+        return VDISP_SCAN_BAD_FORMAT; /* XRGB/XBGR/ARGB/ABGR 8888 only */
     uint32_t tiling = r->ctl & GEN9_PLANE_CTL_TILED_MASK;
     if (tiling && tiling != GEN9_PLANE_CTL_TILED_X)
         return VDISP_SCAN_BAD_TILING;
@@ -236,7 +265,8 @@ enum vdisp_scan_result vdisp_scanout_regs(const struct vdisp *d, const struct vd
     if (out->xtiled)
         rows = (rows + GEN9_XTILE_ROWS - 1) / GEN9_XTILE_ROWS * GEN9_XTILE_ROWS;
     out->first = out->surf + (out->xtiled ? (uint64_t)out->src_y / GEN9_XTILE_ROWS * GEN9_XTILE_ROWS
-                                           : (uint64_t)out->src_y) * out->stride;
+                                          : (uint64_t)out->src_y) *
+                                 out->stride;
     out->end = out->surf + rows * out->stride;
     return VDISP_SCAN_PICTURE;
 }

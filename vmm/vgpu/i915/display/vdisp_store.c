@@ -37,7 +37,7 @@ bool vdisp_store_set(struct vdisp_store *s, uint32_t off, uint32_t val)
         return false;
     if (!s->page[p]) {
         if (!val)
-            return true;            /* reads 0 already */
+            return true; /* reads 0 already */
         if (!(s->page[p] = calloc(VDISP_PAGE_BYTES / 4u, sizeof(uint32_t)))) {
             s->out_of_memory = true;
             return false;

@@ -16,14 +16,15 @@
 
 #include "drivers/igpu/gen9_display.h"
 
-#define VDISP_PAGE_BYTES    4096u
-#define VDISP_PAGES         ((GEN9_DISPLAY_END - GEN9_DISPLAY_BASE + GEN9_PCH_DISPLAY_END - \
-                              GEN9_PCH_DISPLAY_BASE) / VDISP_PAGE_BYTES)
+#define VDISP_PAGE_BYTES 4096u
+#define VDISP_PAGES \
+    ((GEN9_DISPLAY_END - GEN9_DISPLAY_BASE + GEN9_PCH_DISPLAY_END - GEN9_PCH_DISPLAY_BASE) / \
+     VDISP_PAGE_BYTES)
 
 struct vdisp_store {
     uint32_t *page[VDISP_PAGES];
-    unsigned pages;                 /* allocated */
-    bool out_of_memory;             /* a write was dropped: no page could be had */
+    unsigned pages;     /* allocated */
+    bool out_of_memory; /* a write was dropped: no page could be had */
 };
 
 /* Whether off lies in the stored ranges. */

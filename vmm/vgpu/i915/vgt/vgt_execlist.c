@@ -206,7 +206,7 @@ uint32_t vgt_el_read(const struct vgt_execlist *el, uint32_t off)
                (el->wp & GEN9_CSB_PTR_MASK) << GEN9_CSB_WRITE_PTR_SHIFT;
     if (is_csb_entry(el, off))
         return el->csb[(off - GEN9_RING_CSB_LO(b, 0)) / 8u][(off & 4u) ? 1 : 0];
-    return 0;                   /* ELSP is write-only */
+    return 0; /* ELSP is write-only */
 }
 
 void vgt_el_write(struct vgt_execlist *el, uint32_t off, uint32_t val)
@@ -215,7 +215,8 @@ void vgt_el_write(struct vgt_execlist *el, uint32_t off, uint32_t val)
         /* Masked, both pointers writable: GVT-g stores the whole masked value (handlers.c,
          * F_MODE_MASK), and i915 rewinds both after a reset (reset_csb_pointers()). */
         uint32_t p = gen9_masked_apply(el->rp << GEN9_CSB_READ_PTR_SHIFT |
-                                           el->wp << GEN9_CSB_WRITE_PTR_SHIFT, val);
+                                           el->wp << GEN9_CSB_WRITE_PTR_SHIFT,
+                                       val);
         el->rp = (p >> GEN9_CSB_READ_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
         el->wp = (p >> GEN9_CSB_WRITE_PTR_SHIFT) & GEN9_CSB_PTR_MASK;
     }

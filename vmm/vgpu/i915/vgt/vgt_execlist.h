@@ -47,36 +47,36 @@ struct vgt_el_ops {
 };
 
 enum vgt_el_result {
-    VGT_EL_NONE = 0,            /* an ELSP dword that does not complete a submission */
-    VGT_EL_STARTED,             /* a list started on an idle engine: run its element 0 */
-    VGT_EL_LITE_RESTORE,        /* the running context was resubmitted: run it to its new tail */
-    VGT_EL_QUEUED,              /* the list waits for the running one */
-    VGT_EL_NEXT,                /* element 0 completed, element 1 runs now */
-    VGT_EL_IDLE,                /* the last element completed, nothing waits */
-    VGT_EL_E_INVALID,           /* refused: element 0 not valid */
-    VGT_EL_E_QFULL,             /* refused: a list already waits */
-    VGT_EL_E_NOT_RUNNING,       /* a completion with nothing running */
+    VGT_EL_NONE = 0,      /* an ELSP dword that does not complete a submission */
+    VGT_EL_STARTED,       /* a list started on an idle engine: run its element 0 */
+    VGT_EL_LITE_RESTORE,  /* the running context was resubmitted: run it to its new tail */
+    VGT_EL_QUEUED,        /* the list waits for the running one */
+    VGT_EL_NEXT,          /* element 0 completed, element 1 runs now */
+    VGT_EL_IDLE,          /* the last element completed, nothing waits */
+    VGT_EL_E_INVALID,     /* refused: element 0 not valid */
+    VGT_EL_E_QFULL,       /* refused: a list already waits */
+    VGT_EL_E_NOT_RUNNING, /* a completion with nothing running */
 };
 
 struct vgt_el_stats {
-    uint64_t submissions;       /* accepted ELSP submissions */
+    uint64_t submissions; /* accepted ELSP submissions */
     uint64_t lite_restores;
     uint64_t queued;
-    uint64_t completions;       /* elements completed */
-    uint64_t events;            /* CSB events written */
-    uint64_t refused;           /* invalid or queue-full submissions */
+    uint64_t completions; /* elements completed */
+    uint64_t events;      /* CSB events written */
+    uint64_t refused;     /* invalid or queue-full submissions */
 };
 
 struct vgt_execlist {
     enum igpu_engine engine;
-    uint32_t elsp[4];           /* ELSP dwords in the order written */
+    uint32_t elsp[4]; /* ELSP dwords in the order written */
     unsigned elsp_n;
     bool running, waiting;
-    uint64_t run[2], wait[2];   /* the running and the waiting list; [1] = 0 if invalid */
-    unsigned elem;              /* the running list's active element */
-    unsigned slot;              /* GVT-g's slot index of the running list (status register) */
-    uint32_t csb[GEN9_CSB_ENTRIES][2];  /* status, context id */
-    uint32_t wp, rp;            /* CSB write and read pointers */
+    uint64_t run[2], wait[2]; /* the running and the waiting list; [1] = 0 if invalid */
+    unsigned elem;            /* the running list's active element */
+    unsigned slot;            /* GVT-g's slot index of the running list (status register) */
+    uint32_t csb[GEN9_CSB_ENTRIES][2]; /* status, context id */
+    uint32_t wp, rp;                   /* CSB write and read pointers */
     struct vgt_el_stats st;
 };
 

@@ -12,12 +12,9 @@ static const struct {
     uint32_t mask;
     uint32_t summary;
 } summary_map[] = {
-    { 0, 0x0000FFFFu, GEN9_MASTER_GT_RCS_IRQ },
-    { 0, 0xFFFF0000u, GEN9_MASTER_GT_BCS_IRQ },
-    { 1, 0x0000FFFFu, GEN9_MASTER_GT_VCS0_IRQ },
-    { 1, 0xFFFF0000u, GEN9_MASTER_GT_VCS1_IRQ },
-    { 2, 0x0000FFFFu, GEN9_MASTER_GT_PM_IRQ },
-    { 2, 0xFFFF0000u, GEN9_MASTER_GT_GUC_IRQ },
+    { 0, 0x0000FFFFu, GEN9_MASTER_GT_RCS_IRQ },  { 0, 0xFFFF0000u, GEN9_MASTER_GT_BCS_IRQ },
+    { 1, 0x0000FFFFu, GEN9_MASTER_GT_VCS0_IRQ }, { 1, 0xFFFF0000u, GEN9_MASTER_GT_VCS1_IRQ },
+    { 2, 0x0000FFFFu, GEN9_MASTER_GT_PM_IRQ },   { 2, 0xFFFF0000u, GEN9_MASTER_GT_GUC_IRQ },
     { 3, 0x0000FFFFu, GEN9_MASTER_GT_VECS_IRQ },
 };
 
@@ -74,7 +71,7 @@ bool vgt_irq_event(struct vgt_irq *q, enum igpu_engine e, uint32_t bits)
 
     if (!bits || !igpu_engine_irq(e, &bank, &shift))
         return false;
-    bits &= 0xFFFFu;                    /* an engine owns 16 bits of its bank */
+    bits &= 0xFFFFu; /* an engine owns 16 bits of its bank */
     b = bits << shift;
     q->st.events++;
     if (b & q->ring_imr[e]) {
@@ -133,7 +130,7 @@ uint32_t vgt_irq_read(const struct vgt_irq *q, uint32_t off)
         return q->ier[b];
     if ((b = ring_imr_engine(off)) >= 0)
         return q->ring_imr[b];
-    return 0;                           /* GT_ISR: no level is held */
+    return 0; /* GT_ISR: no level is held */
 }
 
 bool vgt_irq_write(struct vgt_irq *q, uint32_t off, uint32_t val)
@@ -141,16 +138,16 @@ bool vgt_irq_write(struct vgt_irq *q, uint32_t off, uint32_t val)
     int b;
 
     if (off == GEN9_MASTER_IRQ)
-        q->master = val & GEN9_MASTER_IRQ_CONTROL;     /* the summary bits are read-only */
+        q->master = val & GEN9_MASTER_IRQ_CONTROL; /* the summary bits are read-only */
     else if ((b = bank_of(off, GEN9_GT_IMR(0))) >= 0)
         q->imr[b] = val;
     else if ((b = bank_of(off, GEN9_GT_IIR(0))) >= 0)
-        q->iir[b] &= ~val;                              /* write 1 to clear */
+        q->iir[b] &= ~val; /* write 1 to clear */
     else if ((b = bank_of(off, GEN9_GT_IER(0))) >= 0)
         q->ier[b] = val;
     else if ((b = ring_imr_engine(off)) >= 0)
         q->ring_imr[b] = val;
     else
-        return false;                                   /* GT_ISR is read-only */
+        return false; /* GT_ISR is read-only */
     return update_line(q);
 }

@@ -35,10 +35,10 @@
 #include "drivers/igpu/igpu.h"
 
 struct vgt_irq_stats {
-    uint64_t events;            /* engine event bits offered */
-    uint64_t masked_ring;       /* ... dropped by RING_IMR */
-    uint64_t masked_gt;         /* ... not latched because GT IMR masks them */
-    uint64_t msi;               /* MSIs asked for */
+    uint64_t events;      /* engine event bits offered */
+    uint64_t masked_ring; /* ... dropped by RING_IMR */
+    uint64_t masked_gt;   /* ... not latched because GT IMR masks them */
+    uint64_t msi;         /* MSIs asked for */
 };
 
 struct vgt_irq {
@@ -46,9 +46,9 @@ struct vgt_irq {
     uint32_t imr[GEN9_GT_IRQ_BANKS];
     uint32_t ier[GEN9_GT_IRQ_BANKS];
     uint32_t ring_imr[IGPU_NUM_GT_ENGINES];
-    uint32_t master;            /* GEN9_MASTER_IRQ_CONTROL or 0 */
-    uint32_t display;           /* the display's summary bits (GEN9_MASTER_DE_*) */
-    bool line;                  /* the interrupt line as last computed */
+    uint32_t master;  /* GEN9_MASTER_IRQ_CONTROL or 0 */
+    uint32_t display; /* the display's summary bits (GEN9_MASTER_DE_*) */
+    bool line;        /* the interrupt line as last computed */
     struct vgt_irq_stats st;
 };
 

@@ -42,7 +42,7 @@ static uint64_t kept_bits(uint64_t e, unsigned level)
 {
     uint64_t keep = GEN9_PPGTT_PRESENT | GEN9_PPGTT_RW | GEN9_PPGTT_CACHE_BITS;
     if (level == 0)
-        keep |= GEN9_PPGTT_PTE_PAT;     /* bit 7 is the page-size bit above level 0 */
+        keep |= GEN9_PPGTT_PTE_PAT; /* bit 7 is the page-size bit above level 0 */
     return e & keep;
 }
 
@@ -183,7 +183,7 @@ int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len)
         return VGT_PPGTT_E_INVAL;
     first = off / 8u;
     last = (off + len - 1u) / 8u;
-    t->refs++;                          /* keep t alive while its entries change */
+    t->refs++; /* keep t alive while its entries change */
     for (unsigned i = first; i <= last; i++) {
         uint64_t old = t->guest[i];
         uint8_t old_state = t->state[i];
@@ -192,7 +192,7 @@ int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len)
         if (t->level > 0 && old_state == PTE_SHADOWED)
             old_child = pt_lookup(p, gen9_ppgtt_entry_addr(old));
         if (p->cfg.ops.read(p->cfg.ops.ctx, t->gpa + 8u * i, &t->guest[i], 8) != 0) {
-            t->guest[i] = 0;            /* unreadable now: shadow it as not present */
+            t->guest[i] = 0; /* unreadable now: shadow it as not present */
             pt_refuse(p, VGT_PPGTT_R_READ_FAULT, t->gpa, t->level, i, 0);
         }
         /* The new subtree first, then the old one goes: rewriting an entry with the same
@@ -213,7 +213,7 @@ static void resync_release(struct vgt_ppgtt *p, struct pt *t, uint8_t *pending)
 {
     uint64_t *now = p->resync_now;
     if (p->cfg.ops.read(p->cfg.ops.ctx, t->gpa, now, sizeof p->resync_now) != 0) {
-        memset(now, 0, sizeof p->resync_now);     /* unreadable now: shadow it as not present */
+        memset(now, 0, sizeof p->resync_now); /* unreadable now: shadow it as not present */
         pt_refuse(p, VGT_PPGTT_R_READ_FAULT, t->gpa, t->level, 0, 0);
     }
     for (unsigned i = 0; i < GEN9_PPGTT_ENTRIES; i++) {
@@ -230,7 +230,7 @@ static void resync_release(struct vgt_ppgtt *p, struct pt *t, uint8_t *pending)
 void vgt_ppgtt_resync(struct vgt_ppgtt *p, const uint64_t *pages, unsigned n)
 {
     struct pt *held[VGT_PPGTT_RESYNC_MAX];
-    uint8_t (*pending)[GEN9_PPGTT_ENTRIES / 8u] = p->resync_pending;
+    uint8_t(*pending)[GEN9_PPGTT_ENTRIES / 8u] = p->resync_pending;
     unsigned k = 0;
 
     memset(p->resync_pending, 0, sizeof p->resync_pending);
@@ -310,7 +310,7 @@ void vgt_ppgtt_destroy(struct vgt_ppgtt *p)
     if (!p)
         return;
     for (unsigned r = 0; r < p->n_roots; r++)
-        pt_put(p, p->roots[r].pml4);    /* one reference per root, whatever its count */
+        pt_put(p, p->roots[r].pml4); /* one reference per root, whatever its count */
     for (unsigned l = 0; l < GEN9_PPGTT_TOP_LEVEL; l++)
         if (p->scratch[l])
             p->cfg.ops.page_free(p->cfg.ops.ctx, p->scratch_hpa[l], p->scratch[l]);

@@ -42,24 +42,24 @@
 
 enum vgt_ppgtt_err {
     VGT_PPGTT_OK = 0,
-    VGT_PPGTT_E_INVAL = -1,         /* bad argument (misaligned root, bad length) */
-    VGT_PPGTT_E_REFUSED = -2,       /* refused, for the reason given and counted */
-    VGT_PPGTT_E_NOT_MAPPED = -3,    /* the guest's entry is not present */
-    VGT_PPGTT_E_READ_ONLY = -4,     /* a write through an entry without RW */
-    VGT_PPGTT_E_NOT_TABLE = -5,     /* a write notice for a page that is not a tracked table */
-    VGT_PPGTT_E_NOMEM = -6,         /* no memory for the module's own state */
+    VGT_PPGTT_E_INVAL = -1,      /* bad argument (misaligned root, bad length) */
+    VGT_PPGTT_E_REFUSED = -2,    /* refused, for the reason given and counted */
+    VGT_PPGTT_E_NOT_MAPPED = -3, /* the guest's entry is not present */
+    VGT_PPGTT_E_READ_ONLY = -4,  /* a write through an entry without RW */
+    VGT_PPGTT_E_NOT_TABLE = -5,  /* a write notice for a page that is not a tracked table */
+    VGT_PPGTT_E_NOMEM = -6,      /* no memory for the module's own state */
 };
 
 enum vgt_ppgtt_refusal {
     VGT_PPGTT_R_NONE = 0,
-    VGT_PPGTT_R_OUTSIDE_RAM,        /* an entry or root points outside the guest's RAM */
-    VGT_PPGTT_R_HUGE_PAGE,          /* a 2M, 1G or 64K page */
-    VGT_PPGTT_R_TABLE_AS_DATA,      /* a page-table page mapped or written as data */
-    VGT_PPGTT_R_LEVEL_MIX,          /* one page used as tables of two levels */
-    VGT_PPGTT_R_TABLE_LIMIT,        /* more tables than this vGPU may shadow */
-    VGT_PPGTT_R_READ_FAULT,         /* a guest table could not be read */
-    VGT_PPGTT_R_UNKNOWN_ROOT,       /* a context names a PML4 the guest never announced */
-    VGT_PPGTT_R_ROOT_LIMIT,         /* more PPGTTs than this vGPU may have */
+    VGT_PPGTT_R_OUTSIDE_RAM,   /* an entry or root points outside the guest's RAM */
+    VGT_PPGTT_R_HUGE_PAGE,     /* a 2M, 1G or 64K page */
+    VGT_PPGTT_R_TABLE_AS_DATA, /* a page-table page mapped or written as data */
+    VGT_PPGTT_R_LEVEL_MIX,     /* one page used as tables of two levels */
+    VGT_PPGTT_R_TABLE_LIMIT,   /* more tables than this vGPU may shadow */
+    VGT_PPGTT_R_READ_FAULT,    /* a guest table could not be read */
+    VGT_PPGTT_R_UNKNOWN_ROOT,  /* a context names a PML4 the guest never announced */
+    VGT_PPGTT_R_ROOT_LIMIT,    /* more PPGTTs than this vGPU may have */
     VGT_PPGTT_R_COUNT
 };
 
@@ -69,7 +69,7 @@ const char *vgt_ppgtt_refusal_name(enum vgt_ppgtt_refusal r);
  * (table_gpa, level 0-3, index) and the entry's value; a refused root names the PML4 in
  * `entry`; a refused translation names the graphics address in `entry`; table_gpa is
  * VGT_PPGTT_NO_TABLE for both. */
-#define VGT_PPGTT_NO_TABLE  (~(uint64_t)0)
+#define VGT_PPGTT_NO_TABLE (~(uint64_t)0)
 struct vgt_ppgtt_refusal_info {
     enum vgt_ppgtt_refusal why;
     uint64_t table_gpa;
@@ -95,26 +95,26 @@ struct vgt_ppgtt_ops {
 };
 
 /* Tables (of any level) one vGPU may have shadowed at a time, and PPGTTs (roots). */
-#define VGT_PPGTT_DEFAULT_TABLES    1024u
-#define VGT_PPGTT_DEFAULT_ROOTS     64u
+#define VGT_PPGTT_DEFAULT_TABLES 1024u
+#define VGT_PPGTT_DEFAULT_ROOTS  64u
 
 struct vgt_ppgtt_config {
     struct vgt_ppgtt_ops ops;
-    uint64_t scratch_hpa;           /* the vGPU's own scratch data page (4 KiB aligned) */
-    unsigned max_tables;            /* 0: VGT_PPGTT_DEFAULT_TABLES */
-    unsigned max_roots;             /* 0: VGT_PPGTT_DEFAULT_ROOTS */
+    uint64_t scratch_hpa; /* the vGPU's own scratch data page (4 KiB aligned) */
+    unsigned max_tables;  /* 0: VGT_PPGTT_DEFAULT_TABLES */
+    unsigned max_roots;   /* 0: VGT_PPGTT_DEFAULT_ROOTS */
 };
 
 struct vgt_ppgtt_stats {
     uint64_t refused[VGT_PPGTT_R_COUNT];
-    uint64_t tables;                /* shadow tables now */
+    uint64_t tables; /* shadow tables now */
     uint64_t tables_peak;
-    uint64_t roots;                 /* PPGTTs now */
-    uint64_t builds;                /* tables read and shadowed */
-    uint64_t shares;                /* entries that found their table already shadowed */
-    uint64_t frees;                 /* tables released */
-    uint64_t writes;                /* guest writes to table pages handled */
-    uint64_t entries_updated;       /* entries re-shadowed by them */
+    uint64_t roots;           /* PPGTTs now */
+    uint64_t builds;          /* tables read and shadowed */
+    uint64_t shares;          /* entries that found their table already shadowed */
+    uint64_t frees;           /* tables released */
+    uint64_t writes;          /* guest writes to table pages handled */
+    uint64_t entries_updated; /* entries re-shadowed by them */
 };
 
 struct vgt_ppgtt;
@@ -148,7 +148,7 @@ int vgt_ppgtt_guest_write(struct vgt_ppgtt *p, uint64_t gpa, uint32_t len);
  * frees a page table and reuses its page for a buffer object), whatever their order.  An
  * entry refused before is checked again.  Pages that hold no table are skipped; at most
  * VGT_PPGTT_RESYNC_MAX are taken. */
-#define VGT_PPGTT_RESYNC_MAX    64u
+#define VGT_PPGTT_RESYNC_MAX 64u
 void vgt_ppgtt_resync(struct vgt_ppgtt *p, const uint64_t *pages, unsigned n);
 /* Whether guest page gpa holds a shadowed table (the caller keeps it write-protected). */
 bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa);
@@ -159,8 +159,8 @@ bool vgt_ppgtt_is_table(const struct vgt_ppgtt *p, uint64_t gpa);
 int vgt_ppgtt_translate(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, bool write,
                         uint64_t *hpa, uint32_t *contig, enum vgt_ppgtt_refusal *why);
 /* Every page of [gfx, gfx + len) translates for the access (len 0 is refused). */
-int vgt_ppgtt_check(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, uint64_t len,
-                    bool write, enum vgt_ppgtt_refusal *why);
+int vgt_ppgtt_check(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, uint64_t len, bool write,
+                    enum vgt_ppgtt_refusal *why);
 
 const struct vgt_ppgtt_stats *vgt_ppgtt_stats(const struct vgt_ppgtt *p);
 

@@ -7,19 +7,19 @@
 
 #include "vmm/vgpu/i915/vgt/vgt_ppgtt.h"
 
-#define PT_HASH_BUCKETS 1024u           /* power of two */
+#define PT_HASH_BUCKETS 1024u /* power of two */
 
 /* What a shadow entry holds, per guest entry. */
 enum pt_entry_state {
-    PTE_SHADOWED = 0,                   /* from the guest's entry (a child table or a page) */
-    PTE_NOT_PRESENT = 1,                /* the guest's entry is not present: scratch */
-    PTE_REFUSED_BASE = 2,               /* + enum vgt_ppgtt_refusal: refused, scratch */
+    PTE_SHADOWED = 0,     /* from the guest's entry (a child table or a page) */
+    PTE_NOT_PRESENT = 1,  /* the guest's entry is not present: scratch */
+    PTE_REFUSED_BASE = 2, /* + enum vgt_ppgtt_refusal: refused, scratch */
 };
 
 struct pt {
-    uint64_t gpa;                       /* the guest page holding the table */
-    unsigned level;                     /* 3 PML4, 2 PDP, 1 PD, 0 PT */
-    uint32_t refs;                      /* parent entries and roots that reference it */
+    uint64_t gpa;   /* the guest page holding the table */
+    unsigned level; /* 3 PML4, 2 PDP, 1 PD, 0 PT */
+    uint32_t refs;  /* parent entries and roots that reference it */
     uint64_t shadow_hpa;
     uint64_t *shadow;                   /* the shadow table the GPU walks */
     struct pt *next;                    /* hash chain */
@@ -29,7 +29,7 @@ struct pt {
 
 struct pt_root {
     uint64_t gpa;
-    uint32_t refs;                      /* creates not yet destroyed */
+    uint32_t refs; /* creates not yet destroyed */
     struct pt *pml4;
 };
 

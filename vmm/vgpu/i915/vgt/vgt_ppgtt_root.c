@@ -134,13 +134,13 @@ int vgt_ppgtt_translate(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, bo
             return VGT_PPGTT_OK;
         }
         t = pt_lookup(p, gen9_ppgtt_entry_addr(e));
-        if (!t)                         /* cannot happen: a shadowed entry holds its child */
+        if (!t) /* cannot happen: a shadowed entry holds its child */
             return VGT_PPGTT_E_NOT_MAPPED;
     }
 }
 
-int vgt_ppgtt_check(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, uint64_t len,
-                    bool write, enum vgt_ppgtt_refusal *why)
+int vgt_ppgtt_check(struct vgt_ppgtt *p, uint64_t pml4_gpa, uint64_t gfx, uint64_t len, bool write,
+                    enum vgt_ppgtt_refusal *why)
 {
     uint64_t hpa;
     uint32_t contig;

@@ -97,7 +97,7 @@ void vgt_regs_engine_error(struct vgt_regs *r, enum igpu_engine e, uint32_t eir)
 {
     int i = row_of(GEN9_RING_EIR(igpu_engine_base(e)));
     if (i >= 0)
-        r->val[i] |= eir & 0xFFFFu;     /* bits 31:16 are the enable mask (i915) */
+        r->val[i] |= eir & 0xFFFFu; /* bits 31:16 are the enable mask (i915) */
 }
 
 uint32_t vgt_regs_read(struct vgt_regs *r, uint32_t off)
@@ -110,7 +110,7 @@ uint32_t vgt_regs_read(struct vgt_regs *r, uint32_t off)
         return d < 0 ? 0 : r->range[d];
     }
     if (off == GEN9_GDRST)
-        return 0;                       /* every reset completes at once */
+        return 0; /* every reset completes at once */
     if ((e = engine_reg(off, GEN9_RING_MI_MODE(0))) >= 0)
         return (r->val[i] & ~GEN9_MI_MODE_IDLE) | (r->busy[e] ? 0 : GEN9_MI_MODE_IDLE);
     return r->val[i];
@@ -151,7 +151,7 @@ static void pcode(struct vgt_regs *r, int i, uint32_t val)
         r->val[i] = (val & ~(GEN9_PCODE_READY | GEN9_PCODE_ERROR_MASK)) | GEN9_PCODE_ILLEGAL_CMD;
         return;
     default:
-        break;                          /* done, DATA unchanged */
+        break; /* done, DATA unchanged */
     }
     r->st.pcode++;
     r->val[i] = val & ~(GEN9_PCODE_READY | GEN9_PCODE_ERROR_MASK);
@@ -213,6 +213,6 @@ void vgt_regs_write(struct vgt_regs *r, uint32_t off, uint32_t val, struct vgt_r
         uint32_t req = val & GEN9_PWR_WELL_SKL_REQ_MASK;
         r->val[i] = req | req >> 1;
     } else if (off == GEN9_FPGA_DBG) {
-        r->val[i] = val & ~GEN9_FPGA_DBG_RM_NOCLAIM;   /* never an unclaimed access */
+        r->val[i] = val & ~GEN9_FPGA_DBG_RM_NOCLAIM; /* never an unclaimed access */
     }
 }

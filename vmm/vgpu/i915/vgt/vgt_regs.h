@@ -41,18 +41,18 @@
 #include "drivers/igpu/igpu.h"
 
 enum vgt_reg_kind {
-    VGT_REG_PLAIN = 1,          /* storage */
-    VGT_REG_MASKED,             /* masked storage */
-    VGT_REG_RO,                 /* read-only: writes ignored */
-    VGT_REG_IIR,                /* a unit that never interrupts: reads 0, 1s clear */
-    VGT_REG_SPECIAL,            /* behaviour in vgt_regs.c */
+    VGT_REG_PLAIN = 1, /* storage */
+    VGT_REG_MASKED,    /* masked storage */
+    VGT_REG_RO,        /* read-only: writes ignored */
+    VGT_REG_IIR,       /* a unit that never interrupts: reads 0, 1s clear */
+    VGT_REG_SPECIAL,   /* behaviour in vgt_regs.c */
 };
 
 struct vgt_reg_desc {
     uint32_t off;
-    uint8_t kind;               /* enum vgt_reg_kind */
-    uint32_t init;              /* value after creation */
-    const char *name;           /* i915's name */
+    uint8_t kind;     /* enum vgt_reg_kind */
+    uint32_t init;    /* value after creation */
+    const char *name; /* i915's name */
 };
 
 /* The registers the file owns, one row each (vgt_regs_table.c), and ranges of plain storage
@@ -68,19 +68,19 @@ extern const struct vgt_reg_range vgt_reg_ranges[];
 extern const unsigned vgt_reg_ranges_count;
 
 /* Every table row and every range dword. */
-#define VGT_REGS_MAX            192u
-#define VGT_REGS_RANGE_MAX_DW   448u
+#define VGT_REGS_MAX          192u
+#define VGT_REGS_RANGE_MAX_DW 448u
 
 /* What a register write asks of the vGPU. */
 struct vgt_regs_action {
-    uint32_t reset_engines;     /* 1 << enum igpu_engine: reset these virtual engines (GDRST) */
+    uint32_t reset_engines; /* 1 << enum igpu_engine: reset these virtual engines (GDRST) */
 };
 
 struct vgt_regs_stats {
     uint64_t reads, writes;
-    uint64_t ro_ignored;        /* writes to read-only registers */
-    uint64_t engine_resets;     /* virtual engines reset by GDRST */
-    uint64_t pcode;             /* mailbox commands answered */
+    uint64_t ro_ignored;    /* writes to read-only registers */
+    uint64_t engine_resets; /* virtual engines reset by GDRST */
+    uint64_t pcode;         /* mailbox commands answered */
 };
 
 struct vgt_regs {

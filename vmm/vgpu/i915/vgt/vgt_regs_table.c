@@ -17,33 +17,36 @@
  */
 #include "vmm/vgpu/i915/vgt/vgt_regs.h"
 
-#define SKL_GT2_SLICES          1u
-#define SKL_GT2_SUBSLICES       3u
-#define SKL_GT2_FUSE2           ((((1u << SKL_GT2_SLICES) - 1u) << GEN9_F2_S_ENA_SHIFT) | \
-                                 ((~((1u << SKL_GT2_SUBSLICES) - 1u) & 0xFu) << GEN9_F2_SS_DIS_SHIFT))
-#define SKL_DFSM_NO_DISPLAY     (GEN9_DFSM_PIPE_A_DISABLE | GEN9_DFSM_PIPE_B_DISABLE | \
-                                 GEN9_DFSM_PIPE_C_DISABLE)
-#define SPT_RAWCLK_MHZ          24u
+#define SKL_GT2_SLICES    1u
+#define SKL_GT2_SUBSLICES 3u
+#define SKL_GT2_FUSE2 \
+    ((((1u << SKL_GT2_SLICES) - 1u) << GEN9_F2_S_ENA_SHIFT) | \
+     ((~((1u << SKL_GT2_SUBSLICES) - 1u) & 0xFu) << GEN9_F2_SS_DIS_SHIFT))
+#define SKL_DFSM_NO_DISPLAY \
+    (GEN9_DFSM_PIPE_A_DISABLE | GEN9_DFSM_PIPE_B_DISABLE | GEN9_DFSM_PIPE_C_DISABLE)
+#define SPT_RAWCLK_MHZ 24u
 
-#define R(o, k, i, n)   { .off = (o), .kind = (k), .init = (i), .name = (n) }
-#define PLAIN(o, n)     R(o, VGT_REG_PLAIN, 0, n)
-#define MASKED(o, n)    R(o, VGT_REG_MASKED, 0, n)
-#define RO(o, v, n)     R(o, VGT_REG_RO, v, n)
-#define IIR(o, n)       R(o, VGT_REG_IIR, 0, n)
+#define R(o, k, i, n) \
+    { \
+        .off = (o), .kind = (k), .init = (i), .name = (n) \
+    }
+#define PLAIN(o, n)      R(o, VGT_REG_PLAIN, 0, n)
+#define MASKED(o, n)     R(o, VGT_REG_MASKED, 0, n)
+#define RO(o, v, n)      R(o, VGT_REG_RO, v, n)
+#define IIR(o, n)        R(o, VGT_REG_IIR, 0, n)
 #define SPECIAL(o, i, n) R(o, VGT_REG_SPECIAL, i, n)
 
 /* Per engine: the mode registers (masked; GVT-g MMIO_RING_DFH(..., F_MODE_MASK)), the reset
  * handshake, the error registers i915's enable_error_interrupt() programs, HWSTAM. */
-#define ENGINE(b)                                                               \
-    SPECIAL(GEN9_RING_MI_MODE(b), 0, "RING_MI_MODE"),                           \
-    SPECIAL(GEN9_RING_RESET_CTL(b), 0, "RING_RESET_CTL"),                       \
-    MASKED(GEN9_RING_MODE(b), "RING_MODE_GEN7"),                                \
-    MASKED(GEN9_RING_INSTPM(b), "RING_INSTPM"),                                 \
-    MASKED(GEN9_RING_CSFE_CHICKEN1(b), "CSFE_CHICKEN1"),                        \
-    R(GEN9_RING_HWSTAM(b), VGT_REG_PLAIN, 0xFFFFFFFFu, "RING_HWSTAM"),          \
-    SPECIAL(GEN9_RING_EIR(b), 0, "RING_EIR"),                                   \
-    R(GEN9_RING_EMR(b), VGT_REG_PLAIN, 0xFFFFFFFFu, "RING_EMR"),                \
-    RO(GEN9_RING_ESR(b), 0, "RING_ESR")
+#define ENGINE(b) \
+    SPECIAL(GEN9_RING_MI_MODE(b), 0, "RING_MI_MODE"), \
+        SPECIAL(GEN9_RING_RESET_CTL(b), 0, "RING_RESET_CTL"), \
+        MASKED(GEN9_RING_MODE(b), "RING_MODE_GEN7"), MASKED(GEN9_RING_INSTPM(b), "RING_INSTPM"), \
+        MASKED(GEN9_RING_CSFE_CHICKEN1(b), "CSFE_CHICKEN1"), \
+        R(GEN9_RING_HWSTAM(b), VGT_REG_PLAIN, 0xFFFFFFFFu, "RING_HWSTAM"), \
+        SPECIAL(GEN9_RING_EIR(b), 0, "RING_EIR"), \
+        R(GEN9_RING_EMR(b), VGT_REG_PLAIN, 0xFFFFFFFFu, "RING_EMR"), \
+        RO(GEN9_RING_ESR(b), 0, "RING_ESR")
 
 const struct vgt_reg_desc vgt_reg_table[] = {
     ENGINE(GEN9_RCS_BASE),
@@ -58,14 +61,14 @@ const struct vgt_reg_desc vgt_reg_table[] = {
     RO(GEN9_EU_DISABLE(0), 0, "GEN9_EU_DISABLE(0)"),
     RO(GEN9_EU_DISABLE(1), 0, "GEN9_EU_DISABLE(1)"),
     RO(GEN9_EU_DISABLE(2), 0, "GEN9_EU_DISABLE(2)"),
-    RO(GEN9_CTC_MODE, 0, "CTC_MODE"),                   /* set from the timestamp rate */
+    RO(GEN9_CTC_MODE, 0, "CTC_MODE"), /* set from the timestamp rate */
     RO(GEN9_TIMESTAMP_OVERRIDE, 0, "GEN9_TIMESTAMP_OVERRIDE"),
     R(GEN9_PCH_RAWCLK_FREQ, VGT_REG_PLAIN, SPT_RAWCLK_MHZ, "PCH_RAWCLK_FREQ"),
     RO(GEN9_HSW_EDRAM_CAP, 0, "HSW_EDRAM_CAP"),
     RO(GEN9_RP_STATE_CAP, 0, "GEN6_RP_STATE_CAP"),
     RO(GEN9_GT_THREAD_STATUS, 0, "GEN6_GT_THREAD_STATUS_REG"),
     RO(GEN9_GT_CORE_STATUS, 0, "GEN6_GT_CORE_STATUS"),
-    RO(GEN9_GUC_STATUS, GEN9_GS_MIA_IN_RESET, "GUC_STATUS"),     /* GVT-g's fix-up too */
+    RO(GEN9_GUC_STATUS, GEN9_GS_MIA_IN_RESET, "GUC_STATUS"), /* GVT-g's fix-up too */
     /* TLB invalidation requests complete at once: the vGPU's GGTT and PPGTT shadows take every
      * update when it is made, so there is no stale translation to drop. */
     /* Display power wells come up as soon as they are asked for, and the power-gate fuses
@@ -74,8 +77,9 @@ const struct vgt_reg_desc vgt_reg_table[] = {
     SPECIAL(GEN9_HSW_PWR_WELL_CTL2, 0, "HSW_PWR_WELL_CTL2"),
     SPECIAL(GEN9_HSW_PWR_WELL_CTL3, 0, "HSW_PWR_WELL_CTL3"),
     SPECIAL(GEN9_HSW_PWR_WELL_CTL4, 0, "HSW_PWR_WELL_CTL4"),
-    RO(GEN9_SKL_FUSE_STATUS, GEN9_SKL_FUSE_DOWNLOAD_STATUS | GEN9_SKL_FUSE_PG_DIST_STATUS(0) |
-                                 GEN9_SKL_FUSE_PG_DIST_STATUS(1) | GEN9_SKL_FUSE_PG_DIST_STATUS(2),
+    RO(GEN9_SKL_FUSE_STATUS,
+       GEN9_SKL_FUSE_DOWNLOAD_STATUS | GEN9_SKL_FUSE_PG_DIST_STATUS(0) |
+           GEN9_SKL_FUSE_PG_DIST_STATUS(1) | GEN9_SKL_FUSE_PG_DIST_STATUS(2),
        "SKL_FUSE_STATUS"),
     RO(GEN9_RTCR, 0, "GEN8_RTCR"),
     RO(GEN9_M1TCR, 0, "GEN8_M1TCR"),
@@ -140,7 +144,10 @@ const unsigned vgt_reg_table_count = sizeof vgt_reg_table / sizeof vgt_reg_table
 
 /* Plain storage i915 fills at init (intel_mocs.c init_mocs_table()/init_l3cc_table();
  * intel_workarounds.c whitelist RING_FORCE_TO_NONPRIV slots, verified by readback). */
-#define NONPRIV(b, n) { GEN9_RING_FORCE_TO_NONPRIV(b, 0), GEN9_RING_NONPRIV_SLOTS, n }
+#define NONPRIV(b, n) \
+    { \
+        GEN9_RING_FORCE_TO_NONPRIV(b, 0), GEN9_RING_NONPRIV_SLOTS, n \
+    }
 const struct vgt_reg_range vgt_reg_ranges[] = {
     { GEN9_RCS_MOCS(0), GEN9_MOCS_ENTRIES, "GEN9_GFX_MOCS" },
     { GEN9_VCS_MOCS(0), GEN9_MOCS_ENTRIES, "GEN9_MFX0_MOCS" },
