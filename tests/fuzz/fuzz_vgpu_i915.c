@@ -356,6 +356,7 @@ static bool build(void)
         .max_vgpus = NG,
         .balloon_controller = true,
         .render_budget_ns = 200000,
+        .cpu_sched = &sc, /* the i915 guest's RCS/VCS/VECS run on the CPU, scheduled like this */
     };
     check(vgpu_dev_create(&dc, &m.dev) == 0);
     check(vgpu_create(m.dev, 0, 64, 32, &vgpu_i915) == 0);

@@ -180,7 +180,10 @@ static void check_row(unsigned i)
     } else if (off == GEN9_GDRST) {
         check(v == 0);
     } else if (off == GEN9_PCODE_MAILBOX) {
-        check(!(v & GEN9_PCODE_READY) && !(v & GEN9_PCODE_ERROR_MASK));
+        /* Answered at once: the command byte becomes the error code, 0 (done) or, for SAGV
+         * control only, "illegal command" (no SAGV). */
+        uint32_t err = v & GEN9_PCODE_ERROR_MASK;
+        check(!(v & GEN9_PCODE_READY) && (err == 0 || err == GEN9_PCODE_ILLEGAL_CMD));
     } else if (off == GEN9_FPGA_DBG) {
         check(!(v & GEN9_FPGA_DBG_RM_NOCLAIM));
     } else if (dsc->kind == VGT_REG_RO) {
