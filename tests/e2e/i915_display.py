@@ -255,8 +255,9 @@ def run(r, s, banner, timing):
                     assert re.search(r"DP-1", out) and re.search(r"connected", out), out
             finally:
                 try:
-                    out = sh(f"grep -E 'DP-1|rror|ailed' {log} | tail -n 6; tail -n 4 {log} /tmp/client.log; "
-                             "display-kiosk stop", 300)
+                    # One command a line: the guest's shell takes 70 columns (LinuxConsole.run).
+                    out = "".join(sh(c, 300) for c in (f"grep -E 'DP-1|rror|ailed' {log} | tail -n 6",
+                                                       f"tail -n 4 {log} /tmp/client.log", "display-kiosk stop"))
                     print("\n".join("     " + l for l in out.strip().splitlines()[-20:]))
                     sh("fbpicture /etc/splash.ppm /dev/fb0", 300)
                 except StepFailed as e:
