@@ -8,7 +8,7 @@
  *     re-bases the MMIO region registered behind it;
  *   - the interrupt controllers' and firmware's addresses [0xFEC00000, 4 GiB), kept free of
  *     MMIO regions;
- *   - for a Linux guest, its platform (board_linux.h): reset ports, ACPI fixed hardware, the
+ *   - for a Linux guest, its platform (board_linux.c): reset ports, ACPI fixed hardware, the
  *     empty MMIO bus and a linear framebuffer. */
 #ifndef TESSERA_VMM_BOARD_BOARD_H
 #define TESSERA_VMM_BOARD_BOARD_H

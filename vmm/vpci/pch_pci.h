@@ -8,7 +8,7 @@
  * Skylake GPU, which is what the vGPU's south display registers are.  A Sunrise Point LPC id
  * (0xA1xx) would do as well but matches Linux's lpc_ich, a driver for hardware that is not
  * here.  Linux's only reaction to a PIIX3 without a $PIR routing table is marking ISA DMA
- * buggy (drivers/pci/quirks.c quirk_isa_dma_hangs()), which nothing in the guest uses.
+ * buggy (quirk_isa_dma_hangs() in its PCI quirks), which nothing in the guest uses.
  *
  * At 00:1f.0, where a PCH's LPC bridge sits; no BARs, no interrupt, read-only. */
 #ifndef TESSERA_VMM_VPCI_PCH_PCI_H
