@@ -3,23 +3,10 @@
 #include "boot/acpi_madt.h"
 
 #include "boot/acpi.h"
+#include "boot/le.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
 
 static uint8_t sum(const uint8_t *p, uint64_t len)
 {

@@ -2,22 +2,10 @@
  * truncated and malformed structures.  Layouts from the Multiboot2 specification §3.6. */
 #include "boot/boot_info.h"
 #include "boot/multiboot2.h"
+#include "boot/le.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
 
 /* Copies a string that must end inside [p, p + max) into dst; false when it is not terminated. */
 static bool copy_string(char *dst, unsigned dstlen, const uint8_t *p, uint64_t max)
