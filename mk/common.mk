@@ -23,7 +23,7 @@ pure_srcs_core   := boot/mb2_parse.c boot/acpi_madt.c boot/low_page.c vmm/shell/
 # The pure half of VT-x support: control negotiation, EPT tables, the MMIO instruction decoder,
 # MSR bitmaps, the VMCS field-name table.  The VMX instructions themselves are not in it.
 pure_dirs_vmx    := arch/x86/vmx/pure
-pure_srcs_vmx    := vmm/vcpu/mmio_decode.c vmm/vcpu/msr_bitmap.c vmm/vcpu/cpu_share.c
+pure_srcs_vmx    := vmm/vcpu/mmio_decode.c vmm/vcpu/msr_bitmap.c vmm/vcpu/cpu_share.c vmm/vcpu/run_queue.c
 # The guest-visible PCI configuration space (mechanism #1) and the devices in it.
 pure_dirs_vpci   := vmm/vpci
 # The kiosk wall: composing guest framebuffers into tiles and the screenshot text format.  The

@@ -3,9 +3,10 @@
 
 #include "arch/x86/timer.h"
 #include "vmm/console.h"
+#include "vmm/vcpu/run_queue.h"
 #include "vmm/vcpu/vcpu.h"
-#include "vmm/vm.h"
 #include "vmm/vcpu/vcpu_run.h"
+#include "vmm/vm.h"
 #include "vmm/vcpu/vmx_setup.h"
 
 #include <stdio.h>
@@ -179,12 +180,20 @@ enum shell_status cmd_vcpu(int argc, char **argv)
            (unsigned long long)vmread(VMCS_EXIT_QUALIFICATION),
            (unsigned long long)vmread(VMCS_EPT_POINTER), cpu_of(vm)->vpid,
            (unsigned long long)(cpu_of(vm)->run_ns / 1000000));
-    uint64_t wakes, late_ns, late_max_ns;
-    vcpu_wake_stats(vm, &wakes, &late_ns, &late_max_ns);
+    struct rq_wake_stats w;
+    vcpu_wake_stats(vm, &w);
     printf(
-        "wake-ups from a timed halt %llu, CPU after the deadline %llu us in all, %llu us at most\n",
-        (unsigned long long)wakes, (unsigned long long)(late_ns / 1000),
-        (unsigned long long)(late_max_ns / 1000));
+        "wake-ups from a timed halt %llu, CPU after the deadline %llu us in all, %llu us at most "
+        "(until seen %llu, other vCPUs %llu, hypervisor %llu)\n",
+        (unsigned long long)w.wakes, (unsigned long long)(w.late_ns / 1000),
+        (unsigned long long)(w.late_max_ns / 1000), (unsigned long long)(w.unseen_ns / 1000),
+        (unsigned long long)(w.vcpus_ns / 1000), (unsigned long long)(w.hypervisor_ns / 1000));
+    uint64_t work_ns, work_max_ns;
+    uint32_t work_max_reason;
+    vcpu_exit_work(vm, &work_ns, &work_max_ns, &work_max_reason);
+    printf("work in its exits %llu ms in all, %llu us at most (%s)\n",
+           (unsigned long long)(work_ns / 1000000), (unsigned long long)(work_max_ns / 1000),
+           work_max_ns ? vmx_exit_reason_name(work_max_reason) : "-");
     return SHELL_OK;
 }
 
@@ -216,6 +225,14 @@ enum shell_status cmd_exits(int argc, char **argv)
         if (cpu_of(vm)->exit_count[r])
             printf("  %-24s %llu\n", vmx_exit_reason_name(r),
                    (unsigned long long)cpu_of(vm)->exit_count[r]);
+    /* What handling them cost the hypervisor: the longest is what no other guest can cut. */
+    uint64_t per_us = timer_tsc_hz() / 1000000;
+    per_us = per_us ? per_us : 1;
+    for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
+        if (cpu_of(vm)->exit_count[r])
+            printf("  work for %s: %llu us in all, %llu us at most\n", vmx_exit_reason_name(r),
+                   (unsigned long long)(cpu_of(vm)->exit_work_by_reason[r] / per_us),
+                   (unsigned long long)(cpu_of(vm)->exit_work_max_by_reason[r] / per_us));
     printf("interrupts: %llu injected, %llu re-injected, %llu APIC timer; vCPU %s\n",
            (unsigned long long)cpu_of(vm)->irqs_injected,
            (unsigned long long)cpu_of(vm)->events_reinjected,

@@ -34,13 +34,11 @@ struct vcpu {
     uint64_t exits, exit_count[EXIT_REASON_COUNT];
     uint32_t last_exit;
     uint64_t run_ns; /* time on the CPU, since boot */
-
-    /* The run queue (vcpu_run.c). */
-    bool wanted_cpu;     /* used its whole slice last round */
-    bool woke;           /* found ready by vcpu_wake_pending, not run since */
-    uint64_t round_ns;   /* its time in the current round */
-    uint64_t halted_due; /* TSC of the APIC timer it halted until after its last slice; 0 if none */
-    uint64_t wakes, wake_late_tsc, wake_late_max_tsc; /* vcpu_wake_stats */
+    /* The hypervisor's work inside its exits (part of run_ns): in all, and the longest one,
+     * which no other guest can cut short. */
+    uint64_t exit_work_tsc, exit_work_max_tsc;
+    uint32_t exit_work_max_reason;
+    uint64_t exit_work_by_reason[EXIT_REASON_COUNT], exit_work_max_by_reason[EXIT_REASON_COUNT];
 };
 
 /* create: the vCPU (its interrupt controllers at reset) and the guest's MMIO window (above its

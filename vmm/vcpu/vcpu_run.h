@@ -1,8 +1,7 @@
-/* Time-slicing the guests' vCPUs on the boot CPU: round robin, each vCPU for its slice (the
- * configured slice scaled by its weight) ended by the VMX preemption timer, or earlier when it
- * halts, or — after 1 ms — when a guest that has used less CPU (vCPU and rendering, by weight:
- * cpu_share.h) becomes runnable or its timer comes due.  Between slices the shell gets the
- * CPU, so the operator is never locked out. */
+/* Time-slicing the guests' vCPUs on the boot CPU: its run queue (run_queue.h: a slice each per
+ * round, weighted; a guest under its share that wakes cuts the runner's slice after 1 ms and
+ * runs next), entered with VT-x.  Between slices the shell gets the CPU once per round, so the
+ * operator is never locked out. */
 #ifndef TESSERA_VMM_VCPU_RUN_H
 #define TESSERA_VMM_VCPU_RUN_H
 
@@ -27,9 +26,13 @@ bool vcpu_owed_cpu(unsigned runner);
  * (used their whole last slice) spent waiting while others ran, *demand the time they wanted
  * it (round lengths); both accumulate from boot, in ns. */
 void vcpu_wait_stats(uint64_t *wait, uint64_t *demand);
-/* A guest's wake-ups from a halt until its APIC timer: how many, and how late it got the CPU
- * after the timer's deadline (in all and the most), in ns since boot. */
+/* A guest's wake-ups from a halt until its APIC timer: how many, how late it got the CPU after
+ * the timer's deadline and where that time went (run_queue.h), in ns since boot. */
 struct vm;
-void vcpu_wake_stats(const struct vm *vm, uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
+struct rq_wake_stats;
+void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st);
+/* The hypervisor's work inside a guest's exits, from the exit to the next entry's decision: in
+ * all and the longest (with its exit reason), in ns since boot. */
+void vcpu_exit_work(const struct vm *vm, uint64_t *sum_ns, uint64_t *max_ns, uint32_t *max_reason);
 
 #endif
