@@ -38,8 +38,10 @@
 #define VGPU_REJECT_LOG   4u          /* last rejections kept for `vgpu` */
 #define VGPU_OTHER_REGS   128u        /* plain-storage registers per vGPU */
 /* Fence work (pool copies and EPT remaps, a page each) done inside one guest MMIO exit, and per
- * vGPU in each vgpu_dev_fence_work() call: bounded, so no guest holds the CPU (vgpu_fence.c). */
-#define VGPU_FENCE_EXIT_PAGES 64u
+ * vGPU in each vgpu_dev_fence_work() call: bounded, so no guest holds the CPU (vgpu_fence.c).
+ * An exit's share is the smaller: no other guest can cut an exit short (about 0.25 ms for 16
+ * pages under Bochs). */
+#define VGPU_FENCE_EXIT_PAGES 16u
 #define VGPU_FENCE_POLL_PAGES 64u
 
 enum vgpu_log_level { VGPU_LOG_DEBUG, VGPU_LOG_INFO, VGPU_LOG_WARN, VGPU_LOG_ERROR };

@@ -625,8 +625,10 @@ bool vgpu_host_poll(uint64_t budget_us)
 
         vgpu_host.balloon_next_ns = now + (uint64_t)cfg->balloon.period_ms * 1000000ull;
     }
-    /* Fence work guests' fence writes left: a bounded amount each, between the time slices. */
-    vgpu_dev_fence_work(vgpu_host.dev, VGPU_FENCE_POLL_PAGES);
+    /* Fence work guests' fence writes left: a bounded amount each, between the time slices,
+     * but not while a guest that woke waits for the CPU (the work is the writer's, not its). */
+    if (!vcpu_wake_pending())
+        vgpu_dev_fence_work(vgpu_host.dev, VGPU_FENCE_POLL_PAGES);
     /* Displays: their vblanks, flips and interrupts come due with time. */
     vgpu_dev_tick(vgpu_host.dev, now);
     if (now >= vgpu_host.place_next_ns) {
