@@ -32,7 +32,7 @@ include mk/linux.mk
 include mk/check.mk
 
 .PHONY: all image run test unit e2e bench bench-isolation bench-system soak fuzz fuzz-long clean distclean deps \
-        check check-tests check-headers check-includes check-format check-analyze format
+        check check-tests check-headers check-includes check-format check-param-names check-analyze format
 
 all: image
 
@@ -56,22 +56,24 @@ test: check
 
 # The checks that need no emulator, in order, stopping at the first that fails: the checkers'
 # own tests, headers that compile on their own, the include rules of docs/architecture.md,
-# the format of .clang-format, cppcheck, then the unit and host tests.  Each step is a target
-# of its own (mk/check.mk); docs/architecture.md ("Checks") says what each enforces.
+# the format of .clang-format, parameter names (clang-tidy), cppcheck, then the unit and host
+# tests.  Each step is a target of its own (mk/check.mk); docs/architecture.md ("Checks")
+# says what each enforces.
 define check_step
-	@echo "== make check $(1)/6: $(3) (make $(2))"
+	@echo "== make check $(1)/7: $(3) (make $(2))"
 	@s=$$(date +%s); $(MAKE) --no-print-directory $(2) || { echo "make check: FAILED at step \
-	 $(1)/6, $(3); the lines above say where (make $(2) runs this step alone)"; exit 1; }; \
-	 echo "   step $(1)/6 passed in $$(( $$(date +%s) - s )) s"
+	 $(1)/7, $(3); the lines above say where (make $(2) runs this step alone)"; exit 1; }; \
+	 echo "   step $(1)/7 passed in $$(( $$(date +%s) - s )) s"
 endef
 check:
 	$(call check_step,1,check-tests,the checkers' own tests)
 	$(call check_step,2,check-headers,header self-containment)
 	$(call check_step,3,check-includes,include rules)
 	$(call check_step,4,check-format,format)
-	$(call check_step,5,check-analyze,static analysis)
-	$(call check_step,6,unit,unit and host tests)
-	@echo "make check: all 6 steps passed"
+	$(call check_step,5,check-param-names,parameter names)
+	$(call check_step,6,check-analyze,static analysis)
+	$(call check_step,7,unit,unit and host tests)
+	@echo "make check: all 7 steps passed"
 
 # Applies .clang-format to every C file in place (tools/format FILE... to some).
 format:

@@ -53,6 +53,10 @@ check-includes:
 check-format:
 	@tools/format --check
 
+# --- Parameter names: a header's declaration and the definition name parameters alike.
+check-param-names:
+	@tools/check-param-names
+
 # --- Static analysis: cppcheck over every C file of the project, each with the -D/-I flags of
 #     its build (the pure modules' hosted ones; the image's, the guests' and the Linux
 #     programs' for theirs; tests, benchmarks and tools hosted).  A C file that is in none of

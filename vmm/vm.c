@@ -35,14 +35,14 @@ struct vm *vm_get(unsigned id)
     return id < n_vms ? &vms[id] : NULL;
 }
 
-struct vm *vm_lookup(const char *s)
+struct vm *vm_lookup(const char *id_or_name)
 {
     char *end;
-    unsigned long id = strtoul(s, &end, 10);
-    if (*s && !*end)
+    unsigned long id = strtoul(id_or_name, &end, 10);
+    if (*id_or_name && !*end)
         return vm_get((unsigned)id);
     for (unsigned i = 0; i < n_vms; i++)
-        if (!strcmp(vms[i].cfg->name, s))
+        if (!strcmp(vms[i].cfg->name, id_or_name))
             return &vms[i];
     return NULL;
 }

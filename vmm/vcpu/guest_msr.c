@@ -34,20 +34,20 @@ void guest_msr_reset(struct vm *vm)
     m->mtrr_def_type = GUEST_MTRR_DEF_TYPE_RESET;
 }
 
-void guest_msr_allow(uint8_t *bm, bool linux_set)
+void guest_msr_allow(uint8_t *msr_bitmap, bool linux_set)
 {
-    msr_bitmap_allow(bm, MSR_FS_BASE, true, true);
-    msr_bitmap_allow(bm, MSR_GS_BASE, true, true);
+    msr_bitmap_allow(msr_bitmap, MSR_FS_BASE, true, true);
+    msr_bitmap_allow(msr_bitmap, MSR_GS_BASE, true, true);
     for (unsigned i = 0; i < N_HELD; i++)
-        msr_bitmap_allow(bm, cpu_held[i], true, true);
+        msr_bitmap_allow(msr_bitmap, cpu_held[i], true, true);
     if (!linux_set)
         return;
     const uint32_t sysenter[] = { MSR_IA32_SYSENTER_CS, MSR_IA32_SYSENTER_ESP,
                                   MSR_IA32_SYSENTER_EIP };
     for (unsigned i = 0; i < sizeof sysenter / sizeof sysenter[0]; i++)
-        msr_bitmap_allow(bm, sysenter[i], true, true);
+        msr_bitmap_allow(msr_bitmap, sysenter[i], true, true);
     if (vmx.pat_switched)
-        msr_bitmap_allow(bm, MSR_IA32_PAT, true, true);
+        msr_bitmap_allow(msr_bitmap, MSR_IA32_PAT, true, true);
 }
 
 void guest_msr_enter(struct vm *vm)
