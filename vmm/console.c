@@ -70,6 +70,27 @@ void console_write(const char *buf, size_t len)
     irq_restore(f);
 }
 
+bool console_write_nowait(const char *buf, size_t len)
+{
+    if (!have_uart)
+        return true;
+    size_t need = len;
+    for (size_t i = 0; i < len; i++)
+        need += buf[i] == '\n';
+    uint64_t f = irq_save();
+    bool room = CONSOLE_TX_BYTES - (tx_head - tx_tail) >= need;
+    if (room) {
+        for (size_t i = 0; i < len; i++) {
+            if (buf[i] == '\n')
+                queue('\r');
+            queue(buf[i]);
+        }
+        drain();
+    }
+    irq_restore(f);
+    return room;
+}
+
 void console_puts(const char *s)
 {
     console_write(s, strlen(s));

@@ -12,6 +12,10 @@
 
 bool console_init(void);
 void console_write(const char *buf, size_t len);
+/* The same, but never waits: false (and nothing queued) when the ring has no room for all of
+ * it.  For what a guest prints while the operator watches its console: a guest printing
+ * faster than the serial line must not hold the CPU in its exit until the UART catches up. */
+bool console_write_nowait(const char *buf, size_t len);
 void console_puts(const char *s);
 /* A received byte or -1; never blocks. */
 int console_getc(void);

@@ -96,9 +96,31 @@ static void write_console(const char *s, size_t n, void *ctx)
 {
     console_write(s, n);
 }
+/* A watched guest's output goes to the serial line only as fast as the line takes it: what does
+ * not fit in the console's ring is dropped and counted (its own console ring, replayed at the
+ * next `console`, keeps it), so a guest printing in a loop cannot hold the CPU in its exits. */
+static uint64_t live_dropped;
+static void live_put(const char *s, size_t n)
+{
+    if (live_dropped) {
+        char note[120];
+        int k = snprintf(note, sizeof note,
+                         "\n[console: %llu bytes dropped: the guest printed faster than the "
+                         "serial line sends]\n",
+                         (unsigned long long)live_dropped);
+        if (k <= 0 || !console_write_nowait(note, (size_t)k)) {
+            live_dropped += n;
+            return;
+        }
+        live_dropped = 0;
+    }
+    if (!console_write_nowait(s, n))
+        live_dropped += n;
+}
+
 static void live_output(void *ctx, char c)
 {
-    console_write(&c, 1);
+    live_put(&c, 1);
 }
 
 /* `console <vm> time`: each live line starts with the hypervisor's uptime, "<s.micro> ", so an
@@ -108,10 +130,13 @@ static void live_output_stamped(void *ctx, char c)
 {
     if (stamp_next) {
         uint64_t us = timer_uptime_us();
-        printf("<%llu.%06llu> ", (unsigned long long)(us / 1000000),
-               (unsigned long long)(us % 1000000));
+        char stamp[32];
+        int k = snprintf(stamp, sizeof stamp, "<%llu.%06llu> ", (unsigned long long)(us / 1000000),
+                         (unsigned long long)(us % 1000000));
+        if (k > 0)
+            live_put(stamp, (size_t)k);
     }
-    console_write(&c, 1);
+    live_put(&c, 1);
     stamp_next = c == '\n';
 }
 
@@ -141,6 +166,7 @@ enum shell_status cmd_console(int argc, char **argv)
            vm_state_name(vm->state));
     vuart_replay(&vm->uart, write_console, NULL);
     stamp_next = true;
+    live_dropped = 0;
     vm->uart.on_output = stamped ? live_output_stamped : live_output;
     vm->uart.ctx = vm;
     shell_divert(console_input, vm);
