@@ -56,17 +56,23 @@ static void queue(char c)
     tx[tx_head++ % CONSOLE_TX_BYTES] = c;
 }
 
-void console_write(const char *buf, size_t len)
+/* Queues text, "\n" as "\r\n", and starts sending it; with interrupts off. */
+static void queue_text(const char *buf, size_t len)
 {
-    if (!have_uart)
-        return;
-    uint64_t f = irq_save();
     for (size_t i = 0; i < len; i++) {
         if (buf[i] == '\n')
             queue('\r');
         queue(buf[i]);
     }
     drain();
+}
+
+void console_write(const char *buf, size_t len)
+{
+    if (!have_uart)
+        return;
+    uint64_t f = irq_save();
+    queue_text(buf, len);
     irq_restore(f);
 }
 
@@ -79,14 +85,8 @@ bool console_write_nowait(const char *buf, size_t len)
         need += buf[i] == '\n';
     uint64_t f = irq_save();
     bool room = CONSOLE_TX_BYTES - (tx_head - tx_tail) >= need;
-    if (room) {
-        for (size_t i = 0; i < len; i++) {
-            if (buf[i] == '\n')
-                queue('\r');
-            queue(buf[i]);
-        }
-        drain();
-    }
+    if (room)
+        queue_text(buf, len);
     irq_restore(f);
     return room;
 }
