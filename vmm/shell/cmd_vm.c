@@ -214,9 +214,17 @@ enum shell_status cmd_vcpu(int argc, char **argv)
         (unsigned long long)w.wakes, (unsigned long long)(w.late_ns / 1000),
         (unsigned long long)(w.late_max_ns / 1000), (unsigned long long)(w.unseen_ns / 1000),
         (unsigned long long)(w.vcpus_ns / 1000), (unsigned long long)(w.hypervisor_ns / 1000));
-    uint64_t work_ns, work_max_ns;
-    uint32_t work_max_reason;
-    vcpu_exit_work(vm, &work_ns, &work_max_ns, &work_max_reason);
+    uint64_t work_ns = 0, work_max_ns = 0;
+    unsigned work_max_reason = 0;
+    for (unsigned r = 0; r < EXIT_REASON_COUNT; r++) {
+        uint64_t sum, max;
+        vcpu_exit_work(vm, r, &sum, &max);
+        work_ns += sum;
+        if (max > work_max_ns) {
+            work_max_ns = max;
+            work_max_reason = r;
+        }
+    }
     printf("work in its exits %llu ms in all, %llu us at most (%s)\n",
            (unsigned long long)(work_ns / 1000000), (unsigned long long)(work_max_ns / 1000),
            work_max_ns ? vmx_exit_reason_name(work_max_reason) : "-");
@@ -252,13 +260,13 @@ enum shell_status cmd_exits(int argc, char **argv)
             printf("  %-24s %llu\n", vmx_exit_reason_name(r),
                    (unsigned long long)cpu_of(vm)->exit_count[r]);
     /* What handling them cost the hypervisor: the longest is what no other guest can cut. */
-    uint64_t per_us = timer_tsc_hz() / 1000000;
-    per_us = per_us ? per_us : 1;
-    for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
+    for (unsigned r = 0; r < EXIT_REASON_COUNT; r++) {
+        uint64_t sum, max;
+        vcpu_exit_work(vm, r, &sum, &max);
         if (cpu_of(vm)->exit_count[r])
             printf("  work for %s: %llu us in all, %llu us at most\n", vmx_exit_reason_name(r),
-                   (unsigned long long)(cpu_of(vm)->exit_work_by_reason[r] / per_us),
-                   (unsigned long long)(cpu_of(vm)->exit_work_max_by_reason[r] / per_us));
+                   (unsigned long long)(sum / 1000), (unsigned long long)(max / 1000));
+    }
     printf("interrupts: %llu injected, %llu re-injected, %llu APIC timer; vCPU %s\n",
            (unsigned long long)cpu_of(vm)->irqs_injected,
            (unsigned long long)cpu_of(vm)->events_reinjected,

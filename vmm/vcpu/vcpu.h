@@ -34,11 +34,9 @@ struct vcpu {
     uint64_t exits, exit_count[EXIT_REASON_COUNT];
     uint32_t last_exit;
     uint64_t run_ns; /* time on the CPU, since boot */
-    /* The hypervisor's work inside its exits (part of run_ns): in all, and the longest one,
-     * which no other guest can cut short. */
-    uint64_t exit_work_tsc, exit_work_max_tsc;
-    uint32_t exit_work_max_reason;
-    uint64_t exit_work_by_reason[EXIT_REASON_COUNT], exit_work_max_by_reason[EXIT_REASON_COUNT];
+    /* The hypervisor's work inside its exits (part of run_ns), per reason, in TSC ticks: in all,
+     * and the longest one, which no other guest can cut short. */
+    uint64_t exit_work[EXIT_REASON_COUNT], exit_work_max[EXIT_REASON_COUNT];
 };
 
 /* create: the vCPU (its interrupt controllers at reset) and the guest's MMIO window (above its

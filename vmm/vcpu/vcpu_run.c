@@ -104,15 +104,10 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
     uint64_t t0 = rdtsc();
     enum exit_action a = exit_dispatch(vm);
     uint64_t work = rdtsc() - t0;
-    c->exit_work_tsc += work;
     if (c->last_exit < EXIT_REASON_COUNT) {
-        c->exit_work_by_reason[c->last_exit] += work;
-        if (work > c->exit_work_max_by_reason[c->last_exit])
-            c->exit_work_max_by_reason[c->last_exit] = work;
-    }
-    if (work > c->exit_work_max_tsc) {
-        c->exit_work_max_tsc = work;
-        c->exit_work_max_reason = c->last_exit;
+        c->exit_work[c->last_exit] += work;
+        if (work > c->exit_work_max[c->last_exit])
+            c->exit_work_max[c->last_exit] = work;
     }
     return a == EXIT_RESUME ? RQ_RESUME : a == EXIT_YIELD ? RQ_YIELD : RQ_STOPPED;
 }
@@ -178,13 +173,13 @@ void vcpu_wait_stats(uint64_t *wait, uint64_t *demand)
     rq_wait_stats(queue(), wait, demand);
 }
 
-void vcpu_exit_work(const struct vm *vm, uint64_t *sum_ns, uint64_t *max_ns, uint32_t *max_reason)
+void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns)
 {
     const struct vcpu *c = vm->vcpu;
     uint64_t per_us = timer_tsc_hz() / 1000000;
-    *sum_ns = c && per_us ? c->exit_work_tsc * 1000 / per_us : 0;
-    *max_ns = c && per_us ? c->exit_work_max_tsc * 1000 / per_us : 0;
-    *max_reason = c ? c->exit_work_max_reason : 0;
+    bool known = c && per_us && reason < EXIT_REASON_COUNT;
+    *sum_ns = known ? c->exit_work[reason] * 1000 / per_us : 0;
+    *max_ns = known ? c->exit_work_max[reason] * 1000 / per_us : 0;
 }
 
 void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st)

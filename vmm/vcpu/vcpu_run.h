@@ -31,8 +31,8 @@ void vcpu_wait_stats(uint64_t *wait, uint64_t *demand);
 struct vm;
 struct rq_wake_stats;
 void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st);
-/* The hypervisor's work inside a guest's exits, from the exit to the next entry's decision: in
- * all and the longest (with its exit reason), in ns since boot. */
-void vcpu_exit_work(const struct vm *vm, uint64_t *sum_ns, uint64_t *max_ns, uint32_t *max_reason);
+/* The hypervisor's work inside a guest's exits of one reason, from the exit to the next entry's
+ * decision: in all and the longest, in ns since boot. */
+void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns);
 
 #endif
