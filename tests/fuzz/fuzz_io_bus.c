@@ -13,6 +13,7 @@
 
 #include "arch/x86/vmx/pure/ept.h"
 #include "tests/fuzz/fuzz_cursor.h"
+#include "tests/fuzz/fuzz_oracle.h"
 #include "tests/unit/test_vmx_ept_arena.h"
 #include "vmm/io/ept_window.h"
 #include "vmm/io/io_bus.h"
@@ -54,7 +55,31 @@ static bool mmio_read(void *ctx, uint64_t off, unsigned size, uint64_t *value)
     return true;
 }
 
-static void check_rules(const struct io_bus *b, const struct io_mmio *aperture)
+/* The oracle's count of the EPT's leaf entries, from the tables themselves (SDM Vol. 3C 29.3.2):
+ * how many there are, and how many map a page outside [lo, lo + size). */
+FUZZ_ORACLE static void count_leaves(const struct arena *a, uint64_t table, int level,
+                                     uint64_t gpa, uint64_t lo, uint64_t size, unsigned *n,
+                                     unsigned *outside)
+{
+    uint64_t i = (table - ARENA_PHYS) / 4096;
+    check(table >= ARENA_PHYS && i < ARENA_PAGES && a->used[i]);
+    const uint64_t *t = (const uint64_t *)(a->mem + i * 4096);
+    for (unsigned k = 0; k < EPT_ENTRIES; k++) {
+        uint64_t ent = t[k], g = gpa | ((uint64_t)k << (12 + 9 * level));
+        if (!(ent & EPT_ENTRY_PERM_MASK))
+            continue;
+        check(level == 0 || !(ent & EPT_ENTRY_LARGE)); /* the window maps 4 KiB pages */
+        if (level > 0) {
+            count_leaves(a, ent & EPT_ENTRY_ADDR_MASK, level - 1, g, lo, size, n, outside);
+            continue;
+        }
+        (*n)++;
+        *outside += g < lo || g - lo >= size;
+    }
+}
+
+FUZZ_ORACLE static void check_rules(const struct io_bus *b, const struct io_mmio *aperture,
+                                    const struct arena *a)
 {
     for (unsigned i = 0; i < b->n_mmio; i++) {
         const struct io_mmio *r = &b->mmio[i];
@@ -69,8 +94,10 @@ static void check_rules(const struct io_bus *b, const struct io_mmio *aperture)
                 check(r->base + r->size <= q->base || q->base + q->size <= r->base);
         }
     }
-    if (aperture->base != IO_UNPLACED)
-        check(ept_window_mapped(&ept, &window, aperture->base) == APERTURE_SIZE / LADDER_EVERY);
+    /* Translations only at the aperture's current place, all of them there. */
+    unsigned n = 0, outside = 0;
+    count_leaves(a, ept.pml4, 3, 0, aperture->base, APERTURE_SIZE, &n, &outside);
+    check(outside == 0 && n == (aperture->base != IO_UNPLACED ? APERTURE_SIZE / LADDER_EVERY : 0));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -132,9 +159,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const struct io_mmio *hit = io_bus_mmio_at(&b, base);
         check(!hit || (hit->base != IO_UNPLACED && base >= hit->base &&
                        base - hit->base < hit->size && (hit->read || hit->write)));
-        check_rules(&b, aperture);
+        check_rules(&b, aperture, &a);
         check(a.live == ept.tables);
     }
+    /* The product's own count agrees with the oracle's (once: it walks every page). */
+    if (aperture->base != IO_UNPLACED)
+        check(ept_window_mapped(&ept, &window, aperture->base) == APERTURE_SIZE / LADDER_EVERY);
     /* Home again (unless something now sits there): exactly the tables it cost there before. */
     if (io_bus_place(&b, aperture, IO_UNPLACED, NULL) == IO_OK &&
         io_bus_place(&b, aperture, APERTURE_HOME, NULL) == IO_OK)

@@ -16,6 +16,7 @@
 
 #include "tests/unit/test_vgt_ppgtt_fixture.h"
 #include "tests/fuzz/fuzz_cursor.h"
+#include "tests/fuzz/fuzz_oracle.h"
 
 #define ACTIVE_PAGES 48u /* where the fuzzer puts tables: overlaps */
 #define MAX_LIVE     8u
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct px px;
 static uint8_t seen[PX_HOST_PAGES];
 
-static void walk(uint64_t hpa, unsigned level)
+FUZZ_ORACLE static void walk(uint64_t hpa, unsigned level)
 {
     const uint64_t *t = px_host(&px, hpa);
     uint64_t i = (hpa - PX_SHADOW_BASE) / 4096u;
@@ -51,7 +52,7 @@ static void walk(uint64_t hpa, unsigned level)
     }
 }
 
-static void check(uint64_t *roots, unsigned n)
+FUZZ_ORACLE static void check(uint64_t *roots, unsigned n)
 {
     memset(seen, 0, sizeof seen);
     for (unsigned r = 0; r < n; r++) {

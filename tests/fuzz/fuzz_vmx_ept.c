@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "arch/x86/vmx/pure/ept.h"
+#include "tests/fuzz/fuzz_oracle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,7 +62,7 @@ static void a_free(void *ctx, uint64_t phys)
     a->live--;
 }
 
-static void *a_virt(void *ctx, uint64_t phys)
+FUZZ_ORACLE static void *a_virt(void *ctx, uint64_t phys)
 {
     struct arena *a = ctx;
     check(phys >= ARENA_PHYS);
@@ -86,7 +87,7 @@ struct page {
 static struct page model[WINDOWS][WIN_PAGES];
 static uint8_t *arena_mem;
 
-static unsigned count_tables(const struct ept *e, uint64_t phys, int level)
+FUZZ_ORACLE static unsigned count_tables(const struct ept *e, uint64_t phys, int level)
 {
     const uint64_t *t = a_virt(e->ops.ctx, phys);
     unsigned n = 1;
@@ -98,14 +99,50 @@ static unsigned count_tables(const struct ept *e, uint64_t phys, int level)
     return n;
 }
 
-/* Windows [w0, w1) walked page by page against the model, and the tables counted. */
-static void verify(const struct ept *e, const struct arena *a, unsigned w0, unsigned w1)
+/* The oracle's own walk, written from the entry format (SDM Vol. 3C 29.3.2) rather than by
+ * calling ept_walk, so a mistake there cannot hide itself; only arena pages in use may be
+ * tables, and a 1 GiB page (which Tessera never makes) is a failure. */
+FUZZ_ORACLE static int oracle_walk(const struct arena *a, uint64_t pml4, uint64_t gpa, uint64_t *hpa,
+                                   unsigned *perms, unsigned *mt, uint64_t *ps)
+{
+    uint64_t table = pml4;
+    for (int level = 3; level >= 0; level--) {
+        uint64_t i = (table - ARENA_PHYS) / 4096;
+        check(table >= ARENA_PHYS && i < ARENA_PAGES && a->used[i] && !(table & 4095));
+        const uint64_t *t = (const uint64_t *)(a->mem + i * 4096);
+        uint64_t ent = t[(gpa >> (12 + 9 * level)) & (EPT_ENTRIES - 1)];
+        if (!(ent & EPT_ENTRY_PERM_MASK))
+            return EPT_ENOENT;
+        check(level != 2 || !(ent & EPT_ENTRY_LARGE));
+        if (level == 0 || (level == 1 && (ent & EPT_ENTRY_LARGE))) {
+            uint64_t span = 1ULL << (12 + 9 * level);
+            *hpa = (ent & EPT_ENTRY_ADDR_MASK & ~(span - 1)) | (gpa & (span - 1));
+            *perms = (unsigned)(ent & EPT_ENTRY_PERM_MASK);
+            *mt = (unsigned)((ent & EPT_ENTRY_MEMTYPE_MASK) >> EPT_ENTRY_MEMTYPE_SHIFT);
+            *ps = span;
+            return 0;
+        }
+        table = ent & EPT_ENTRY_ADDR_MASK;
+    }
+    return EPT_ENOENT;
+}
+
+/* Windows [w0, w1) walked page by page against the model, and the tables counted.  ept_walk
+ * itself answers for one page per window, and must agree with the oracle's walk. */
+FUZZ_ORACLE static void verify(const struct ept *e, const struct arena *a, unsigned w0,
+                               unsigned w1)
 {
     for (unsigned w = w0; w < w1; w++) {
         for (unsigned i = 0; i < WIN_PAGES; i++) {
-            uint64_t gpa = win_base[w] + (uint64_t)i * 4096 + 0x123, hpa, ps;
-            unsigned p, mt;
-            int rc = ept_walk(e, gpa, &hpa, &p, &mt, &ps);
+            uint64_t gpa = win_base[w] + (uint64_t)i * 4096 + 0x123, hpa = 0, ps = 0;
+            unsigned p = 0, mt = 0;
+            int rc = oracle_walk(a, e->pml4, gpa, &hpa, &p, &mt, &ps);
+            if (i == (unsigned)(e->tables * 37u) % WIN_PAGES) {
+                uint64_t hpa2 = 0, ps2 = 0;
+                unsigned p2 = 0, mt2 = 0;
+                int rc2 = ept_walk(e, gpa, &hpa2, &p2, &mt2, &ps2);
+                check(rc2 == rc && hpa2 == hpa && p2 == p && mt2 == mt && ps2 == ps);
+            }
             const struct page *m = &model[w][i];
             if (!m->mapped) {
                 check(rc == EPT_ENOENT);
