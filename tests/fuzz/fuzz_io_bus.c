@@ -57,9 +57,8 @@ static bool mmio_read(void *ctx, uint64_t off, unsigned size, uint64_t *value)
 
 /* The oracle's count of the EPT's leaf entries, from the tables themselves (SDM Vol. 3C 29.3.2):
  * how many there are, and how many map a page outside [lo, lo + size). */
-FUZZ_ORACLE static void count_leaves(const struct arena *a, uint64_t table, int level,
-                                     uint64_t gpa, uint64_t lo, uint64_t size, unsigned *n,
-                                     unsigned *outside)
+FUZZ_ORACLE static void count_leaves(const struct arena *a, uint64_t table, int level, uint64_t gpa,
+                                     uint64_t lo, uint64_t size, unsigned *n, unsigned *outside)
 {
     uint64_t i = (table - ARENA_PHYS) / 4096;
     check(table >= ARENA_PHYS && i < ARENA_PAGES && a->used[i]);
@@ -116,8 +115,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     io_bus_init(&b);
     io_bus_set_window(&b, W_LO, W_HI);
     struct io_mmio *aperture;
-    const struct io_mmio ap = { APERTURE_HOME,  APERTURE_SIZE, mmio_read,  NULL,
-                                aperture_moved, NULL,          "aperture", { true, 2, 0, 2 } };
+    const struct io_mmio ap = { APERTURE_HOME, APERTURE_SIZE,     mmio_read,
+                                NULL,          aperture_moved,    NULL,
+                                "aperture",    { true, 2, 0, 2 }, NULL };
     check(io_bus_add_mmio(&b, &ap, &aperture) == IO_OK);
     check(ept_window_move(&ept, &window, IO_UNPLACED, APERTURE_HOME) == 0);
     unsigned home_tables = ept.tables;
@@ -128,8 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t base = take(&c, 6), len = (take(&c, 3) + 1) * 4096;
         switch (op) {
         case 0: { /* a device registers a region */
-            struct io_mmio r = { base, len,  mmio_read, NULL,
-                                 NULL, NULL, "region",  { false, 0, 0, 0 } };
+            struct io_mmio r = { base, len,      mmio_read,          NULL, NULL,
+                                 NULL, "region", { false, 0, 0, 0 }, NULL };
             struct io_mmio *out;
             int rc = io_bus_add_mmio(&b, &r, &out);
             check(rc == IO_OK || rc == IO_E_WINDOW || rc == IO_E_OVERLAP || rc == IO_E_ALIGN ||

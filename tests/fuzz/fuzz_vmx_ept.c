@@ -102,8 +102,8 @@ FUZZ_ORACLE static unsigned count_tables(const struct ept *e, uint64_t phys, int
 /* The oracle's own walk, written from the entry format (SDM Vol. 3C 29.3.2) rather than by
  * calling ept_walk, so a mistake there cannot hide itself; only arena pages in use may be
  * tables, and a 1 GiB page (which Tessera never makes) is a failure. */
-FUZZ_ORACLE static int oracle_walk(const struct arena *a, uint64_t pml4, uint64_t gpa, uint64_t *hpa,
-                                   unsigned *perms, unsigned *mt, uint64_t *ps)
+FUZZ_ORACLE static int oracle_walk(const struct arena *a, uint64_t pml4, uint64_t gpa,
+                                   uint64_t *hpa, unsigned *perms, unsigned *mt, uint64_t *ps)
 {
     uint64_t table = pml4;
     for (int level = 3; level >= 0; level--) {
@@ -129,8 +129,7 @@ FUZZ_ORACLE static int oracle_walk(const struct arena *a, uint64_t pml4, uint64_
 
 /* Windows [w0, w1) walked page by page against the model, and the tables counted.  ept_walk
  * itself answers for one page per window, and must agree with the oracle's walk. */
-FUZZ_ORACLE static void verify(const struct ept *e, const struct arena *a, unsigned w0,
-                               unsigned w1)
+FUZZ_ORACLE static void verify(const struct ept *e, const struct arena *a, unsigned w0, unsigned w1)
 {
     for (unsigned w = w0; w < w1; w++) {
         for (unsigned i = 0; i < WIN_PAGES; i++) {

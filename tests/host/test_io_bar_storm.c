@@ -79,10 +79,10 @@ static int setup(void **state)
                      IO_OK);
     g->w = (struct ept_window){ BAR2_SIZE, LOW_START, LOW_SIZE, EPT_PERM_R | EPT_PERM_W,
                                 EPT_MT_WB, ladder,    NULL };
-    const struct io_mmio r0 = { BAR0_HOME, BAR0_SIZE, NULL,        NULL,
-                                NULL,      NULL,      "vgpu-bar0", { true, 2, 0, 0 } };
-    const struct io_mmio r2 = { BAR2_HOME,      BAR2_SIZE, NULL,        NULL,
-                                aperture_moved, g,         "vgpu-bar2", { true, 2, 0, 2 } };
+    const struct io_mmio r0 = { BAR0_HOME,   BAR0_SIZE,         NULL, NULL, NULL, NULL,
+                                "vgpu-bar0", { true, 2, 0, 0 }, NULL };
+    const struct io_mmio r2 = { BAR2_HOME,   BAR2_SIZE,         NULL, NULL, aperture_moved, g,
+                                "vgpu-bar2", { true, 2, 0, 2 }, NULL };
     assert_int_equal(io_bus_add_mmio(&g->bus, &r0, &g->bar0), IO_OK);
     assert_int_equal(io_bus_add_mmio(&g->bus, &r2, &g->bar2), IO_OK);
     /* The ladder mapping at home, as the guest's GGTT writes make it. */

@@ -15,11 +15,13 @@
 #define MS 1000000ull
 
 enum kind {
-    STOPPED, /* not running */
-    IDLE,    /* halted, no timer */
-    SPIN,    /* never halts, exits only when its stop time comes (interrupts off) */
-    EXITER,  /* never halts, exits every `every` ns and its exit costs `exit_cost` ns */
-    SLEEPER, /* works `work` ns, then halts until its periodic timer (`period`) */
+    STOPPED,  /* not running */
+    IDLE,     /* halted, no timer */
+    SPIN,     /* never halts, exits only when its stop time comes (interrupts off) */
+    EXITER,   /* never halts, exits every `every` ns and its exit costs `exit_cost` ns */
+    SLEEPER,  /* works `work` ns, then halts until its periodic timer (`period`) */
+    LONGWORK, /* runs `every` ns, then an exit whose work takes `exit_cost` ns, asked of
+               * rq_defer first (put off: the slice ends, the exit comes again next entry) */
 };
 
 struct sim_guest {
@@ -27,6 +29,8 @@ struct sim_guest {
     uint64_t every, exit_cost, work, period;
     bool halted;
     uint64_t due, work_left, cpu, entries;
+    bool pending;              /* LONGWORK: its exit's work is still to do */
+    uint64_t items, deferrals; /* LONGWORK: pieces of work done, times put off */
 };
 
 static struct sim {
@@ -35,6 +39,8 @@ static struct sim {
     struct sim_guest g[8];
     uint64_t max_overrun; /* the most an entry ran past its stop time (must be 0 but exit costs) */
 } sim;
+
+static struct run_queue q;
 
 static uint64_t s_now(void *ctx)
 {
@@ -89,6 +95,26 @@ static enum rq_exit s_enter(void *ctx, unsigned i, uint64_t until)
         g->halted = true;
         sim.t += 1 * US;
         return RQ_YIELD;
+    case LONGWORK:
+        if (!g->pending) {
+            if (!g->work_left)
+                g->work_left = g->every;
+            uint64_t run = g->work_left < room ? g->work_left : room;
+            sim.t += run;
+            g->work_left -= run;
+            if (g->work_left)
+                return RQ_RESUME;
+            g->pending = true;
+        }
+        if (rq_defer(&q, i, g->items, g->exit_cost)) {
+            sim.t += 1 * US;
+            g->deferrals++;
+            return RQ_YIELD;
+        }
+        sim.t += g->exit_cost;
+        g->items++;
+        g->pending = false;
+        return RQ_RESUME;
     default:
         fail_msg("guest %u entered while it cannot run", i);
         return RQ_STOPPED;
@@ -115,8 +141,6 @@ static const struct rq_ops sim_ops = {
     .slice_end = s_slice_end,
     .between = s_between,
 };
-
-static struct run_queue q;
 
 static void setup(unsigned n, const struct sim_guest *g, const uint32_t *weight)
 {
@@ -189,6 +213,46 @@ static void test_sleeper_among_five(void **state)
     assert_int_equal(sim.g[0].entries + sim.g[3].entries, 0);
 }
 
+/* A neighbour whose every exit does 7 ms of work (a submission whose long batch is scanned):
+ * the work is put off while a sleeper under its share is due within it, so the sleeper's wait
+ * stays the small bound, not one exit's work; the neighbour still does nearly all its work. */
+static void test_long_exit_work_waits_for_a_wake_up(void **state)
+{
+    const struct sim_guest g[] = {
+        { .kind = LONGWORK, .every = 50 * US, .exit_cost = 7 * MS },
+        { .kind = SLEEPER, .work = 500 * US, .period = 10 * MS },
+    };
+    setup(2, g, equal);
+    run_for(2000 * MS);
+    struct rq_wake_stats st;
+    rq_wake_stats(&q, 1, &st);
+    assert_in_range(st.wakes, 190, 201);
+    assert_true(st.late_max_ns <= RQ_MIN_RUN_NS + sim.between_cost);
+    assert_true(sim.g[0].deferrals > 0);
+    assert_true(sim.g[0].items >= 200); /* of about 250 with no sleeper */
+    uint64_t n, waited;
+    rq_defer_stats(&q, 0, &n, &waited);
+    assert_true(n > 0 && n <= sim.g[0].deferrals && waited > 0);
+}
+
+/* Sleepers due every 2 and 3 ms: 7 ms of work never fits between their wake-ups, and would
+ * wait forever if it waited for room.  Each piece waits at most as long as it takes. */
+static void test_put_off_work_is_not_starved(void **state)
+{
+    const struct sim_guest g[] = {
+        { .kind = LONGWORK, .every = 50 * US, .exit_cost = 7 * MS },
+        { .kind = SLEEPER, .work = 100 * US, .period = 2 * MS },
+        { .kind = SLEEPER, .work = 100 * US, .period = 3 * MS },
+    };
+    setup(3, g, equal);
+    run_for(2000 * MS);
+    uint64_t n, waited;
+    rq_defer_stats(&q, 0, &n, &waited);
+    assert_true(n > 0);
+    assert_true(waited / n <= 7 * MS + RQ_MIN_RUN_NS + sim.between_cost);
+    assert_true(sim.g[0].items >= 100);
+}
+
 /* Wake-up preemption is for guests under their share: a guest that sleeps in short steps but
  * wants 90 % of the CPU gets no more than its half beside an equal-weight spinner by waking
  * often. */
@@ -241,6 +305,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sleeper_beside_spinner),
         cmocka_unit_test(test_sleeper_among_five),
+        cmocka_unit_test(test_long_exit_work_waits_for_a_wake_up),
+        cmocka_unit_test(test_put_off_work_is_not_starved),
         cmocka_unit_test(test_waking_often_takes_no_more_than_share),
         cmocka_unit_test(test_spinners_share_by_weight),
         cmocka_unit_test(test_owed_and_wake_pending),

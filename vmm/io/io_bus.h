@@ -72,6 +72,9 @@ struct io_mmio {
     void *ctx;
     const char *name;
     struct io_pci_bar pci;
+    /* The hypervisor's work (ns) a write would start, from what such work took before (a
+     * submission's scan): the vCPU may put a long one off (vcpu_defer_work).  May be NULL. */
+    uint64_t (*write_cost)(void *ctx, uint64_t offset, unsigned size, uint64_t value);
 };
 
 struct io_bus {

@@ -90,6 +90,9 @@ static void vgpu_detail(unsigned id)
         (unsigned long long)(s->timed ? s->wait_ns / s->timed / 1000 : 0),
         (unsigned long long)(s->timed ? s->turnaround_ns / s->timed / 1000 : 0),
         ms(s->render_cpu_ns), (unsigned long long)(s->copy_cpu_ns / 1000));
+    printf("  scanning: %llu ms in all, %llu us at most, next estimated %llu us\n", ms(s->scan_ns),
+           (unsigned long long)(s->scan_max_ns / 1000),
+           (unsigned long long)(s->scan_est_ns / 1000));
     if (s->cpu_submitted) {
         /* Engines run on the CPU (the i915 guest's RCS/VCS/VECS): charged like rendering. */
         printf("  cpu engines: submitted %llu completed %llu; cpu",

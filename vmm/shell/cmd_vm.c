@@ -228,6 +228,10 @@ enum shell_status cmd_vcpu(int argc, char **argv)
     printf("work in its exits %llu ms in all, %llu us at most (%s)\n",
            (unsigned long long)(work_ns / 1000000), (unsigned long long)(work_max_ns / 1000),
            work_max_ns ? vmx_exit_reason_name(work_max_reason) : "-");
+    uint64_t deferred, deferred_ns;
+    vcpu_defer_stats(vm, &deferred, &deferred_ns);
+    printf("exit work put off for a guest owed the CPU %llu times, %llu us waited in all\n",
+           (unsigned long long)deferred, (unsigned long long)(deferred_ns / 1000));
     return SHELL_OK;
 }
 

@@ -10,6 +10,7 @@
 #include "vmm/io/io_bus.h"
 #include "vmm/vcpu/mmio.h"
 #include "vmm/vcpu/mmio_decode.h"
+#include "vmm/vcpu/vcpu_run.h"
 
 #include <string.h>
 
@@ -82,8 +83,11 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
     uint64_t *g = vm->vcpu->gprs.gpr, off = gpa - r->base;
     bool ok;
     if (in.is_write) {
-        uint64_t src = in.src == MMIO_SRC_REG ? g[in.reg] : 0;
-        ok = r->write && r->write(r->ctx, off, in.size, mmio_store_value(&in, src));
+        uint64_t src = in.src == MMIO_SRC_REG ? g[in.reg] : 0, val = mmio_store_value(&in, src);
+        /* Long work waits for a guest owed the CPU: the write is executed again later. */
+        if (r->write_cost && vcpu_defer_work(vm, x->rip, r->write_cost(r->ctx, off, in.size, val)))
+            return EXIT_YIELD;
+        ok = r->write && r->write(r->ctx, off, in.size, val);
     } else {
         uint64_t v = 0;
         ok = r->read && r->read(r->ctx, off, in.size, &v);

@@ -28,11 +28,17 @@ void rq_init(struct run_queue *q, const struct rq_ops *ops, unsigned n, const ui
     }
 }
 
-/* Guest i now; true if it wants the CPU.  A guest seen halted that wants it now woke up. */
+/* Guest i now; true if it wants the CPU.  A guest seen halted that wants it now woke up.  One
+ * whose exit work is put off wants it from then on (not a wake-up: it did not halt). */
 static bool look(struct run_queue *q, unsigned i, uint64_t now, struct rq_guest *g)
 {
     q->ops.guest(q->ops.ctx, i, now, g);
-    bool wants = g->runs && !g->halted;
+    if (!g->runs)
+        q->defer_until[i] = 0;
+    bool deferred = q->defer_until[i] > now;
+    if (deferred)
+        g->timer_at = min_u64(g->timer_at, q->defer_until[i]);
+    bool wants = g->runs && !g->halted && !deferred;
     if (wants && q->halted_seen[i] && !q->woke[i]) {
         q->woke[i] = true;
         q->seen_at[i] = now;
@@ -91,6 +97,36 @@ bool rq_owed(struct run_queue *q, unsigned runner)
 {
     uint64_t now = q->ops.now(q->ops.ctx);
     return runner < q->n && owed_at(q, runner, now) <= now;
+}
+
+bool rq_defer(struct run_queue *q, unsigned i, uint64_t key, uint64_t cost)
+{
+    if (i >= q->n || cost < RQ_DEFER_MIN_NS / 1000 * q->ticks_per_us)
+        return false;
+    uint64_t now = q->ops.now(q->ops.ctx);
+    bool fresh = !q->defer_waiting[i] || q->defer_key[i] != key;
+    if (fresh) {
+        q->defer_waiting[i] = true;
+        q->defer_key[i] = key;
+        q->defer_since[i] = now;
+    }
+    uint64_t waited = now - q->defer_since[i];
+    uint64_t owed = waited < cost ? owed_at(q, i, now) : RQ_NEVER;
+    if (owed == RQ_NEVER || owed >= now + cost) {
+        q->defer_waiting[i] = false;
+        q->deferred_ticks[i] += waited;
+        return false;
+    }
+    if (fresh)
+        q->deferred[i]++;
+    q->defer_until[i] = owed;
+    return true;
+}
+
+void rq_defer_stats(const struct run_queue *q, unsigned i, uint64_t *count, uint64_t *waited_ns)
+{
+    *count = i < q->n ? q->deferred[i] : 0;
+    *waited_ns = i < q->n ? ticks_to_ns(q, q->deferred_ticks[i]) : 0;
 }
 
 bool rq_wake_pending(struct run_queue *q)

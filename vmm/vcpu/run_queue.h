@@ -10,7 +10,12 @@
  * guest, so a vCPU that never exits (interrupts off, spinning) is cut there too.  A guest that
  * woke from a halt and is owed the CPU against the one whose turn is next runs first (wake-up
  * preemption, as BVT and CFS do): its wait after its timer is bounded by RQ_MIN_RUN_NS plus
- * one exit and the hypervisor's work after a slice, not by the other guests' slices. */
+ * one exit and the hypervisor's work after a slice, not by the other guests' slices.
+ *
+ * An exit whose work would run past the moment a guest owed the CPU wants it (a submission's
+ * scan of a long batch) is put off instead (rq_defer): its instruction is executed again after
+ * that guest has run, so the work of one guest's exit does not become another's wake-up
+ * latency.  A piece of work waits at most as long as it takes, then runs whatever comes. */
 #ifndef TESSERA_VMM_VCPU_RUN_QUEUE_H
 #define TESSERA_VMM_VCPU_RUN_QUEUE_H
 
@@ -25,6 +30,9 @@
 #define RQ_NEVER UINT64_MAX
 #define RQ_MIN_RUN_NS \
     1000000ull /* a slice cut for a guest that is owed the CPU still runs this long */
+/* Exit work shorter than this is done at once (rq_defer): a tenth of the least run, it adds
+ * little to a wake-up's wait and putting it off costs its guest the rest of its slice. */
+#define RQ_DEFER_MIN_NS (RQ_MIN_RUN_NS / 10u)
 
 /* Guest i as the caller sees it now.  Times are in the clock's ticks. */
 struct rq_guest {
@@ -79,6 +87,11 @@ struct run_queue {
     uint64_t unseen[RQ_MAX], late_vcpus[RQ_MAX];
     uint64_t seen_at[RQ_MAX], seen_slices[RQ_MAX]; /* when its wake-up was seen; slice_ticks then */
     uint64_t slice_ticks;                          /* all vCPUs' time on this CPU, since init */
+    /* Work put off (rq_defer): guest i wants no CPU before defer_until; the piece of work
+     * (key) it has waited for since defer_since (defer_waiting); how many, how long in all. */
+    uint64_t defer_until[RQ_MAX], defer_since[RQ_MAX], defer_key[RQ_MAX];
+    bool defer_waiting[RQ_MAX];
+    uint64_t deferred[RQ_MAX], deferred_ticks[RQ_MAX];
     uint64_t wait_ticks, demand_ticks;
 };
 
@@ -93,6 +106,14 @@ bool rq_owed(struct run_queue *q, unsigned runner);
 /* True when a guest came out of a halt and has not run since. */
 bool rq_wake_pending(struct run_queue *q);
 void rq_wake_stats(const struct run_queue *q, unsigned i, struct rq_wake_stats *st);
+/* Guest i, running, is about to do `cost` ticks of work in an exit for the piece of work `key`
+ * (the same key while it is retried: the instruction's address).  True: put it off, end the
+ * slice and execute the instruction again later; the guest wants no CPU until the guest owed
+ * it that was in the way has had it.  False: do it now (it is short, it fits before anyone owed the CPU
+ * wants it, or it has already waited `cost`). */
+bool rq_defer(struct run_queue *q, unsigned i, uint64_t key, uint64_t cost);
+/* How many pieces of guest i's exit work were put off, and how long they waited in all (ns). */
+void rq_defer_stats(const struct run_queue *q, unsigned i, uint64_t *count, uint64_t *waited_ns);
 /* Run-queue waiting, for the balloon controller: the time guests that used their whole slice
  * waited while others ran, and the time they wanted the CPU (round lengths); ns since init. */
 void rq_wait_stats(const struct run_queue *q, uint64_t *wait_ns, uint64_t *demand_ns);

@@ -182,6 +182,17 @@ void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint
     *max_ns = known ? c->exit_work_max[reason] * 1000 / per_us : 0;
 }
 
+bool vcpu_defer_work(const struct vm *vm, uint64_t key, uint64_t cost_ns)
+{
+    uint64_t per_us = timer_tsc_hz() / 1000000;
+    return per_us && rq_defer(queue(), vm->id, key, cost_ns / 1000 * per_us);
+}
+
+void vcpu_defer_stats(const struct vm *vm, uint64_t *count, uint64_t *waited_ns)
+{
+    rq_defer_stats(queue(), vm->id, count, waited_ns);
+}
+
 void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st)
 {
     rq_wake_stats(queue(), vm->id, st);

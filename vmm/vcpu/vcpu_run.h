@@ -34,5 +34,12 @@ void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st);
 /* The hypervisor's work inside a guest's exits of one reason, from the exit to the next entry's
  * decision: in all and the longest, in ns since boot. */
 void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns);
+/* The running guest's exit is about to do cost_ns of work for the instruction at `key` (its
+ * address): true if it is put off (rq_defer: a guest owed the CPU wants it within that time);
+ * the exit then ends the slice without executing the instruction, and the guest executes it
+ * again when it next runs. */
+bool vcpu_defer_work(const struct vm *vm, uint64_t key, uint64_t cost_ns);
+/* How many pieces of a guest's exit work were put off, and how long they waited (ns). */
+void vcpu_defer_stats(const struct vm *vm, uint64_t *count, uint64_t *waited_ns);
 
 #endif

@@ -56,6 +56,10 @@ struct vgpu_personality {
      * it took the page back (the guest executes the write again).  May be NULL. */
     bool (*protected_write)(struct vgpu *v, uint64_t gpa);
 
+    /* True if writing val to its register off submits work (the write that completes an ELSP
+     * submission): the vCPU may put the write off while its scan would delay another guest
+     * (vgpu_mmio_write_cost()).  May be NULL: no write is long. */
+    bool (*submits)(const struct vgpu *v, uint32_t off, uint32_t val);
     /* The scanner's rules for workload w (engine profile, PPGTT callbacks): sc holds the
      * core's defaults (the blitter, the vGPU's ranges, shadow buffers).  May be NULL. */
     void (*scan_config)(struct vgpu *v, uint64_t pml4, uint32_t lrca, struct igpu_scan_config *sc);

@@ -144,6 +144,10 @@ struct vgpu_stats {
      * in and the write-aheads done for it.  Done for it, so counted in its CPU share like its
      * rendering (vgpu_render_cpu_ns). */
     uint64_t copy_cpu_ns;
+    /* Host CPU time scanning its submissions (copying and checking their commands, in its
+     * exits): in all and the longest; the estimate of the next one is the recent longest,
+     * decaying by an eighth per submission. */
+    uint64_t scan_ns, scan_max_ns, scan_est_ns;
     uint64_t balloon_requests, balloon_granted, balloon_refused;
     struct vgpu_first_frame first; /* of its current run */
     /* Engines run on the CPU (the i915 guest's MI-only ones): submissions queued and finished,
@@ -235,6 +239,9 @@ void vgpu_guest_reset(struct vgpu *v);
  * (misaligned or crossing a register); the caller stops the guest for that. */
 bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val);
 bool vgpu_mmio_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val);
+/* The host CPU time (ns) that writing val at off would take now: a write that submits work is
+ * as long as the scan of its last submissions (struct vgpu_stats scan_*), others 0. */
+uint64_t vgpu_mmio_write_cost(const struct vgpu *v, uint64_t off, unsigned size, uint64_t val);
 
 /* A CPU access to the guest's aperture (BAR2) at `off` that reached the hypervisor instead of
  * RAM (size 1..8): a fenced page (through its fence-pool copy), a page whose GGTT entry is not

@@ -217,6 +217,14 @@ bool vgpu_mmio_read(struct vgpu *v, uint64_t off, unsigned size, uint64_t *val)
     return true;
 }
 
+uint64_t vgpu_mmio_write_cost(const struct vgpu *v, uint64_t off, unsigned size, uint64_t val)
+{
+    if (!v || size != 4 || off >= VGPU_MMIO_SIZE || !v->ops->submits ||
+        !v->ops->submits(v, (uint32_t)off, (uint32_t)val))
+        return 0;
+    return v->st.scan_est_ns;
+}
+
 bool vgpu_mmio_write(struct vgpu *v, uint64_t off, unsigned size, uint64_t val)
 {
     if (!v || off >= VGPU_BAR0_SIZE || !aligned(off, size))

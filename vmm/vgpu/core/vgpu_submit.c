@@ -148,7 +148,13 @@ static enum igpu_scan_err scan(struct vgpu *v, struct vgpu_workload *w, unsigned
     if (v->ops->scan_config)
         v->ops->scan_config(v, w->pml4, w->lrca, &sc);
     struct igpu_scan_result res;
+    uint64_t t0 = vgpu_cpu_now(v->dev);
     enum igpu_scan_err e = igpu_scan_ring(&sc, w->cmds, n_dw, &res);
+    uint64_t ns = vgpu_cpu_now(v->dev) - t0;
+    struct vgpu_stats *st = &v->st;
+    st->scan_ns += ns;
+    st->scan_max_ns = ns > st->scan_max_ns ? ns : st->scan_max_ns;
+    st->scan_est_ns = ns > st->scan_est_ns ? ns : st->scan_est_ns - st->scan_est_ns / 8u;
     if (e != IGPU_SCAN_OK) {
         igpu_scan_error_format(&res.err, why, whylen);
     } else {

@@ -163,6 +163,11 @@ static bool bar0_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
     return vgpu_mmio_read(ctx, off, size, val);
 }
 
+static uint64_t bar0_write_cost(void *ctx, uint64_t off, unsigned size, uint64_t val)
+{
+    return vgpu_mmio_write_cost(ctx, off, size, val);
+}
+
 static bool bar0_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
 {
     return vgpu_mmio_write(ctx, off, size, val);
@@ -460,13 +465,17 @@ static bool attach(struct vm *vm, struct vgpu *v)
                                 NULL,
                                 v,
                                 "vgpu-bar0",
-                                { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_MMIO } };
-    const struct io_mmio r2 = {
-        VGPU_BAR2_DEFAULT, gpu.layout.aperture_bytes,
-        bar2_read,         bar2_write,
-        aperture_moved,    id,
-        "vgpu-bar2",       { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_APERTURE }
-    };
+                                { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_MMIO },
+                                bar0_write_cost };
+    const struct io_mmio r2 = { VGPU_BAR2_DEFAULT,
+                                gpu.layout.aperture_bytes,
+                                bar2_read,
+                                bar2_write,
+                                aperture_moved,
+                                id,
+                                "vgpu-bar2",
+                                { true, VGPU_PCI_DEV, VGPU_PCI_FN, VGPU_BAR_APERTURE },
+                                NULL };
     int rc0 = io_bus_add_mmio(&vm->io, &r0, NULL), rc2 = io_bus_add_mmio(&vm->io, &r2, NULL);
     if (rc0 == IO_E_ARG || rc0 == IO_E_FULL || rc2 == IO_E_ARG || rc2 == IO_E_FULL)
         return false;

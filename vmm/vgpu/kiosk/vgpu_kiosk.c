@@ -204,6 +204,12 @@ static bool plane_get(const struct vgpu *v, struct vgpu_plane *out)
     return out->stride >= out->width * 4u;
 }
 
+/* The fourth ELSP dword submits (its scan runs in this write's exit). */
+static bool submits(const struct vgpu *v, uint32_t off, uint32_t val)
+{
+    return off == GEN9_RING_ELSP(BCS) && kiosk_of(v)->elsp_n == 3;
+}
+
 const struct vgpu_personality vgpu_kiosk = {
     .name = "kiosk",
     .init = init,
@@ -211,6 +217,7 @@ const struct vgpu_personality vgpu_kiosk = {
     .reset = reset,
     .reg_read = reg_read,
     .reg_write = reg_write,
+    .submits = submits,
     .retired = vgpu_kiosk_retired,
     .follow = follow,
     .plane_get = plane_get,
