@@ -109,8 +109,8 @@ void rq_wake_stats(const struct run_queue *q, unsigned i, struct rq_wake_stats *
 /* Guest i, running, is about to do `cost` ticks of work in an exit for the piece of work `key`
  * (the same key while it is retried: the instruction's address).  True: put it off, end the
  * slice and execute the instruction again later; the guest wants no CPU until the guest owed
- * it that was in the way has had it.  False: do it now (it is short, it fits before anyone owed the CPU
- * wants it, or it has already waited `cost`). */
+ * it that was in the way has had it.  False: do it now (it is short, it fits before anyone
+ * owed the CPU wants it, or it has already waited `cost`). */
 bool rq_defer(struct run_queue *q, unsigned i, uint64_t key, uint64_t cost);
 /* How many pieces of guest i's exit work were put off, and how long they waited in all (ns). */
 void rq_defer_stats(const struct run_queue *q, unsigned i, uint64_t *count, uint64_t *waited_ns);
