@@ -393,6 +393,13 @@ static uint32_t ts_udw_of(uint32_t b)
     return GEN9_RING_TIMESTAMP_UDW(b);
 }
 
+/* The fourth ELSP dword of the blitter submits, and its ring is scanned in that write's exit
+ * (the other engines' work is read there but runs in the render loop). */
+bool vgpu_i915_submits(const struct vgpu *v, uint32_t off, uint32_t val)
+{
+    return engine_at(off, elsp_of) == IGPU_BCS && i915_of(v)->el[IGPU_BCS].elsp_n == 3;
+}
+
 static void sync_busy(struct vgpu_i915 *g)
 {
     for (unsigned e = 0; e < IGPU_NUM_GT_ENGINES; e++)

@@ -108,6 +108,7 @@ void vgpu_i915_reset_state(struct vgpu *v);
 /* BAR0 registers of the i915 vGPU: true if it answered (else the vGPU's own file does). */
 bool vgpu_i915_reg_read(struct vgpu *v, uint32_t off, uint32_t *val);
 bool vgpu_i915_reg_write(struct vgpu *v, uint32_t off, uint32_t val);
+bool vgpu_i915_submits(const struct vgpu *v, uint32_t off, uint32_t val);
 /* The guest wrote g2v_notify (after pdp[0]). */
 void vgpu_i915_g2v(struct vgpu *v, uint32_t what);
 /* The guest wrote a write-protected page of its RAM: a PPGTT table page goes out of sync. */

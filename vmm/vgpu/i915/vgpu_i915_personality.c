@@ -111,6 +111,7 @@ const struct vgpu_personality vgpu_i915 = {
     .reset = vgpu_i915_reset_state,
     .reg_read = vgpu_i915_reg_read,
     .reg_write = vgpu_i915_reg_write,
+    .submits = vgpu_i915_submits,
     .g2v = vgpu_i915_g2v,
     .protected_write = vgpu_i915_table_write,
     .scan_config = vgpu_i915_scan_config,
