@@ -112,6 +112,24 @@ static void log_boot_info(void)
         log_warn("boot: %u memory-map or module entries did not fit and were ignored", bi->dropped);
 }
 
+/* VMX operation on every parked AP, so that a guest's vCPU can later run there; one that cannot
+ * (no VMX, other capabilities, no answer) is reported and given no guest. */
+static void vmx_on_aps(void)
+{
+    unsigned on = 0, tried = 0;
+    for (unsigned i = 1; i < smp_count(); i++) {
+        if (smp_state(smp_cpu(i)) != CPU_PARKED)
+            continue;
+        tried++;
+        if (vmx_setup_ap(i))
+            on++;
+        else
+            log_warn("cpu %u: VT-x not available (%s): it runs no guest", i, vmx_cpu_state(i)->why);
+    }
+    if (tried)
+        log_info("vmx: on in %u of %u application processors", on, tried);
+}
+
 /* The application processors: started and parked; only this CPU runs the loop below. */
 static void smp_init(void)
 {
@@ -181,6 +199,8 @@ void kmain(uint32_t magic, uint64_t info)
     log_info("%s", platform.vmx_line);
     if (platform.vmx.available && !vmx_setup_cpu(&platform.vmx, &platform.pages))
         log_error("VT-x: cannot enter VMX operation (%s): guests not started", vmx.error);
+    if (vmx.on)
+        vmx_on_aps();
     /* The guests: each with its board and its vGPU on its bus, then those marked autostart. */
     bool guests = config_ok && vmx.on;
     if (guests) {

@@ -50,6 +50,18 @@ static bool x2apic_mode(void)
     return rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_EXTD;
 }
 
+bool lapic_enable_here(uint8_t spurious_vector)
+{
+    if (!regs || x2apic_mode())
+        return false;
+    uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
+    if ((base & APIC_BASE_ADDR_MASK) != lapic_base())
+        return false;
+    wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_ENABLE);
+    wr(LAPIC_SVR, LAPIC_SVR_ENABLE | spurious_vector);
+    return true;
+}
+
 bool lapic_ready(void)
 {
     return regs || x2apic_mode();

@@ -13,6 +13,10 @@
 bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_us,
                        uint64_t tsc_hz);
 void lapic_eoi(void);
+/* Software-enables the LAPIC of the CPU this runs on (SVR, SDM Vol. 3A §11.4.7.2: after INIT an
+ * AP's is disabled and takes no fixed interrupt), in xAPIC mode at the address the boot CPU
+ * found.  False when the boot CPU's LAPIC is not known or is in x2APIC mode (not handled). */
+bool lapic_enable_here(uint8_t spurious_vector);
 
 /* True once the LAPIC can be used: its MMIO base is known (lapic_timer_start), or it is in
  * x2APIC mode. */

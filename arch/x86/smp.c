@@ -23,6 +23,22 @@ static volatile unsigned ap_booting;
 static struct cpu cpus[SMP_MAX_CPUS];
 static unsigned n_cpus;
 
+/* A parked AP: halted with interrupts on, it takes only the wake IPI (its LAPIC timer is off and
+ * the 8259s are masked); after each interrupt it runs what its mailbox holds. */
+__attribute__((noreturn)) static void ap_idle(struct cpu *c)
+{
+    for (;;) {
+        irq_disable();
+        unsigned seq = __atomic_load_n(&c->call_seq, __ATOMIC_ACQUIRE);
+        if (seq != c->done_seq) {
+            c->call_fn(c->call_arg);
+            __atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
+        } else {
+            irq_enable_and_halt();
+        }
+    }
+}
+
 void ap_main(void);
 void ap_main(void)
 {
@@ -30,8 +46,16 @@ void ap_main(void)
     gdt_load(&c->desc, c->ist_top);
     idt_load();
     c->reported_id = lapic_id();
+    c->wakeable = lapic_enable_here(VEC_SPURIOUS);
     __atomic_store_n(&c->state, CPU_PARKED, __ATOMIC_RELEASE);
+    if (c->wakeable)
+        ap_idle(c);
     cpu_halt_forever();
+}
+
+static void wake_irq(struct trap_frame *f)
+{
+    lapic_eoi();
 }
 
 enum cpu_state smp_state(const struct cpu *c)
@@ -181,6 +205,7 @@ void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mappe
                struct smp_summary *out)
 {
     memset(out, 0, sizeof *out);
+    irq_register(VEC_SMP_WAKE, wake_irq);
     n_cpus = 1;
     cpus[0] = (struct cpu){ .index = 0, .state = CPU_BOOT };
     if (!lapic_ready()) {
@@ -252,4 +277,30 @@ void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mappe
             out->failed++;
         }
     }
+}
+
+bool smp_call(unsigned index, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
+{
+    struct cpu *c = index > 0 && index < n_cpus ? &cpus[index] : NULL;
+    if (!c || smp_state(c) != CPU_PARKED || !c->wakeable)
+        return false;
+    c->call_fn = fn;
+    c->call_arg = arg;
+    unsigned seq = c->call_seq + 1;
+    __atomic_store_n(&c->call_seq, seq, __ATOMIC_RELEASE);
+    bool sent = send(c->apic_id, LAPIC_ICR_FIXED | VEC_SMP_WAKE, SMP_SIPI_WAIT_US);
+    uint64_t end = timer_now_ns() + timeout_us * 1000;
+    while (sent && __atomic_load_n(&c->done_seq, __ATOMIC_ACQUIRE) != seq) {
+        if (timer_now_ns() >= end) {
+            sent = false;
+            break;
+        }
+        cpu_pause();
+    }
+    if (!sent) {
+        c->wakeable = false;
+        c->why = "did not answer a call in time";
+        __atomic_store_n(&c->state, CPU_FAILED, __ATOMIC_RELEASE);
+    }
+    return sent;
 }

@@ -1,7 +1,8 @@
 /* The application processors (APs): found in the ACPI MADT, started with INIT-SIPI-SIPI
  * (SDM Vol. 3A §9.4.4 "MP Initialization Example", §11.6.1), brought to long mode on the boot
- * CPU's page tables with their own stack, GDT, TSS and IST stacks, and parked: interrupts off,
- * halted.  Only the boot CPU runs the hypervisor's loop and the guests. */
+ * CPU's page tables with their own stack, GDT, TSS and IST stacks, and parked: halted, woken
+ * only by an IPI on VEC_SMP_WAKE to run what the boot CPU put in its mailbox (smp_call).  Only
+ * the boot CPU runs the hypervisor's loop and the guests. */
 #ifndef TESSERA_ARCH_X86_SMP_H
 #define TESSERA_ARCH_X86_SMP_H
 
@@ -18,6 +19,7 @@
 #define SMP_INIT_WAIT_US  10000
 #define SMP_SIPI_WAIT_US  200
 #define SMP_START_WAIT_US 100000
+#define SMP_CALL_WAIT_US  100000 /* the most smp_call's callers wait for a short call */
 /* The trampoline page lies in [SMP_LOW_FIRST, SMP_LOW_END): above the real-mode IVT and BDA,
  * below where an EBDA may start. */
 #define SMP_LOW_FIRST   0x1000ULL
@@ -28,8 +30,8 @@
 enum cpu_state {
     CPU_BOOT,        /* the boot CPU */
     CPU_STARTING,    /* INIT-SIPI-SIPI sent, not answered yet */
-    CPU_PARKED,      /* in long mode on its own stack, halted with interrupts off */
-    CPU_FAILED,      /* did not start: see `why` */
+    CPU_PARKED,      /* in long mode on its own stack, halted until the wake IPI */
+    CPU_FAILED,      /* did not start, or stopped answering calls: see `why` */
     CPU_NOT_ENABLED, /* the MADT calls it online-capable only: not started */
 };
 
@@ -44,6 +46,12 @@ struct cpu {
     uint64_t stack_top;
     uint64_t ist_top[IST_STACKS];
     struct gdt_cpu desc;
+    bool wakeable; /* its LAPIC takes the wake IPI: it can be given work (smp_call) */
+    /* The mailbox: the boot CPU writes call_fn and call_arg, then call_seq; the AP runs the call
+     * and sets done_seq to call_seq. */
+    void (*call_fn)(void *arg);
+    void *call_arg;
+    unsigned call_seq, done_seq;
 };
 
 struct smp_summary {
@@ -60,6 +68,12 @@ struct smp_summary {
  * the only one listed and `why` says why.  Call once, on the boot CPU. */
 void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mapped_top,
                struct smp_summary *out);
+
+/* Runs fn(arg) on parked AP `index` and waits up to timeout_us for it to return; from the boot
+ * CPU, one call at a time.  False if the AP cannot take work (not parked, no LAPIC to wake it)
+ * or did not return in time: it is then marked failed and given nothing more (arg must stay
+ * valid: a late AP may still run the call). */
+bool smp_call(unsigned index, void (*fn)(void *arg), void *arg, uint64_t timeout_us);
 
 unsigned smp_count(void);
 const struct cpu *smp_cpu(unsigned index);

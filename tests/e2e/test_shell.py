@@ -37,18 +37,21 @@ def boot(r, emu, iso, name, **kw):
     return holder["s"]
 
 
-def cpus_listed(s, n):
-    """`cpus`: the boot CPU runs everything; every other one of the n is parked."""
+def cpus_listed(s, n, vtx=None):
+    """`cpus`: the boot CPU runs everything; every other one of the n is parked.  vtx: what
+    every CPU's VT-x column must say ("on"), or None for no column (no VMX operation)."""
     out = s.command("cpus")
-    rows = re.findall(r"^\s*(\d+)\s+(\d+)\s+(\S.*?)\s{2,}(\S.*)$", out, re.M)
+    rows = re.findall(r"^\s*(\d+)\s+(\d+)\s+(\S.*?)\s{2,}(\S.*?)(?:; VT-x (.*))?$", out, re.M)
     assert len(rows) == n, f"expected {n} CPUs in {out!r}"
     assert rows[0][0] == "0" and rows[0][2] == "boot" and rows[0][3] == "guests, render loop, shell", out
-    for index, _, state, runs in rows[1:]:
+    for index, _, state, runs, _ in rows[1:]:
         assert state == "parked" and runs.startswith("parked (started in "), f"cpu {index}: {out!r}"
+    for index, _, _, _, v in rows:
+        assert v == (vtx or ""), f"cpu {index}: VT-x {v!r}, expected {vtx!r}: {out!r}"
     return rows
 
 
-def common_shell_checks(r, s, name):
+def common_shell_checks(r, s, name, cpus=1, vtx=None):
     def help_lists_all():
         out = s.command("help")
         missing = [c for c in shell_commands() if not re.search(rf"^\s+{c}\b", out, re.M)]
@@ -114,7 +117,11 @@ def common_shell_checks(r, s, name):
     r.check(f"{name}: pci shows the host bridge", pci_host_bridge)
     r.check(f"{name}: mem and uptime answer", mem_and_uptime)
     r.check(f"{name}: line editing and history", line_editing)
-    r.check(f"{name}: cpus lists the one CPU, running everything", lambda: cpus_listed(s, 1))
+    if cpus == 1:
+        r.check(f"{name}: cpus lists the one CPU, running everything", lambda: cpus_listed(s, 1))
+    else:
+        r.check(f"{name}: cpus lists the boot CPU running everything and {cpus - 1} parked, "
+                f"VT-x {vtx or 'off'} on each", lambda: cpus_listed(s, cpus, vtx))
 
 
 def smp_checks(r, iso):
@@ -156,10 +163,14 @@ def run(r, iso):
             s.close()
     smp_checks(r, iso)
 
-    s = boot(r, "bochs", iso, "bochs")
+    # Two CPUs: the AP is started, parked and put in VMX operation too (woken by an IPI to do
+    # it); the guests still run on the boot CPU.
+    s = boot(r, "bochs", iso, "bochs", cpus=2)
     if not s:
         return
     try:
+        r.check("bochs: the AP enters VMX operation too", lambda: s.expect(
+            r"vmx: on in 1 of 1 application processors", 5))
         r.check("bochs: VT-x available with the capabilities read from the MSRs", lambda: s.expect(
             r"VT-x: available \(VMCS rev 0x2b; EPT, VPID, unrestricted guest, preemption timer\)", 5))
 
@@ -175,6 +186,6 @@ def run(r, iso):
 
         r.check("bochs: rdmsr reads IA32_VMX_BASIC", vmx_basic)
         r.check("bochs: rdmsr of a missing MSR is an error, not a crash", missing_msr)
-        common_shell_checks(r, s, "bochs")
+        common_shell_checks(r, s, "bochs", cpus=2, vtx="on")
     finally:
         s.close()

@@ -7,6 +7,7 @@
 #include "vmm/libc_glue.h"
 #include "vmm/platform.h"
 #include "vmm/shell/args.h"
+#include "vmm/vcpu/vmx_setup.h"
 #include "vmm/vm.h"
 
 #include <stdio.h>
@@ -86,14 +87,19 @@ enum shell_status cmd_cpus(int argc, char **argv)
         enum cpu_state st = smp_state(c);
         printf("%3u  %7u  %-13s  ", i, c->apic_id, smp_state_name(st));
         if (st == CPU_BOOT)
-            printf("guests, render loop, shell\n");
+            printf("guests, render loop, shell");
         else if (st == CPU_PARKED)
-            printf("parked (started in %llu us, %u STARTUP IPI%s)\n",
+            printf("parked (started in %llu us, %u STARTUP IPI%s)",
                    (unsigned long long)(c->start_ns / 1000), c->sipis, c->sipis == 1 ? "" : "s");
         else if (st == CPU_FAILED)
-            printf("nothing: %s\n", c->why);
+            printf("nothing: %s", c->why);
         else
-            printf("nothing\n");
+            printf("nothing");
+        /* VMX operation, once the boot CPU tried it (vmm/vcpu/vmx_setup.h). */
+        const struct vmx_cpu *v = vmx_cpu_state(i);
+        if (v && (v->on || v->why[0]) && st != CPU_FAILED && st != CPU_NOT_ENABLED)
+            printf("; VT-x %s%s", v->on ? "on" : "off: ", v->on ? "" : v->why);
+        printf("\n");
     }
     return SHELL_OK;
 }

@@ -2,6 +2,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/vmx.h"
 #include "arch/x86/vmx/pure/controls.h"
 #include "arch/x86/vmx_controls.h"
@@ -12,6 +13,7 @@
 
 struct vmx_setup vmx;
 static struct page_alloc *pages;
+static struct vmx_cpu cpus[SMP_MAX_CPUS];
 
 uint64_t vmx_zeroed_page(void)
 {
@@ -122,4 +124,112 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
         vmx.linux_ok ? "possible" : "impossible (no unrestricted guest)",
         vmx.pat_switched ? "switched by the VMCS for Linux guests" : "fixed at its reset value");
     return true;
+}
+
+const struct vmx_cpu *vmx_cpu_state(unsigned index)
+{
+    if (index >= SMP_MAX_CPUS || index >= smp_count())
+        return NULL;
+    if (index == 0)
+        cpus[0] = (struct vmx_cpu){ .on = vmx.on, .vmxon_phys = vmx.vmxon_phys };
+    if (index == 0 && !vmx.on)
+        snprintf(cpus[0].why, sizeof cpus[0].why, "%s", vmx.error);
+    return &cpus[index];
+}
+
+/* Every control value a guest's VMCS may hold, as the boot CPU chose them: the base values and
+ * those with the controls switched on at times (interrupt-window exiting, PAT for Linux). */
+static bool same_controls(const struct vmx_caps *c, char *why, size_t n)
+{
+    bool t = c->true_controls;
+    uint64_t exit_cap = rdmsr(t ? MSR_IA32_VMX_TRUE_EXIT_CTLS : MSR_IA32_VMX_EXIT_CTLS);
+    uint64_t entry_cap = rdmsr(t ? MSR_IA32_VMX_TRUE_ENTRY_CTLS : MSR_IA32_VMX_ENTRY_CTLS);
+    const struct {
+        const char *what;
+        uint64_t cap;
+        uint32_t base, extra;
+    } ctl[] = {
+        { "pin-based", c->pinbased, vmx.pin, 0 },
+        { "processor-based", c->procbased, vmx.proc, PROC_INTERRUPT_WINDOW_EXITING },
+        { "secondary", c->procbased2, vmx.proc2, 0 },
+        { "VM-exit", exit_cap, vmx.exit, vmx.pat_switched ? vmx.exit_pat : 0 },
+        { "VM-entry", entry_cap, vmx.entry, vmx.pat_switched ? vmx.entry_pat : 0 },
+    };
+    for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
+        if (!vmx_ctl_value_ok(ctl[i].cap, ctl[i].base) ||
+            !vmx_ctl_value_ok(ctl[i].cap, ctl[i].base | ctl[i].extra)) {
+            snprintf(why, n, "its %s controls do not allow the boot CPU's %#x", ctl[i].what,
+                     ctl[i].base | ctl[i].extra);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* On the AP: no logging here (the log is the boot CPU's); the boot CPU reports the result. */
+static void ap_vmxon(void *arg)
+{
+    struct vmx_cpu *c = arg;
+    struct vmx_caps caps;
+    vmx_probe(&caps);
+    if (!caps.available) {
+        snprintf(c->why, sizeof c->why, "%s", caps.why_not);
+        return;
+    }
+    if (caps.revision != vmx.revision) {
+        snprintf(c->why, sizeof c->why, "VMCS revision %#x, the boot CPU's %#x", caps.revision,
+                 vmx.revision);
+        return;
+    }
+    if (!same_controls(&caps, c->why, sizeof c->why))
+        return;
+    if (rdmsr(MSR_IA32_VMX_CR0_FIXED0) != vmx.cr0_fixed0 ||
+        rdmsr(MSR_IA32_VMX_CR0_FIXED1) != vmx.cr0_fixed1 ||
+        rdmsr(MSR_IA32_VMX_CR4_FIXED0) != vmx.cr4_fixed0 ||
+        rdmsr(MSR_IA32_VMX_CR4_FIXED1) != vmx.cr4_fixed1 ||
+        (rdmsr(MSR_IA32_VMX_MISC) & VMX_MISC_PREEMPTION_SHIFT_MASK) != vmx.preemption_shift) {
+        snprintf(c->why, sizeof c->why,
+                 "its fixed CR0/CR4 bits or preemption-timer rate differ from the boot CPU's");
+        return;
+    }
+    /* As on the boot CPU (vmx_setup_cpu): CR4.VMXE, the fixed bits, VMXON. */
+    write_cr4(vmx_fixed_bits_apply(read_cr4() | CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1));
+    write_cr0(vmx_fixed_bits_apply(read_cr0(), vmx.cr0_fixed0, vmx.cr0_fixed1));
+    *(uint32_t *)(uintptr_t)c->vmxon_phys = vmx.revision;
+    if (vmxon(c->vmxon_phys) != VMX_OK) {
+        snprintf(c->why, sizeof c->why, "VMXON failed");
+        return;
+    }
+    c->on = true;
+}
+
+bool vmx_setup_ap(unsigned index)
+{
+    if (index == 0 || index >= SMP_MAX_CPUS || index >= smp_count())
+        return false;
+    struct vmx_cpu *c = &cpus[index];
+    *c = (struct vmx_cpu){ 0 };
+    if (!vmx.on) {
+        snprintf(c->why, sizeof c->why, "no VMX operation on the boot CPU");
+        return false;
+    }
+    /* Allocated here: the page allocator is the boot CPU's. */
+    c->vmxon_phys = vmx_zeroed_page();
+    if (!c->vmxon_phys) {
+        snprintf(c->why, sizeof c->why, "no memory for its VMXON region");
+        return false;
+    }
+    const struct cpu *p = smp_cpu(index);
+    bool answered = smp_call(index, ap_vmxon, c, SMP_CALL_WAIT_US);
+    if (!answered && !c->why[0])
+        snprintf(c->why, sizeof c->why, "it cannot be given work: %s",
+                 smp_state(p) == CPU_FAILED && p->why ? p->why
+                 : smp_state(p) != CPU_PARKED         ? smp_state_name(smp_state(p))
+                                                      : "its LAPIC cannot take the wake IPI");
+    /* Freed only when the AP answered without using it: one that did not answer may still. */
+    if (answered && !c->on) {
+        page_free(pages, c->vmxon_phys, 1);
+        c->vmxon_phys = 0;
+    }
+    return c->on;
 }

@@ -1,5 +1,6 @@
-/* VMX operation on the boot CPU: VMXON once at boot, and the control values every guest's VMCS
- * uses, negotiated once against the capability MSRs. */
+/* VMX operation: on the boot CPU VMXON once at boot and the control values every guest's VMCS
+ * uses, negotiated once against the capability MSRs; then on every parked AP VMXON too, after
+ * checking that the AP allows those same values (a guest's VMCS may move between CPUs). */
 #ifndef TESSERA_VMM_VMX_SETUP_H
 #define TESSERA_VMM_VMX_SETUP_H
 
@@ -24,9 +25,22 @@ struct vmx_setup {
 
 extern struct vmx_setup vmx;
 
+/* One CPU's VMX operation (index as arch/x86/smp.h numbers CPUs; 0 the boot CPU). */
+struct vmx_cpu {
+    bool on;
+    char why[160]; /* why not */
+    uint64_t vmxon_phys;
+};
+
 /* Negotiates the controls Tessera needs (a missing one is named in vmx.error), sets CR4.VMXE
  * and the fixed CR0/CR4 bits, and executes VMXON. */
 bool vmx_setup_cpu(const struct vmx_caps *caps, struct page_alloc *pa);
+/* VMXON on parked AP `index`, run there (smp_call); after vmx_setup_cpu succeeded.  False with
+ * the reason in vmx_cpu_state(index)->why: no VMX or other capabilities than the boot CPU's, no
+ * memory, or no answer. */
+bool vmx_setup_ap(unsigned index);
+/* CPU index's VMX state (the boot CPU's mirrors `vmx`); NULL past the last CPU. */
+const struct vmx_cpu *vmx_cpu_state(unsigned index);
 /* A zeroed 4 KiB page from the allocator, or 0. */
 uint64_t vmx_zeroed_page(void);
 
