@@ -105,7 +105,10 @@ static inline uint32_t gen9_masked_apply(uint32_t cur, uint32_t write)
 /* Execlists (i915 gt/intel_lrc_reg.h, gt/intel_engine_regs.h). ELSP is a write-only port: a
  * submission is four dword writes, element 1 upper, element 1 lower, element 0 upper, element
  * 0 lower; the last write starts the load (i915 execlists_submit_ports()/write_desc()). */
-#define GEN9_RING_ELSP(base)               ((base) + 0x230u)
+#define GEN9_RING_ELSP(base) ((base) + 0x230u)
+/* A submission is four ELSP dword writes: element 1 high, low, element 0 high, low; the last
+ * one submits (PRM Vol. 2c ExecList Submit Port; i915 execlists_submit_ports()). */
+#define GEN9_ELSP_DWORDS                   4u
 #define GEN9_RING_EXECLIST_STATUS_LO(base) ((base) + 0x234u)
 #define GEN9_RING_EXECLIST_STATUS_HI(base) ((base) + 0x238u)
 #define GEN9_RING_CONTEXT_CONTROL(base)    ((base) + 0x244u) /* masked */

@@ -179,7 +179,7 @@ int model_elsp_write(struct igpu_model *m, struct model_engine *en, uint32_t val
     if (!(en->gfx_mode & GEN9_GFX_RUN_LIST_ENABLE))
         return IGPU_EUNSUPPORTED;
     en->elsp_dw[en->elsp_n++] = val;
-    if (en->elsp_n < 4)
+    if (en->elsp_n < GEN9_ELSP_DWORDS)
         return IGPU_OK;
     en->elsp_n = 0;
     /* Writes arrive as element 1 upper, element 1 lower, element 0 upper, element 0 lower. */

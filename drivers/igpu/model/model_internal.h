@@ -107,7 +107,7 @@ struct model_engine {
     uint8_t lrc_gpr[GEN9_LRC_REGS];    /* for a GPR dword: its index in gpr[] */
     /* register-state page being restored/saved, through the resume record */
     uint32_t lrc_buf[MODEL_RESUME_DW + MODEL_RESUME_DWORDS];
-    uint32_t elsp_dw[4];
+    uint32_t elsp_dw[GEN9_ELSP_DWORDS];
     unsigned elsp_n;
 
     /* execlists: the running list and one pending (queued by an ELSP write while active) */

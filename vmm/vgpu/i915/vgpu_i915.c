@@ -397,7 +397,8 @@ static uint32_t ts_udw_of(uint32_t b)
  * (the other engines' work is read there but runs in the render loop). */
 bool vgpu_i915_submits(const struct vgpu *v, uint32_t off, uint32_t val)
 {
-    return engine_at(off, elsp_of) == IGPU_BCS && i915_of(v)->el[IGPU_BCS].elsp_n == 3;
+    return engine_at(off, elsp_of) == IGPU_BCS &&
+           i915_of(v)->el[IGPU_BCS].elsp_n == GEN9_ELSP_DWORDS - 1u;
 }
 
 static void sync_busy(struct vgpu_i915 *g)

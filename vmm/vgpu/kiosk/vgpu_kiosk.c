@@ -116,7 +116,7 @@ static bool reg_write(struct vgpu *v, uint32_t off, uint32_t val)
         return true;
     case GEN9_RING_ELSP(BCS):
         k->elsp[k->elsp_n++] = val;
-        if (k->elsp_n == 4) {
+        if (k->elsp_n == GEN9_ELSP_DWORDS) {
             k->elsp_n = 0;
             vgpu_kiosk_elsp_submit(v);
         }
@@ -207,7 +207,7 @@ static bool plane_get(const struct vgpu *v, struct vgpu_plane *out)
 /* The fourth ELSP dword submits (its scan runs in this write's exit). */
 static bool submits(const struct vgpu *v, uint32_t off, uint32_t val)
 {
-    return off == GEN9_RING_ELSP(BCS) && kiosk_of(v)->elsp_n == 3;
+    return off == GEN9_RING_ELSP(BCS) && kiosk_of(v)->elsp_n == GEN9_ELSP_DWORDS - 1u;
 }
 
 const struct vgpu_personality vgpu_kiosk = {

@@ -2,13 +2,14 @@
 #ifndef TESSERA_VMM_VGPU_KIOSK_VGPU_KIOSK_H
 #define TESSERA_VMM_VGPU_KIOSK_VGPU_KIOSK_H
 
+#include "drivers/igpu/gen9_regs.h"
 #include "vmm/vgpu/core/vgpu_internal.h"
 #include "vmm/vgpu/kiosk/kiosk.h"
 
 /* The blitter's execlist port, its interrupts and the plane, as docs/vgpu-abi.md gives them. */
 struct vgpu_kiosk {
     uint32_t ring_mode, hws_pga, imr;
-    uint32_t elsp[4];
+    uint32_t elsp[GEN9_ELSP_DWORDS];
     unsigned elsp_n; /* dwords written of the current submission */
     uint32_t execlist_status_hi;
     uint32_t csb[VGPU_CSB_ENTRIES][2];

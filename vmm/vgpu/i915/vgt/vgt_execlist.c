@@ -105,7 +105,7 @@ enum vgt_el_result vgt_el_elsp_write(struct vgt_execlist *el, uint32_t val,
                                      const struct vgt_el_ops *ops, uint64_t *run)
 {
     el->elsp[el->elsp_n++] = val;
-    if (el->elsp_n < 4)
+    if (el->elsp_n < GEN9_ELSP_DWORDS)
         return VGT_EL_NONE;
     el->elsp_n = 0;
     /* Written: element 1 upper, element 1 lower, element 0 upper, element 0 lower (i915

@@ -69,7 +69,7 @@ struct vgt_el_stats {
 
 struct vgt_execlist {
     enum igpu_engine engine;
-    uint32_t elsp[4]; /* ELSP dwords in the order written */
+    uint32_t elsp[GEN9_ELSP_DWORDS]; /* ELSP dwords in the order written */
     unsigned elsp_n;
     bool running, waiting;
     uint64_t run[2], wait[2]; /* the running and the waiting list; [1] = 0 if invalid */
