@@ -63,6 +63,16 @@ static bool negotiate_all(const struct vmx_caps *c)
                      &vmx.entry);
 }
 
+/* SDM §24.7 (§23.7 older): CR4.VMXE on, CR0/CR4 within the fixed bits, then VMXON on a page
+ * that starts with the VMCS revision identifier.  On the CPU this runs on. */
+static bool enter_vmx_operation(uint64_t region)
+{
+    write_cr4(vmx_fixed_bits_apply(read_cr4() | CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1));
+    write_cr0(vmx_fixed_bits_apply(read_cr0(), vmx.cr0_fixed0, vmx.cr0_fixed1));
+    *(uint32_t *)(uintptr_t)region = vmx.revision;
+    return vmxon(region) == VMX_OK;
+}
+
 bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
 {
     pages = pa;
@@ -102,17 +112,12 @@ bool vmx_setup_cpu(const struct vmx_caps *c, struct page_alloc *pa)
     vmx.cr4_fixed1 = rdmsr(MSR_IA32_VMX_CR4_FIXED1);
     vmx.preemption_shift = rdmsr(MSR_IA32_VMX_MISC) & VMX_MISC_PREEMPTION_SHIFT_MASK;
 
-    /* SDM §24.7 (§23.7 older): CR4.VMXE on, CR0/CR4 within the fixed bits, then VMXON on a page
-     * that starts with the VMCS revision identifier. */
-    write_cr4(vmx_fixed_bits_apply(read_cr4() | CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1));
-    write_cr0(vmx_fixed_bits_apply(read_cr0(), vmx.cr0_fixed0, vmx.cr0_fixed1));
     vmx.vmxon_phys = vmx_zeroed_page();
     if (!vmx.vmxon_phys) {
         snprintf(vmx.error, sizeof vmx.error, "no memory for the VMXON region");
         return false;
     }
-    *(uint32_t *)(uintptr_t)vmx.vmxon_phys = vmx.revision;
-    if (vmxon(vmx.vmxon_phys) != VMX_OK) {
+    if (!enter_vmx_operation(vmx.vmxon_phys)) {
         snprintf(vmx.error, sizeof vmx.error, "VMXON failed");
         return false;
     }
@@ -192,11 +197,7 @@ static void ap_vmxon(void *arg)
                  "its fixed CR0/CR4 bits or preemption-timer rate differ from the boot CPU's");
         return;
     }
-    /* As on the boot CPU (vmx_setup_cpu): CR4.VMXE, the fixed bits, VMXON. */
-    write_cr4(vmx_fixed_bits_apply(read_cr4() | CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1));
-    write_cr0(vmx_fixed_bits_apply(read_cr0(), vmx.cr0_fixed0, vmx.cr0_fixed1));
-    *(uint32_t *)(uintptr_t)c->vmxon_phys = vmx.revision;
-    if (vmxon(c->vmxon_phys) != VMX_OK) {
+    if (!enter_vmx_operation(c->vmxon_phys)) {
         snprintf(c->why, sizeof c->why, "VMXON failed");
         return;
     }
