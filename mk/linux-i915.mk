@@ -25,8 +25,9 @@ LINUX_I915_INITRD ?= $(I915_INITRD_BUILT)
 # The initrd tag a configuration names for this initrd (mk/linux.mk: LINUX_INITRD_<tag>).
 LINUX_INITRD_initramfs-i915 ?= $(LINUX_I915_INITRD)
 
-# The modules the guest loads; their dependencies come with them.
-I915_MODULES      ?= i915
+# The modules the guest loads (i915 at boot; for display-kiosk's touchscreen, uinput and evdev,
+# which gives it the /dev/input/event node libinput reads); their dependencies come with them.
+I915_MODULES      ?= i915 uinput evdev
 # The intel-gpu-tools programs the guest carries (guest paths).  The benchmarks the
 # e2e test (tests/e2e/test_i915.py) runs, the MI-only and blitter ones that need nothing else, and lsgpu; all of them
 # load the same libraries (libigt's), so each more costs only its own ~15 KB.
@@ -40,15 +41,19 @@ I915_IGT_PROGRAMS ?= $(addprefix $(I915_IGT_DIR)/,gem_exec_nop gem_blt intel_upl
 # renderer, no GL), its kiosk shell and a shm client, and cage (wlroots, pixman).  The plugins
 # Weston loads with dlopen() are named here; elf-closure takes what each of them links.  No Mesa
 # DRI driver is taken (none is linked, only dlopen()ed by EGL, which these programs do not use):
-# the guest has no 3D, and the build refuses an image that would carry one.
-I915_DISPLAY_PACKAGES ?= libdrm-tests weston cage seatd
+# the guest has no 3D, and the build refuses an image that would carry one.  udevd (udevadm is
+# both) tags input devices for libinput: Weston makes a seat only for a device it accepts, and
+# its kiosk shell shows a client only on a seat (uinput-touch, below).
+I915_DISPLAY_PACKAGES ?= libdrm-tests weston cage seatd udev
 I915_DISPLAY_PROGRAMS ?= /usr/bin/modetest /usr/bin/vbltest /usr/bin/weston /usr/bin/weston-simple-shm \
                          /usr/bin/cage /usr/sbin/seatd /usr/lib/x86_64-linux-gnu/libweston-10/drm-backend.so \
-                         /usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so
+                         /usr/lib/x86_64-linux-gnu/weston/kiosk-shell.so /bin/udevadm
+# The one udev rule a touchscreen needs (input_id sets ID_INPUT and ID_INPUT_TOUCHSCREEN).
+I915_UDEV_RULES       ?= 60-input-id.rules
 
 # --- Debian's kernel modules: only the i915 closure is taken out of the package (two passes
 #     over its data archive, about 10 s).  vmlinuz.version names the package DEB_KERNEL came from.
-$(I915_OUT)/modules.txt: $(DEB_KERNEL) tools/kmod-closure
+$(I915_OUT)/modules.txt: $(DEB_KERNEL) tools/kmod-closure mk/linux-i915.mk
 	@mkdir -p $(I915_OUT)
 	@abi=$$(cut -d' ' -f1 $(DEB_DIR)/vmlinuz.version); \
 	 tools/kmod-closure $(DEB_DIR)/linux-image-$$abi.deb $(I915_OUT)/modules $(I915_MODULES) >$@.tmp
@@ -104,6 +109,12 @@ $(I915_OUT)/run-as: guests/linux/i915/run-as.c
 	@gcc -std=gnu11 -Os $(WARN) -ffreestanding -fno-stack-protector -fno-pie -no-pie \
 	     -fno-asynchronous-unwind-tables -nostdlib -static -s -Wl,--build-id=none -o $@ $<
 
+# The virtual touchscreen a Weston kiosk needs for its seat: static, like i915-colorblt.
+$(I915_OUT)/uinput-touch: guests/linux/i915/uinput-touch.c
+	@mkdir -p $(dir $@)
+	@echo "  LINUXCC $<"
+	@gcc -std=gnu11 -O2 $(WARN) -static -s -o $@ $<
+
 # The display's isolation check (a plane aimed outside the guest's memory, behind i915's back):
 # static, like i915-colorblt.
 $(I915_OUT)/i915-plane: guests/linux/i915/i915-plane.c drivers/igpu/gen9_display.h
@@ -114,6 +125,7 @@ $(I915_OUT)/i915-plane: guests/linux/i915/i915-plane.c drivers/igpu/gen9_display
 # --- The second archive, staged as a tree and listed by tools/tree-manifest.
 $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done \
                                $(I915_OUT)/i915-colorblt $(I915_OUT)/i915-mi-attack $(I915_OUT)/i915-plane $(I915_OUT)/run-as \
+                               $(I915_OUT)/uinput-touch \
                                guests/linux/i915/i915-init \
                                guests/linux/i915/display-kiosk guests/linux/i915/Xwayland \
                                tools/elf-closure tools/tree-manifest tools/gen-initramfs
@@ -129,6 +141,10 @@ $(I915_OUT)/i915-part.cpio.gz: $(I915_OUT)/modules.txt $(I915_DEB_DIR)/root.done
 	@install -m 0755 $(I915_OUT)/i915-mi-attack $(I915_STAGE)/usr/bin/i915-mi-attack
 	@install -m 0755 $(I915_OUT)/i915-plane $(I915_STAGE)/usr/bin/i915-plane
 	@install -m 0755 $(I915_OUT)/run-as $(I915_STAGE)/usr/bin/run-as
+	@install -m 0755 $(I915_OUT)/uinput-touch $(I915_STAGE)/usr/bin/uinput-touch
+	@mkdir -p $(I915_STAGE)/lib/systemd $(I915_STAGE)/lib/udev/rules.d
+	@ln -sf /bin/udevadm $(I915_STAGE)/lib/systemd/systemd-udevd   # as Debian's udev package links it
+	@for r in $(I915_UDEV_RULES); do install -m 0644 $(I915_DEB_DIR)/root/lib/udev/rules.d/$$r $(I915_STAGE)/lib/udev/rules.d/ || exit 1; done
 	@install -m 0755 guests/linux/i915/display-kiosk $(I915_STAGE)/usr/bin/display-kiosk
 	@install -m 0755 guests/linux/i915/Xwayland $(I915_STAGE)/usr/bin/Xwayland
 	@mkdir -p $(I915_STAGE)/usr/share/X11/xkb   # libxkbcommon refuses a context without its data folder (no keymap is compiled: no keyboard)
