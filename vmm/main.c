@@ -151,6 +151,11 @@ static void smp_init(void)
                  s.listed, s.parked, s.failed, (unsigned long long)(s.max_start_ns / 1000));
 }
 
+static void say_cpu_lost(unsigned index, const char *why)
+{
+    log_error("smp: CPU %u is out of service: %s; the others go on", index, why);
+}
+
 static bool gpu_poll(void)
 {
     return vgpu_host_poll(GPU_POLL_US);
@@ -223,6 +228,7 @@ void kmain(uint32_t magic, uint64_t info)
     vcpu_set_between_slices(gpu_poll);
     for (;;) {
         shell_poll();
+        smp_poll_lost(say_cpu_lost);
         log_poll();
         /* The GPU (the model, on emulators) and the vCPUs share the CPU: a few ms of rendering
          * per round of guest slices. */

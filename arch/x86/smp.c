@@ -53,6 +53,39 @@ void ap_main(void)
     cpu_halt_forever();
 }
 
+/* The CPU this runs on, by its LAPIC ID; 0 for the boot CPU (and before the APs are known). */
+static unsigned this_cpu(void)
+{
+    uint32_t id = n_cpus > 1 ? lapic_id() : cpus[0].apic_id;
+    for (unsigned i = 1; i < n_cpus; i++)
+        if (cpus[i].apic_id == id)
+            return i;
+    return 0;
+}
+
+/* An exception on an AP (arch/x86/trap.c has reported it): the AP leaves service, halted with
+ * interrupts off, and says why in `cpus`; the boot CPU logs it (smp_poll_lost). */
+__attribute__((noreturn)) static void ap_lost(unsigned index, const char *why)
+{
+    struct cpu *c = &cpus[index];
+    c->why = why;
+    c->wakeable = false;
+    __atomic_store_n(&c->state, CPU_LOST, __ATOMIC_RELEASE);
+    irq_disable();
+    cpu_halt_forever();
+}
+
+void smp_poll_lost(void (*say)(unsigned index, const char *why))
+{
+    for (unsigned i = 1; i < n_cpus; i++) {
+        struct cpu *c = &cpus[i];
+        if (smp_state(c) == CPU_LOST && !c->lost_said) {
+            c->lost_said = true;
+            say(i, c->why);
+        }
+    }
+}
+
 static void wake_irq(struct trap_frame *f)
 {
     lapic_eoi();
@@ -82,6 +115,8 @@ const char *smp_state_name(enum cpu_state state)
         return "parked";
     case CPU_FAILED:
         return "did not start";
+    case CPU_LOST:
+        return "lost";
     case CPU_NOT_ENABLED:
         return "not enabled";
     }
@@ -277,6 +312,7 @@ void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mappe
             out->failed++;
         }
     }
+    trap_set_cpu_hooks(this_cpu, ap_lost);
 }
 
 bool smp_call(unsigned index, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
@@ -291,6 +327,8 @@ bool smp_call(unsigned index, void (*fn)(void *arg), void *arg, uint64_t timeout
     bool sent = send(c->apic_id, LAPIC_ICR_FIXED | VEC_SMP_WAKE, SMP_SIPI_WAIT_US);
     uint64_t end = timer_now_ns() + timeout_us * 1000;
     while (sent && __atomic_load_n(&c->done_seq, __ATOMIC_ACQUIRE) != seq) {
+        if (smp_state(c) == CPU_LOST)
+            return false; /* the call took it out of service (ap_lost) */
         if (timer_now_ns() >= end) {
             sent = false;
             break;
@@ -300,7 +338,21 @@ bool smp_call(unsigned index, void (*fn)(void *arg), void *arg, uint64_t timeout
     if (!sent) {
         c->wakeable = false;
         c->why = "did not answer a call in time";
-        __atomic_store_n(&c->state, CPU_FAILED, __ATOMIC_RELEASE);
+        __atomic_store_n(&c->state, CPU_LOST, __ATOMIC_RELEASE);
     }
     return sent;
+}
+
+static void invalid_opcode(void *arg)
+{
+    __asm__ volatile("ud2");
+}
+
+bool smp_fault(unsigned index)
+{
+    const struct cpu *c = index > 0 && index < n_cpus ? &cpus[index] : NULL;
+    if (!c || smp_state(c) != CPU_PARKED || !c->wakeable)
+        return false;
+    smp_call(index, invalid_opcode, NULL, SMP_CALL_WAIT_US);
+    return true;
 }

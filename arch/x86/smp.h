@@ -6,6 +6,7 @@
 #ifndef TESSERA_ARCH_X86_SMP_H
 #define TESSERA_ARCH_X86_SMP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arch/x86/gdt.h"
@@ -31,7 +32,9 @@ enum cpu_state {
     CPU_BOOT,        /* the boot CPU */
     CPU_STARTING,    /* INIT-SIPI-SIPI sent, not answered yet */
     CPU_PARKED,      /* in long mode on its own stack, halted until the wake IPI */
-    CPU_FAILED,      /* did not start, or stopped answering calls: see `why` */
+    CPU_FAILED,      /* did not start: see `why` */
+    CPU_LOST,        /* out of service after it started: an exception on it, or a call it did
+                        not answer (see `why`); halted until a reboot */
     CPU_NOT_ENABLED, /* the MADT calls it online-capable only: not started */
 };
 
@@ -42,7 +45,7 @@ struct cpu {
     uint32_t reported_id; /* the APIC ID the AP read from its own LAPIC */
     uint64_t start_ns;    /* from INIT to parked */
     unsigned sipis;       /* STARTUP IPIs it took */
-    const char *why;      /* CPU_FAILED: the reason */
+    const char *why;      /* CPU_FAILED, CPU_LOST: the reason */
     uint64_t stack_top;
     uint64_t ist_top[IST_STACKS];
     struct gdt_cpu desc;
@@ -52,6 +55,7 @@ struct cpu {
     void (*call_fn)(void *arg);
     void *call_arg;
     unsigned call_seq, done_seq;
+    bool lost_said; /* CPU_LOST: the boot CPU has logged it (smp_poll_lost) */
 };
 
 struct smp_summary {
@@ -70,10 +74,20 @@ void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mappe
                struct smp_summary *out);
 
 /* Runs fn(arg) on parked AP `index` and waits up to timeout_us for it to return; from the boot
- * CPU, one call at a time.  False if the AP cannot take work (not parked, no LAPIC to wake it)
- * or did not return in time: it is then marked failed and given nothing more (arg must stay
+ * CPU, one call at a time.  False if the AP cannot take work (not parked, no LAPIC to wake it),
+ * took an exception in the call, or did not return in time: it is then lost and given nothing
+ * more (arg must stay
  * valid: a late AP may still run the call). */
 bool smp_call(unsigned index, void (*fn)(void *arg), void *arg, uint64_t timeout_us);
+
+/* Calls say(index, why) once for each AP lost in service since the last look; from the boot
+ * CPU's loop. */
+void smp_poll_lost(void (*say)(unsigned index, const char *why));
+
+/* Makes AP `index` take an invalid-opcode exception in a call, as a bug in code running there
+ * would: the check of the fault path (`cpus fault`).  False if it cannot take a call; once it
+ * has, the AP is out of service until a reboot. */
+bool smp_fault(unsigned index);
 
 unsigned smp_count(void);
 const struct cpu *smp_cpu(unsigned index);

@@ -7,6 +7,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/regs.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/uart.h"
 
 #include <stdarg.h>
@@ -140,6 +141,30 @@ void trap_set_output(void (*write)(const char *s), void (*flush)(void))
     report_flush = flush ? flush : uart_flush;
 }
 
+static unsigned (*cpu_index)(void);
+static __attribute__((noreturn)) void (*cpu_lost)(unsigned cpu, const char *why);
+
+void trap_set_cpu_hooks(unsigned (*this_cpu)(void),
+                        __attribute__((noreturn)) void (*lost)(unsigned cpu, const char *why))
+{
+    cpu_index = this_cpu;
+    cpu_lost = lost;
+}
+
+static unsigned cpu_here(void)
+{
+    unsigned cpu = cpu_index ? cpu_index() : 0;
+    return cpu < SMP_MAX_CPUS ? cpu : 0;
+}
+
+/* The boot CPU's reports go to the configured output; another CPU's straight to the UART: the
+ * console's buffer belongs to the boot CPU, which goes on using it (the two may interleave
+ * characters; neither can corrupt the other's state). */
+static void report(const char *s)
+{
+    (cpu_here() == 0 ? report_write : uart_report)(s);
+}
+
 /* Printing goes straight to the output with snprintf: the exception may have hit in the middle
  * of a stdio call, so stdio's own state is not trusted. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -150,7 +175,7 @@ static void say(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    report_write(buf);
+    report(buf);
 }
 
 static bool plausible_frame(uint64_t rbp)
@@ -189,15 +214,20 @@ static bool try_fixup(struct trap_frame *f)
     return false;
 }
 
+/* An exception on a CPU other than the boot CPU loses that CPU only (cpu_lost); on the boot CPU
+ * it stops the hypervisor. */
 static __attribute__((noreturn)) void fatal_exception(struct trap_frame *f)
 {
-    static int nesting;
-    if (nesting++) {
-        report_write("\nnested exception while reporting one; stopping\n");
-        report_flush();
+    static unsigned char nesting[SMP_MAX_CPUS];
+    unsigned cpu = cpu_here();
+    bool ap = cpu != 0 && cpu_lost;
+    if (nesting[cpu]++) {
+        report("\nnested exception while reporting one; stopping this CPU\n");
+        if (cpu == 0)
+            report_flush();
         cpu_halt_forever();
     }
-    say("\n*** hypervisor exception: %s (vector %llu), error code %#llx\n",
+    say("\n*** hypervisor exception on CPU %u: %s (vector %llu), error code %#llx\n", cpu,
         exception_names[f->vector], (unsigned long long)f->vector,
         (unsigned long long)f->error_code);
     say("RIP=%016llx CS=%04llx RFLAGS=%016llx CR2=%016llx\n", (unsigned long long)f->rip,
@@ -213,6 +243,13 @@ static __attribute__((noreturn)) void fatal_exception(struct trap_frame *f)
     say("CR0=%016llx CR3=%016llx CR4=%016llx\n", (unsigned long long)read_cr0(),
         (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
     stack_trace(f->rip, f->rbp);
+    if (ap) {
+        static char why[SMP_MAX_CPUS][64];
+        snprintf(why[cpu], sizeof why[cpu], "exception %s at RIP %#llx", exception_names[f->vector],
+                 (unsigned long long)f->rip);
+        say("CPU %u stopped; the hypervisor goes on with the others.\n", cpu);
+        cpu_lost(cpu, why[cpu]);
+    }
     say("hypervisor stopped.\n");
     report_flush();
     cpu_halt_forever();

@@ -40,6 +40,12 @@ void irq_register(uint8_t vector, irq_handler handler);
  * ("\n" as a line end), `flush` waits until it has all left.  Until this is called (and with
  * NULL) reports are written to COM1 directly. */
 void trap_set_output(void (*write)(const char *s), void (*flush)(void));
+/* Where an exception that is not the boot CPU's goes (arch/x86/smp.c): `this_cpu` names the CPU
+ * the handler runs on (0: the boot CPU), `lost` takes a CPU other than the boot CPU out of
+ * service with the reason and never returns.  Without them every exception stops the
+ * hypervisor, as on one CPU. */
+void trap_set_cpu_hooks(unsigned (*this_cpu)(void),
+                        __attribute__((noreturn)) void (*lost)(unsigned cpu, const char *why));
 
 /* Called from isr.S for every vector. */
 void trap_dispatch(struct trap_frame *frame);

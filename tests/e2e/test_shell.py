@@ -126,7 +126,7 @@ def common_shell_checks(r, s, name, cpus=1, vtx=None):
 
 def smp_checks(r, iso):
     """QEMU with two CPUs (TCG: no VT-x, so no guests): the AP is found in SeaBIOS's MADT,
-    started and parked; the boot CPU keeps the shell."""
+    started and parked; the boot CPU keeps the shell; an exception on the AP loses only the AP."""
     name = "qemu-smp2"
     s = boot(r, "qemu", iso, name, cpus=2)
     if not s:
@@ -144,8 +144,27 @@ def smp_checks(r, iso):
             out = s.command("mem")
             assert re.search(r"pages: \d+ free of \d+", out), out
 
+        def ap_fault():
+            # An invalid opcode on the AP (as a bug running there would take): reported with
+            # the CPU's number, that CPU lost, logged once, and the boot CPU goes on.
+            mark = len(s.raw)
+            out = s.command("cpus fault 1", 30)
+            assert "cpus fault: CPU 1 is lost: exception #UD invalid opcode at RIP 0x" in out, out
+            s.expect(r"\*\*\* hypervisor exception on CPU 1: #UD invalid opcode \(vector 6\)", 5, mark)
+            s.expect(r"CPU 1 stopped; the hypervisor goes on with the others\.", 5, mark)
+            rows = re.findall(r"^\s*1\s+1\s+lost\s+nothing: exception #UD", s.command("cpus"), re.M)
+            assert rows, s.raw[mark:]
+            s.expect(r"error: smp: CPU 1 is out of service: exception #UD invalid opcode at RIP "
+                     r"0x[0-9a-f]+; the others go on", 5, mark)
+            out = s.command("cpus fault 1")
+            assert "CPU 1 is not a parked application processor" in out, out
+            assert "boot CPU stops the hypervisor" in s.command("cpus fault 0"), "cpus fault 0"
+            shell_still_works()
+
         r.check(f"{name}: cpus lists the boot CPU and the parked AP", two_cpus)
         r.check(f"{name}: the shell answers with the AP parked", shell_still_works)
+        r.check(f"{name}: an exception on the AP loses that CPU only: reported with its number, "
+                f"`cpus` says lost and why, logged once, the shell goes on", ap_fault)
     finally:
         s.close()
 

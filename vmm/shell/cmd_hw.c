@@ -11,6 +11,7 @@
 #include "vmm/vm.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define MIB (1024ULL * 1024)
 
@@ -79,8 +80,36 @@ enum shell_status cmd_pci(int argc, char **argv)
     return SHELL_OK;
 }
 
+/* `cpus fault <n>`: an invalid opcode on AP n, as a bug there would; the CPU is out of service
+ * afterwards and everything else goes on. */
+static enum shell_status cpus_fault(const char *arg)
+{
+    uint32_t n;
+    if (!args_parse_u32(arg, &n))
+        return SHELL_USAGE;
+    if (n == 0) {
+        shell_error("cpus fault: an exception on the boot CPU stops the hypervisor; pick an "
+                    "application processor");
+        return SHELL_FAILED;
+    }
+    const struct cpu *c = smp_cpu(n);
+    if (!c || !smp_fault(n)) {
+        shell_error("cpus fault: CPU %u is not a parked application processor (see `cpus`)", n);
+        return SHELL_FAILED;
+    }
+    enum cpu_state st = smp_state(c);
+    printf("cpus fault: CPU %u is %s: %s\n", n, smp_state_name(st),
+           st == CPU_LOST ? c->why : "it did not take the exception");
+    return st == CPU_LOST ? SHELL_OK : SHELL_FAILED;
+}
+
 enum shell_status cmd_cpus(int argc, char **argv)
 {
+    if (argc > 1) {
+        if (strcmp(argv[1], "fault") || argc != 3)
+            return SHELL_USAGE;
+        return cpus_fault(argv[2]);
+    }
     printf("cpu  APIC id  state          runs\n");
     for (unsigned i = 0; i < smp_count(); i++) {
         const struct cpu *c = smp_cpu(i);
@@ -91,13 +120,14 @@ enum shell_status cmd_cpus(int argc, char **argv)
         else if (st == CPU_PARKED)
             printf("parked (started in %llu us, %u STARTUP IPI%s)",
                    (unsigned long long)(c->start_ns / 1000), c->sipis, c->sipis == 1 ? "" : "s");
-        else if (st == CPU_FAILED)
+        else if (st == CPU_FAILED || st == CPU_LOST)
             printf("nothing: %s", c->why);
         else
             printf("nothing");
         /* VMX operation, once the boot CPU tried it (vmm/vcpu/vmx_setup.h). */
         const struct vmx_cpu *v = vmx_cpu_state(i);
-        if (v && (v->on || v->why[0]) && st != CPU_FAILED && st != CPU_NOT_ENABLED)
+        if (v && (v->on || v->why[0]) && st != CPU_FAILED && st != CPU_LOST &&
+            st != CPU_NOT_ENABLED)
             printf("; VT-x %s%s", v->on ? "on" : "off: ", v->on ? "" : v->why);
         printf("\n");
     }

@@ -8,7 +8,10 @@ const struct shell_command shell_commands[] = {
     { "uptime", "", "time since boot and the clock source", 0, 0, cmd_uptime },
     { "mem", "", "memory map and page allocator use", 0, 0, cmd_mem },
     { "pci", "", "PCI functions with ids, class and BARs", 0, 0, cmd_pci },
-    { "cpus", "", "processors: index, APIC id, state, what runs there", 0, 0, cmd_cpus },
+    { "cpus", "[fault <cpu>]",
+      "processors: index, APIC id, state, what runs there; fault: check that an exception on "
+      "an application processor loses only that CPU",
+      0, 2, cmd_cpus },
     { "cpuid", "<leaf> [subleaf]", "run CPUID and print EAX..EDX", 1, 2, cmd_cpuid },
     { "rdmsr", "<msr>", "read a model-specific register", 1, 1, cmd_rdmsr },
     { "vmx", "", "VT-x capabilities read at boot", 0, 0, cmd_vmx },

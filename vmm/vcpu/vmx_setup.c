@@ -224,9 +224,9 @@ bool vmx_setup_ap(unsigned index)
     bool answered = smp_call(index, ap_vmxon, c, SMP_CALL_WAIT_US);
     if (!answered && !c->why[0])
         snprintf(c->why, sizeof c->why, "it cannot be given work: %s",
-                 smp_state(p) == CPU_FAILED && p->why ? p->why
-                 : smp_state(p) != CPU_PARKED         ? smp_state_name(smp_state(p))
-                                                      : "its LAPIC cannot take the wake IPI");
+                 (smp_state(p) == CPU_FAILED || smp_state(p) == CPU_LOST) && p->why ? p->why
+                 : smp_state(p) != CPU_PARKED ? smp_state_name(smp_state(p))
+                                              : "its LAPIC cannot take the wake IPI");
     /* Freed only when the AP answered without using it: one that did not answer may still. */
     if (answered && !c->on) {
         page_free(pages, c->vmxon_phys, 1);
