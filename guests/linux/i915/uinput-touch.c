@@ -54,7 +54,8 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-    long w = argc == 3 ? strtol(argv[1], NULL, 10) : 0, h = argc == 3 ? strtol(argv[2], NULL, 10) : 0;
+    long w = argc == 3 ? strtol(argv[1], NULL, 10) : 0,
+         h = argc == 3 ? strtol(argv[2], NULL, 10) : 0;
     if (w <= 0 || h <= 0 || w > 16384 || h > 16384) {
         fprintf(stderr, "usage: uinput-touch WIDTH HEIGHT (the monitor's mode, in pixels)\n");
         return 2;
