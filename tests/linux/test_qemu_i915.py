@@ -1,7 +1,7 @@
 """The i915 guest's initrd, proven without Tessera: plain QEMU (TCG) boots Debian's kernel with
 it on the command line of configs/kiosk-i915.dts.  QEMU has no Intel GPU, so i915 loads and binds
 nothing; what is checked is everything up to the device: /init's two banner lines; every module
-of the initramfs's modules.dep loaded, with no unresolved symbol and the kernel untainted (Debian's
+of i915's closure in the initramfs's modules.dep loaded, with no unresolved symbol and the kernel untainted (Debian's
 signatures verified, no unsafe parameter); command-line parameters reaching insmod; debugfs;
 each intel-gpu-tools program's libraries all found by the dynamic loader, and each program
 running up to its "no GPU" report; i915-colorblt refusing cleanly without a render node.  Two
@@ -60,11 +60,18 @@ def run_main(t, kernel, initrd, state):
                 # (80 columns when the serial line has no size), which Qemu.command would keep.
                 q.command("stty cols 250")
                 dep = q.command("cat /lib/modules/$(uname -r)/modules.dep")
-                paths = [ln.split(":")[0] for ln in dep.splitlines() if ln.strip()]
-                names = {os.path.basename(p)[:-3].replace("-", "_") for p in paths}
+
+                def name(path):
+                    return os.path.basename(path)[:-3].replace("-", "_")
+                listed = {name(ln.split(":")[0]) for ln in dep.splitlines() if ln.strip()}
+                # i915-init loads i915's line (the module and its closure); the touchscreen's
+                # modules (uinput, evdev) are listed too, for display-kiosk to load later.
+                line = next((ln for ln in dep.splitlines() if name(ln.split(":")[0]) == "i915"), "")
+                names = {"i915"} | {name(d) for d in line.partition(":")[2].split()}
                 state["names"] = names
-                tt.expect("i915" in names and len(names) >= 10,
-                          f"modules.dep lists {sorted(names)}")
+                tt.expect(line and len(names) >= 10, f"modules.dep's i915 line: {line!r}")
+                tt.expect(listed == names | {"uinput", "evdev"},
+                          f"modules.dep lists {sorted(listed)}, i915's closure {sorted(names)}")
                 tt.expect(state.get("modules") == len(names),
                           f"banner counts {state.get('modules')} modules, modules.dep {len(names)}")
                 lsmod = q.command("cut -d' ' -f1 /proc/modules")
@@ -136,12 +143,13 @@ def run_main(t, kernel, initrd, state):
                 tt.expect(out == "rc=0", f"modprobe -r i915 left: {out!r}")
                 q.command("modprobe i915; echo rc=$?")
                 loaded = set(q.command("cut -d' ' -f1 /proc/modules").split())
-                tt.expect(loaded == names, f"modprobe i915 loaded {sorted(loaded)}, modules.dep "
-                          f"lists {sorted(names)}")
+                tt.expect(loaded == names, f"modprobe i915 loaded {sorted(loaded)}, its closure in "
+                          f"modules.dep is {sorted(names)}")
 
             t.check("QEMU i915: /init's banner, then i915-init's: loaded, bound no device",
                     banner)
-            t.check("QEMU i915: every module of modules.dep loaded, no unknown symbol, untainted",
+            t.check("QEMU i915: every module of i915's closure in modules.dep loaded (uinput and evdev "
+                    "listed, for later), no unknown symbol, untainted",
                     modules)
             t.check("QEMU i915: command-line parameters reach insmod; debugfs mounted", parameters)
             t.check("QEMU i915: ld.so finds every library of every intel-gpu-tools program",
