@@ -10,7 +10,7 @@ GCC_INCLUDE := $(shell gcc -print-file-name=include)
 # module has a short name; tests and benchmarks name the module they exercise in their file
 # name (tests/unit/test_<module>_*.c, bench/bench_<module>_*.c, tests/fuzz/fuzz_<module>_*.c)
 # and link only that module, so one module's work in progress never breaks another's tests.
-PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io vdisp
+PURE_MODULES := lib gtt sched igpu config core vmx vpci display vgpu vdev loader vgt io vdisp smp
 # Small pure helpers any room may use (the CRC-32); lib/ includes nothing of the project's.
 pure_dirs_lib    := lib
 pure_dirs_gtt    := gtt
@@ -51,6 +51,9 @@ pure_dirs_vgt    := vmm/vgpu/i915/vgt
 # The i915 guest's virtual DP monitor: the display registers i915 drives, the monitor's EDID,
 # DPCD and AUX channel, the pipe's vblank clock and the planes, the OpRegion/VBT (vgpu-i915.md).
 pure_dirs_vdisp  := vmm/vgpu/i915/display
+# What CPUs tell each other: the single-producer ring between two cores and the requests and
+# kicks to a vCPU's owner (lock-free, C11 atomics; host-tested across threads under TSan).
+pure_dirs_smp    := vmm/smp
 
 pure_srcs = $(filter-out $(pure_skip_$(1)),$(sort $(wildcard $(pure_srcs_$(1))) \
                    $(foreach d,$(pure_dirs_$(1)),$(shell find $(d) -name '*.c' 2>/dev/null))))

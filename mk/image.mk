@@ -11,11 +11,11 @@ IMAGE_ASFLAGS := $(INCS) -D__ASSEMBLER__
 # Hardware and hypervisor code (core's pure files are part of it), linked whole.  The other pure
 # modules are compiled freestanding into one archive each, so every one of them is proven to
 # build for the image and the link takes only the objects the hypervisor uses.
-IMAGE_ARCHIVE_MODULES := lib config gtt sched igpu vmx vpci display vgpu vdev loader vgt io vdisp
+IMAGE_ARCHIVE_MODULES := lib config gtt sched igpu vmx vpci display vgpu vdev loader vgt io vdisp smp
 IMAGE_SRCS := $(sort $(wildcard boot/*.S arch/x86/*.S vmm/*.S) \
                      $(filter-out boot/mb2_parse.c,$(wildcard boot/*.c)) \
                      $(wildcard arch/x86/*.c arch/x86/vmcs/*.c) $(call pure_srcs,core) \
-                     $(filter-out $(foreach m,vmx vpci display vgpu vdev loader vgt io vdisp,$(call pure_srcs,$(m))),$(shell find vmm -name '*.c')))
+                     $(filter-out $(foreach m,vmx vpci display vgpu vdev loader vgt io vdisp smp,$(call pure_srcs,$(m))),$(shell find vmm -name '*.c')))
 IMAGE_OBJS := $(patsubst %,$(I)/obj/%.o,$(IMAGE_SRCS))
 IMAGE_ARCHIVES := $(foreach m,$(IMAGE_ARCHIVE_MODULES),$(I)/lib$(m).a)
 define image_archive
