@@ -416,13 +416,24 @@ static uint64_t gm_alloc(unsigned g, unsigned pages, uint64_t *gpa_out)
 }
 
 /* Guest g's CPU writes 4 bytes at graphics address gm (through its own GGTT entry). */
+/* The guest's CPU writes its RAM (within one page): a page the vGPU write-protects exits first
+ * (the EPT violation the hypervisor hands to vgpu_table_write), then the write goes on. */
+static void guest_write(unsigned g, uint64_t gpa, const void *src, size_t len)
+{
+    if (g == 0 && prot_find(gpa & ~4095ull) >= 0) {
+        check(vgpu_table_write(V(0), gpa));
+        check(prot_find(gpa & ~4095ull) < 0); /* given back: the write goes on */
+    }
+    memcpy(gpa_ptr(g, gpa), src, len);
+}
+
 static void gm_wr(unsigned g, uint64_t gm, uint32_t v)
 {
     uint64_t pte = 0;
     gtt_guest_read(&m.gtt, g, (uint32_t)(gm >> 12), &pte);
     uint64_t gpa = (pte & GEN9_GGTT_PTE_ADDR_MASK) + (gm & 4095u);
     if (gpa + 4 <= RAM_BYTES)
-        memcpy(gpa_ptr(g, gpa), &v, 4);
+        guest_write(g, gpa, &v, 4);
 }
 
 static void fill(unsigned g, uint64_t table, uint64_t entry)
@@ -745,7 +756,7 @@ static void request(struct cursor *c)
             if (where & (1u << i)) { /* into a batch page instead */
                 uint64_t off = 4u * (take(c, 1) % 1024u);
                 if (H() == 0 && (where & 0x40u))
-                    memcpy(gpa_ptr(0, m.pp_batch + off), &dw[k], 4); /* its PPGTT batch page */
+                    guest_write(0, m.pp_batch + off, &dw[k], 4); /* its PPGTT batch page */
                 else
                     gm_wr(H(), q->batch + off, dw[k]);
             } else {
@@ -808,12 +819,8 @@ static void cpu_write(struct cursor *c)
     unsigned len = (k & 2u) ? 4096u : 8u;
     if (len == 4096u)
         gpa &= ~4095ull;
-    if (H() == 0 && prot_find(gpa & ~4095ull) >= 0) {
-        check(vgpu_table_write(V(0), gpa));
-        check(prot_find(gpa & ~4095ull) < 0); /* given back: the write goes on */
-    }
     for (unsigned i = 0; i < len; i += 8)
-        memcpy(gpa_ptr(H(), gpa + i), &v, 8);
+        guest_write(H(), gpa + i, &v, 8);
 }
 
 static void ggtt_entry(struct cursor *c)
