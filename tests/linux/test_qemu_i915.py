@@ -158,6 +158,24 @@ def run_main(t, kernel, initrd, state):
             t.check("QEMU i915: i915-colorblt refuses cleanly without a render node", colorblt)
             t.check("QEMU i915: busybox modprobe unloads and reloads i915 from modules.dep",
                     modprobe)
+
+            def touchscreen(tt):
+                # Weston's seat (display-kiosk): uinput and evdev loaded, udevd started, the
+                # virtual touchscreen tagged for libinput; stopped and made again, which a stale
+                # udev control socket would break.
+                for round in (1, 2):
+                    out = q.command("display-kiosk touch", 120)
+                    tt.expect(re.search(r"display-kiosk: touchscreen /sys/devices/virtual/input/input\d+ "
+                                        r"\(1024x768\), udev: ID_INPUT_TOUCHSCREEN=1$", out),
+                              f"round {round}: {out!r}")
+                    devices = q.command("cat /proc/bus/input/devices")
+                    tt.expect("Tessera virtual touchscreen" in devices, f"round {round}: {devices!r}")
+                    out = q.command("display-kiosk stop", 120)
+                    tt.expect(out.endswith("display-kiosk: stopped"), f"round {round} stop: {out!r}")
+                    tt.expect("Tessera" not in q.command("cat /proc/bus/input/devices"),
+                              f"round {round}: the touchscreen outlived stop")
+            t.check("QEMU i915: display-kiosk's touchscreen for Weston's seat (uinput, evdev, udevd "
+                    "tagging it a touchscreen), twice, and gone after stop", touchscreen)
         finally:
             q.close()
             keep_log(q, "linux-test-i915-serial.log")
