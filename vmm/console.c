@@ -2,6 +2,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
+#include "arch/x86/spinlock.h"
 #include "arch/x86/uart.h"
 
 #include <string.h>
@@ -9,6 +10,7 @@
 static bool have_uart;
 static char tx[CONSOLE_TX_BYTES];
 static size_t tx_head, tx_tail; /* bytes ever queued / ever sent */
+static struct spinlock tx_lock; /* the ring, between CPUs */
 
 bool console_init(void)
 {
@@ -16,16 +18,19 @@ bool console_init(void)
     return have_uart;
 }
 
-/* The ring is shared with the tick's interrupt handler: touch it with interrupts off. */
+/* The ring is shared with the tick's interrupt handler and with the other CPUs: touch it with
+ * interrupts off and the lock held. */
 static uint64_t irq_save(void)
 {
     uint64_t flags = read_rflags();
     irq_disable();
+    spin_lock(&tx_lock);
     return flags;
 }
 
 static void irq_restore(uint64_t flags)
 {
+    spin_unlock(&tx_lock);
     if (flags & RFLAGS_IF)
         irq_enable();
 }
@@ -38,13 +43,13 @@ static void drain(void)
         uart_put_nowait(COM1_PORT, tx[tx_tail++ % CONSOLE_TX_BYTES]);
 }
 
+/* From the tick's interrupt handler: a CPU writing now drains the ring itself. */
 void console_tx_poll(void)
 {
-    if (!have_uart)
+    if (!have_uart || !spin_trylock(&tx_lock))
         return;
-    uint64_t f = irq_save();
     drain();
-    irq_restore(f);
+    spin_unlock(&tx_lock);
 }
 
 static void queue(char c)

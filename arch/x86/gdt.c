@@ -1,5 +1,6 @@
 #include "arch/x86/gdt.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define IST_STACK_SIZE 8192
@@ -58,11 +59,14 @@ void gdt_load(struct gdt_cpu *c, const uint64_t ist_top[IST_STACKS])
                      : "rax", "memory");
 }
 
+/* Every CPU's GDT is the first member of its struct gdt_cpu: GDTR names both tables. */
 uint64_t gdt_base(void)
 {
-    return (uint64_t)(uintptr_t)boot_cpu.gdt;
+    struct descriptor_ptr ptr;
+    __asm__ volatile("sgdt %0" : "=m"(ptr));
+    return ptr.base;
 }
 uint64_t tss_base(void)
 {
-    return (uint64_t)(uintptr_t)&boot_cpu.tss;
+    return gdt_base() + offsetof(struct gdt_cpu, tss);
 }

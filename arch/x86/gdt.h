@@ -52,7 +52,7 @@ void gdt_init(void);
 /* Fills `c` with a TSS whose IST slots are `ist_top` (IST_STACKS stack tops) and loads it on
  * this CPU: GDT, segment registers, task register. */
 void gdt_load(struct gdt_cpu *c, const uint64_t ist_top[IST_STACKS]);
-/* The boot CPU's GDT and TSS: the host state of every VM exit. */
+/* The GDT and TSS of the CPU this runs on: the host state of the VM exits of a vCPU it owns. */
 uint64_t gdt_base(void);
 uint64_t tss_base(void);
 #endif

@@ -4,6 +4,9 @@
 #include "arch/x86/regs.h"
 
 static volatile uint32_t *regs;
+static uint32_t tick_count; /* the boot CPU's calibrated initial count for one period */
+
+static bool x2apic_mode(void);
 
 static uint32_t rd(uint32_t off)
 {
@@ -40,8 +43,19 @@ bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_
     if (per_period == 0)
         per_period = 1;
 
+    tick_count = (uint32_t)per_period;
     wr(LAPIC_LVT_TIMER, LAPIC_LVT_PERIODIC | vector);
-    wr(LAPIC_TIMER_INITIAL, (uint32_t)per_period);
+    wr(LAPIC_TIMER_INITIAL, tick_count);
+    return true;
+}
+
+bool lapic_timer_start_here(uint8_t vector)
+{
+    if (!regs || !tick_count || x2apic_mode())
+        return false;
+    wr(LAPIC_TIMER_DIVIDE, LAPIC_DIVIDE_BY_16);
+    wr(LAPIC_LVT_TIMER, LAPIC_LVT_PERIODIC | vector);
+    wr(LAPIC_TIMER_INITIAL, tick_count);
     return true;
 }
 

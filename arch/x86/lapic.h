@@ -12,6 +12,10 @@
  * against the TSC.  False when the CPU has no LAPIC. */
 bool lapic_timer_start(uint8_t vector, uint8_t spurious_vector, uint32_t period_us,
                        uint64_t tsc_hz);
+/* The same periodic timer on the CPU this runs on (an AP), at the rate lapic_timer_start
+ * calibrated on the boot CPU: every LAPIC's timer counts the same bus clock (SDM Vol. 3A
+ * §11.5.4).  False before that calibration or in x2APIC mode. */
+bool lapic_timer_start_here(uint8_t vector);
 void lapic_eoi(void);
 /* Software-enables the LAPIC of the CPU this runs on (SVR, SDM Vol. 3A §11.4.7.2: after INIT an
  * AP's is disabled and takes no fixed interrupt), in xAPIC mode at the address the boot CPU

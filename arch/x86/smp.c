@@ -22,17 +22,37 @@ static volatile unsigned ap_booting;
 
 static struct cpu cpus[SMP_MAX_CPUS];
 static unsigned n_cpus;
+static void (*lost_hook)(unsigned index);
+
+void smp_set_lost_hook(void (*hook)(unsigned index))
+{
+    lost_hook = hook;
+}
+
+/* Runs the call in this AP's mailbox, if one is waiting. */
+static void run_mailbox(struct cpu *c)
+{
+    unsigned seq = __atomic_load_n(&c->call_seq, __ATOMIC_ACQUIRE);
+    if (seq != c->done_seq) {
+        c->call_fn(c->call_arg);
+        __atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
+    }
+}
 
 /* A parked AP: halted with interrupts on, it takes only the wake IPI (its LAPIC timer is off and
- * the 8259s are masked); after each interrupt it runs what its mailbox holds. */
+ * the 8259s are masked); after each interrupt it runs what its mailbox holds.  Given a loop
+ * (smp_run), it runs that instead, for good. */
 __attribute__((noreturn)) static void ap_idle(struct cpu *c)
 {
     for (;;) {
         irq_disable();
         unsigned seq = __atomic_load_n(&c->call_seq, __ATOMIC_ACQUIRE);
+        void (*loop)(void *) = __atomic_load_n(&c->loop_fn, __ATOMIC_ACQUIRE);
         if (seq != c->done_seq) {
-            c->call_fn(c->call_arg);
-            __atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
+            run_mailbox(c);
+        } else if (loop) {
+            irq_enable();
+            loop(c->loop_arg);
         } else {
             irq_enable_and_halt();
         }
@@ -53,8 +73,7 @@ void ap_main(void)
     cpu_halt_forever();
 }
 
-/* The CPU this runs on, by its LAPIC ID; 0 for the boot CPU (and before the APs are known). */
-static unsigned this_cpu(void)
+unsigned smp_this_cpu(void)
 {
     uint32_t id = n_cpus > 1 ? lapic_id() : cpus[0].apic_id;
     for (unsigned i = 1; i < n_cpus; i++)
@@ -72,6 +91,8 @@ __attribute__((noreturn)) static void ap_lost(unsigned index, const char *why)
     c->wakeable = false;
     __atomic_store_n(&c->state, CPU_LOST, __ATOMIC_RELEASE);
     irq_disable();
+    if (lost_hook)
+        lost_hook(index);
     cpu_halt_forever();
 }
 
@@ -113,6 +134,8 @@ const char *smp_state_name(enum cpu_state state)
         return "starting";
     case CPU_PARKED:
         return "parked";
+    case CPU_RUNNING:
+        return "running";
     case CPU_FAILED:
         return "did not start";
     case CPU_LOST:
@@ -312,13 +335,23 @@ void smp_start(const struct boot_info *bi, struct page_alloc *pa, uint64_t mappe
             out->failed++;
         }
     }
-    trap_set_cpu_hooks(this_cpu, ap_lost);
+    trap_set_cpu_hooks(smp_this_cpu, ap_lost);
+}
+
+/* An AP that takes calls: parked, or running its loop (which looks at its mailbox). */
+static struct cpu *callable(unsigned index)
+{
+    struct cpu *c = index > 0 && index < n_cpus ? &cpus[index] : NULL;
+    if (!c || !c->wakeable)
+        return NULL;
+    enum cpu_state st = smp_state(c);
+    return st == CPU_PARKED || st == CPU_RUNNING ? c : NULL;
 }
 
 bool smp_call(unsigned index, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
 {
-    struct cpu *c = index > 0 && index < n_cpus ? &cpus[index] : NULL;
-    if (!c || smp_state(c) != CPU_PARKED || !c->wakeable)
+    struct cpu *c = callable(index);
+    if (!c)
         return false;
     c->call_fn = fn;
     c->call_arg = arg;
@@ -350,9 +383,35 @@ static void invalid_opcode(void *arg)
 
 bool smp_fault(unsigned index)
 {
-    const struct cpu *c = index > 0 && index < n_cpus ? &cpus[index] : NULL;
-    if (!c || smp_state(c) != CPU_PARKED || !c->wakeable)
+    if (!callable(index))
         return false;
     smp_call(index, invalid_opcode, NULL, SMP_CALL_WAIT_US);
     return true;
+}
+
+bool smp_run(unsigned index, void (*loop)(void *arg), void *arg)
+{
+    struct cpu *c = index > 0 && index < n_cpus ? &cpus[index] : NULL;
+    if (!c || !c->wakeable || smp_state(c) != CPU_PARKED)
+        return false;
+    c->loop_arg = arg;
+    __atomic_store_n(&c->state, CPU_RUNNING, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->loop_fn, loop, __ATOMIC_RELEASE);
+    smp_kick(index);
+    return true;
+}
+
+void smp_poll_mailbox(void)
+{
+    unsigned i = smp_this_cpu();
+    if (i > 0)
+        run_mailbox(&cpus[i]);
+}
+
+void smp_kick(unsigned index)
+{
+    if (index > 0 && index < n_cpus && cpus[index].wakeable)
+        lapic_send_ipi(cpus[index].apic_id, LAPIC_ICR_FIXED | VEC_SMP_WAKE);
+    else if (index == 0 && n_cpus > 1)
+        lapic_send_ipi(cpus[0].apic_id, LAPIC_ICR_FIXED | VEC_SMP_WAKE);
 }

@@ -1,8 +1,8 @@
 /* The application processors (APs): found in the ACPI MADT, started with INIT-SIPI-SIPI
  * (SDM Vol. 3A §9.4.4 "MP Initialization Example", §11.6.1), brought to long mode on the boot
  * CPU's page tables with their own stack, GDT, TSS and IST stacks, and parked: halted, woken
- * only by an IPI on VEC_SMP_WAKE to run what the boot CPU put in its mailbox (smp_call).  Only
- * the boot CPU runs the hypervisor's loop and the guests. */
+ * only by an IPI on VEC_SMP_WAKE to run what the boot CPU put in its mailbox (smp_call), until
+ * the boot CPU gives it a loop of its own to run (smp_run: the vCPUs placed there). */
 #ifndef TESSERA_ARCH_X86_SMP_H
 #define TESSERA_ARCH_X86_SMP_H
 
@@ -32,6 +32,7 @@ enum cpu_state {
     CPU_BOOT,        /* the boot CPU */
     CPU_STARTING,    /* INIT-SIPI-SIPI sent, not answered yet */
     CPU_PARKED,      /* in long mode on its own stack, halted until the wake IPI */
+    CPU_RUNNING,     /* running the loop smp_run gave it; it still takes calls */
     CPU_FAILED,      /* did not start: see `why` */
     CPU_LOST,        /* out of service after it started: an exception on it, or a call it did
                         not answer (see `why`); halted until a reboot */
@@ -55,6 +56,8 @@ struct cpu {
     void (*call_fn)(void *arg);
     void *call_arg;
     unsigned call_seq, done_seq;
+    void (*loop_fn)(void *arg); /* smp_run: what it runs for good */
+    void *loop_arg;
     bool lost_said; /* CPU_LOST: the boot CPU has logged it (smp_poll_lost) */
 };
 
@@ -88,6 +91,18 @@ void smp_poll_lost(void (*say)(unsigned index, const char *why));
  * would: the check of the fault path (`cpus fault`).  False if it cannot take a call; once it
  * has, the AP is out of service until a reboot. */
 bool smp_fault(unsigned index);
+
+/* Gives parked AP `index` a loop to run for good instead of idling (it must call
+ * smp_poll_mailbox() often, so that smp_call still reaches it).  False if it is not parked. */
+bool smp_run(unsigned index, void (*loop)(void *arg), void *arg);
+/* On an AP running a loop: runs the call waiting in its mailbox, if any. */
+void smp_poll_mailbox(void);
+/* Sends CPU `index` the wake IPI: a guest it runs exits, its idle halt ends. */
+void smp_kick(unsigned index);
+/* Called on an AP that is being lost, before it halts (the caller releases what it holds). */
+void smp_set_lost_hook(void (*hook)(unsigned index));
+/* The CPU this runs on, by its LAPIC ID; 0 for the boot CPU (and before the APs are known). */
+unsigned smp_this_cpu(void);
 
 unsigned smp_count(void);
 const struct cpu *smp_cpu(unsigned index);

@@ -56,6 +56,18 @@ bool timer_init(void)
     return lapic_timer_start(VEC_TIMER, VEC_SPURIOUS, 1000000 / TIMER_TICK_HZ, tsc_hz);
 }
 
+/* An AP's tick only wakes it: the clock is the TSC, and the boot CPU's tick does the rest. */
+static void ap_tick(struct trap_frame *f)
+{
+    lapic_eoi();
+}
+
+bool timer_start_here(void)
+{
+    irq_register(VEC_AP_TICK, ap_tick);
+    return lapic_timer_start_here(VEC_AP_TICK);
+}
+
 uint64_t timer_tsc_hz(void)
 {
     return tsc_hz;

@@ -10,6 +10,8 @@
 /* Calibrates the TSC (CPUID leaf 15h when it names the crystal, else the PIT) and starts the
  * tick.  Returns false when no tick could be started (no LAPIC): time still works. */
 bool timer_init(void);
+/* On an AP: the same tick, so that its idle halt ends at least every 1/TIMER_TICK_HZ s. */
+bool timer_start_here(void);
 uint64_t timer_tsc_hz(void);
 const char *timer_tsc_source(void);
 uint64_t timer_uptime_us(void);

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* arch/x86/isr.S has an entry for the interrupt vectors 32 to 49 and 255, by number. */
-_Static_assert(VEC_TIMER == 48 && VEC_SMP_WAKE == 49 && VEC_SPURIOUS == 255,
+/* arch/x86/isr.S has an entry for the interrupt vectors 32 to 50 and 255, by number. */
+_Static_assert(VEC_TIMER == 48 && VEC_SMP_WAKE == 49 && VEC_AP_TICK == 50 && VEC_SPURIOUS == 255,
                "a vector without an entry in arch/x86/isr.S");
 
 struct idt_gate {

@@ -17,8 +17,11 @@
 #define VEC_EXCEPTIONS      32
 #define VEC_LEGACY_PIC_BASE 0x20 /* the masked 8259s are moved here, away from exceptions */
 #define VEC_TIMER           0x30
-#define VEC_SMP_WAKE        0x31 /* an IPI that wakes a parked AP to look at its mailbox */
-#define VEC_SPURIOUS        0xFF
+/* VEC_SMP_WAKE: an IPI that wakes an AP to look at its mailbox, or kicks a CPU out of its guest
+ * or its idle halt.  VEC_AP_TICK: an AP's own periodic tick, which ends its idle halt. */
+#define VEC_SMP_WAKE 0x31
+#define VEC_AP_TICK  0x32
+#define VEC_SPURIOUS 0xFF
 
 /* Saved by arch/x86/isr.S, in this order from the lowest address. */
 struct trap_frame {

@@ -45,6 +45,13 @@ int vmptrld(uint64_t vmcs_phys)
     return VMX_STATUS(cf, zf);
 }
 
+uint64_t vmptrst(void)
+{
+    uint64_t phys;
+    __asm__ volatile("vmptrst %0" : "=m"(phys) : : "memory");
+    return phys;
+}
+
 int vmwrite(uint32_t field, uint64_t value)
 {
     uint8_t cf, zf;

@@ -23,6 +23,9 @@ int vmxon(uint64_t region_phys);
 int vmxoff(void);
 int vmclear(uint64_t vmcs_phys);
 int vmptrld(uint64_t vmcs_phys);
+/* The current VMCS's address, VMX_NO_VMCS when there is none (SDM §31.3, VMPTRST). */
+uint64_t vmptrst(void);
+#define VMX_NO_VMCS 0xFFFFFFFFFFFFFFFFULL
 int vmwrite(uint32_t field, uint64_t value);
 /* VMREAD of a field the current VMCS has; 0 (and a logged error) if the read fails. */
 uint64_t vmread(uint32_t field);
