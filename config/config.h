@@ -61,6 +61,7 @@
 #define CFG_APERTURE_MIN_MIB      64u
 #define CFG_APERTURE_MAX_MIB      4096u
 #define CFG_MAX_SHARE_MAX         TESSERA_MAX_GUESTS
+#define CFG_CPU_INDEX_MAX         63u /* CPUs are numbered as the shell's `cpus` lists them */
 
 /* Defaults for optional properties. */
 #define CFG_DEFAULT_RESERVED_MIB      64u
@@ -136,6 +137,8 @@ struct cfg_guest {
     uint32_t display_width_px; /* the monitor's preferred mode, default the tile's size */
     uint32_t display_height_px;
     uint32_t display_hz; /* its refresh, default CFG_DISPLAY_DEFAULT_HZ */
+    uint32_t cpu;        /* property `cpus`: the CPU its vCPU runs on (0, the boot CPU, if not
+                          * given); folded at boot onto the CPUs the appliance has */
 };
 
 struct cfg_appliance {

@@ -29,7 +29,9 @@ int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
     if (!c || id >= c->n_guests || id >= TESSERA_MAX_GUESTS)
         return snprintf(buf, len, "guest %u: no such guest", id);
     const struct cfg_guest *g = &c->guest[id];
-    char linux_part[CFG_IMAGE_MAX + 112] = "", fences[40] = "", display[48] = "";
+    char linux_part[CFG_IMAGE_MAX + 112] = "", fences[40] = "", display[48] = "", cpu[24] = "";
+    if (g->cpu)
+        snprintf(cpu, sizeof cpu, ", cpu %u", g->cpu);
     if (g->vgpu_display == CFG_DISPLAY_DP)
         snprintf(display, sizeof display, ", display dp %ux%u@%u", g->display_width_px,
                  g->display_height_px, g->display_hz);
@@ -41,10 +43,10 @@ int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
         snprintf(fences, sizeof fences, ", fence pool %u KiB", g->fence_pool_kib);
     return snprintf(buf, len,
                     "guest %u %s: %simage %s%s, RAM %u MiB, GM low %u + high %u MiB%s, weight %u, "
-                    "tile %u,%u %ux%u, console %s, autostart %s%s%s%s",
+                    "tile %u,%u %ux%u%s, console %s, autostart %s%s%s%s",
                     id, g->name, g->kind == CFG_GUEST_LINUX ? "linux " : "", g->image, linux_part,
                     g->ram_mib, g->low_gm_mib, g->high_gm_mib, fences, g->weight, g->tile.x,
-                    g->tile.y, g->tile.width, g->tile.height, g->console ? "on" : "off",
+                    g->tile.y, g->tile.width, g->tile.height, cpu, g->console ? "on" : "off",
                     g->autostart ? "on" : "off", g->cmdline[0] ? ", cmdline \"" : "", g->cmdline,
                     g->cmdline[0] ? "\"" : "");
 }

@@ -165,6 +165,9 @@ static const struct cfg_prop guest_props[] = {
     [GUEST_DISPLAY_HZ] = U32("display-hz", false, EDID_MIN_HZ, EDID_MAX_HZ, 0,
                              "the virtual monitor's refresh rate in Hz", struct cfg_guest,
                              display_hz),
+    U32("cpus", false, 0, CFG_CPU_INDEX_MAX, 0,
+        "the CPU the guest's vCPU runs on, as `cpus` numbers them; one vCPU per guest for now",
+        struct cfg_guest, cpu),
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))

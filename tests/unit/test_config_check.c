@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config/config.h"
 #include "test_config_fixture.h"
@@ -169,6 +170,30 @@ static void test_rejects_number_of_wrong_size(void **state)
     t = t_base(2);
     t_cells(t, "appliance", "ram-mib", 2, 0, 1024, 0, 0); /* a 64-bit value */
     REJECT(t, "/appliance: ram-mib: expected one 32-bit cell", "got 8 bytes");
+}
+
+/* `cpus`: the CPU a guest's vCPU runs on, any index up to 63 (folded at boot onto the CPUs the
+ * appliance has); one per guest, named in the summary when not the boot CPU. */
+static void test_cpus_names_one_cpu(void **state)
+{
+    (void)state;
+    struct t_cfg *t = t_base(2);
+    t_u32(t, "guests/kiosk1", "cpus", 3);
+    accept(t);
+    assert_int_equal(t_out.guest[0].cpu, 0);
+    assert_int_equal(t_out.guest[1].cpu, 3);
+    char line[400];
+    cfg_guest_summary(&t_out, 1, line, sizeof line);
+    assert_non_null(strstr(line, "tile 512,0 512x384, cpu 3, console"));
+    cfg_guest_summary(&t_out, 0, line, sizeof line);
+    assert_null(strstr(line, "cpu"));
+    t = t_base(2);
+    t_u32(t, "guests/kiosk1", "cpus", 64);
+    REJECT(t, "/guests/kiosk1: cpus: expected 0..63", "got 64");
+    t = t_base(2);
+    t_cells(t, "guests/kiosk0", "cpus", 2, 1, 2, 0, 0);
+    REJECT(t, "/guests/kiosk0: cpus: expected one 32-bit cell", "one vCPU per guest for now",
+           "got 8 bytes");
 }
 
 static void test_rejects_tile_of_wrong_size(void **state)
@@ -592,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_rejects_overlapping_tiles),
         cmocka_unit_test(test_rejects_tile_outside_the_wall),
         cmocka_unit_test(test_rejects_tiny_tile),
+        cmocka_unit_test(test_cpus_names_one_cpu),
         cmocka_unit_test(test_rejects_unknown_property_with_a_suggestion),
         cmocka_unit_test(test_rejects_unknown_property_listing_the_known_ones),
         cmocka_unit_test(test_rejects_unknown_node),
