@@ -13,6 +13,7 @@
 #include "vmm/board/board.h"
 #include "vmm/config_boot.h"
 #include "vmm/console.h"
+#include "vmm/hv_lock.h"
 #include "vmm/vgpu/host/gpu.h"
 #include "vmm/libc_glue.h"
 #include "vmm/loader/loaders.h"
@@ -20,6 +21,7 @@
 #include "vmm/platform.h"
 #include "vmm/shell/shell.h"
 #include "vmm/vcpu/vcpu.h"
+#include "vmm/vcpu/run_queue.h"
 #include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
@@ -130,7 +132,7 @@ static void vmx_on_aps(void)
         log_info("vmx: on in %u of %u application processors", on, tried);
 }
 
-/* The application processors: started and parked; only this CPU runs the loop below. */
+/* The application processors: started and parked, until guests are placed on them. */
 static void smp_init(void)
 {
     struct smp_summary s;
@@ -151,9 +153,29 @@ static void smp_init(void)
                  s.listed, s.parked, s.failed, (unsigned long long)(s.max_start_ns / 1000));
 }
 
+/* The guests on a lost CPU stop with it; the others go on. */
 static void say_cpu_lost(unsigned index, const char *why)
 {
     log_error("smp: CPU %u is out of service: %s; the others go on", index, why);
+    unsigned ids[RQ_MAX];
+    unsigned n = vcpu_cpu_guests(index, ids, RQ_MAX);
+    for (unsigned i = 0; i < n && i < RQ_MAX; i++) {
+        struct vm *vm = vm_get(ids[i]);
+        if (vm->state == VM_RUNNING)
+            vm_stop(vm, VM_CRASHED, "its CPU %u was lost: %s", index, why);
+    }
+}
+
+/* Bit k: CPU k can run guests (in VMX operation; the boot CPU always is once guests run). */
+static uint64_t guest_cpus(void)
+{
+    uint64_t usable = 1;
+    for (unsigned i = 1; i < smp_count() && i < 64; i++) {
+        const struct vmx_cpu *v = vmx_cpu_state(i);
+        if (smp_state(smp_cpu(i)) == CPU_PARKED && v && v->on)
+            usable |= 1ULL << i;
+    }
+    return usable;
 }
 
 static bool gpu_poll(void)
@@ -195,6 +217,8 @@ void kmain(uint32_t magic, uint64_t info)
              (unsigned long long)(platform.pages.free_pages * PAGE_SIZE >> 20));
     log_info("pci: %u functions", pci_scan());
     smp_init();
+    /* From here the boot CPU holds the hypervisor lock but in its guests and its idle halt. */
+    hv_lock();
 
     bool config_ok = config_boot(&platform.boot);
     if (config_ok)
@@ -218,8 +242,10 @@ void kmain(uint32_t magic, uint64_t info)
     }
     if (config_ok && !(guests && vgpu_host_init(&active_config.cfg)))
         wall_init(&active_config.cfg, NULL); /* the wall shows "no signal" tiles */
-    if (guests)
+    if (guests) {
+        vcpu_place_all(guest_cpus());
         vm_autostart_all();
+    }
 
     platform.boot_done_us = timer_uptime_us();
     log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",
@@ -230,13 +256,14 @@ void kmain(uint32_t magic, uint64_t info)
         shell_poll();
         smp_poll_lost(say_cpu_lost);
         log_poll();
+        hv_lock_yield(); /* the other CPUs' exits between the boot CPU's chores */
         /* The GPU (the model, on emulators) and the vCPUs share the CPU: a few ms of rendering
          * per round of guest slices. */
         bool gpu_busy = vgpu_host_poll(GPU_POLL_US);
         if (vcpu_run_round() || gpu_busy)
             continue; /* some guest or the GPU wanted more CPU: next round at once */
         if (ticking)
-            irq_enable_and_halt(); /* sleep until the next tick or interrupt */
+            vcpu_idle(); /* sleep until the next tick or interrupt */
         else
             cpu_pause();
     }

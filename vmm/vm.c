@@ -158,6 +158,8 @@ void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...)
     vsnprintf(vm->reason, sizeof vm->reason, fmt, ap);
     va_end(ap);
     bool was_running = vm->state == VM_RUNNING;
+    if (cpu && vm->vcpu)
+        cpu->hold(vm);
     vm->state = state;
     if (was_running)
         life_end(vm);
@@ -165,6 +167,12 @@ void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...)
         log_info("guest %u (%s): stopped: %s", vm->id, vm->cfg->name, vm->reason);
     else
         log_warn("guest %u (%s): %s: %s", vm->id, vm->cfg->name, vm_state_name(state), vm->reason);
+}
+
+void vm_ept_flush(struct vm *vm)
+{
+    if (cpu && vm->vcpu && vm->ept_ready)
+        cpu->ept_flush(vm);
 }
 
 /* EPT tables come from the page allocator, zeroed; the hypervisor's memory is identity mapped. */
@@ -239,6 +247,8 @@ bool vm_start(struct vm *vm)
         vm_stop(vm, VM_FAILED, "no loader for %s guests", cfg_guest_kind_name(vm->cfg->kind));
         return false;
     }
+    if (vm->vcpu)
+        cpu->hold(vm);
     if (vm->state == VM_RUNNING)
         life_end(vm); /* a restart: the running life ends here */
     vm->boot_count++;

@@ -47,6 +47,12 @@ struct vm_cpu_ops {
     bool (*create)(struct vm *vm);
     /* Every start, once the image is loaded: the vCPU at reset, entering at vm->boot. */
     bool (*start)(struct vm *vm);
+    /* With the hypervisor lock held: the vCPU is out of the guest, and stays out until the lock
+     * is let go (its CPU may be another one).  Before the guest's memory or devices change
+     * under it: a stop, a restart. */
+    void (*hold)(struct vm *vm);
+    /* The guest's EPT changed: no CPU keeps a translation from before it once this returns. */
+    void (*ept_flush)(struct vm *vm);
 };
 
 /* A device on a guest's board, registered with vm_add_device.  Every hook may be NULL. */
@@ -155,6 +161,9 @@ bool vm_add_device(struct vm *vm, const struct vm_device *d);
  * delivered (the guest is not running, or the message is not one its APIC takes: the first such
  * refusal per start is logged with the reason).  A halted vCPU wakes at the next round. */
 bool vm_deliver_msi(struct vm *vm, uint64_t addr, uint32_t data);
+
+/* After changing a running guest's EPT (vm_cpu_ops.ept_flush). */
+void vm_ept_flush(struct vm *vm);
 
 /* Guest-physical to host pointer for [gpa, gpa + len) inside guest RAM, else NULL. */
 void *vm_gpa_ptr(const struct vm *vm, uint64_t gpa, uint64_t len);

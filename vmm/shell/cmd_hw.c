@@ -7,6 +7,10 @@
 #include "vmm/libc_glue.h"
 #include "vmm/platform.h"
 #include "vmm/shell/args.h"
+#include "arch/x86/timer.h"
+#include "vmm/vcpu/run_queue.h"
+#include "vmm/vcpu/vcpu.h"
+#include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vcpu/vmx_setup.h"
 #include "vmm/vm.h"
 
@@ -103,6 +107,26 @@ static enum shell_status cpus_fault(const char *arg)
     return st == CPU_LOST ? SHELL_OK : SHELL_FAILED;
 }
 
+/* "guests kiosk0 kiosk2 (n% of its time)" for the guests placed on CPU `cpu`, with their share of its time
+ * since boot. */
+static bool print_guests(unsigned cpu)
+{
+    unsigned ids[RQ_MAX];
+    unsigned n = vcpu_cpu_guests(cpu, ids, RQ_MAX);
+    if (!n)
+        return false;
+    uint64_t run_ns = 0;
+    printf("guests");
+    for (unsigned k = 0; k < n && k < RQ_MAX; k++) {
+        const struct vm *vm = vm_get(ids[k]);
+        printf(" %s", vm->cfg->name);
+        run_ns += vm->vcpu ? vm->vcpu->run_ns : 0;
+    }
+    uint64_t up_ns = timer_now_ns();
+    printf(" (%llu%% of its time)", (unsigned long long)(up_ns ? run_ns * 100 / up_ns : 0));
+    return true;
+}
+
 enum shell_status cmd_cpus(int argc, char **argv)
 {
     if (argc > 1) {
@@ -115,14 +139,16 @@ enum shell_status cmd_cpus(int argc, char **argv)
         const struct cpu *c = smp_cpu(i);
         enum cpu_state st = smp_state(c);
         printf("%3u  %7u  %-13s  ", i, c->apic_id, smp_state_name(st));
+        if ((st == CPU_BOOT || st == CPU_RUNNING) && print_guests(i) && st == CPU_BOOT)
+            printf(", ");
         if (st == CPU_BOOT)
-            printf("guests, render loop, shell");
+            printf("render loop, shell");
         else if (st == CPU_PARKED)
             printf("parked (started in %llu us, %u STARTUP IPI%s)",
                    (unsigned long long)(c->start_ns / 1000), c->sipis, c->sipis == 1 ? "" : "s");
         else if (st == CPU_FAILED || st == CPU_LOST)
             printf("nothing: %s", c->why);
-        else
+        else if (st != CPU_RUNNING)
             printf("nothing");
         /* VMX operation, once the boot CPU tried it (vmm/vcpu/vmx_setup.h). */
         const struct vmx_cpu *v = vmx_cpu_state(i);

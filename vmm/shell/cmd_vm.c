@@ -149,6 +149,7 @@ static bool console_input(unsigned char c, void *ctx)
         return false;
     }
     vuart_push_input(&vm->uart, c);
+    vcpu_kick(vm); /* its CPU may be another one, idle */
     return true;
 }
 
@@ -173,38 +174,78 @@ enum shell_status cmd_console(int argc, char **argv)
     return SHELL_OK;
 }
 
+/* The VMCS fields `vcpu` shows, read where the VMCS may be loaded: on the vCPU's own CPU. */
+enum {
+    VIEW_RIP,
+    VIEW_RSP,
+    VIEW_RFLAGS,
+    VIEW_CR0,
+    VIEW_CR3,
+    VIEW_CR4,
+    VIEW_EFER,
+    VIEW_EXIT_REASON,
+    VIEW_EXIT_QUALIFICATION,
+    VIEW_EPTP,
+    VIEW_FIELDS
+};
+static const uint32_t view_field[VIEW_FIELDS] = {
+    [VIEW_RIP] = VMCS_GUEST_RIP,
+    [VIEW_RSP] = VMCS_GUEST_RSP,
+    [VIEW_RFLAGS] = VMCS_GUEST_RFLAGS,
+    [VIEW_CR0] = VMCS_GUEST_CR0,
+    [VIEW_CR3] = VMCS_GUEST_CR3,
+    [VIEW_CR4] = VMCS_GUEST_CR4,
+    [VIEW_EFER] = VMCS_GUEST_IA32_EFER,
+    [VIEW_EXIT_REASON] = VMCS_EXIT_REASON,
+    [VIEW_EXIT_QUALIFICATION] = VMCS_EXIT_QUALIFICATION,
+    [VIEW_EPTP] = VMCS_EPT_POINTER,
+};
+struct vmcs_view {
+    uint64_t vmcs_phys;
+    bool ok;
+    uint64_t value[VIEW_FIELDS];
+};
+
+static void read_vmcs(void *arg)
+{
+    struct vmcs_view *v = arg;
+    v->ok = vmptrld(v->vmcs_phys) == VMX_OK;
+    for (unsigned i = 0; v->ok && i < VIEW_FIELDS; i++)
+        v->value[i] = vmread(view_field[i]);
+}
+
 enum shell_status cmd_vcpu(int argc, char **argv)
 {
     struct vm *vm = lookup(argv[1]);
     if (!vm)
         return SHELL_FAILED;
-    if (!cpu_of(vm)->vmcs_phys || vmptrld(cpu_of(vm)->vmcs_phys) != VMX_OK) {
-        shell_error("guest %u (%s) has no VMCS yet", vm->id, vm->cfg->name);
+    struct vmcs_view v = { cpu_of(vm)->vmcs_phys, false, { 0 } };
+    if (!v.vmcs_phys || !vcpu_on_owner(vm, read_vmcs, &v) || !v.ok) {
+        shell_error("guest %u (%s) has no VMCS yet%s", vm->id, vm->cfg->name,
+                    v.vmcs_phys ? " (or its CPU did not answer)" : "");
         return SHELL_FAILED;
     }
     const uint64_t *g = cpu_of(vm)->gprs.gpr;
     static const char *const names[GPR_COUNT] = { "RAX", "RCX", "RDX", "RBX", "RSP", "RBP",
                                                   "RSI", "RDI", "R8 ", "R9 ", "R10", "R11",
                                                   "R12", "R13", "R14", "R15" };
-    printf("guest %u (%s): %s, %llu exits, last %s\n", vm->id, vm->cfg->name,
-           vm_state_name(vm->state), (unsigned long long)cpu_of(vm)->exits,
+    printf("guest %u (%s): %s on CPU %u, %llu exits, last %s\n", vm->id, vm->cfg->name,
+           vm_state_name(vm->state), cpu_of(vm)->pcpu, (unsigned long long)cpu_of(vm)->exits,
            cpu_of(vm)->exits ? vmx_exit_reason_name(cpu_of(vm)->last_exit) : "-");
-    printf("RIP=%016llx RSP=%016llx RFLAGS=%016llx\n", (unsigned long long)vmread(VMCS_GUEST_RIP),
-           (unsigned long long)vmread(VMCS_GUEST_RSP),
-           (unsigned long long)vmread(VMCS_GUEST_RFLAGS));
+    printf("RIP=%016llx RSP=%016llx RFLAGS=%016llx\n", (unsigned long long)v.value[VIEW_RIP],
+           (unsigned long long)v.value[VIEW_RSP], (unsigned long long)v.value[VIEW_RFLAGS]);
     for (unsigned i = 0; i < GPR_COUNT; i++) {
         if (i == GPR_RSP)
             continue;
         printf("%s=%016llx%s", names[i], (unsigned long long)g[i], (i % 4 == 3) ? "\n" : " ");
     }
     printf("CR0=%016llx CR3=%016llx CR4=%016llx EFER=%016llx\n",
-           (unsigned long long)vmread(VMCS_GUEST_CR0), (unsigned long long)vmread(VMCS_GUEST_CR3),
-           (unsigned long long)vmread(VMCS_GUEST_CR4),
-           (unsigned long long)vmread(VMCS_GUEST_IA32_EFER));
+           (unsigned long long)v.value[VIEW_CR0], (unsigned long long)v.value[VIEW_CR3],
+           (unsigned long long)v.value[VIEW_CR4], (unsigned long long)v.value[VIEW_EFER]);
     printf("exit reason %#llx qualification %#llx; EPTP %#llx VPID %u; run time %llu ms\n",
-           (unsigned long long)vmread(VMCS_EXIT_REASON),
-           (unsigned long long)vmread(VMCS_EXIT_QUALIFICATION),
-           (unsigned long long)vmread(VMCS_EPT_POINTER), cpu_of(vm)->vpid,
+           (unsigned long long)v.value[VIEW_EXIT_REASON],
+           (unsigned long long)v.value[VIEW_EXIT_QUALIFICATION],
+           (unsigned long long)v.value[VIEW_EPTP], cpu_of(vm)->vpid,
            (unsigned long long)(cpu_of(vm)->run_ns / 1000000));
     struct rq_wake_stats w;
     vcpu_wake_stats(vm, &w);

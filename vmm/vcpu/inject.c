@@ -4,6 +4,7 @@
 #include "arch/x86/regs.h"
 #include "arch/x86/vmx_controls.h"
 #include "vmm/log.h"
+#include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vdev/virq.h"
 
 /* The APIC timer's input clock: one tick per TSC tick.  CPUID leaf 0x15 must then report the
@@ -203,8 +204,10 @@ bool vm_deliver_msi(struct vm *vm, uint64_t addr, uint32_t data)
     if (vm->state != VM_RUNNING)
         return false;
     enum vlapic_msi_result r = vlapic_deliver_msi(&vm->vcpu->lapic, addr, data);
-    if (r == VLAPIC_MSI_DELIVERED)
+    if (r == VLAPIC_MSI_DELIVERED) {
+        vcpu_kick(vm); /* its CPU may be another one, in the guest or idle */
         return true;
+    }
     if (!vm->vcpu->msi_refused_said) {
         vm->vcpu->msi_refused_said = true;
         log_warn(

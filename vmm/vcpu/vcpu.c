@@ -6,6 +6,7 @@
 #include "vmm/vcpu/exit.h"
 #include "vmm/vcpu/inject.h"
 #include "vmm/vcpu/msr_bitmap.h"
+#include "vmm/vcpu/vcpu_run.h"
 #include "vmm/vcpu/vmcs_setup.h"
 #include "vmm/vcpu/vmx_setup.h"
 
@@ -58,17 +59,36 @@ static bool vcpu_allocate(struct vm *vm)
     return true;
 }
 
+struct start_call {
+    struct vm *vm;
+    bool ok;
+};
+
+/* On the vCPU's own CPU: its VMCS becomes current there, with that CPU's host state, and the
+ * guest MSRs it may still hold go back to the vCPU. */
+static void start_here(void *arg)
+{
+    struct start_call *sc = arg;
+    guest_msr_reset(sc->vm);
+    sc->ok = vmcs_setup(sc->vm);
+    if (sc->ok)
+        invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&sc->vm->ept));
+    if (sc->ok && sc->vm->vcpu->vpid)
+        invvpid(INVVPID_SINGLE_CONTEXT, sc->vm->vcpu->vpid, 0);
+}
+
 static bool vcpu_start(struct vm *vm)
 {
     struct vcpu *c = vm->vcpu;
     if (!vcpu_allocate(vm))
         return false;
-    guest_msr_reset(vm);
-    if (!vmcs_setup(vm))
+    struct start_call sc = { vm, false };
+    if (!vcpu_on_owner(vm, start_here, &sc)) {
+        snprintf(vm->reason, sizeof vm->reason, "its CPU %u did not answer", c->pcpu);
         return false;
-    invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
-    if (c->vpid)
-        invvpid(INVVPID_SINGLE_CONTEXT, c->vpid, 0);
+    }
+    if (!sc.ok)
+        return false;
     memset(&c->gprs, 0, sizeof c->gprs);
     c->gprs.gpr[GPR_RSI] = vm->boot.rsi;
     /* A clean x87/SSE state in FXSAVE layout (SDM Vol. 1 §10.5.1, Table 10-2): the FCW and
@@ -82,4 +102,9 @@ static bool vcpu_start(struct vm *vm)
     return true;
 }
 
-const struct vm_cpu_ops vcpu_ops = { vcpu_create, vcpu_start };
+const struct vm_cpu_ops vcpu_ops = {
+    .create = vcpu_create,
+    .start = vcpu_start,
+    .hold = vcpu_hold,
+    .ept_flush = vcpu_ept_flush,
+};

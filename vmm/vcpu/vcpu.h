@@ -19,6 +19,9 @@ struct vcpu {
     uint64_t vmcs_phys, msr_bitmap_phys; /* taken at its first start, kept */
     bool launched;
     uint16_t vpid;
+    /* The CPU that owns it (vcpu_place_all): the only one that loads its VMCS, enters it and
+     * holds translations of its EPT; and its place in that CPU's run queue. */
+    unsigned pcpu, slot;
 
     struct vmx_gprs gprs;
     uint8_t fpu[512] __attribute__((aligned(16))); /* guest FXSAVE image */

@@ -1,14 +1,21 @@
-/* The boot CPU's run queue (run_queue.h) over the guests' vCPUs, entered with VT-x. */
+/* Every CPU's run queue (run_queue.h) over the vCPUs placed on it, entered with VT-x. */
 #include "vmm/vcpu/vcpu_run.h"
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/timer.h"
+#include "vmm/hv_lock.h"
+#include "vmm/log.h"
+#include "vmm/smp/placement.h"
+#include "vmm/smp/vcpu_request.h"
 #include "vmm/vcpu/exit.h"
 #include "vmm/vcpu/guest_msr.h"
 #include "vmm/vcpu/inject.h"
 #include "vmm/vcpu/run_queue.h"
 #include "vmm/vcpu/vmx_setup.h"
 #include "vmm/vm.h"
+
+#include <string.h>
 
 static inline void fxsave(void *area)
 {
@@ -41,6 +48,93 @@ void vcpu_set_between_slices(bool (*fn)(void))
     between_slices = fn;
 }
 
+/* ---- each CPU's queue over the vCPUs it owns ------------------------------------------------ */
+
+/* Requests to a CPU from the one holding the hypervisor lock: look again (an interrupt may be
+ * ready, a guest stopped or restarted), or drop the EPT translations of its guests. */
+enum { REQ_LOOK = 1u << 0, REQ_FLUSH_EPT = 1u << 1 };
+
+struct cpu_queue {
+    struct run_queue q;
+    unsigned cpu;
+    unsigned n;
+    unsigned vm_of[RQ_MAX]; /* slot -> guest id */
+    struct vcpu_requests req;
+};
+
+static struct cpu_queue queues[SMP_MAX_CPUS];
+static bool placed;
+
+static struct vm *vm_at(const struct cpu_queue *cq, unsigned slot)
+{
+    return vm_get(cq->vm_of[slot]);
+}
+
+static struct cpu_queue *queue_of(const struct vm *vm)
+{
+    return &queues[vm->vcpu ? vm->vcpu->pcpu : 0];
+}
+
+static struct cpu_queue *this_queue(void)
+{
+    return &queues[smp_this_cpu()];
+}
+
+/* Takes this CPU's requests, without the lock: the requester holds it and waits. */
+static void take_requests(struct cpu_queue *cq)
+{
+    uint64_t upto;
+    uint32_t bits = vreq_take(&cq->req, &upto);
+    if (bits & REQ_FLUSH_EPT) {
+        for (unsigned s = 0; s < cq->n; s++) {
+            struct vm *vm = vm_at(cq, s);
+            if (vm->ept_ready)
+                invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
+        }
+    }
+    vreq_ack(&cq->req, upto);
+}
+
+/* From the holder of the lock: asks vm's CPU for `bits`, kicking it when it is in a guest or
+ * idle, and with `wait` returns once that CPU has taken them (or is lost: out of any guest). */
+static void request(struct vm *vm, uint32_t bits, bool wait)
+{
+    struct cpu_queue *cq = queue_of(vm);
+    uint64_t ticket;
+    if (vreq_post(&cq->req, bits, &ticket))
+        smp_kick(cq->cpu);
+    while (wait && !vreq_handled(&cq->req, ticket)) {
+        if (smp_state(smp_cpu(cq->cpu)) == CPU_LOST)
+            return;
+        cpu_pause();
+    }
+}
+
+static bool elsewhere(const struct vm *vm)
+{
+    return placed && vm->vcpu && vm->vcpu->pcpu != smp_this_cpu();
+}
+
+void vcpu_kick(struct vm *vm)
+{
+    if (elsewhere(vm))
+        request(vm, REQ_LOOK, false);
+}
+
+void vcpu_hold(struct vm *vm)
+{
+    if (elsewhere(vm))
+        request(vm, REQ_LOOK, true);
+}
+
+void vcpu_ept_flush(struct vm *vm)
+{
+    if (elsewhere(vm))
+        request(vm, REQ_FLUSH_EPT, true);
+    else
+        invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
+}
+
 /* ---- what the run queue asks of the machine; its clock is the TSC ---------------------------- */
 
 static uint64_t rq_now(void *ctx)
@@ -51,7 +145,7 @@ static uint64_t rq_now(void *ctx)
 /* Looking at a halted vCPU also wakes it if an interrupt is ready (vcpu_irq_wake). */
 static void rq_guest(void *ctx, unsigned i, uint64_t now, struct rq_guest *g)
 {
-    struct vm *vm = vm_get(i);
+    struct vm *vm = vm_at(ctx, i);
     struct vcpu *c = vm->vcpu; /* none when its creation failed: it never runs */
     g->runs = c && vm->state == VM_RUNNING;
     g->halted = g->runs && c->halted && !vcpu_irq_wake(vm, now);
@@ -59,15 +153,18 @@ static void rq_guest(void *ctx, unsigned i, uint64_t now, struct rq_guest *g)
     g->timer_at = t == VLAPIC_NO_TIMER ? RQ_NEVER : t;
 }
 
+/* The render loop's CPU is the boot CPU's: counted only where it is spent. */
 static uint64_t rq_cpu_ns(void *ctx, unsigned i)
 {
-    const struct vm *vm = vm_get(i);
-    return (vm->vcpu ? vm->vcpu->run_ns : 0) + (render_cpu ? render_cpu(i) : 0);
+    const struct cpu_queue *cq = ctx;
+    const struct vm *vm = vm_at(cq, i);
+    uint64_t render = render_cpu && cq->cpu == 0 ? render_cpu(vm->id) : 0;
+    return (vm->vcpu ? vm->vcpu->run_ns : 0) + render;
 }
 
 static bool rq_slice_begin(void *ctx, unsigned i)
 {
-    struct vm *vm = vm_get(i);
+    struct vm *vm = vm_at(ctx, i);
     if (vmptrld(vm->vcpu->vmcs_phys) != VMX_OK) {
         vm_stop(vm, VM_CRASHED, "VMPTRLD of its VMCS failed");
         return false;
@@ -76,24 +173,41 @@ static bool rq_slice_begin(void *ctx, unsigned i)
     return true;
 }
 
+/* The guest runs without the lock.  Its CPU announces the entry to requesters (vreq_leave) with
+ * interrupts off, so a request either keeps it out or kicks it out; back from the guest it takes
+ * its requests before it waits for the lock.  A guest that was stopped or restarted meanwhile
+ * (by the lock's holder) has nothing to dispatch. */
 static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
 {
     uint8_t host_fpu[512] __attribute__((aligned(16)));
-    struct vm *vm = vm_get(i);
+    struct cpu_queue *cq = ctx;
+    struct vm *vm = vm_at(cq, i);
     struct vcpu *c = vm->vcpu;
-    uint64_t tsc = rdtsc();
+    uint64_t tsc = rdtsc(), life = vm->boot_count;
     vcpu_irq_before_entry(vm, tsc);
     vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(until > tsc ? until - tsc : 0));
     /* Interrupts stay off from here to the exit; one that arrives meanwhile makes the guest
      * exit and is taken by the host right after (external-interrupt exiting, SDM 25.2;
      * Bochs 2.7 misses that exit for a guest entered with IF = 0: docs/vmx-pure.md). */
     irq_disable();
+    hv_unlock();
+    if (!vreq_leave(&cq->req, VCPU_IN_GUEST)) {
+        irq_enable();
+        take_requests(cq);
+        hv_lock();
+        return vm->boot_count == life && vm->state == VM_RUNNING ? RQ_RESUME : RQ_STOPPED;
+    }
     fxsave(host_fpu);
     fxrstor(c->fpu);
     int rc = vmx_run(&c->gprs, c->launched);
     fxsave(c->fpu);
     fxrstor(host_fpu);
+    vreq_back(&cq->req);
     irq_enable();
+    take_requests(cq);
+    hv_lock();
+    if (vm->boot_count != life || vm->state != VM_RUNNING)
+        return RQ_STOPPED;
     if (rc != VMX_OK) {
         vm_stop(vm, VM_CRASHED, "%s failed: %s", c->launched ? "VMRESUME" : "VMLAUNCH",
                 rc == VMX_FAIL_VALID ? vmx_instruction_error_name(vmx_instruction_error())
@@ -114,14 +228,16 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
 
 static void rq_slice_end(void *ctx, unsigned i, uint64_t ns)
 {
-    struct vm *vm = vm_get(i);
+    struct vm *vm = vm_at(ctx, i);
     guest_msr_leave(vm);
     vm->vcpu->run_ns += ns;
 }
 
+/* The render loop shares the boot CPU with the vCPUs there. */
 static bool rq_between(void *ctx)
 {
-    return between_slices && between_slices();
+    const struct cpu_queue *cq = ctx;
+    return cq->cpu == 0 && between_slices && between_slices();
 }
 
 static const struct rq_ops machine_ops = {
@@ -134,43 +250,159 @@ static const struct rq_ops machine_ops = {
     .between = rq_between,
 };
 
-/* The guests are fixed once the configuration is loaded: the queue is set up at first use. */
-static struct run_queue *queue(void)
+/* ---- placement, and the loop of a CPU other than the boot CPU -------------------------------- */
+
+static void lock_wait(void)
 {
-    static struct run_queue q;
-    static bool ready;
-    if (!ready) {
-        uint32_t weight[RQ_MAX];
-        uint64_t slice[RQ_MAX];
-        unsigned n = vm_count() < RQ_MAX ? vm_count() : RQ_MAX;
-        for (unsigned i = 0; i < n; i++) {
-            weight[i] = vm_get(i)->cfg->weight;
-            slice[i] = vm_get(i)->slice_ns;
-        }
-        rq_init(&q, &machine_ops, n, weight, slice, timer_tsc_hz() / 1000000);
-        ready = true;
+    take_requests(this_queue());
+    smp_poll_mailbox();
+}
+
+/* Nothing to run until an interrupt: the lock is let go and the CPU halts, announced to
+ * requesters as idle so that one kicks it awake. */
+static void idle(struct cpu_queue *cq)
+{
+    hv_unlock();
+    irq_disable();
+    if (vreq_leave(&cq->req, VCPU_IDLE)) {
+        irq_enable_and_halt();
+        vreq_back(&cq->req);
+    } else {
+        irq_enable();
     }
-    return &q;
+    take_requests(cq);
+    smp_poll_mailbox();
+    hv_lock();
+}
+
+/* An AP's loop: its own run queue, for good (its rendering is the boot CPU's). */
+static void guest_cpu_loop(void *arg)
+{
+    struct cpu_queue *cq = arg;
+    timer_start_here();
+    hv_lock();
+    for (;;)
+        if (!rq_round(&cq->q))
+            idle(cq);
+}
+
+static void queue_init(struct cpu_queue *cq, unsigned cpu)
+{
+    uint32_t weight[RQ_MAX];
+    uint64_t slice[RQ_MAX];
+    for (unsigned s = 0; s < cq->n; s++) {
+        weight[s] = vm_at(cq, s)->cfg->weight;
+        slice[s] = vm_at(cq, s)->slice_ns;
+    }
+    cq->cpu = cpu;
+    vreq_init(&cq->req);
+    rq_init(&cq->q, &machine_ops, cq->n, weight, slice, timer_tsc_hz() / 1000000);
+    cq->q.ops.ctx = cq;
+}
+
+void vcpu_place_all(uint64_t usable)
+{
+    unsigned n = vm_count() < RQ_MAX ? vm_count() : RQ_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        struct vm *vm = vm_get(i);
+        unsigned cpu = 0;
+        if (vm->vcpu) {
+            cpu = smp_place(usable, vm->cfg->cpu);
+            if (cpu != vm->cfg->cpu)
+                log_warn("guest %u (%s): CPU %u cannot run guests here: it runs on CPU %u", i,
+                         vm->cfg->name, vm->cfg->cpu, cpu);
+            vm->vcpu->pcpu = cpu;
+            vm->vcpu->slot = queues[cpu].n;
+        }
+        queues[cpu].vm_of[queues[cpu].n++] = i;
+    }
+    for (unsigned cpu = 0; cpu < SMP_MAX_CPUS; cpu++)
+        if (cpu == 0 || queues[cpu].n)
+            queue_init(&queues[cpu], cpu);
+    hv_lock_set_wait(lock_wait);
+    smp_set_lost_hook(hv_lock_drop_lost);
+    placed = true;
+    for (unsigned cpu = 1; cpu < SMP_MAX_CPUS; cpu++) {
+        if (!queues[cpu].n)
+            continue;
+        if (smp_run(cpu, guest_cpu_loop, &queues[cpu]))
+            log_info("cpu %u: runs %u guest%s", cpu, queues[cpu].n, queues[cpu].n == 1 ? "" : "s");
+        else
+            log_error("cpu %u: could not be given its guests", cpu);
+    }
+}
+
+unsigned vcpu_cpu_guests(unsigned cpu, unsigned *ids, unsigned max)
+{
+    if (cpu >= SMP_MAX_CPUS)
+        return 0;
+    unsigned n = queues[cpu].n < max ? queues[cpu].n : max;
+    for (unsigned s = 0; s < n; s++)
+        ids[s] = queues[cpu].vm_of[s];
+    return queues[cpu].n;
+}
+
+struct owner_call {
+    void (*fn)(void *arg);
+    void *arg;
+};
+
+static void call_keeping_vmcs(void *p)
+{
+    const struct owner_call *oc = p;
+    uint64_t current = vmptrst();
+    oc->fn(oc->arg);
+    if (current != VMX_NO_VMCS)
+        vmptrld(current);
+}
+
+bool vcpu_on_owner(struct vm *vm, void (*fn)(void *arg), void *arg)
+{
+    struct owner_call oc = { fn, arg };
+    if (!elsewhere(vm)) {
+        call_keeping_vmcs(&oc);
+        return true;
+    }
+    return smp_call(vm->vcpu->pcpu, call_keeping_vmcs, &oc, SMP_CALL_WAIT_US);
+}
+
+void vcpu_idle(void)
+{
+    idle(&queues[0]);
+}
+
+/* Before vcpu_place_all (no guests, or VT-x off): everything on the boot CPU. */
+static struct run_queue *boot_queue(void)
+{
+    if (!placed)
+        vcpu_place_all(1);
+    return &queues[0].q;
 }
 
 bool vcpu_run_round(void)
 {
-    return rq_round(queue());
+    return rq_round(boot_queue());
 }
 
 bool vcpu_wake_pending(void)
 {
-    return rq_wake_pending(queue());
+    return rq_wake_pending(boot_queue());
 }
 
+/* A runner on another CPU competes here only with its rendering: any vCPU here that woke
+ * goes first. */
 bool vcpu_owed_cpu(unsigned runner)
 {
-    return rq_owed(queue(), runner);
+    const struct vm *vm = vm_get(runner);
+    struct run_queue *q = boot_queue();
+    if (!vm || !vm->vcpu || vm->vcpu->pcpu != 0)
+        return rq_wake_pending(q);
+    return rq_owed(q, vm->vcpu->slot);
 }
 
 void vcpu_wait_stats(uint64_t *wait, uint64_t *demand)
 {
-    rq_wait_stats(queue(), wait, demand);
+    rq_wait_stats(boot_queue(), wait, demand);
 }
 
 void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns)
@@ -185,15 +417,25 @@ void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint
 bool vcpu_defer_work(const struct vm *vm, uint64_t key, uint64_t cost_ns)
 {
     uint64_t per_us = timer_tsc_hz() / 1000000;
-    return per_us && rq_defer(queue(), vm->id, key, cost_ns / 1000 * per_us);
+    boot_queue();
+    return per_us && vm->vcpu &&
+           rq_defer(&queue_of(vm)->q, vm->vcpu->slot, key, cost_ns / 1000 * per_us);
 }
 
 void vcpu_defer_stats(const struct vm *vm, uint64_t *count, uint64_t *waited_ns)
 {
-    rq_defer_stats(queue(), vm->id, count, waited_ns);
+    boot_queue();
+    if (vm->vcpu)
+        rq_defer_stats(&queue_of(vm)->q, vm->vcpu->slot, count, waited_ns);
+    else
+        *count = *waited_ns = 0;
 }
 
 void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st)
 {
-    rq_wake_stats(queue(), vm->id, st);
+    boot_queue();
+    if (vm->vcpu)
+        rq_wake_stats(&queue_of(vm)->q, vm->vcpu->slot, st);
+    else
+        memset(st, 0, sizeof *st);
 }

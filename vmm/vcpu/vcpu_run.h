@@ -1,15 +1,39 @@
-/* Time-slicing the guests' vCPUs on the boot CPU: its run queue (run_queue.h: a slice each per
- * round, weighted; a guest under its share that wakes cuts the runner's slice after 1 ms and
- * runs next), entered with VT-x.  Between slices the shell gets the CPU once per round, so the
- * operator is never locked out. */
+/* Time-slicing the guests' vCPUs: each CPU that runs guests has its own run queue over the
+ * vCPUs placed on it (run_queue.h: a slice each per round, weighted; a guest under its share
+ * that wakes cuts the runner's slice after 1 ms and runs next), entered with VT-x.  The boot CPU
+ * also runs the render loop between its slices, and the shell once per round, so the operator
+ * is never locked out.  The other CPUs run their queue for good (guest_cpu_loop), taking the
+ * hypervisor lock (vmm/hv_lock.h) for everything but the guest itself and their idle halt. */
 #ifndef TESSERA_VMM_VCPU_RUN_H
 #define TESSERA_VMM_VCPU_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Runs one round over the running guests; false when no guest wanted the CPU. */
+/* Places every guest's vCPU on a CPU: the one its configuration names (`cpus`) when bit k of
+ * `usable` says CPU k can run guests, else folded onto those that can (vmm/smp/placement.h),
+ * with a log line; then gives each AP that got vCPUs its loop.  Once, on the boot CPU, holding
+ * the hypervisor lock, before any guest starts. */
+void vcpu_place_all(uint64_t usable);
+/* The guests placed on CPU `cpu`: their ids in ids[0..max-1]; returns how many there are. */
+unsigned vcpu_cpu_guests(unsigned cpu, unsigned *ids, unsigned max);
+/* Runs one round over the boot CPU's running guests (holding the hypervisor lock); false when
+ * no guest wanted the CPU. */
 bool vcpu_run_round(void);
+/* The boot CPU has nothing to do until an interrupt: it lets go of the lock and halts. */
+void vcpu_idle(void);
+/* Holding the hypervisor lock, for a guest whose vCPU may be on another CPU: kick makes its CPU
+ * look at it again soon (an interrupt of its may be ready); hold returns once the vCPU is out of
+ * the guest, where it stays until the lock is let go; ept_flush returns once no CPU keeps a
+ * translation of its EPT from before. */
+struct vm;
+void vcpu_kick(struct vm *vm);
+void vcpu_hold(struct vm *vm);
+void vcpu_ept_flush(struct vm *vm);
+/* Runs fn(arg) on the CPU that owns vm's vCPU (an smp_call when that is another one), with
+ * whatever VMCS was current there current again afterwards: what loads its VMCS must run there.
+ * False if that CPU did not answer. */
+bool vcpu_on_owner(struct vm *vm, void (*fn)(void *arg), void *arg);
 /* Called after every guest's slice (the render loop: the GPU model needs the CPU between
  * slices, not once per round, or busy guests starve it).  Returns true if it still has work. */
 void vcpu_set_between_slices(bool (*fn)(void));
@@ -28,7 +52,6 @@ bool vcpu_owed_cpu(unsigned runner);
 void vcpu_wait_stats(uint64_t *wait, uint64_t *demand);
 /* A guest's wake-ups from a halt until its APIC timer: how many, how late it got the CPU after
  * the timer's deadline and where that time went (run_queue.h), in ns since boot. */
-struct vm;
 struct rq_wake_stats;
 void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st);
 /* The hypervisor's work inside a guest's exits of one reason, from the exit to the next entry's

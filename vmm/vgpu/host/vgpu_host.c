@@ -7,6 +7,7 @@
 #include "drivers/igpu/gen9_gtt.h"
 #include "vmm/board/board.h"
 #include "vmm/config_boot.h"
+#include "vmm/hv_lock.h"
 #include "boot/linux/linux_layout.h"
 #include "vmm/vgpu/host/gpu.h"
 #include "vmm/vgpu/i915/display/vdisp_opregion.h"
@@ -108,7 +109,6 @@ static void env_page_free(void *ctx, uint64_t hpa, void *va)
     page_free(&platform.pages, hpa, 1);
 }
 
-static void ept_flush(struct vm *vm);
 
 static int env_guest_phys(void *ctx, unsigned id, uint64_t gpa, uint64_t *pa)
 {
@@ -134,7 +134,7 @@ static void env_protect(void *ctx, unsigned id, uint64_t gpa, bool on)
     if (rc != 0)
         log_warn("vgpu %u: page %#llx not %s: %s", id, (unsigned long long)gpa,
                  on ? "write-protected" : "given back", ept_strerror(rc));
-    ept_flush(vm);
+    vm_ept_flush(vm);
 }
 
 /* The MSI the guest programmed in the vGPU's capability (vmm/vpci/vgpu_pci.c), on the PCI bus
@@ -195,12 +195,6 @@ static bool bar2_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
     return vgpu_aperture_write(vgpu_get(vgpu_host.dev, (unsigned)(uintptr_t)ctx), off, size, val);
 }
 
-static void ept_flush(struct vm *vm)
-{
-    if (vm->ept_ready)
-        invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
-}
-
 /* The aperture BAR's region on the guest's I/O bus: where the ladder mapping goes. */
 static struct io_mmio *aperture_of(const struct vm *vm)
 {
@@ -227,7 +221,7 @@ void vgpu_host_ept_flush(unsigned id)
 {
     struct vm *vm = vm_get(id);
     if (vm)
-        ept_flush(vm);
+        vm_ept_flush(vm);
 }
 
 /* The guest's aperture as EPT maps it: its low window's pages whose GGTT entries point at RAM
@@ -265,7 +259,7 @@ static void aperture_moved(void *ctx, uint64_t old_base, uint64_t new_base)
     if (rc != 0)
         log_warn("vgpu %u: aperture moved to %#llx: %s (pages not mapped trap)", id,
                  (unsigned long long)new_base, ept_strerror(rc));
-    ept_flush(vm);
+    vm_ept_flush(vm);
 }
 
 /* ---- the kiosk wall's sources ------------------------------------------------------------- */
@@ -653,11 +647,13 @@ bool vgpu_host_poll(uint64_t budget_us)
     uint64_t end = now + budget_us * 1000, retired = vgpu_render_retired(vgpu_host.dev);
     do {
         busy = vgpu_render_step(vgpu_host.dev);
+        hv_lock_yield(); /* a step is whole: an exit on another CPU may come in between */
     } while (busy && timer_now_ns() < end && vgpu_render_retired(vgpu_host.dev) == retired &&
              !vcpu_wake_pending() && !owed_cpu());
     was_busy = busy;
     last_end = timer_now_ns();
 
+    hv_lock_yield();
     wall_poll(last_end);
     return busy;
 }
