@@ -1,5 +1,5 @@
-"""The mediated vGPU end to end under Bochs: the default kiosk wall renders and a
-screenshot shows every guest's picture on its tile; GPU shares follow the render weights (and a
+"""The mediated vGPU end to end under Bochs: the kiosk wall, its guests on two CPUs, renders
+and a screenshot shows every guest's picture on its tile; GPU shares follow the render weights (and a
 change of them); a hostile guest's attacks are rejected or contained while its neighbours' frames
 stay untouched; a runaway batch is reset by the watchdog; ballooning grows and shrinks a guest
 that keeps rendering correctly."""
@@ -69,12 +69,29 @@ def boot(config):
 
 
 def kiosk_wall(r, iso):
-    """The shipped kiosk4 configuration: signage, dashboard, heavy, idle."""
-    s = Session("bochs", iso, "bochs-kiosk", megs=1024, boot_timeout=180)
+    """The shipped kiosk wall (signage, dashboard, heavy, idle) as configs/kiosk-smp.dts places it
+    on two CPUs: it names four cores, so kiosk0 and kiosk2 run on CPU 0 beside the render loop
+    and the shell, kiosk1 and kiosk3 on CPU 1."""
+    iso = config_iso("kiosk-smp", os.path.join(ROOT, "configs", "kiosk-smp.dts"))
+    s = Session("bochs", iso, "bochs-kiosk", megs=1024, boot_timeout=180, cpus=2)
     try:
         s.wait_prompt(180)
         for i in range(4):
             s.expect(rf"display: kiosk{i}: \d+x\d+ picture on tile", 120)
+
+        def placed():
+            for guest, want, got in ((2, 2, 0), (3, 3, 1)):
+                s.expect(rf"guest {guest} \(kiosk{guest}\): CPU {want} cannot run guests here: it runs on "
+                         rf"CPU {got}", 5)
+            out = s.command("cpus")
+            assert re.search(r"^\s*0\s+\d+\s+boot\s+guests kiosk0 kiosk2 \(\d+% of its time\), render loop, "
+                             r"shell; VT-x on$", out, re.M), out
+            assert re.search(r"^\s*1\s+\d+\s+running\s+guests kiosk1 kiosk3 \(\d+% of its time\); VT-x on$",
+                             out, re.M), out
+            out = s.command("vcpu kiosk3")
+            assert re.search(r"guest 3 \(kiosk3\): running on CPU 1, \d+ exits", out), out
+        r.check("kiosk: a four-core configuration on two CPUs is folded, each move logged: kiosk1 and kiosk3 "
+                "run on CPU 1, `cpus` and `vcpu` say so", placed)
 
         def all_render():
             out = s.command("vgpu")
@@ -108,6 +125,16 @@ def kiosk_wall(r, iso):
             got = grab(s, "kiosk3 crc")
             assert got.crc == int(want.group(1), 16), f"screenshot kiosk3 crc {got.crc:08x} != {want.group(1)}"
         r.check("kiosk: `screenshot kiosk3 crc` equals the CRC the idle guest computed of its frame", idle_crc)
+
+        def restart_on_ap():
+            start = len(s.raw)
+            s.command("vm reset kiosk1", 60)
+            s.expect(r"guest 1 \(kiosk1\): started from 'dashboard'", 60, start)
+            s.expect(r"display: kiosk1: \d+x\d+ picture on tile", 120, start)
+            out = s.command("vms")
+            assert re.search(r"^\s*1 kiosk1\s+running", out, re.M), out
+        r.check("kiosk: kiosk1, restarted from the shell on CPU 0, starts again on CPU 1 and shows its picture",
+                restart_on_ap)
     finally:
         s.close()
 
