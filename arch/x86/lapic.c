@@ -59,16 +59,22 @@ bool lapic_timer_start_here(uint8_t vector)
     return true;
 }
 
+/* Read once: Tessera never switches modes, and an AP in another mode than the boot CPU is not
+ * used (lapic_enable_here).  The ID read and IPIs are on hot paths (the hypervisor lock asks
+ * which CPU it runs on), where an RDMSR each time would cost an exit under a hypervisor. */
 static bool x2apic_mode(void)
 {
-    return rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_EXTD;
+    static int mode = -1;
+    if (mode < 0)
+        mode = (rdmsr(MSR_IA32_APIC_BASE) & APIC_BASE_EXTD) != 0;
+    return mode;
 }
 
 bool lapic_enable_here(uint8_t spurious_vector)
 {
-    if (!regs || x2apic_mode())
-        return false;
     uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
+    if (!regs || x2apic_mode() || (base & APIC_BASE_EXTD))
+        return false;
     if ((base & APIC_BASE_ADDR_MASK) != lapic_base())
         return false;
     wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_ENABLE);
