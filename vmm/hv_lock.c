@@ -30,10 +30,14 @@ void hv_unlock(void)
     spin_unlock(&lock);
 }
 
+bool hv_lock_contended(void)
+{
+    return __atomic_load_n(&lock.next, __ATOMIC_RELAXED) - lock.serving > 1;
+}
+
 void hv_lock_yield(void)
 {
-    uint32_t next = __atomic_load_n(&lock.next, __ATOMIC_RELAXED);
-    if (next - lock.serving > 1) {
+    if (hv_lock_contended()) {
         hv_unlock();
         hv_lock();
     }

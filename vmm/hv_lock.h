@@ -15,6 +15,8 @@ void hv_unlock(void);
 /* From the holder, at a point where the state it changes is consistent: lets a CPU that waits
  * for the lock (one whose guest exited) have it first, then takes it again. */
 void hv_lock_yield(void);
+/* From the holder: another CPU is waiting for the lock now. */
+bool hv_lock_contended(void);
 /* Whether the CPU this runs on holds it. */
 bool hv_lock_held(void);
 /* What a CPU does while it waits for the lock (vmm/vcpu/vcpu_run.c: its requests and mailbox). */

@@ -122,8 +122,12 @@ static bool print_guests(unsigned cpu)
         printf(" %s", vm->cfg->name);
         run_ns += vm->vcpu ? vm->vcpu->run_ns : 0;
     }
-    uint64_t up_ns = timer_now_ns();
+    uint64_t up_ns = timer_now_ns(), waits, wait_ns;
     printf(" (%llu%% of its time)", (unsigned long long)(up_ns ? run_ns * 100 / up_ns : 0));
+    vcpu_cpu_lock_waits(cpu, &waits, &wait_ns);
+    if (waits)
+        printf(", waited %llu times for its share of the hypervisor (%llu ms)",
+               (unsigned long long)waits, (unsigned long long)(wait_ns / 1000000));
     return true;
 }
 

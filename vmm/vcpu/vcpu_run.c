@@ -60,6 +60,8 @@ struct cpu_queue {
     unsigned n;
     unsigned vm_of[RQ_MAX]; /* slot -> guest id */
     struct vcpu_requests req;
+    uint64_t lock_after; /* an AP: no exit handled before this TSC (lock_share) */
+    uint64_t backoffs, backoff_ticks;
 };
 
 static struct cpu_queue queues[SMP_MAX_CPUS];
@@ -135,6 +137,44 @@ void vcpu_ept_flush(struct vm *vm)
         invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
 }
 
+/* ---- the hypervisor lock as a shared resource ------------------------------------------------ */
+
+/* A guest alone on its core whose exits do long work (a batch scan, a fence rewrite) would hold
+ * the hypervisor lock most of the time, and the boot CPU, whose render loop and guests need it
+ * too, would wait: its core is its own, the lock is everybody's.  So when another CPU waited
+ * for the lock while an AP handled an exit that held it for `held` ticks, that AP handles its
+ * next exit no sooner than held * (W / w - 1) later, w being the guest's weight and W the sum
+ * over the running guests: under contention its exits get at most their weight's share of the
+ * lock.  Uncontended, nothing waits.  The boot CPU's guests share their CPU with the render
+ * loop through the run queue, which already charges their exit work. */
+static void lock_share(struct cpu_queue *cq, const struct vm *vm, uint64_t held)
+{
+    if (cq->cpu == 0 || !hv_lock_contended())
+        return;
+    uint64_t total = 0;
+    for (unsigned i = 0; i < vm_count(); i++)
+        if (vm_get(i)->state == VM_RUNNING)
+            total += vm_get(i)->cfg->weight;
+    uint32_t w = vm->cfg->weight ? vm->cfg->weight : 1;
+    if (total <= w)
+        return;
+    uint64_t wait = held * (total - w) / w;
+    cq->lock_after = rdtsc() + wait;
+    cq->backoffs++;
+    cq->backoff_ticks += wait;
+}
+
+/* Before taking the lock for an exit: an AP whose last exit took more than its share waits, as
+ * it would for the lock, answering requests and calls meanwhile. */
+static void wait_lock_turn(struct cpu_queue *cq)
+{
+    while (rdtsc() < cq->lock_after) {
+        take_requests(cq);
+        smp_poll_mailbox();
+        cpu_pause();
+    }
+}
+
 /* ---- what the run queue asks of the machine; its clock is the TSC ---------------------------- */
 
 static uint64_t rq_now(void *ctx)
@@ -205,6 +245,7 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
     vreq_back(&cq->req);
     irq_enable();
     take_requests(cq);
+    wait_lock_turn(cq);
     hv_lock();
     if (vm->boot_count != life || vm->state != VM_RUNNING)
         return RQ_STOPPED;
@@ -218,6 +259,7 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
     uint64_t t0 = rdtsc();
     enum exit_action a = exit_dispatch(vm);
     uint64_t work = rdtsc() - t0;
+    lock_share(cq, vm, work);
     if (c->last_exit < EXIT_REASON_COUNT) {
         c->exit_work[c->last_exit] += work;
         if (work > c->exit_work_max[c->last_exit])
@@ -302,6 +344,8 @@ static void queue_init(struct cpu_queue *cq, unsigned cpu)
 
 void vcpu_place_all(uint64_t usable)
 {
+    if (placed)
+        return; /* once: a vCPU's VMCS never moves */
     unsigned n = vm_count() < RQ_MAX ? vm_count() : RQ_MAX;
     for (unsigned i = 0; i < n; i++) {
         struct vm *vm = vm_get(i);
@@ -364,6 +408,14 @@ bool vcpu_on_owner(struct vm *vm, void (*fn)(void *arg), void *arg)
         return true;
     }
     return smp_call(vm->vcpu->pcpu, call_keeping_vmcs, &oc, SMP_CALL_WAIT_US);
+}
+
+void vcpu_cpu_lock_waits(unsigned cpu, uint64_t *count, uint64_t *ns)
+{
+    uint64_t per_us = timer_tsc_hz() / 1000000;
+    bool known = cpu < SMP_MAX_CPUS && per_us;
+    *count = known ? queues[cpu].backoffs : 0;
+    *ns = known ? queues[cpu].backoff_ticks * 1000 / per_us : 0;
 }
 
 void vcpu_idle(void)

@@ -17,6 +17,9 @@
 void vcpu_place_all(uint64_t usable);
 /* The guests placed on CPU `cpu`: their ids in ids[0..max-1]; returns how many there are. */
 unsigned vcpu_cpu_guests(unsigned cpu, unsigned *ids, unsigned max);
+/* How often an AP waited before handling an exit because its guests' exits had taken more than
+ * their weight's share of the hypervisor lock while others wanted it, and how long in all (ns). */
+void vcpu_cpu_lock_waits(unsigned cpu, uint64_t *count, uint64_t *ns);
 /* Runs one round over the boot CPU's running guests (holding the hypervisor lock); false when
  * no guest wanted the CPU. */
 bool vcpu_run_round(void);
