@@ -166,13 +166,15 @@ static void say_cpu_lost(unsigned index, const char *why)
     }
 }
 
-/* Bit k: CPU k can run guests (in VMX operation; the boot CPU always is once guests run). */
+/* Bit k: CPU k can run guests: parked, woken by IPI (smp_run, kicks) and in VMX operation; the
+ * boot CPU always can once guests run. */
 static uint64_t guest_cpus(void)
 {
     uint64_t usable = 1;
     for (unsigned i = 1; i < smp_count() && i < 64; i++) {
         const struct vmx_cpu *v = vmx_cpu_state(i);
-        if (smp_state(smp_cpu(i)) == CPU_PARKED && v && v->on)
+        const struct cpu *c = smp_cpu(i);
+        if (smp_state(c) == CPU_PARKED && c->wakeable && v && v->on)
             usable |= 1ULL << i;
     }
     return usable;

@@ -53,6 +53,9 @@ void vcpu_set_between_slices(bool (*fn)(void))
 /* Requests to a CPU from the one holding the hypervisor lock: look again (an interrupt may be
  * ready, a guest stopped or restarted), or drop the EPT translations of its guests. */
 enum { REQ_LOOK = 1u << 0, REQ_FLUSH_EPT = 1u << 1 };
+/* The longest an AP waits for its turn at the lock after one exit (lock_share): with extreme
+ * weights (1 beside 63 guests of 1000) one long exit would otherwise keep it out for seconds. */
+#define LOCK_SHARE_MAX_WAIT_US 100000
 
 struct cpu_queue {
     struct run_queue q;
@@ -145,8 +148,9 @@ void vcpu_ept_flush(struct vm *vm)
  * for the lock while an AP handled an exit that held it for `held` ticks, that AP handles its
  * next exit no sooner than held * (W / w - 1) later, w being the guest's weight and W the sum
  * over the running guests: under contention its exits get at most their weight's share of the
- * lock.  Uncontended, nothing waits.  The boot CPU's guests share their CPU with the render
- * loop through the run queue, which already charges their exit work. */
+ * lock (a wait is at most LOCK_SHARE_MAX_WAIT_US).  Uncontended, nothing waits.  The boot CPU's
+ * guests share their CPU with the render loop through the run queue, which already charges
+ * their exit work. */
 static void lock_share(struct cpu_queue *cq, const struct vm *vm, uint64_t held)
 {
     if (cq->cpu == 0 || !hv_lock_contended())
@@ -158,7 +162,10 @@ static void lock_share(struct cpu_queue *cq, const struct vm *vm, uint64_t held)
     uint32_t w = vm->cfg->weight ? vm->cfg->weight : 1;
     if (total <= w)
         return;
-    uint64_t wait = held * (total - w) / w;
+    uint64_t wait = held * (total - w) / w,
+             most = timer_tsc_hz() / 1000000 * LOCK_SHARE_MAX_WAIT_US;
+    if (wait > most)
+        wait = most;
     cq->lock_after = rdtsc() + wait;
     cq->backoffs++;
     cq->backoff_ticks += wait;
