@@ -128,7 +128,8 @@ def common_shell_checks(r, s, name, cpus=1, vtx=None):
 
 def smp_checks(r, iso):
     """QEMU with two CPUs (TCG: no VT-x, so no guests): the AP is found in SeaBIOS's MADT,
-    started and parked; the boot CPU keeps the shell; an exception on the AP loses only the AP."""
+    started and parked; the boot CPU keeps the shell; an exception on the AP loses only the AP.
+    Then four CPUs: every AP started and parked."""
     name = "qemu-smp2"
     s = boot(r, "qemu", iso, name, cpus=2)
     if not s:
@@ -167,6 +168,20 @@ def smp_checks(r, iso):
         r.check(f"{name}: the shell answers with the AP parked", shell_still_works)
         r.check(f"{name}: an exception on the AP loses that CPU only: reported with its number, "
                 f"`cpus` says lost and why, logged once, the shell goes on", ap_fault)
+    finally:
+        s.close()
+    name = "qemu-smp4"
+    s = boot(r, "qemu", iso, name, cpus=4)
+    if not s:
+        return
+    try:
+        r.check(f"{name}: three APs found in the MADT, started one at a time and parked", lambda: s.expect(
+            r"smp: 4 CPUs in the MADT; 3 parked, 0 did not start; slowest start \d+ us", 5))
+
+        def four_cpus():
+            rows = cpus_listed(s, 4)
+            assert [row[1] for row in rows] == ["0", "1", "2", "3"], f"APIC ids: {rows!r}"
+        r.check(f"{name}: cpus lists the boot CPU and three parked APs", four_cpus)
     finally:
         s.close()
 
