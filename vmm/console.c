@@ -20,7 +20,7 @@ bool console_init(void)
 
 /* The ring is shared with the tick's interrupt handler and with the other CPUs: touch it with
  * interrupts off and the lock held. */
-static uint64_t irq_save(void)
+static uint64_t ring_lock(void)
 {
     uint64_t flags = read_rflags();
     irq_disable();
@@ -28,7 +28,7 @@ static uint64_t irq_save(void)
     return flags;
 }
 
-static void irq_restore(uint64_t flags)
+static void ring_unlock(uint64_t flags)
 {
     spin_unlock(&tx_lock);
     if (flags & RFLAGS_IF)
@@ -76,9 +76,9 @@ void console_write(const char *buf, size_t len)
 {
     if (!have_uart)
         return;
-    uint64_t f = irq_save();
+    uint64_t f = ring_lock();
     queue_text(buf, len);
-    irq_restore(f);
+    ring_unlock(f);
 }
 
 bool console_write_nowait(const char *buf, size_t len)
@@ -88,11 +88,11 @@ bool console_write_nowait(const char *buf, size_t len)
     size_t need = len;
     for (size_t i = 0; i < len; i++)
         need += buf[i] == '\n';
-    uint64_t f = irq_save();
+    uint64_t f = ring_lock();
     bool room = CONSOLE_TX_BYTES - (tx_head - tx_tail) >= need;
     if (room)
         queue_text(buf, len);
-    irq_restore(f);
+    ring_unlock(f);
     return room;
 }
 
@@ -105,12 +105,12 @@ void console_flush(void)
 {
     if (!have_uart)
         return;
-    uint64_t f = irq_save();
+    uint64_t f = ring_lock();
     while (tx_tail != tx_head) {
         drain();
         cpu_pause();
     }
-    irq_restore(f);
+    ring_unlock(f);
 }
 
 int console_getc(void)

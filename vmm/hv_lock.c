@@ -43,11 +43,6 @@ void hv_lock_yield(void)
     }
 }
 
-bool hv_lock_held(void)
-{
-    return __atomic_load_n(&holder, __ATOMIC_RELAXED) == smp_this_cpu();
-}
-
 /* What it held may be half changed; the other CPUs going on is still better than all stopping. */
 void hv_lock_drop_lost(unsigned cpu)
 {

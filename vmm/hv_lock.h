@@ -17,8 +17,6 @@ void hv_unlock(void);
 void hv_lock_yield(void);
 /* From the holder: another CPU is waiting for the lock now. */
 bool hv_lock_contended(void);
-/* Whether the CPU this runs on holds it. */
-bool hv_lock_held(void);
 /* What a CPU does while it waits for the lock (vmm/vcpu/vcpu_run.c: its requests and mailbox). */
 void hv_lock_set_wait(void (*wait)(void));
 /* A CPU being lost lets go of the lock if it holds it (arch/x86/smp.h's lost hook). */

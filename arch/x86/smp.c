@@ -410,8 +410,6 @@ void smp_poll_mailbox(void)
 
 void smp_kick(unsigned index)
 {
-    if (index > 0 && index < n_cpus && cpus[index].wakeable)
+    if (n_cpus > 1 && index < n_cpus && (index == 0 || cpus[index].wakeable))
         lapic_send_ipi(cpus[index].apic_id, LAPIC_ICR_FIXED | VEC_SMP_WAKE);
-    else if (index == 0 && n_cpus > 1)
-        lapic_send_ipi(cpus[0].apic_id, LAPIC_ICR_FIXED | VEC_SMP_WAKE);
 }

@@ -119,9 +119,10 @@ static void request(struct vm *vm, uint32_t bits, bool wait)
     }
 }
 
+/* No guest is elsewhere while no AP runs guests: then the MSI and EPT paths read no LAPIC. */
 static bool elsewhere(const struct vm *vm)
 {
-    return placed && vm->vcpu && vm->vcpu->pcpu != smp_this_cpu();
+    return shared && vm->vcpu && vm->vcpu->pcpu != smp_this_cpu();
 }
 
 void vcpu_kick(struct vm *vm)
@@ -175,15 +176,51 @@ static void lock_share(struct cpu_queue *cq, const struct vm *vm, uint64_t held)
     cq->backoff_ticks += wait;
 }
 
+/* What a CPU answers whenever it is out of its guest without the lock: requests, and a call in
+ * its mailbox (an AP's). */
+static void answer(struct cpu_queue *cq)
+{
+    take_requests(cq);
+    smp_poll_mailbox();
+}
+
 /* Before taking the lock for an exit: an AP whose last exit took more than its share waits, as
- * it would for the lock, answering requests and calls meanwhile. */
+ * it would for the lock, answering meanwhile. */
 static void wait_lock_turn(struct cpu_queue *cq)
 {
     while (rdtsc() < cq->lock_after) {
-        take_requests(cq);
-        smp_poll_mailbox();
+        answer(cq);
         cpu_pause();
     }
+}
+
+/* With interrupts off, about to enter a guest: lets go of the lock and announces the entry.
+ * False, with the lock taken again and the requests answered, when requests came first. */
+static bool leave_for_guest(struct cpu_queue *cq)
+{
+    if (!shared)
+        return true;
+    hv_unlock();
+    if (vreq_leave(&cq->req, VCPU_IN_GUEST))
+        return true;
+    irq_enable();
+    take_requests(cq);
+    hv_lock();
+    return false;
+}
+
+/* Back from the guest, interrupts still off: announces it, turns interrupts on, answers the
+ * requests and takes the lock when this CPU's turn comes. */
+static void back_from_guest(struct cpu_queue *cq)
+{
+    if (shared)
+        vreq_back(&cq->req);
+    irq_enable();
+    if (!shared)
+        return;
+    take_requests(cq);
+    wait_lock_turn(cq);
+    hv_lock();
 }
 
 /* ---- what the run queue asks of the machine; its clock is the TSC ---------------------------- */
@@ -241,28 +278,14 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
      * exit and is taken by the host right after (external-interrupt exiting, SDM 25.2;
      * Bochs 2.7 misses that exit for a guest entered with IF = 0: docs/vmx-pure.md). */
     irq_disable();
-    if (shared) {
-        hv_unlock();
-        if (!vreq_leave(&cq->req, VCPU_IN_GUEST)) {
-            irq_enable();
-            take_requests(cq);
-            hv_lock();
-            return vm->boot_count == life && vm->state == VM_RUNNING ? RQ_RESUME : RQ_STOPPED;
-        }
-    }
+    if (!leave_for_guest(cq))
+        return vm->boot_count == life && vm->state == VM_RUNNING ? RQ_RESUME : RQ_STOPPED;
     fxsave(host_fpu);
     fxrstor(c->fpu);
     int rc = vmx_run(&c->gprs, c->launched);
     fxsave(c->fpu);
     fxrstor(host_fpu);
-    if (shared)
-        vreq_back(&cq->req);
-    irq_enable();
-    if (shared) {
-        take_requests(cq);
-        wait_lock_turn(cq);
-        hv_lock();
-    }
+    back_from_guest(cq);
     if (vm->boot_count != life || vm->state != VM_RUNNING)
         return RQ_STOPPED;
     if (rc != VMX_OK) {
@@ -312,8 +335,7 @@ static const struct rq_ops machine_ops = {
 
 static void lock_wait(void)
 {
-    take_requests(this_queue());
-    smp_poll_mailbox();
+    answer(this_queue());
 }
 
 /* Nothing to run until an interrupt: the lock is let go and the CPU halts, announced to
@@ -328,8 +350,7 @@ static void idle(struct cpu_queue *cq)
     } else {
         irq_enable();
     }
-    take_requests(cq);
-    smp_poll_mailbox();
+    answer(cq);
     hv_lock();
 }
 
