@@ -7,6 +7,8 @@
 static struct spinlock lock;
 static unsigned holder = HV_LOCK_NOBODY;
 static void (*waiting)(void);
+/* Per CPU: 1 + the ticket it waits with, 0 when it waits for none (hv_lock_drop_lost). */
+static uint32_t waits_with[SMP_MAX_CPUS];
 
 void hv_lock_set_wait(void (*wait)(void))
 {
@@ -15,13 +17,16 @@ void hv_lock_set_wait(void (*wait)(void))
 
 void hv_lock(void)
 {
+    unsigned cpu = smp_this_cpu();
     uint32_t t = spin_ticket(&lock);
+    __atomic_store_n(&waits_with[cpu], t + 1, __ATOMIC_RELAXED);
     while (!spin_served(&lock, t)) {
         if (waiting)
             waiting();
         cpu_pause();
     }
-    __atomic_store_n(&holder, smp_this_cpu(), __ATOMIC_RELAXED);
+    __atomic_store_n(&waits_with[cpu], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&holder, cpu, __ATOMIC_RELAXED);
 }
 
 void hv_unlock(void)
@@ -43,9 +48,18 @@ void hv_lock_yield(void)
     }
 }
 
-/* What it held may be half changed; the other CPUs going on is still better than all stopping. */
+/* What it held may be half changed; the other CPUs going on is still better than all stopping.
+ * A CPU lost while it waited (its wait hook runs calls, which may fault) holds a ticket the lock
+ * would serve to nobody: on that CPU, before it halts, the ticket is waited for and passed on. */
 void hv_lock_drop_lost(unsigned cpu)
 {
-    if (__atomic_load_n(&holder, __ATOMIC_RELAXED) == cpu)
+    uint32_t w = cpu < SMP_MAX_CPUS ? __atomic_load_n(&waits_with[cpu], __ATOMIC_RELAXED) : 0;
+    if (w && cpu == smp_this_cpu()) {
+        while (!spin_served(&lock, w - 1))
+            cpu_pause();
+        __atomic_store_n(&waits_with[cpu], 0, __ATOMIC_RELAXED);
         hv_unlock();
+    } else if (__atomic_load_n(&holder, __ATOMIC_RELAXED) == cpu) {
+        hv_unlock();
+    }
 }

@@ -19,7 +19,8 @@ void hv_lock_yield(void);
 bool hv_lock_contended(void);
 /* What a CPU does while it waits for the lock (vmm/vcpu/vcpu_run.c: its requests and mailbox). */
 void hv_lock_set_wait(void (*wait)(void));
-/* A CPU being lost lets go of the lock if it holds it (arch/x86/smp.h's lost hook). */
+/* A CPU being lost lets go of the lock if it holds it, or, on that CPU itself, passes on the
+ * turn it was waiting for (arch/x86/smp.h's lost hook). */
 void hv_lock_drop_lost(unsigned cpu);
 
 #endif
