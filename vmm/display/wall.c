@@ -144,6 +144,14 @@ static void note_tile(unsigned vm, enum display_tile_result r, const struct disp
     wall.last[vm] = r;
 }
 
+void wall_tile_restarted(unsigned vm)
+{
+    if (vm < TESSERA_MAX_GUESTS) {
+        wall.last[vm] = DISPLAY_TILE_NO_SOURCE;
+        wall.painted[vm] = false; /* it still shows the old picture: drawn again next frame */
+    }
+}
+
 /* True if tile `vm` shows the no-signal pattern and nothing drawn since can have covered it. */
 static bool showing_nosignal(unsigned vm)
 {

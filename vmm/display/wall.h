@@ -48,6 +48,10 @@ void wall_init(const struct cfg *cfg, wall_source_fn source);
  * with the CPU, which the hypervisor does not see). */
 void wall_poll(uint64_t now_ns);
 
+/* Guest `vm` restarted: its tile is as at boot, so the first picture of its new life is logged
+ * even if no frame was composed between its old picture and that one. */
+void wall_tile_restarted(unsigned vm);
+
 struct wall_stats {
     bool ready;             /* wall_init set up a wall buffer */
     bool shown;             /* ... and composes it onto the boot framebuffer */

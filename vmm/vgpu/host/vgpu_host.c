@@ -415,6 +415,7 @@ static bool guest_started(struct vm *vm, void *ctx)
     if (!v || vm->boot_count <= 1)
         return true;
     vgpu_guest_reset(v);
+    wall_tile_restarted(id);
     /* Its work is off the GPU now: a restarted guest finds its scratch page as new (what its
      * previous run wrote to unmapped pages is gone). */
     if (id < TESSERA_MAX_GUESTS && gpu.vgpu_scratch[id])
