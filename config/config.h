@@ -157,6 +157,7 @@ struct cfg_scheduler {
     uint32_t policy; /* enum cfg_sched_policy */
     uint32_t slice_us;
     uint32_t workload_limit_us; /* longest GPU time one workload may run (the watchdog) */
+    uint32_t render_cpu;        /* the CPU the render loop runs on, numbered as `cpus` */
 };
 
 struct cfg_balloon {

@@ -79,9 +79,12 @@ void cfg_format(const struct cfg *c, const char *source, cfg_line_fn line, void 
     line(ctx, buf);
     snprintf(buf, sizeof buf, "display: wall %ux%u px", c->display.width_px, c->display.height_px);
     line(ctx, buf);
-    snprintf(buf, sizeof buf, "scheduler: %s, slice %u us, workload limit %u us",
+    char render[32] = "";
+    if (c->scheduler.render_cpu)
+        snprintf(render, sizeof render, ", render loop on cpu %u", c->scheduler.render_cpu);
+    snprintf(buf, sizeof buf, "scheduler: %s, slice %u us, workload limit %u us%s",
              cfg_sched_policy_name(c->scheduler.policy), c->scheduler.slice_us,
-             c->scheduler.workload_limit_us);
+             c->scheduler.workload_limit_us, render);
     line(ctx, buf);
     snprintf(buf, sizeof buf,
              "balloon: %s, period %u ms, thresholds %u%%/%u%%, slots %u..%u per guest",

@@ -77,8 +77,8 @@ static const struct cfg_prop display_props[] = {
 };
 
 static const char *const policy_names[] = { "fair", "rr", "credit", "las", NULL };
-enum { SCHED_POLICY, SCHED_SLICE, SCHED_LIMIT }; /* indices into scheduler_props (seen bits) */
-enum { BALLOON_MAX_SLOTS = 5 };                  /* index of max-slots in balloon_props */
+enum { SCHED_POLICY, SCHED_SLICE, SCHED_LIMIT, SCHED_RENDER_CPU }; /* scheduler_props' seen bits */
+enum { BALLOON_MAX_SLOTS = 5 }; /* index of max-slots in balloon_props */
 /* Slots in the whole GGTT: an upper bound before the layout says how many high GM holds. */
 #define MAX_SLOTS (uint32_t)(GTT_DEFAULT_GGTT_BYTES / GTT_DEFAULT_SLOT_BYTES)
 static const struct cfg_prop scheduler_props[] = {
@@ -89,6 +89,9 @@ static const struct cfg_prop scheduler_props[] = {
     [SCHED_LIMIT] = U32("workload-limit-us", false, CFG_SLICE_MIN_US, CFG_WORKLOAD_LIMIT_MAX_US, 0,
                         "longest GPU time one workload may run, in microseconds (the watchdog)",
                         struct cfg_scheduler, workload_limit_us),
+    [SCHED_RENDER_CPU] = U32("render-cpu", false, 0, CFG_CPU_INDEX_MAX, 0,
+                             "the CPU the render loop (the GPU model on emulators) runs on",
+                             struct cfg_scheduler, render_cpu),
 };
 
 static const struct cfg_prop balloon_props[] = {

@@ -153,10 +153,12 @@ static void smp_init(void)
                  s.listed, s.parked, s.failed, (unsigned long long)(s.max_start_ns / 1000));
 }
 
-/* The guests on a lost CPU stop with it; the others go on. */
+/* The guests on a lost CPU stop with it; the others go on, and its render loop moves to the
+ * boot CPU. */
 static void say_cpu_lost(unsigned index, const char *why)
 {
     log_error("smp: CPU %u is out of service: %s; the others go on", index, why);
+    vcpu_cpu_lost(index);
     unsigned ids[RQ_MAX];
     unsigned n = vcpu_cpu_guests(index, ids, RQ_MAX);
     for (unsigned i = 0; i < n && i < RQ_MAX; i++) {
@@ -245,7 +247,7 @@ void kmain(uint32_t magic, uint64_t info)
     if (config_ok && !(guests && vgpu_host_init(&active_config.cfg)))
         wall_init(&active_config.cfg, NULL); /* the wall shows "no signal" tiles */
     if (guests) {
-        vcpu_place_all(guest_cpus());
+        vcpu_place_all(guest_cpus(), active_config.cfg.scheduler.render_cpu);
         vm_autostart_all();
     }
 
@@ -253,16 +255,15 @@ void kmain(uint32_t magic, uint64_t info)
     log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",
              (unsigned long long)(platform.boot_done_us / 1000));
     shell_init();
-    vcpu_set_between_slices(gpu_poll);
+    vcpu_set_render_loop(gpu_poll);
     for (;;) {
         shell_poll();
         smp_poll_lost(say_cpu_lost);
         log_poll();
         hv_lock_yield(); /* the other CPUs' exits between the boot CPU's chores */
-        /* The GPU (the model, on emulators) and the vCPUs share the CPU: a few ms of rendering
-         * per round of guest slices. */
-        bool gpu_busy = vgpu_host_poll(GPU_POLL_US);
-        if (vcpu_run_round() || gpu_busy)
+        /* The GPU (the model, on emulators) and the vCPUs share a CPU unless the configuration
+         * gave the render loop one: a few ms of rendering per round of guest slices. */
+        if (vcpu_run_round())
             continue; /* some guest or the GPU wanted more CPU: next round at once */
         if (ticking)
             vcpu_idle(); /* sleep until the next tick or interrupt */

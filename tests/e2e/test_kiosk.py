@@ -70,8 +70,8 @@ def boot(config):
 
 def kiosk_wall(r, iso):
     """The shipped kiosk wall (signage, dashboard, heavy, idle) as configs/kiosk-smp.dts places it
-    on two CPUs: it names four cores, so kiosk0 and kiosk2 run on CPU 0 beside the render loop
-    and the shell, kiosk1 and kiosk3 on CPU 1."""
+    on two CPUs: it names five cores, so the render loop and kiosk2 run on CPU 1, kiosk0, kiosk1
+    and kiosk3 on CPU 0 beside the shell."""
     iso = config_iso("kiosk-smp", os.path.join(ROOT, "configs", "kiosk-smp.dts"))
     s = Session("bochs", iso, "bochs-kiosk", megs=1024, boot_timeout=180, cpus=2)
     try:
@@ -80,19 +80,20 @@ def kiosk_wall(r, iso):
             s.expect(rf"display: kiosk{i}: \d+x\d+ picture on tile", 120)
 
         def placed():
-            for guest, want, got in ((2, 2, 0), (3, 3, 1)):
+            for guest, want, got in ((1, 2, 0), (2, 3, 1), (3, 4, 0)):
                 s.expect(rf"guest {guest} \(kiosk{guest}\): CPU {want} cannot run guests here: it runs on "
                          rf"CPU {got}", 5)
+            s.expect(r"cpu 1: runs the render loop and 1 guest", 5)
             out = s.command("cpus")
-            assert re.search(r"^\s*0\s+\d+\s+boot\s+guests kiosk0 kiosk2 \(\d+% of its time\), render loop, "
+            assert re.search(r"^\s*0\s+\d+\s+boot\s+guests kiosk0 kiosk1 kiosk3 \(\d+% of its time\), "
                              r"shell; VT-x on$", out, re.M), out
-            assert re.search(r"^\s*1\s+\d+\s+running\s+guests kiosk1 kiosk3 \(\d+% of its time\)"
-                             r"(, waited \d+ times for its share of the hypervisor \(\d+ ms\))?; VT-x on$",
-                             out, re.M), out
-            out = s.command("vcpu kiosk3")
-            assert re.search(r"guest 3 \(kiosk3\): running on CPU 1, \d+ exits", out), out
-        r.check("kiosk: a four-core configuration on two CPUs is folded, each move logged: kiosk1 and kiosk3 "
-                "run on CPU 1, `cpus` and `vcpu` say so", placed)
+            assert re.search(r"^\s*1\s+\d+\s+running\s+guests kiosk2 \(\d+% of its time\)"
+                             r"(, waited \d+ times for its share of the hypervisor \(\d+ ms\))?, render loop; "
+                             r"VT-x on$", out, re.M), out
+            out = s.command("vcpu kiosk2")
+            assert re.search(r"guest 2 \(kiosk2\): running on CPU 1, \d+ exits", out), out
+        r.check("kiosk: a five-core configuration on two CPUs is folded, each move logged: the render loop and "
+                "kiosk2 run on CPU 1, `cpus` and `vcpu` say so", placed)
 
         def all_render():
             out = s.command("vgpu")
@@ -129,13 +130,34 @@ def kiosk_wall(r, iso):
 
         def restart_on_ap():
             start = len(s.raw)
-            s.command("vm reset kiosk1", 60)
-            s.expect(r"guest 1 \(kiosk1\): started from 'dashboard'", 60, start)
-            s.expect(r"display: kiosk1: \d+x\d+ picture on tile", 120, start)
+            s.command("vm reset kiosk2", 60)
+            s.expect(r"guest 2 \(kiosk2\): started from 'heavy'", 60, start)
+            s.expect(r"display: kiosk2: \d+x\d+ picture on tile", 120, start)
             out = s.command("vms")
-            assert re.search(r"^\s*1 kiosk1\s+running", out, re.M), out
-        r.check("kiosk: kiosk1, restarted from the shell on CPU 0, starts again on CPU 1 and shows its picture",
+            assert re.search(r"^\s*2 kiosk2\s+running", out, re.M), out
+        r.check("kiosk: kiosk2, restarted from the shell on CPU 0, starts again on CPU 1 and shows its picture",
                 restart_on_ap)
+
+        def render_cpu_lost():
+            start = len(s.raw)
+            out = s.command("cpus fault 1", 30)
+            assert "cpus fault: CPU 1 is lost" in out, out
+            s.expect(r"render loop: CPU 1 was lost: the boot CPU runs it", 30, start)
+            s.expect(r"guest 2 \(kiosk2\): .*its CPU 1 was lost", 30, start)
+            out = s.command("cpus")
+            assert re.search(r"^\s*0\s+\d+\s+boot\s+guests kiosk0 kiosk1 kiosk3 \(\d+% of its time\), "
+                             r"render loop, shell; VT-x on$", out, re.M), out
+
+            def done():
+                out = s.command("vgpu")
+                return {m.group(1): int(m.group(2)) for m in
+                        re.finditer(r"^\s*\d+ (kiosk[01])\s+\d+\s+\d+\s+\d+\s+(\d+)", out, re.M)}
+            before = done()
+            assert len(before) == 2, before
+            wait_for(lambda: all(n > before[g] for g, n in done().items()), 60,
+                     "kiosk0 and kiosk1 (signage, dashboard) to complete more GPU work", poll=3.0)
+        r.check("kiosk: when the render loop's CPU is lost, the boot CPU takes the render loop over and "
+                "signage and dashboard go on rendering", render_cpu_lost)
     finally:
         s.close()
 

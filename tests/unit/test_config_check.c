@@ -196,6 +196,26 @@ static void test_cpus_names_one_cpu(void **state)
            "got 8 bytes");
 }
 
+/* `render-cpu`: the CPU of the render loop, any index up to 63 (folded at boot like `cpus`),
+ * named in the scheduler's summary line when not the boot CPU. */
+static void test_render_cpu_names_one_cpu(void **state)
+{
+    (void)state;
+    struct t_cfg *t = t_base(2);
+    accept(t);
+    assert_int_equal(t_out.scheduler.render_cpu, 0);
+    t = t_base(2);
+    t_u32(t, "scheduler", "render-cpu", 5);
+    accept(t);
+    assert_int_equal(t_out.scheduler.render_cpu, 5);
+    t = t_base(2);
+    t_u32(t, "scheduler", "render-cpu", 64);
+    REJECT(t, "/scheduler: render-cpu: expected 0..63", "got 64");
+    t = t_base(2);
+    t_cells(t, "scheduler", "render-cpu", 2, 1, 2, 0, 0);
+    REJECT(t, "/scheduler: render-cpu: expected one 32-bit cell", "got 8 bytes");
+}
+
 static void test_rejects_tile_of_wrong_size(void **state)
 {
     (void)state;
@@ -618,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_rejects_tile_outside_the_wall),
         cmocka_unit_test(test_rejects_tiny_tile),
         cmocka_unit_test(test_cpus_names_one_cpu),
+        cmocka_unit_test(test_render_cpu_names_one_cpu),
         cmocka_unit_test(test_rejects_unknown_property_with_a_suggestion),
         cmocka_unit_test(test_rejects_unknown_property_listing_the_known_ones),
         cmocka_unit_test(test_rejects_unknown_node),

@@ -94,6 +94,20 @@ static void test_format_renders_every_section_and_guest(void **state)
     }
 }
 
+/* The render loop's CPU is named only when it is not the boot CPU. */
+static void test_format_names_the_render_cpu(void **state)
+{
+    (void)state;
+    static struct lines l;
+    struct t_cfg *t = t_base(1);
+    t_u32(t, "scheduler", "render-cpu", 2);
+    load(t);
+    l.n = 0;
+    cfg_format(&t_out, "built-in", collect, &l);
+    assert_string_equal(l.text[4], "scheduler: fair, slice 6000 us, workload limit 200000 us, "
+                                   "render loop on cpu 2");
+}
+
 static void test_format_without_source(void **state)
 {
     (void)state;
@@ -154,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_guest_summary_line),
         cmocka_unit_test(test_guest_summary_bounds),
         cmocka_unit_test(test_format_renders_every_section_and_guest),
+        cmocka_unit_test(test_format_names_the_render_cpu),
         cmocka_unit_test(test_format_without_source),
         cmocka_unit_test(test_enum_names),
         cmocka_unit_test(test_gtt_params_match_the_checked_layout),

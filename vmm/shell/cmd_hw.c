@@ -143,10 +143,11 @@ enum shell_status cmd_cpus(int argc, char **argv)
         const struct cpu *c = smp_cpu(i);
         enum cpu_state st = smp_state(c);
         printf("%3u  %7u  %-13s  ", i, c->apic_id, smp_state_name(st));
-        if ((st == CPU_BOOT || st == CPU_RUNNING) && print_guests(i) && st == CPU_BOOT)
-            printf(", ");
+        bool busy = (st == CPU_BOOT || st == CPU_RUNNING) && print_guests(i);
+        if ((st == CPU_BOOT || st == CPU_RUNNING) && vcpu_render_cpu() == i)
+            printf("%srender loop", busy ? ", " : ""), busy = true;
         if (st == CPU_BOOT)
-            printf("render loop, shell");
+            printf("%sshell", busy ? ", " : "");
         else if (st == CPU_PARKED)
             printf("parked (started in %llu us, %u STARTUP IPI%s)",
                    (unsigned long long)(c->start_ns / 1000), c->sipis, c->sipis == 1 ? "" : "s");

@@ -36,16 +36,18 @@ static uint32_t preemption_ticks(uint64_t tsc)
 }
 
 static uint64_t (*render_cpu)(unsigned id);
-static bool (*between_slices)(void);
+static bool (*render_poll)(void);
+/* The CPU whose loop runs the render loop (render_poll): the boot CPU until placement says. */
+static unsigned render_at;
 
 void vcpu_set_render_cpu(uint64_t (*fn)(unsigned id))
 {
     render_cpu = fn;
 }
 
-void vcpu_set_between_slices(bool (*fn)(void))
+void vcpu_set_render_loop(bool (*poll)(void))
 {
-    between_slices = fn;
+    render_poll = poll;
 }
 
 /* ---- each CPU's queue over the vCPUs it owns ------------------------------------------------ */
@@ -69,7 +71,8 @@ struct cpu_queue {
 
 static struct cpu_queue queues[SMP_MAX_CPUS];
 static bool placed;
-/* Some AP runs guests: the lock changes hands and requests come.  Without, the boot CPU keeps
+/* Some AP runs guests or the render loop: the lock changes hands and requests come.  Without,
+ * the boot CPU keeps
  * the lock through its guests' entries, as one CPU needs nobody's leave (a CPUID exit's round
  * trip costs 3,913 Bochs ticks that way and 5,611 through the lock and requests). */
 static bool shared;
@@ -82,6 +85,11 @@ static struct vm *vm_at(const struct cpu_queue *cq, unsigned slot)
 static struct cpu_queue *queue_of(const struct vm *vm)
 {
     return &queues[vm->vcpu ? vm->vcpu->pcpu : 0];
+}
+
+static struct cpu_queue *render_queue(void)
+{
+    return &queues[render_at];
 }
 
 static struct cpu_queue *this_queue(void)
@@ -104,11 +112,10 @@ static void take_requests(struct cpu_queue *cq)
     vreq_ack(&cq->req, upto);
 }
 
-/* From the holder of the lock: asks vm's CPU for `bits`, kicking it when it is in a guest or
- * idle, and with `wait` returns once that CPU has taken them (or is lost: out of any guest). */
-static void request(struct vm *vm, uint32_t bits, bool wait)
+/* From the holder of the lock: asks CPU cq for `bits`, kicking it when it is in a guest or idle,
+ * and with `wait` returns once that CPU has taken them (or is lost: out of any guest). */
+static void request(struct cpu_queue *cq, uint32_t bits, bool wait)
 {
-    struct cpu_queue *cq = queue_of(vm);
     uint64_t ticket;
     if (vreq_post(&cq->req, bits, &ticket))
         smp_kick(cq->cpu);
@@ -128,19 +135,25 @@ static bool elsewhere(const struct vm *vm)
 void vcpu_kick(struct vm *vm)
 {
     if (elsewhere(vm))
-        request(vm, REQ_LOOK, false);
+        request(queue_of(vm), REQ_LOOK, false);
 }
 
 void vcpu_hold(struct vm *vm)
 {
     if (elsewhere(vm))
-        request(vm, REQ_LOOK, true);
+        request(queue_of(vm), REQ_LOOK, true);
+}
+
+void vcpu_render_kick(void)
+{
+    if (shared && render_at != smp_this_cpu())
+        request(render_queue(), REQ_LOOK, false);
 }
 
 void vcpu_ept_flush(struct vm *vm)
 {
     if (elsewhere(vm))
-        request(vm, REQ_FLUSH_EPT, true);
+        request(queue_of(vm), REQ_FLUSH_EPT, true);
     else
         invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
 }
@@ -241,12 +254,12 @@ static void rq_guest(void *ctx, unsigned i, uint64_t now, struct rq_guest *g)
     g->timer_at = t == VLAPIC_NO_TIMER ? RQ_NEVER : t;
 }
 
-/* The render loop's CPU is the boot CPU's: counted only where it is spent. */
+/* The render loop's CPU is counted only where it is spent: with the vCPUs that share its CPU. */
 static uint64_t rq_cpu_ns(void *ctx, unsigned i)
 {
     const struct cpu_queue *cq = ctx;
     const struct vm *vm = vm_at(cq, i);
-    uint64_t render = render_cpu && cq->cpu == 0 ? render_cpu(vm->id) : 0;
+    uint64_t render = render_cpu && cq->cpu == render_at ? render_cpu(vm->id) : 0;
     return (vm->vcpu ? vm->vcpu->run_ns : 0) + render;
 }
 
@@ -314,11 +327,12 @@ static void rq_slice_end(void *ctx, unsigned i, uint64_t ns)
     vm->vcpu->run_ns += ns;
 }
 
-/* The render loop shares the boot CPU with the vCPUs there. */
+/* The render loop shares its CPU with the vCPUs there: a piece of it after every slice (the
+ * GPU model needs the CPU between slices, not once per round, or busy guests starve it). */
 static bool rq_between(void *ctx)
 {
     const struct cpu_queue *cq = ctx;
-    return cq->cpu == 0 && between_slices && between_slices();
+    return cq->cpu == render_at && render_poll && render_poll();
 }
 
 static const struct rq_ops machine_ops = {
@@ -354,14 +368,22 @@ static void idle(struct cpu_queue *cq)
     hv_lock();
 }
 
-/* An AP's loop: its own run queue, for good (its rendering is the boot CPU's). */
-static void guest_cpu_loop(void *arg)
+/* One round of a CPU's work: a piece of the render loop when it runs here, then a slice of each
+ * of its guests; true when either wants more CPU at once. */
+static bool cpu_round(struct cpu_queue *cq)
+{
+    bool gpu_busy = cq->cpu == render_at && render_poll && render_poll();
+    return rq_round(&cq->q) || gpu_busy;
+}
+
+/* An AP's loop, for good: its own run queue, and the render loop if it was placed here. */
+static void cpu_loop(void *arg)
 {
     struct cpu_queue *cq = arg;
     timer_start_here();
     hv_lock();
     for (;;)
-        if (!rq_round(&cq->q))
+        if (!cpu_round(cq))
             idle(cq);
 }
 
@@ -379,10 +401,14 @@ static void queue_init(struct cpu_queue *cq, unsigned cpu)
     cq->q.ops.ctx = cq;
 }
 
-void vcpu_place_all(uint64_t usable)
+void vcpu_place_all(uint64_t usable, unsigned render_cpu_wanted)
 {
     if (placed)
         return; /* once: a vCPU's VMCS never moves */
+    render_at = smp_place(usable, render_cpu_wanted);
+    if (render_at != render_cpu_wanted)
+        log_warn("render loop: CPU %u cannot run it here: it runs on CPU %u", render_cpu_wanted,
+                 render_at);
     unsigned n = vm_count() < RQ_MAX ? vm_count() : RQ_MAX;
     for (unsigned i = 0; i < n; i++) {
         struct vm *vm = vm_get(i);
@@ -398,20 +424,41 @@ void vcpu_place_all(uint64_t usable)
         queues[cpu].vm_of[queues[cpu].n++] = i;
     }
     for (unsigned cpu = 0; cpu < SMP_MAX_CPUS; cpu++)
-        if (cpu == 0 || queues[cpu].n)
+        if (cpu == 0 || cpu == render_at || queues[cpu].n)
             queue_init(&queues[cpu], cpu);
     hv_lock_set_wait(lock_wait);
     smp_set_lost_hook(hv_lock_drop_lost);
     placed = true;
     for (unsigned cpu = 1; cpu < SMP_MAX_CPUS; cpu++) {
-        if (!queues[cpu].n)
+        unsigned k = queues[cpu].n;
+        bool render = cpu == render_at;
+        if (!k && !render)
             continue;
-        shared = true; /* before the AP's first exit can take the lock */
-        if (smp_run(cpu, guest_cpu_loop, &queues[cpu]))
-            log_info("cpu %u: runs %u guest%s", cpu, queues[cpu].n, queues[cpu].n == 1 ? "" : "s");
-        else
-            log_error("cpu %u: could not be given its guests", cpu);
+        shared = true; /* before the AP can take the lock */
+        if (!smp_run(cpu, cpu_loop, &queues[cpu])) {
+            log_error("cpu %u: could not be given its work: %s", cpu,
+                      render ? "the boot CPU runs the render loop" : "its guests do not run");
+            if (render)
+                render_at = 0;
+        } else if (render) {
+            log_info("cpu %u: runs the render loop and %u guest%s", cpu, k, k == 1 ? "" : "s");
+        } else {
+            log_info("cpu %u: runs %u guest%s", cpu, k, k == 1 ? "" : "s");
+        }
     }
+}
+
+unsigned vcpu_render_cpu(void)
+{
+    return render_at;
+}
+
+void vcpu_cpu_lost(unsigned cpu)
+{
+    if (cpu != render_at || cpu == 0)
+        return;
+    render_at = 0;
+    log_warn("render loop: CPU %u was lost: the boot CPU runs it", cpu);
 }
 
 unsigned vcpu_cpu_guests(unsigned cpu, unsigned *ids, unsigned max)
@@ -465,34 +512,46 @@ void vcpu_idle(void)
 static struct run_queue *boot_queue(void)
 {
     if (!placed)
-        vcpu_place_all(1);
+        vcpu_place_all(1, 0);
     return &queues[0].q;
 }
 
 bool vcpu_run_round(void)
 {
-    return rq_round(boot_queue());
+    boot_queue();
+    return cpu_round(&queues[0]);
 }
 
 bool vcpu_wake_pending(void)
 {
-    return rq_wake_pending(boot_queue());
+    boot_queue();
+    return rq_wake_pending(&render_queue()->q);
 }
 
-/* A runner on another CPU competes here only with its rendering: any vCPU here that woke
- * goes first. */
+/* A runner on another CPU than the render loop's competes there only with its rendering: any
+ * vCPU there that woke goes first.  With no vCPU there, nobody is owed that CPU. */
 bool vcpu_owed_cpu(unsigned runner)
 {
     const struct vm *vm = vm_get(runner);
-    struct run_queue *q = boot_queue();
-    if (!vm || !vm->vcpu || vm->vcpu->pcpu != 0)
+    boot_queue();
+    struct run_queue *q = &render_queue()->q;
+    if (!vm || !vm->vcpu || vm->vcpu->pcpu != render_at)
         return rq_wake_pending(q);
     return rq_owed(q, vm->vcpu->slot);
 }
 
 void vcpu_wait_stats(uint64_t *wait, uint64_t *demand)
 {
-    rq_wait_stats(boot_queue(), wait, demand);
+    boot_queue();
+    *wait = *demand = 0;
+    for (unsigned cpu = 0; cpu < SMP_MAX_CPUS; cpu++) {
+        uint64_t w, d;
+        if (cpu && !queues[cpu].n)
+            continue;
+        rq_wait_stats(&queues[cpu].q, &w, &d);
+        *wait += w;
+        *demand += d;
+    }
 }
 
 void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns)

@@ -168,9 +168,12 @@ static uint64_t bar0_write_cost(void *ctx, uint64_t off, unsigned size, uint64_t
     return vgpu_mmio_write_cost(ctx, off, size, val);
 }
 
+/* A write may have given the GPU work (a submission, a doorbell): the render loop's CPU looks. */
 static bool bar0_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
 {
-    return vgpu_mmio_write(ctx, off, size, val);
+    bool ok = vgpu_mmio_write(ctx, off, size, val);
+    vcpu_render_kick();
+    return ok;
 }
 
 /* The physical aperture as the vGPU reaches it for fenced pages: the model's de-tiling
