@@ -9,6 +9,9 @@ static unsigned holder = HV_LOCK_NOBODY;
 static void (*waiting)(void);
 /* Per CPU: 1 + the ticket it waits with, 0 when it waits for none (hv_lock_drop_lost). */
 static uint32_t waits_with[SMP_MAX_CPUS];
+/* Per CPU, written by that CPU only: its use of the lock, and when it last took it. */
+static struct hv_lock_use use[SMP_MAX_CPUS];
+static uint64_t taken_at[SMP_MAX_CPUS];
 
 void hv_lock_set_wait(void (*wait)(void))
 {
@@ -18,6 +21,7 @@ void hv_lock_set_wait(void (*wait)(void))
 void hv_lock(void)
 {
     unsigned cpu = smp_this_cpu();
+    uint64_t t0 = rdtsc();
     uint32_t t = spin_ticket(&lock);
     __atomic_store_n(&waits_with[cpu], t + 1, __ATOMIC_RELAXED);
     while (!spin_served(&lock, t)) {
@@ -27,12 +31,27 @@ void hv_lock(void)
     }
     __atomic_store_n(&waits_with[cpu], 0, __ATOMIC_RELAXED);
     __atomic_store_n(&holder, cpu, __ATOMIC_RELAXED);
+    taken_at[cpu] = rdtsc();
+    use[cpu].waited += taken_at[cpu] - t0;
 }
 
 void hv_unlock(void)
 {
+    unsigned cpu = __atomic_load_n(&holder, __ATOMIC_RELAXED);
+    if (cpu < SMP_MAX_CPUS) {
+        uint64_t held = rdtsc() - taken_at[cpu];
+        use[cpu].held += held;
+        if (held > use[cpu].longest)
+            use[cpu].longest = held;
+    }
     __atomic_store_n(&holder, HV_LOCK_NOBODY, __ATOMIC_RELAXED);
     spin_unlock(&lock);
+}
+
+void hv_lock_use(unsigned cpu, struct hv_lock_use *out)
+{
+    struct hv_lock_use none = { 0 };
+    *out = cpu < SMP_MAX_CPUS ? use[cpu] : none;
 }
 
 bool hv_lock_contended(void)
