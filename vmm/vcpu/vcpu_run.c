@@ -453,6 +453,11 @@ unsigned vcpu_render_cpu(void)
     return render_at;
 }
 
+bool vcpu_smp_active(void)
+{
+    return shared;
+}
+
 void vcpu_cpu_lost(unsigned cpu)
 {
     if (cpu != render_at || cpu == 0)

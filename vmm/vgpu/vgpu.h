@@ -302,6 +302,9 @@ struct sched *vgpu_cpu_engine_sched(const struct vgpu_dev *d, enum igpu_engine e
 void vgpu_cpu_engine_stats_get(const struct vgpu_dev *d, enum igpu_engine e,
                                struct vgpu_cpu_engine_stats *out);
 uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm);
+/* The GPU executed `cpu_ns` of CPU time for vGPU `vm` outside gpu_run (the software model run
+ * beside the render steps): counted in its st.render_cpu_ns like what gpu_run took. */
+void vgpu_render_charge_cpu(struct vgpu_dev *d, unsigned vm, uint64_t cpu_ns);
 /* The guest's picture as its display registers describe it: a surface of width x height
  * pixels (XRGB8888, or XBGR8888 when bgr), rows stride bytes apart, at graphics address gm
  * (linear, or X-tiled from its 4 KiB-aligned base), read from pixel (src_x, src_y) on, placed at

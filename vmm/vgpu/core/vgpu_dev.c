@@ -412,6 +412,13 @@ uint64_t vgpu_render_cpu_ns(const struct vgpu_dev *d, unsigned vm)
     return v ? v->st.render_cpu_ns + v->st.copy_cpu_ns : 0;
 }
 
+void vgpu_render_charge_cpu(struct vgpu_dev *d, unsigned vm, uint64_t cpu_ns)
+{
+    struct vgpu *v = d && vm < VGPU_MAX ? d->v[vm] : NULL;
+    if (v)
+        v->st.render_cpu_ns += cpu_ns;
+}
+
 bool vgpu_plane_get(const struct vgpu *v, struct vgpu_plane *out)
 {
     memset(out, 0, sizeof *out);

@@ -4,6 +4,7 @@
 #include "arch/x86/pci.h"
 #include "drivers/igpu/gen9_regs.h"
 #include "vmm/log.h"
+#include "vmm/vgpu/host/gpu_lock.h"
 #include "vmm/platform.h"
 #include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/vm.h"
@@ -123,7 +124,8 @@ static bool model_init(uint64_t aperture_bytes)
                  igpu_strerror(rc));
         return false;
     }
-    gpu.igpu = igpu_model_igpu(gpu.model);
+    /* Other CPUs' exits reach the model while the render loop's CPU runs it (gpu_lock.h). */
+    gpu.igpu = gpu_locked_igpu(igpu_model_igpu(gpu.model));
     return true;
 }
 

@@ -10,6 +10,7 @@
 #include "vmm/hv_lock.h"
 #include "boot/linux/linux_layout.h"
 #include "vmm/vgpu/host/gpu.h"
+#include "vmm/vgpu/host/gpu_lock.h"
 #include "vmm/vgpu/i915/display/vdisp_opregion.h"
 #include "vmm/vgpu/i915/i915.h"
 #include "vmm/vgpu/kiosk/kiosk.h"
@@ -29,6 +30,9 @@
 #define CALIB_W         256u
 #define CALIB_H         256u
 #define PLACE_PERIOD_NS 500000000ull /* re-placement planning (vgpu_place_period) */
+/* GPU time per piece of the model's execution: a render step's budget, and what the model runs
+ * beside the steps at a time. */
+#define RENDER_BUDGET_NS 500000u
 
 struct vgpu_host vgpu_host;
 
@@ -48,18 +52,53 @@ static uint64_t env_now(void *ctx)
     if (!gpu.model)
         return timer_now_ns();
     struct igpu_model_stats st;
+    gpu_model_lock();
     igpu_model_stats(gpu.model, IGPU_BCS, &st);
+    gpu_model_unlock();
     return st.clock_ns;
 }
 
+/* While other CPUs run guests, the model does not execute inside the render steps, which hold
+ * the hypervisor lock and would keep every other CPU's exits waiting for it, but between them
+ * without that lock (run_beside), as a GPU runs beside the CPUs; a step then takes in what it
+ * did, as it would on hardware.  One CPU keeps executing it inside the steps. */
+static struct {
+    bool on;
+    uint64_t used; /* GPU time executed beside the steps and not yet taken by one (model lock) */
+} beside;
+
+/* The GPU time executed since the last call: what ran beside the steps, or, if nothing did (one
+ * CPU, a drain in an exit, the first step after an idle GPU), up to `budget` run here. */
 static uint64_t env_gpu_run(void *ctx, uint64_t budget)
 {
     if (!gpu.model)
         return 0;
-    uint64_t t0 = timer_now_ns();
-    uint64_t used = igpu_model_run(gpu.model, IGPU_BCS, budget);
-    vgpu_host.gpu_wall_ns += timer_now_ns() - t0;
+    gpu_model_lock();
+    uint64_t used = beside.used;
+    beside.used = 0;
+    if (!used) {
+        uint64_t t0 = timer_now_ns();
+        used = igpu_model_run(gpu.model, IGPU_BCS, budget);
+        vgpu_host.gpu_wall_ns += timer_now_ns() - t0;
+    }
+    gpu_model_unlock();
     return used;
+}
+
+/* With the hypervisor lock held: lets it go while the model executes a piece of the engine's
+ * work, charged to the vGPU whose work it is, and takes it again. */
+static void run_beside(void)
+{
+    unsigned owner = vgpu_render_owner(vgpu_host.dev);
+    hv_unlock();
+    gpu_model_lock();
+    uint64_t t0 = timer_now_ns();
+    beside.used += igpu_model_run(gpu.model, IGPU_BCS, RENDER_BUDGET_NS);
+    uint64_t ns = timer_now_ns() - t0;
+    vgpu_host.gpu_wall_ns += ns;
+    gpu_model_unlock();
+    hv_lock();
+    vgpu_render_charge_cpu(vgpu_host.dev, owner, ns);
 }
 
 static uint64_t env_cpu_ns(void *ctx)
@@ -69,7 +108,11 @@ static uint64_t env_cpu_ns(void *ctx)
 
 static const char *env_gpu_fault(void *ctx)
 {
-    const struct igpu_model_fault *f = gpu.model ? igpu_model_fault(gpu.model, IGPU_BCS) : NULL;
+    if (!gpu.model)
+        return NULL;
+    gpu_model_lock();
+    const struct igpu_model_fault *f = igpu_model_fault(gpu.model, IGPU_BCS);
+    gpu_model_unlock();
     return f ? f->detail : NULL;
 }
 
@@ -182,8 +225,11 @@ static int env_aperture_rw(void *ctx, uint64_t off, void *buf, size_t len, bool 
 {
     if (!gpu.model)
         return -1;
-    return write ? igpu_model_aperture_write(gpu.model, off, buf, len)
-                 : igpu_model_aperture_read(gpu.model, off, buf, len);
+    gpu_model_lock();
+    int rc = write ? igpu_model_aperture_write(gpu.model, off, buf, len)
+                   : igpu_model_aperture_read(gpu.model, off, buf, len);
+    gpu_model_unlock();
+    return rc;
 }
 
 /* An aperture access that exited (vmm/vgpu/core/vgpu_aperture.c says which do and what they see). */
@@ -538,7 +584,7 @@ bool vgpu_host_init(const struct cfg *cfg)
                  env_protect, env_msi },
         .max_vgpus = cfg->n_guests,
         .balloon_controller = cfg->balloon.enabled && cfg->balloon.period_ms,
-        .render_budget_ns = 500000,
+        .render_budget_ns = RENDER_BUDGET_NS,
         .cpu_sched = &sc, /* the i915 guests' RCS/VCS/VECS run on the CPU */
     };
     if (vgpu_dev_create(&dc, &vgpu_host.dev) != 0)
@@ -624,8 +670,11 @@ bool vgpu_host_poll(uint64_t budget_us)
     }
     /* A GPU that had nothing to do since the last call let that wall time pass idle; one with
      * work only advances by what it executes (the model runs only here). */
-    if (gpu.model && !was_busy && last_end && now > last_end)
+    if (gpu.model && !was_busy && last_end && now > last_end) {
+        gpu_model_lock();
         igpu_model_advance(gpu.model, now - last_end);
+        gpu_model_unlock();
+    }
     const struct cfg *cfg = &active_config.cfg;
     if (cfg->balloon.enabled && cfg->balloon.period_ms && now >= vgpu_host.balloon_next_ns) {
         balloon_period(cfg, now);
@@ -647,13 +696,19 @@ bool vgpu_host_poll(uint64_t budget_us)
      * CPU — a halted vCPU whose interrupt is ready, or a guest whose workload just retired
      * (it polls for that) — so what the model executes for one guest does not delay another's
      * vCPU by a whole piece (docs/benchmarks.md "Performance isolation"). */
-    bool busy;
+    beside.on = gpu.model && vcpu_smp_active();
+    bool busy = was_busy;
     uint64_t end = now + budget_us * 1000, retired = vgpu_render_retired(vgpu_host.dev);
-    do {
+    for (;;) {
+        if (beside.on && busy)
+            run_beside(); /* the step below takes in what it executed */
         busy = vgpu_render_step(vgpu_host.dev);
-        hv_lock_yield(); /* a step is whole: an exit on another CPU may come in between */
-    } while (busy && timer_now_ns() < end && vgpu_render_retired(vgpu_host.dev) == retired &&
-             !vcpu_wake_pending() && !owed_cpu());
+        if (!busy || timer_now_ns() >= end || vgpu_render_retired(vgpu_host.dev) != retired ||
+            vcpu_wake_pending() || owed_cpu())
+            break;
+        if (!beside.on)
+            hv_lock_yield(); /* a step is whole: an exit on another CPU may come in between */
+    }
     was_busy = busy;
     last_end = timer_now_ns();
 
