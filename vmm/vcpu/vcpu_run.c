@@ -453,9 +453,9 @@ unsigned vcpu_render_cpu(void)
     return render_at;
 }
 
-bool vcpu_smp_active(void)
+bool vcpu_render_alone(void)
 {
-    return shared;
+    return shared && render_at != 0 && !queues[render_at].n;
 }
 
 void vcpu_cpu_lost(unsigned cpu)

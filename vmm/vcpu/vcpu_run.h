@@ -18,8 +18,9 @@
 void vcpu_place_all(uint64_t usable, unsigned render_cpu_wanted);
 /* The CPU that runs the render loop. */
 unsigned vcpu_render_cpu(void);
-/* Some AP runs guests or the render loop: the hypervisor lock changes hands. */
-bool vcpu_smp_active(void);
+/* The render loop has its CPU to itself (an AP with no vCPU): what it does there is no guest's
+ * CPU time, and nothing it holds the hypervisor lock for is charged to a run queue. */
+bool vcpu_render_alone(void);
 /* CPU `cpu` is out of service (smp_poll_lost, on the boot CPU): if it ran the render loop, the
  * boot CPU runs it from now on. */
 void vcpu_cpu_lost(unsigned cpu);
