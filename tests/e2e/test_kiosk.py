@@ -68,6 +68,19 @@ def boot(config):
     return s
 
 
+def more_work_done(s, names, timeout=60):
+    """Waits until each named guest's vGPU has completed more workloads than it had (`vgpu`)."""
+    def done():
+        out = s.command("vgpu")
+        got = {m.group(1): int(m.group(2)) for m in
+               re.finditer(r"^\s*\d+ (\S+)\s+\d+\s+\d+\s+\d+\s+(\d+)", out, re.M)}
+        return {n: got.get(n) for n in names}
+    before = done()
+    assert None not in before.values(), before
+    wait_for(lambda: all(n > before[g] for g, n in done().items()), timeout,
+             f"{' and '.join(names)} to complete more GPU work", poll=3.0)
+
+
 def kiosk_wall(r, iso):
     """The shipped kiosk wall (signage, dashboard, heavy, idle) as configs/kiosk-smp.dts places it
     on two CPUs: it names five cores, so the render loop and kiosk2 run on CPU 1, kiosk0, kiosk1
@@ -147,15 +160,7 @@ def kiosk_wall(r, iso):
             out = s.command("cpus")
             assert re.search(r"^\s*0\s+\d+\s+boot\s+guests kiosk0 kiosk1 kiosk3 \(\d+% of its time\), "
                              r"render loop, shell; VT-x on$", out, re.M), out
-
-            def done():
-                out = s.command("vgpu")
-                return {m.group(1): int(m.group(2)) for m in
-                        re.finditer(r"^\s*\d+ (kiosk[01])\s+\d+\s+\d+\s+\d+\s+(\d+)", out, re.M)}
-            before = done()
-            assert len(before) == 2, before
-            wait_for(lambda: all(n > before[g] for g, n in done().items()), 60,
-                     "kiosk0 and kiosk1 (signage, dashboard) to complete more GPU work", poll=3.0)
+            more_work_done(s, ("kiosk0", "kiosk1"))
         r.check("kiosk: when the render loop's CPU is lost, the boot CPU takes the render loop over and "
                 "signage and dashboard go on rendering", render_cpu_lost)
     finally:
@@ -185,14 +190,7 @@ def render_core(r, _iso):
                 "hypervisor lock", placed)
 
         def both_render():
-            def done():
-                out = s.command("vgpu")
-                return {m.group(1): int(m.group(2)) for m in
-                        re.finditer(r"^\s*\d+ (signage|heavy)\s+\d+\s+\d+\s+\d+\s+(\d+)", out, re.M)}
-            before = done()
-            assert len(before) == 2, before
-            wait_for(lambda: all(n > before[g] for g, n in done().items()), 60,
-                     "signage and heavy to complete more GPU work", poll=3.0)
+            more_work_done(s, ("signage", "heavy"))
             # The model runs beside the steps, outside the hypervisor lock: CPU 1 holds the lock
             # for less time than the model has executed (inside the steps it would hold it longer).
             stats = s.command("stats")
