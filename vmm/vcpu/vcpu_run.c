@@ -72,9 +72,9 @@ struct cpu_queue {
 static struct cpu_queue queues[SMP_MAX_CPUS];
 static bool placed;
 /* Some AP runs guests or the render loop: the lock changes hands and requests come.  Without,
- * the boot CPU keeps
- * the lock through its guests' entries, as one CPU needs nobody's leave (a CPUID exit's round
- * trip costs 3,913 Bochs ticks that way and 5,611 through the lock and requests). */
+ * the boot CPU keeps the lock through its guests' entries, as one CPU needs nobody's leave (a
+ * CPUID exit's round trip costs 3,913 Bochs ticks that way and 5,611 through the lock and
+ * requests). */
 static bool shared;
 
 static struct vm *vm_at(const struct cpu_queue *cq, unsigned slot)
