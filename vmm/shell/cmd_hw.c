@@ -165,8 +165,10 @@ enum shell_status cmd_cpus(int argc, char **argv)
         enum cpu_state st = smp_state(c);
         printf("%3u  %7u  %-13s  ", i, c->apic_id, smp_state_name(st));
         bool busy = (st == CPU_BOOT || st == CPU_RUNNING) && print_guests(i);
-        if ((st == CPU_BOOT || st == CPU_RUNNING) && vcpu_render_cpu() == i)
-            printf("%srender loop", busy ? ", " : ""), busy = true;
+        if ((st == CPU_BOOT || st == CPU_RUNNING) && vcpu_render_cpu() == i) {
+            printf("%srender loop", busy ? ", " : "");
+            busy = true;
+        }
         if (st == CPU_BOOT)
             printf("%sshell", busy ? ", " : "");
         else if (st == CPU_PARKED)
