@@ -12,6 +12,18 @@ static uint32_t waits_with[SMP_MAX_CPUS];
 /* Per CPU, written by that CPU only: its use of the lock, and when it last took it. */
 static struct hv_lock_use use[SMP_MAX_CPUS];
 static uint64_t taken_at[SMP_MAX_CPUS];
+/* The TSC from which use is counted (hv_lock_count_from); 0: from boot. */
+static uint64_t count_from;
+
+static uint64_t later(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+void hv_lock_count_from(uint64_t tsc)
+{
+    __atomic_store_n(&count_from, tsc, __ATOMIC_RELAXED);
+}
 
 void hv_lock_set_wait(void (*wait)(void))
 {
@@ -32,14 +44,18 @@ void hv_lock(void)
     __atomic_store_n(&waits_with[cpu], 0, __ATOMIC_RELAXED);
     __atomic_store_n(&holder, cpu, __ATOMIC_RELAXED);
     taken_at[cpu] = rdtsc();
-    use[cpu].waited += taken_at[cpu] - t0;
+    uint64_t from = later(t0, __atomic_load_n(&count_from, __ATOMIC_RELAXED));
+    if (taken_at[cpu] > from)
+        use[cpu].waited += taken_at[cpu] - from;
 }
 
 void hv_unlock(void)
 {
     unsigned cpu = __atomic_load_n(&holder, __ATOMIC_RELAXED);
     if (cpu < SMP_MAX_CPUS) {
-        uint64_t held = rdtsc() - taken_at[cpu];
+        uint64_t now = rdtsc(),
+                 from = later(taken_at[cpu], __atomic_load_n(&count_from, __ATOMIC_RELAXED));
+        uint64_t held = now > from ? now - from : 0;
         use[cpu].held += held;
         if (held > use[cpu].longest)
             use[cpu].longest = held;

@@ -20,12 +20,16 @@ void hv_lock_yield(void);
 bool hv_lock_contended(void);
 /* What a CPU does while it waits for the lock (vmm/vcpu/vcpu_run.c: its requests and mailbox). */
 void hv_lock_set_wait(void (*wait)(void));
-/* How CPU `cpu` used the lock since boot, in TSC ticks: the time it waited for it (its requests
- * and calls answered meanwhile), the time it held it, and its longest hold. */
+/* How CPU `cpu` used the lock since hv_lock_count_from (boot, if never called), in TSC ticks: the
+ * time it waited for it (its requests and calls answered meanwhile), the time it held it, and
+ * its longest hold. */
 struct hv_lock_use {
     uint64_t waited, held, longest;
 };
 void hv_lock_use(unsigned cpu, struct hv_lock_use *out);
+/* Counts use from TSC `tsc` on: the end of boot, whose set-up holds the lock for seconds while the
+ * APs that got work wait for their first turn. */
+void hv_lock_count_from(uint64_t tsc);
 /* A CPU being lost lets go of the lock if it holds it, or, on that CPU itself, passes on the
  * turn it was waiting for (arch/x86/smp.h's lost hook). */
 void hv_lock_drop_lost(unsigned cpu);

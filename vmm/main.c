@@ -252,6 +252,7 @@ void kmain(uint32_t magic, uint64_t info)
     }
 
     platform.boot_done_us = timer_uptime_us();
+    hv_lock_count_from(rdtsc());
     log_info("boot: ready in %llu ms; shell on COM1 (type 'help')",
              (unsigned long long)(platform.boot_done_us / 1000));
     shell_init();

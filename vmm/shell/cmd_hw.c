@@ -133,12 +133,12 @@ static bool print_guests(unsigned cpu)
 }
 
 /* "    hypervisor lock: waited 12 ms (3%), held 340 ms (41%), longest 812 us": what sharing
- * the lock cost CPU `cpu`, once an AP runs guests or the render loop. */
+ * the lock cost CPU `cpu` since the end of boot, once an AP runs guests or the render loop. */
 static void print_lock_use(unsigned cpu)
 {
     struct hv_lock_use u;
     hv_lock_use(cpu, &u);
-    uint64_t per_us = timer_tsc_hz() / 1000000, up_us = timer_uptime_us();
+    uint64_t per_us = timer_tsc_hz() / 1000000, up_us = timer_uptime_us() - platform.boot_done_us;
     if (!per_us || !up_us)
         return;
     uint64_t waited = u.waited / per_us, held = u.held / per_us;
