@@ -66,10 +66,7 @@ static uint64_t env_now(void *ctx)
  * is what holds an AP's exits to their weight's share of it (lock_share in vcpu_run.c; letting
  * go of it there took a victim beside a fence-rewriting neighbour on another core from 97 % to
  * 91 % of its frame rate). */
-static struct {
-    bool on;
-    uint64_t used; /* GPU time executed beside the steps and not yet taken by one (model lock) */
-} beside;
+static uint64_t ran_beside; /* GPU time executed beside the steps, not yet taken (model lock) */
 
 /* The GPU time executed since the last call: what ran beside the steps, or, if nothing did (one
  * CPU, a drain in an exit, the first step after an idle GPU), up to `budget` run here. */
@@ -78,8 +75,8 @@ static uint64_t env_gpu_run(void *ctx, uint64_t budget)
     if (!gpu.model)
         return 0;
     gpu_model_lock();
-    uint64_t used = beside.used;
-    beside.used = 0;
+    uint64_t used = ran_beside;
+    ran_beside = 0;
     if (!used) {
         uint64_t t0 = timer_now_ns();
         used = igpu_model_run(gpu.model, IGPU_BCS, budget);
@@ -97,7 +94,7 @@ static void run_beside(void)
     hv_unlock();
     gpu_model_lock();
     uint64_t t0 = timer_now_ns();
-    beside.used += igpu_model_run(gpu.model, IGPU_BCS, RENDER_BUDGET_NS);
+    ran_beside += igpu_model_run(gpu.model, IGPU_BCS, RENDER_BUDGET_NS);
     uint64_t ns = timer_now_ns() - t0;
     vgpu_host.gpu_wall_ns += ns;
     gpu_model_unlock();
@@ -700,17 +697,16 @@ bool vgpu_host_poll(uint64_t budget_us)
      * CPU — a halted vCPU whose interrupt is ready, or a guest whose workload just retired
      * (it polls for that) — so what the model executes for one guest does not delay another's
      * vCPU by a whole piece (docs/benchmarks.md "Performance isolation"). */
-    beside.on = gpu.model && vcpu_render_alone();
-    bool busy = was_busy;
+    bool beside = gpu.model && vcpu_render_alone(), busy = was_busy;
     uint64_t end = now + budget_us * 1000, retired = vgpu_render_retired(vgpu_host.dev);
     for (;;) {
-        if (beside.on && busy)
+        if (beside && busy)
             run_beside(); /* the step below takes in what it executed */
         busy = vgpu_render_step(vgpu_host.dev);
         if (!busy || timer_now_ns() >= end || vgpu_render_retired(vgpu_host.dev) != retired ||
             vcpu_wake_pending() || owed_cpu())
             break;
-        if (!beside.on)
+        if (!beside)
             hv_lock_yield(); /* a step is whole: an exit on another CPU may come in between */
     }
     was_busy = busy;
