@@ -71,4 +71,6 @@ pure_deps_vgpu   := gtt sched igpu vgt vdisp lib
 pure_deps_vgt    := igpu
 pure_deps_vdisp  := lib
 pure_deps_io     := vmx
+# The guest's ACPI tables are checked by reading them back with the host's MADT parser.
+pure_deps_loader := core
 modules_of = $(or $(foreach m,$(call module_of,$(1)),$(m) $(pure_deps_$(m))),$(PURE_MODULES))

@@ -2,7 +2,8 @@
  * RSDP's two checksums and its XSDT, every table's signature, length and zero checksum, a FADT
  * that is NOT hardware-reduced (Linux would drop the 8259 otherwise) with the PM1 blocks, the
  * PM timer, the SCI, SMI_CMD 0, the reset register and its FACS and DSDT, the \_S5 package in
- * the DSDT's AML, and a MADT with one enabled local APIC, its NMI on LINT1, and no I/O APIC. */
+ * the DSDT's AML, and a MADT with an enabled local APIC per vCPU, their NMI on LINT1, and no I/O
+ * APIC. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "vmm/loader/acpi_tables.h"
+#include "boot/acpi_madt.h"
 #include "boot/linux/linux_layout.h"
 
 static uint64_t get(const uint8_t *p, size_t off, unsigned bytes)
@@ -33,7 +35,7 @@ static uint8_t sum(const uint8_t *p, size_t n)
 static uint8_t mem[LINUX_ACPI_ROOM];
 static const struct acpi_platform plat = {
     .lapic_base = 0xFEE00000,
-    .apic_id = 0,
+    .cpus = 1,
     .reset_port = 0xCF9,
     .reset_value = 0x06,
     .sci_irq = 9,
@@ -144,8 +146,47 @@ static void test_tables(void **state)
     assert_int_equal(nmis, 1);
 }
 
+static const void *guest_memory(void *ctx, uint64_t phys, uint64_t len)
+{
+    (void)ctx;
+    if (phys < LINUX_ACPI_GPA || phys + len > LINUX_ACPI_GPA + sizeof mem)
+        return NULL;
+    return mem + (phys - LINUX_ACPI_GPA);
+}
+
+/* A guest with several vCPUs, read back by the code that reads the real machine's firmware
+ * (boot/acpi_madt.c): one enabled local APIC per vCPU, IDs and UIDs in order, and the largest
+ * count that fits still fits. */
+static void test_madt_of_several_vcpus(void **state)
+{
+    const struct acpi_memory window = { guest_memory, NULL };
+    static const unsigned counts[] = { 1, 3, ACPI_MAX_CPUS };
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        struct acpi_platform p = plat;
+        p.cpus = (uint8_t)counts[k];
+        assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA, &p), ACPI_TABLES_BYTES);
+        static struct madt_info info;
+        char err[120] = "";
+        assert_int_equal(madt_find(mem, ACPI_RSDP_BYTES, &window, &info, err, sizeof err), 0);
+        assert_int_equal(info.lapic_addr, 0xFEE00000);
+        assert_int_equal(info.n_cpus, counts[k]);
+        assert_int_equal(info.n_ignored + info.n_absent + info.dropped, 0);
+        for (unsigned i = 0; i < info.n_cpus; i++) {
+            assert_int_equal(info.cpus[i].apic_id, i);
+            assert_int_equal(info.cpus[i].uid, i);
+            assert_true(info.cpus[i].enabled);
+            assert_false(info.cpus[i].x2apic);
+        }
+    }
+}
+
 static void test_refusals(void **state)
 {
+    struct acpi_platform none = plat, too_many = plat;
+    none.cpus = 0;
+    too_many.cpus = ACPI_MAX_CPUS + 1;
+    assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA, &none), 0);
+    assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA, &too_many), 0);
     assert_int_equal(acpi_tables_build(mem, ACPI_TABLES_BYTES - 1, LINUX_ACPI_GPA, &plat), 0);
     assert_int_equal(acpi_tables_build(mem, sizeof mem, LINUX_ACPI_GPA + 8, &plat),
                      0); /* not 16-aligned */
@@ -157,6 +198,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_madt_of_several_vcpus),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests_name("loader_acpi", tests, NULL, NULL);

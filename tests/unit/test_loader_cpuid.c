@@ -12,7 +12,7 @@
 
 #define B(n) (1u << (n))
 
-static const struct cpuid_policy pol = { 2000000000ULL, 0x16, 0x80000008 };
+static const struct cpuid_policy pol = { 2000000000ULL, 0x16, 0x80000008, 0, 1 };
 static const struct cpuid_regs ones = { 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF };
 
 static struct cpuid_regs ask(const struct cpuid_policy *p, uint32_t leaf, uint32_t sub,
@@ -144,6 +144,33 @@ static void test_topology(void **state)
     assert_int_equal(r.ebx, 0x01C0003F);
 }
 
+/* vCPU 2 of a guest with 3: its ID at every level, 3 cores taking 2 ID bits, one package. */
+static void test_topology_of_a_second_vcpu(void **state)
+{
+    struct cpuid_policy p = pol;
+    p.apic_id = 2;
+    p.cpus = 3;
+    struct cpuid_regs r = ask(&p, 1, 0, (struct cpuid_regs){ 0x50654, 0x12345678, 0, 0 });
+    assert_int_equal(r.ebx, 0x02035678); /* initial APIC ID 2, 3 logical processors */
+    assert_false(r.edx & B(28));         /* still no HTT */
+    r = ask(&p, 0xB, 0, ones);
+    assert_int_equal(r.eax, 0);
+    assert_int_equal(r.ebx, 1);
+    assert_int_equal(r.edx, 2);
+    r = ask(&p, 0xB, 1, ones);
+    assert_int_equal(r.eax, 2);
+    assert_int_equal(r.ebx, 3);
+    assert_int_equal(r.edx, 2);
+    r = ask(&p, 0xB, 2, ones);
+    assert_int_equal(r.edx, 2);
+    r = ask(&p, 4, 1, (struct cpuid_regs){ 0xFC004122, 0x01C0003F, 0x3F, 0 });
+    assert_int_equal(r.eax, 0x08000122); /* cores per package - 1 = 2 */
+    p.cpus = 4;
+    assert_int_equal(ask(&p, 0xB, 1, ones).eax, 2);
+    p.cpus = 5;
+    assert_int_equal(ask(&p, 0xB, 1, ones).eax, 3);
+}
+
 static void test_above_maximum(void **state)
 {
     /* basic leaves above 0x16 answer as 0x16 does (SDM), even on a CPU with more */
@@ -187,10 +214,15 @@ static void test_extended(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_leaf0_max),           cmocka_unit_test(test_leaf1),
-        cmocka_unit_test(test_power_and_timers),    cmocka_unit_test(test_tsc_leaves),
-        cmocka_unit_test(test_structured_features), cmocka_unit_test(test_topology),
-        cmocka_unit_test(test_above_maximum),       cmocka_unit_test(test_extended),
+        cmocka_unit_test(test_leaf0_max),
+        cmocka_unit_test(test_leaf1),
+        cmocka_unit_test(test_power_and_timers),
+        cmocka_unit_test(test_tsc_leaves),
+        cmocka_unit_test(test_structured_features),
+        cmocka_unit_test(test_topology),
+        cmocka_unit_test(test_above_maximum),
+        cmocka_unit_test(test_extended),
+        cmocka_unit_test(test_topology_of_a_second_vcpu),
     };
     return cmocka_run_group_tests_name("loader_cpuid", tests, NULL, NULL);
 }

@@ -29,14 +29,14 @@ static uint8_t sum(const uint8_t *p, size_t n)
     return s;
 }
 
-static const struct mptable_cpu cpu = { 0, 0x00050654, 0x0FEBFBFF, 0xFEE00000 };
+static const struct mptable_cpu cpu = { 1, 0x00050654, 0x0FEBFBFF, 0xFEE00000 };
 
 static void test_floating_pointer(void **state)
 {
     uint8_t mem[LINUX_MPTABLE_ROOM];
     memset(mem, 0xEE, sizeof mem);
     size_t n = mptable_build(mem, sizeof mem, LINUX_MPTABLE_GPA, &cpu);
-    assert_int_equal(n, MPTABLE_BYTES);
+    assert_int_equal(n, MPTABLE_BYTES(1));
     assert_true(n <= LINUX_MPTABLE_ROOM);
     assert_memory_equal(mem, "_MP_", 4);
     assert_int_equal(get(mem, 4, 4), LINUX_MPTABLE_GPA + 16); /* physptr */
@@ -91,12 +91,43 @@ static void test_config_table(void **state)
 static void test_refusals(void **state)
 {
     uint8_t mem[LINUX_MPTABLE_ROOM];
-    assert_int_equal(mptable_build(mem, MPTABLE_BYTES - 1, LINUX_MPTABLE_GPA, &cpu), 0);
+    assert_int_equal(mptable_build(mem, MPTABLE_BYTES(1) - 1, LINUX_MPTABLE_GPA, &cpu), 0);
     assert_int_equal(mptable_build(mem, sizeof mem, 0xFFFFFFC0ULL, &cpu), 0);
-    assert_int_equal(mptable_build(mem, sizeof mem, 0x100000000ULL - MPTABLE_BYTES, &cpu),
-                     MPTABLE_BYTES);
+    assert_int_equal(mptable_build(mem, sizeof mem, 0x100000000ULL - MPTABLE_BYTES(1), &cpu),
+                     MPTABLE_BYTES(1));
     assert_int_equal(mptable_build(NULL, sizeof mem, LINUX_MPTABLE_GPA, &cpu), 0);
     assert_int_equal(mptable_build(mem, sizeof mem, LINUX_MPTABLE_GPA, NULL), 0);
+    struct mptable_cpu none = cpu, too_many = cpu;
+    none.count = 0;
+    too_many.count = MPTABLE_MAX_CPUS + 1;
+    assert_int_equal(mptable_build(mem, sizeof mem, LINUX_MPTABLE_GPA, &none), 0);
+    assert_int_equal(mptable_build(mem, sizeof mem, LINUX_MPTABLE_GPA, &too_many), 0);
+}
+
+/* Several processors: an entry each, APIC IDs in order, only the first the bootstrap one; the
+ * largest count still fits the KiB Linux scans. */
+static void test_several_processors(void **state)
+{
+    uint8_t mem[LINUX_MPTABLE_ROOM];
+    struct mptable_cpu three = cpu, most = cpu;
+    three.count = 3;
+    size_t n = mptable_build(mem, sizeof mem, LINUX_MPTABLE_GPA, &three);
+    assert_int_equal(n, MPTABLE_BYTES(3));
+    const uint8_t *mpc = mem + 16;
+    size_t len = get(mpc, 4, 2);
+    assert_int_equal(16 + len, n);
+    assert_int_equal(sum(mpc, len), 0);
+    assert_int_equal(get(mpc, 34, 2), 6); /* 3 processors, a bus, 2 local interrupts */
+    for (unsigned i = 0; i < 3; i++) {
+        const uint8_t *e = mpc + 44 + 20 * i;
+        assert_int_equal(e[0], 0);
+        assert_int_equal(e[1], i);
+        assert_int_equal(e[3], i == 0 ? 3 : 1);
+        assert_int_equal(get(e, 4, 4), cpu.signature);
+    }
+    assert_int_equal(mpc[44 + 60], 1); /* then the bus */
+    most.count = MPTABLE_MAX_CPUS;
+    assert_true(mptable_build(mem, sizeof mem, LINUX_MPTABLE_GPA, &most) > 0);
 }
 
 static void test_checksum(void **state)
@@ -111,9 +142,8 @@ static void test_checksum(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_floating_pointer),
-        cmocka_unit_test(test_config_table),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_floating_pointer), cmocka_unit_test(test_config_table),
+        cmocka_unit_test(test_refusals),         cmocka_unit_test(test_several_processors),
         cmocka_unit_test(test_checksum),
     };
     return cmocka_run_group_tests_name("loader_mptable", tests, NULL, NULL);

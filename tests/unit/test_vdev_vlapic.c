@@ -1,5 +1,5 @@
 /* The virtual x2APIC (vmm/vdev/vlapic.c): reset state, the x2APIC MSR access rules (SDM Vol. 3A
- * §11.12.1.2), IRR/ISR/PPR priority and EOI, TPR, errors, self-IPIs through ICR and SELF_IPI,
+ * §11.12.1.2), IRR/ISR/PPR priority and EOI, TPR, errors, the ICR's decoding and self-IPIs through SELF_IPI, IDs and the INIT reset,
  * software disable, the three timer modes, MSI delivery.  MSR numbers are written out as the
  * SDM's Table 11-6 gives them, so the header's definitions are checked too. */
 #include <stdarg.h>
@@ -243,35 +243,64 @@ static void test_self_ipi_msr(void **state)
     assert_int_equal(take(), 0xF6);
 }
 
-static void test_icr_destinations(void **state)
+/* The ICR write decodes the IPI for the router (vipi.c, test_vdev_vipi.c says where it goes) and
+ * raises nothing by itself. */
+static void test_icr_write_hands_the_ipi_on(void **state)
 {
     (void)state;
-    struct {
-        uint64_t icr;
-        bool reaches;
-    } cases[] = {
-        { 0x40040ull, true },             /* shorthand self, fixed */
-        { 0x80041ull, true },             /* all including self */
-        { 0xC0042ull, false },            /* all excluding self */
-        { 0x0000000000000043ull, true },  /* physical, destination 0 */
-        { 0x0000000100000044ull, false }, /* physical, destination 1 */
-        { 0xFFFFFFFF00000045ull, true },  /* broadcast */
-        { 0x0000000100000846ull, true },  /* logical, cluster 0 bit 0 */
-        { 0x0000000200000847ull, false }, /* logical, cluster 0 bit 1 */
-        { 0x0001000100000848ull, false }, /* logical, cluster 1 */
-        { 0x0000000000000149ull, true },  /* lowest priority, physical 0 */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint8_t vec = (uint8_t)cases[i].icr;
-        wr(M_ICR, cases[i].icr, 0);
-        assert_int_equal(rd(M_ICR, 0), cases[i].icr);
-        assert_int_equal(irr_has(vec), cases[i].reaches);
-    }
-    /* NMI, INIT and SIPI to ourselves are not modelled: counted, nothing raised */
-    wr(M_ICR, 0x40450ull, 0);
-    wr(M_ICR, 0x40500ull, 0);
-    assert_int_equal(l.ignored_ipis, 2);
-    assert_false(irr_has(0x50));
+    /* destination 3, level-triggered assert, logical, lowest priority, vector 0x31 */
+    const uint64_t icr = 0x000000030000C931ull;
+    assert_int_equal(vlapic_wrmsr(&l, M_ICR, icr, 0), VLAPIC_IPI_SENT);
+    assert_int_equal(rd(M_ICR, 0), icr);
+    assert_int_equal(l.ipi.dest, 3);
+    assert_int_equal(l.ipi.vector, 0x31);
+    assert_int_equal(l.ipi.mode, 0x100);
+    assert_int_equal(l.ipi.shorthand, 0);
+    assert_true(l.ipi.logical);
+    assert_false(l.ipi.level_deassert); /* assert bit set */
+    assert_false(irr_has(0x31));
+    /* an INIT level de-assert */
+    assert_int_equal(vlapic_wrmsr(&l, M_ICR, 0x8500ull, 0), VLAPIC_IPI_SENT);
+    assert_true(l.ipi.level_deassert);
+    assert_int_equal(l.ipi.mode, 0x500);
+    /* bits outside the ICR's fields (delivery status 12, 13, 16-17, 20-31) are not kept */
+    assert_int_equal(vlapic_wrmsr(&l, M_ICR, 0xFFFF1040ull, 0), VLAPIC_IPI_SENT);
+    assert_int_equal(rd(M_ICR, 0), 0xC0040ull);
+}
+
+/* A fixed IPI with a vector below 16 is the sender's error too (§11.5.3), whoever receives it. */
+static void test_icr_illegal_vector_is_a_send_error(void **state)
+{
+    (void)state;
+    assert_int_equal(vlapic_wrmsr(&l, M_ICR, 0x0000000100000005ull, 0), VLAPIC_IPI_SENT);
+    wr(M_ESR, 0, 0);
+    assert_int_equal(rd(M_ESR, 0), 0x20); /* send illegal vector */
+    /* INIT and STARTUP carry no vector to check */
+    assert_int_equal(vlapic_wrmsr(&l, M_ICR, 0x0000000100000500ull, 0), VLAPIC_IPI_SENT);
+    wr(M_ESR, 0, 0);
+    assert_int_equal(rd(M_ESR, 0), 0);
+}
+
+/* vCPU n has x2APIC ID n; only ID 0 carries the BSP flag; an INIT reset keeps the ID and the
+ * x2APIC mode (§11.4.7.3, §11.12.5.1). */
+static void test_ids_and_init_reset(void **state)
+{
+    (void)state;
+    vlapic_set_id(&l, 2);
+    assert_int_equal(rd(M_ID, 0), 2);
+    assert_int_equal(rd(M_LDR, 0), 0x4);
+    assert_false(rd(M_APIC_BASE, 0) & 0x100u);
+    wr(M_TPR, 0x20, 0);
+    wr(M_LVTT, 0xEC, 0);
+    vlapic_accept(&l, 0x40);
+    vlapic_init_reset(&l);
+    assert_int_equal(rd(M_ID, 0), 2);
+    assert_int_equal(rd(M_APIC_BASE, 0), 0xFEE00C00u); /* EN | EXTD, no BSP */
+    assert_int_equal(rd(M_TPR, 0), 0);
+    assert_int_equal(rd(M_LVTT, 0), LVT_MASKED);
+    assert_false(irr_has(0x40));
+    vlapic_set_id(&l, 0);
+    assert_true(rd(M_APIC_BASE, 0) & 0x100u);
 }
 
 static void test_software_disable(void **state)
@@ -496,7 +525,9 @@ int main(void)
         cmocka_unit_test_setup(test_tpr_masks_classes, setup),
         cmocka_unit_test_setup(test_illegal_vector_and_esr, setup),
         cmocka_unit_test_setup(test_self_ipi_msr, setup),
-        cmocka_unit_test_setup(test_icr_destinations, setup),
+        cmocka_unit_test_setup(test_icr_write_hands_the_ipi_on, setup),
+        cmocka_unit_test_setup(test_icr_illegal_vector_is_a_send_error, setup),
+        cmocka_unit_test_setup(test_ids_and_init_reset, setup),
         cmocka_unit_test_setup(test_software_disable, setup),
         cmocka_unit_test_setup(test_lvt_writable_bits, setup),
         cmocka_unit_test_setup(test_tsc_deadline, setup),

@@ -60,20 +60,20 @@
 #define LINT1               1u
 
 /* Where each piece goes in the buffer (16-byte aligned; the FACS 64-byte aligned). */
-#define OFF_RSDP   0x000u
-#define OFF_FACS   0x040u
-#define OFF_XSDT   0x080u
-#define OFF_FADT   0x0C0u
-#define OFF_DSDT   0x1E0u
-#define OFF_MADT   0x220u
-#define XSDT_BYTES (ACPI_HEADER_BYTES + 2 * 8u)
-#define DSDT_BYTES (ACPI_HEADER_BYTES + DSDT_AML_BYTES)
-#define MADT_BYTES (ACPI_MADT_ENTRIES + ACPI_MADT_LAPIC_BYTES + MADT_NMI_BYTES)
+#define OFF_RSDP      0x000u
+#define OFF_FACS      0x040u
+#define OFF_XSDT      0x080u
+#define OFF_FADT      0x0C0u
+#define OFF_DSDT      0x1E0u
+#define OFF_MADT      0x220u
+#define XSDT_BYTES    (ACPI_HEADER_BYTES + 2 * 8u)
+#define DSDT_BYTES    (ACPI_HEADER_BYTES + DSDT_AML_BYTES)
+#define MADT_BYTES(n) (ACPI_MADT_ENTRIES + (n)*ACPI_MADT_LAPIC_BYTES + MADT_NMI_BYTES)
 
 _Static_assert(OFF_FACS >= OFF_RSDP + ACPI_RSDP_BYTES && OFF_FACS % 64 == 0 &&
                    OFF_XSDT >= OFF_FACS + ACPI_FACS_BYTES && OFF_FADT >= OFF_XSDT + XSDT_BYTES &&
                    OFF_DSDT >= OFF_FADT + ACPI_FADT_BYTES && OFF_MADT >= OFF_DSDT + DSDT_BYTES &&
-                   OFF_MADT + MADT_BYTES <= ACPI_TABLES_BYTES,
+                   OFF_MADT + MADT_BYTES(ACPI_MAX_CPUS) <= ACPI_TABLES_BYTES,
                "ACPI tables overlap");
 
 static void put16(uint8_t *p, uint16_t v)
@@ -130,7 +130,7 @@ static void gas_io(uint8_t *gas, uint16_t port, unsigned bytes, unsigned access_
 size_t acpi_tables_build(uint8_t *buf, size_t len, uint64_t gpa, const struct acpi_platform *p)
 {
     if (!buf || !p || len < ACPI_TABLES_BYTES || (gpa & 0xF) ||
-        gpa + ACPI_TABLES_BYTES > (uint64_t)UINT32_MAX + 1)
+        gpa + ACPI_TABLES_BYTES > (uint64_t)UINT32_MAX + 1 || !p->cpus || p->cpus > ACPI_MAX_CPUS)
         return 0;
     memset(buf, 0, ACPI_TABLES_BYTES);
 
@@ -189,22 +189,25 @@ size_t acpi_tables_build(uint8_t *buf, size_t len, uint64_t gpa, const struct ac
     seal(fadt, ACPI_FADT_BYTES);
 
     uint8_t *madt = buf + OFF_MADT;
-    header(madt, "APIC", MADT_BYTES, ACPI_MADT_REVISION);
+    header(madt, "APIC", MADT_BYTES(p->cpus), ACPI_MADT_REVISION);
     put32(madt + ACPI_MADT_LAPIC_ADDR, p->lapic_base);
     put32(madt + ACPI_MADT_FLAGS, ACPI_MADT_PCAT_COMPAT);
     uint8_t *e = madt + ACPI_MADT_ENTRIES;
-    e[0] = ACPI_MADT_LAPIC; /* §5.2.12.2 Table 5.46 */
-    e[1] = ACPI_MADT_LAPIC_BYTES;
-    e[2] = 0; /* ACPI processor UID */
-    e[3] = p->apic_id;
-    put32(e + 4, ACPI_MADT_ENABLED);
-    e += ACPI_MADT_LAPIC_BYTES;
+    /* §5.2.12.2 Table 5.46, one per vCPU in APIC ID order: Linux takes the first as the BSP's
+     * (acpi_parse_lapic -> topology_register_apic; the BSP's own ID comes from its APIC). */
+    for (unsigned i = 0; i < p->cpus; i++, e += ACPI_MADT_LAPIC_BYTES) {
+        e[0] = ACPI_MADT_LAPIC;
+        e[1] = ACPI_MADT_LAPIC_BYTES;
+        e[ACPI_MADT_LAPIC_UID] = (uint8_t)i;
+        e[ACPI_MADT_LAPIC_ID] = (uint8_t)i;
+        put32(e + ACPI_MADT_LAPIC_FLAGS, ACPI_MADT_ENABLED);
+    }
     e[0] = ACPI_MADT_LAPIC_NMI; /* §5.2.12.7 Table 5.53 */
     e[1] = MADT_NMI_BYTES;
     e[2] = MADT_ALL_PROCESSORS;
     put16(e + 3, 0); /* polarity and trigger as the bus says */
     e[5] = LINT1;
-    seal(madt, MADT_BYTES);
+    seal(madt, MADT_BYTES(p->cpus));
 
     uint8_t *xsdt = buf + OFF_XSDT;
     header(xsdt, "XSDT", XSDT_BYTES, XSDT_REVISION);

@@ -1,7 +1,8 @@
 /* Minimal ACPI tables for a Linux guest (ACPI Specification 6.4): RSDP (§5.2.5), XSDT (§5.2.8),
  * a FADT (§5.2.9) with the fixed hardware of vmm/vdev/vacpi_pm.h and the reset register, a FACS
  * (§5.2.10), a DSDT (§5.2.11.1) whose only object is the \_S5 sleep package, and a MADT
- * (§5.2.12) with one enabled processor local APIC, its NMI on LINT1, and no I/O APIC.  Pure.
+ * (§5.2.12) with an enabled processor local APIC per vCPU (APIC ID and processor UID = the
+ * vCPU's index), their NMI on LINT1, and no I/O APIC.  Pure.
  *
  * Why: Linux 6.1 cannot take over an x2APIC that is already enabled when it learns the machine
  * from the MP table: smp_read_mpc() calls register_lapic_address(), which reads the APIC ID
@@ -51,10 +52,11 @@
 
 /* The span acpi_tables_build writes (16-byte aligned pieces). */
 #define ACPI_TABLES_BYTES 0x300u
+#define ACPI_MAX_CPUS     16u /* local APIC entries that fit in the MADT's part of that span */
 
 struct acpi_platform {
     uint32_t lapic_base; /* the local APIC's physical address */
-    uint8_t apic_id;
+    uint8_t cpus;        /* vCPUs, 1..ACPI_MAX_CPUS: APIC IDs 0..cpus-1, 0 the BSP */
     uint16_t reset_port; /* FADT RESET_REG: an I/O port and the byte to write there */
     uint8_t reset_value;
     uint16_t sci_irq;                                 /* FADT SCI_INT: the ISA IRQ of the SCI */
@@ -64,7 +66,7 @@ struct acpi_platform {
 
 /* Writes RSDP, XSDT, FADT, DSDT and MADT into buf, which the guest sees at `gpa` (16-byte
  * aligned, below 4 GiB); the RSDP comes first.  Returns the bytes used, or 0 if `len` is too
- * small or gpa unsuitable. */
+ * small, gpa unsuitable or the vCPU count outside 1..ACPI_MAX_CPUS. */
 size_t acpi_tables_build(uint8_t *buf, size_t len, uint64_t gpa, const struct acpi_platform *p);
 
 /* The byte that makes a table's bytes sum to 0 (mod 256), as every ACPI checksum does. */

@@ -63,7 +63,7 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
     /* ACPI tables (used unless the command line says acpi=off) and the MP table (used then). */
     const struct acpi_platform acpi = {
         .lapic_base = (uint32_t)APIC_BASE_DEFAULT,
-        .apic_id = 0,
+        .cpus = 1, /* the guest's one vCPU */
         .reset_port = RST_CNT_PORT,
         .reset_value = RST_CNT_SYS_RST | RST_CNT_RST_CPU,
         .sci_irq = ACPI_SCI_IRQ,
@@ -87,7 +87,7 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
 
     /* The processor entry tells what CPUID tells this guest. */
     struct cpuid_regs id = guest_cpuid(vm, 1, 0);
-    struct mptable_cpu cpu = { 0, id.eax, id.edx, (uint32_t)APIC_BASE_DEFAULT };
+    struct mptable_cpu cpu = { 1, id.eax, id.edx, (uint32_t)APIC_BASE_DEFAULT };
     if (!mptable_build(vm_gpa_ptr(vm, LINUX_MPTABLE_GPA, LINUX_MPTABLE_ROOM), LINUX_MPTABLE_ROOM,
                        LINUX_MPTABLE_GPA, &cpu))
         return fail(vm, "image", "the MP table does not fit");

@@ -59,9 +59,12 @@ static uint8_t *local_int(uint8_t *e, uint8_t type, uint8_t lint)
 
 size_t mptable_build(uint8_t *buf, size_t len, uint64_t gpa, const struct mptable_cpu *cpu)
 {
-    if (!buf || !cpu || len < MPTABLE_BYTES || gpa + MPTABLE_BYTES > (uint64_t)UINT32_MAX + 1)
+    if (!buf || !cpu || !cpu->count || cpu->count > MPTABLE_MAX_CPUS)
         return 0;
-    memset(buf, 0, MPTABLE_BYTES);
+    size_t bytes = MPTABLE_BYTES(cpu->count);
+    if (len < bytes || gpa + bytes > (uint64_t)UINT32_MAX + 1)
+        return 0;
+    memset(buf, 0, bytes);
     uint8_t *mpc = buf + MP_FLOATING_BYTES;
 
     /* The configuration table: header, then the entries in the order §4.3 asks for. */
@@ -72,13 +75,14 @@ size_t mptable_build(uint8_t *buf, size_t len, uint64_t gpa, const struct mptabl
     put32(mpc + MPC_LAPIC_ADDR, cpu->lapic_base);
     uint8_t *e = mpc + MP_CONFIG_HEADER_BYTES;
 
-    e[0] = MP_ENTRY_PROCESSOR; /* §4.3.1, Figure 4-4 */
-    e[1] = cpu->apic_id;
-    e[2] = MPTABLE_LAPIC_VERSION;
-    e[3] = MP_CPU_ENABLED | MP_CPU_BOOTSTRAP;
-    put32(e + 4, cpu->signature);
-    put32(e + 8, cpu->features);
-    e += MP_PROCESSOR_BYTES;
+    for (unsigned i = 0; i < cpu->count; i++, e += MP_PROCESSOR_BYTES) {
+        e[0] = MP_ENTRY_PROCESSOR; /* §4.3.1, Figure 4-4 */
+        e[1] = (uint8_t)i;
+        e[2] = MPTABLE_LAPIC_VERSION;
+        e[3] = MP_CPU_ENABLED | (i == 0 ? MP_CPU_BOOTSTRAP : 0);
+        put32(e + 4, cpu->signature);
+        put32(e + 8, cpu->features);
+    }
 
     e[0] = MP_ENTRY_BUS; /* §4.3.2, Figure 4-5 */
     e[1] = 0;
@@ -90,7 +94,7 @@ size_t mptable_build(uint8_t *buf, size_t len, uint64_t gpa, const struct mptabl
 
     size_t mpc_len = (size_t)(e - mpc);
     put16(mpc + MPC_LENGTH, (uint16_t)mpc_len);
-    put16(mpc + MPC_ENTRY_COUNT, 4);
+    put16(mpc + MPC_ENTRY_COUNT, (uint16_t)(cpu->count + 3u)); /* + bus, 2 local ints */
     mpc[MPC_CHECKSUM] = mptable_checksum(mpc, mpc_len);
 
     memcpy(buf, MP_FLOATING_SIGNATURE, 4); /* §4.1 */
@@ -100,5 +104,5 @@ size_t mptable_build(uint8_t *buf, size_t len, uint64_t gpa, const struct mptabl
     buf[MPF_FEATURE1] = 0;
     buf[MPF_FEATURE2] = 0;
     buf[MPF_CHECKSUM] = mptable_checksum(buf, MP_FLOATING_BYTES);
-    return MPTABLE_BYTES;
+    return bytes;
 }

@@ -23,10 +23,12 @@
     (BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) | BIT(11) | \
      BIT(12) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | BIT(24) | BIT(25) | \
      BIT(26) | BIT(27))
-#define LEAF1_EBX_KEEP          0x0000FFFFu /* brand index, CLFLUSH line size; APIC id 0 */
+#define LEAF1_EBX_KEEP          0x0000FFFFu /* brand index, CLFLUSH line size */
 #define LEAF1_EBX_LOGICAL_SHIFT 16          /* logical processors per package */
+#define LEAF1_EBX_APIC_ID_SHIFT 24          /* initial APIC ID */
 /* Leaf 4 EAX bits 31:26 (cores per package - 1) and 25:14 (threads sharing the cache - 1). */
-#define LEAF4_EAX_TOPOLOGY 0xFFFFC000u
+#define LEAF4_EAX_TOPOLOGY    0xFFFFC000u
+#define LEAF4_EAX_CORES_SHIFT 26
 /* Leaf 6 EAX bit 2: the APIC timer runs in deep C-states; Linux's apic_needs_pit() wants it. */
 #define LEAF6_EAX_ARAT BIT(2)
 /* Leaf 7.0 EBX: FSGSBASE, BMI1, SMEP, BMI2, ERMS, RDSEED, ADX, SMAP, CLFLUSHOPT, CLWB, SHA.
@@ -51,6 +53,21 @@
 #define EXT7_EDX_INVARIANT_TSC BIT(8)
 #define CPUID_LINUX_MAX_EXT    CPUID_ADDR_SIZES
 #define HZ_PER_MHZ             1000000u
+
+/* Leaf 0BH EAX at the core level: the x2APIC ID bits the cores take, so that every vCPU's ID
+ * shifted right by it gives the package (0). */
+static uint32_t core_id_bits(uint32_t cpus)
+{
+    uint32_t bits = 0;
+    while (bits < 31 && (1u << bits) < cpus)
+        bits++;
+    return bits;
+}
+
+static uint32_t cpus_of(const struct cpuid_policy *p)
+{
+    return p->cpus ? p->cpus : 1;
+}
 
 static uint32_t max_ext(const struct cpuid_policy *p)
 {
@@ -126,7 +143,9 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
         r->eax = CPUID_LINUX_MAX_BASIC; /* vendor string in EBX, EDX, ECX stays */
         break;
     case 0x1:
-        r->ebx = (r->ebx & LEAF1_EBX_KEEP) | 1u << LEAF1_EBX_LOGICAL_SHIFT; /* APIC id 0 */
+        /* EBX[23:16] counts for Linux only with HTT (hidden); leaf 0BH tells the topology. */
+        r->ebx = (r->ebx & LEAF1_EBX_KEEP) | (cpus_of(p) & 0xFFu) << LEAF1_EBX_LOGICAL_SHIFT |
+                 p->apic_id << LEAF1_EBX_APIC_ID_SHIFT;
         /* HYPERVISOR also turns off Linux's microcode loader and TSC-deadline errata check. */
         r->ecx = (r->ecx & LEAF1_ECX_ALLOWED) |
                  (uint32_t)(CPUID_1_ECX_X2APIC | CPUID_1_ECX_TSC_DEADLINE | CPUID_1_ECX_HYPERVISOR);
@@ -136,9 +155,9 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
         if (!real)
             zero(r);
         break;
-    case 0x4: /* caches, one core and thread sharing each */
+    case 0x4: /* caches: the package's cores, one thread sharing each */
         if (real)
-            r->eax &= ~LEAF4_EAX_TOPOLOGY;
+            r->eax = (r->eax & ~LEAF4_EAX_TOPOLOGY) | (cpus_of(p) - 1u) << LEAF4_EAX_CORES_SHIFT;
         else
             zero(r);
         break;
@@ -151,13 +170,14 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
         else
             zero(r);
         break;
-    case 0xB: /* one thread on one core, x2APIC id 0 */
+    case 0xB: /* one thread per core, `cpus` cores; EDX: the asker's x2APIC ID at every level */
         if (subleaf == 0)
-            *r = (struct cpuid_regs){ 0, 1, LEAFB_TYPE_SMT << LEAFB_TYPE_SHIFT, 0 };
+            *r = (struct cpuid_regs){ 0, 1, LEAFB_TYPE_SMT << LEAFB_TYPE_SHIFT, p->apic_id };
         else if (subleaf == 1)
-            *r = (struct cpuid_regs){ 0, 1, 1u | LEAFB_TYPE_CORE << LEAFB_TYPE_SHIFT, 0 };
+            *r = (struct cpuid_regs){ core_id_bits(cpus_of(p)), cpus_of(p),
+                                      1u | LEAFB_TYPE_CORE << LEAFB_TYPE_SHIFT, p->apic_id };
         else
-            *r = (struct cpuid_regs){ 0, 0, subleaf & 0xFF, 0 };
+            *r = (struct cpuid_regs){ 0, 0, subleaf & 0xFF, p->apic_id };
         break;
     case 0x15: /* TSC = crystal (ECX) * EBX / EAX */
         if (p->tsc_hz) {

@@ -2,7 +2,8 @@
  * (docs/linux-guest.md; leaves and bits from Intel SDM Vol. 2A "CPUID", Table 3-8 and
  * the leaf descriptions; Linux 6.1 users named beside each rule in cpuid_policy.c).
  *
- * The guest gets one processor with one core and one thread, x2APIC with the TSC-deadline timer
+ * The guest gets one package of `cpus` cores with one thread each (the vCPU asking is core
+ * `apic_id`, its x2APIC ID), x2APIC with the TSC-deadline timer
  * and an always-running APIC timer (ARAT), the TSC rate in leaves 0x15/0x16 (from the
  * hypervisor's own calibration, so the kernel never measures it with the PIT), and none of the
  * features whose instructions or MSRs the hypervisor does not give guests: no VMX, MONITOR,
@@ -26,6 +27,8 @@ struct cpuid_policy {
     uint64_t tsc_hz;         /* the TSC rate the guest is told */
     uint32_t host_max_basic; /* CPUID.0:EAX of the real CPU */
     uint32_t host_max_ext;   /* CPUID.80000000h:EAX of the real CPU */
+    uint32_t apic_id;        /* the vCPU that asks: its x2APIC ID (its index in the guest) */
+    uint32_t cpus;           /* the guest's vCPUs (0 counts as 1) */
 };
 
 /* The leaf whose real answer the filter starts from, and that the filter is then called with:

@@ -31,7 +31,7 @@ static struct cpuid_regs hypervisor_leaf(uint32_t leaf)
 /* A Linux guest's view: the real answer through the policy (cpuid_policy.h). */
 static struct cpuid_regs linux_cpuid(uint32_t leaf, uint32_t sub)
 {
-    static struct cpuid_policy p;
+    static struct cpuid_policy p = { .apic_id = 0, .cpus = 1 }; /* the guest's one vCPU */
     if (!p.host_max_basic) {
         p.tsc_hz = timer_tsc_hz();
         p.host_max_basic = cpuid(0, 0).eax;

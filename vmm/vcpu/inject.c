@@ -15,6 +15,9 @@
 void vcpu_irq_reset(struct vm *vm)
 {
     vlapic_reset(&vm->vcpu->lapic, VLAPIC_TSC_PER_TICK);
+    vlapic_set_id(&vm->vcpu->lapic, 0);
+    vm->vcpu->mp.lapic = &vm->vcpu->lapic;
+    vipi_cpu_reset(&vm->vcpu->mp, 0);
     vpic_reset(&vm->pic);
     vm->vcpu->halted = false;
     vm->vcpu->irq_window = false; /* vmcs_setup left interrupt-window exiting off */
@@ -137,7 +140,15 @@ bool exit_apic_msr(struct vm *vm, const struct exit_info *x, uint32_t msr, bool 
     enum vlapic_result r = write ? vlapic_wrmsr(&vm->vcpu->lapic, msr, value, rdtsc())
                                  : vlapic_rdmsr(&vm->vcpu->lapic, msr, rdtsc(), &v);
     *action = EXIT_RESUME;
+    if (r == VLAPIC_IPI_SENT) {
+        /* The guest's one vCPU is the BSP and runs: INIT and STARTUP to it are dropped by the
+         * router, so nothing here asks for a reset or a start, and nothing needs a kick. */
+        struct vipi_cpu *cpus[] = { &vm->vcpu->mp };
+        vipi_route(cpus, 1, 0, &vm->vcpu->lapic.ipi);
+        r = VLAPIC_OK;
+    }
     switch (r) {
+    case VLAPIC_IPI_SENT:
     case VLAPIC_OK:
         if (!write) {
             vm->vcpu->gprs.gpr[GPR_RAX] = (uint32_t)v;
@@ -145,8 +156,8 @@ bool exit_apic_msr(struct vm *vm, const struct exit_info *x, uint32_t msr, bool 
         }
         if (!ignored && vm->vcpu->lapic.ignored_ipis)
             log_warn(
-                "guest %u (%s): an IPI with delivery mode %llu (NMI/SMI/INIT/SIPI) is not emulated: "
-                "ignored (said once)",
+                "guest %u (%s): an IPI with delivery mode %llu to itself is not emulated or not "
+                "valid (NMI, SMI; INIT or STARTUP to the bootstrap processor): ignored (said once)",
                 vm->id, vm->cfg->name,
                 (unsigned long long)((value & LAPIC_ICR_DELIVERY_MASK) >> 8));
         exit_skip_instruction(x);

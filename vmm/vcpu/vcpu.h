@@ -11,6 +11,7 @@
 #include "arch/x86/vmx.h"
 #include "arch/x86/vmx_exit_reasons.h"
 #include "vmm/vcpu/guest_msr.h"
+#include "vmm/vdev/vipi.h"
 #include "vmm/vdev/vlapic.h"
 #include "vmm/vm.h"
 
@@ -29,6 +30,7 @@ struct vcpu {
 
     /* The interrupt path (inject.c). */
     struct vlapic lapic;   /* x2APIC, timer on the TSC */
+    struct vipi_cpu mp;    /* its start-up state and the IPIs it received (its lapic) */
     bool halted;           /* HLT with interrupts on: off the run queue until one is ready */
     bool irq_window;       /* interrupt-window exiting is on in its VMCS */
     bool msi_refused_said; /* an undeliverable MSI was logged since the last start */

@@ -254,7 +254,7 @@ static void write_svr(struct vlapic *l, uint32_t v)
 
 /* ---- IPIs (§11.6, §11.12.9 ICR in x2APIC mode, §11.12.11 SELF IPI) ---- */
 
-static bool ipi_reaches_us(const struct vlapic *l, uint32_t dest, bool logical)
+bool vlapic_is_destination(const struct vlapic *l, uint32_t dest, bool logical)
 {
     if (dest == X2APIC_BROADCAST_ID)
         return true;
@@ -264,40 +264,26 @@ static bool ipi_reaches_us(const struct vlapic *l, uint32_t dest, bool logical)
     return (dest >> 16) == (ldr >> 16) && (dest & ldr & 0xFFFFu);
 }
 
-static void send_ipi(struct vlapic *l, bool to_us, uint32_t mode, uint8_t vector)
-{
-    if (mode != LAPIC_ICR_FIXED && mode != LAPIC_ICR_LOWEST_PRIORITY) {
-        if (to_us)
-            l->ignored_ipis++; /* NMI, SMI, INIT, SIPI: not modelled */
-        return;
-    }
-    if (vector < LAPIC_FIRST_VALID_VECTOR)
-        apic_error(l, LAPIC_ESR_SEND_ILLEGAL_VECTOR);
-    if (to_us)
-        vlapic_accept(l, vector); /* records the receive error for an illegal vector */
-}
-
+/* The sender's part (§11.5.3: "send illegal vector" is the sender's error); where it goes is
+ * the router's (vipi.h). */
 static void write_icr(struct vlapic *l, uint64_t v)
 {
     const uint64_t writable = (0xFFFFFFFFull << X2APIC_ICR_DEST_SHIFT) | LAPIC_ICR_SHORTHAND_MASK |
                               LAPIC_ICR_LEVEL_TRIGGER | LAPIC_ICR_ASSERT | LAPIC_ICR_LOGICAL |
                               LAPIC_ICR_DELIVERY_MASK | LAPIC_ICR_VECTOR_MASK;
     l->icr = v & writable;
-    uint32_t lo = (uint32_t)v, dest = (uint32_t)(v >> X2APIC_ICR_DEST_SHIFT);
-    bool to_us;
-    switch (lo & LAPIC_ICR_SHORTHAND_MASK) {
-    case LAPIC_ICR_SELF:
-    case LAPIC_ICR_ALL_INCLUDING:
-        to_us = true;
-        break;
-    case LAPIC_ICR_ALL_EXCLUDING:
-        to_us = false;
-        break;
-    default:
-        to_us = ipi_reaches_us(l, dest, lo & LAPIC_ICR_LOGICAL);
-        break;
-    }
-    send_ipi(l, to_us, lo & LAPIC_ICR_DELIVERY_MASK, (uint8_t)(lo & LAPIC_ICR_VECTOR_MASK));
+    uint32_t lo = (uint32_t)v;
+    l->ipi = (struct vlapic_ipi){
+        .mode = lo & LAPIC_ICR_DELIVERY_MASK,
+        .shorthand = lo & LAPIC_ICR_SHORTHAND_MASK,
+        .dest = (uint32_t)(v >> X2APIC_ICR_DEST_SHIFT),
+        .vector = (uint8_t)(lo & LAPIC_ICR_VECTOR_MASK),
+        .logical = lo & LAPIC_ICR_LOGICAL,
+        .level_deassert = (lo & LAPIC_ICR_LEVEL_TRIGGER) && !(lo & LAPIC_ICR_ASSERT),
+    };
+    bool vectored = l->ipi.mode == LAPIC_ICR_FIXED || l->ipi.mode == LAPIC_ICR_LOWEST_PRIORITY;
+    if (vectored && l->ipi.vector < LAPIC_FIRST_VALID_VECTOR)
+        apic_error(l, LAPIC_ESR_SEND_ILLEGAL_VECTOR);
 }
 
 static void eoi(struct vlapic *l)
@@ -432,7 +418,7 @@ enum vlapic_result vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t v, uint
     uint32_t off = (msr - X2APIC_MSR_BASE) << 4;
     if (off == LAPIC_ICR) {
         write_icr(l, v);
-        return VLAPIC_OK;
+        return VLAPIC_IPI_SENT;
     }
     if (v >> 32)
         return VLAPIC_GP; /* every other x2APIC register is 32 bits wide */
@@ -467,7 +453,9 @@ enum vlapic_result vlapic_wrmsr(struct vlapic *l, uint32_t msr, uint64_t v, uint
     case LAPIC_SELF_IPI:
         if (v32 & ~LAPIC_ICR_VECTOR_MASK)
             return VLAPIC_GP;
-        send_ipi(l, true, LAPIC_ICR_FIXED, (uint8_t)v32);
+        if (v32 < LAPIC_FIRST_VALID_VECTOR)
+            apic_error(l, LAPIC_ESR_SEND_ILLEGAL_VECTOR);
+        vlapic_accept(l, (uint8_t)v32); /* records the receive error for an illegal vector */
         return VLAPIC_OK;
     default:
         return VLAPIC_GP; /* read-only (ID, VERSION, PPR, LDR, ISR, TMR, IRR, TMCCT) or reserved */
@@ -484,4 +472,22 @@ void vlapic_reset(struct vlapic *l, uint32_t tsc_per_tick)
     l->lvt[VLAPIC_LVT_LINT0] = LAPIC_LVT_DELIVERY_EXTINT;
     l->lvt[VLAPIC_LVT_LINT1] = LAPIC_LVT_DELIVERY_NMI;
     l->tsc_per_tick = tsc_per_tick ? tsc_per_tick : 1;
+}
+
+void vlapic_set_id(struct vlapic *l, uint32_t id)
+{
+    l->id = id;
+    if (id)
+        l->apic_base &= ~(uint64_t)APIC_BASE_BSP;
+    else
+        l->apic_base |= APIC_BASE_BSP;
+}
+
+void vlapic_init_reset(struct vlapic *l)
+{
+    uint32_t id = l->id, tsc_per_tick = l->tsc_per_tick;
+    uint64_t ignored = l->ignored_ipis; /* a counter for the shell, not APIC state */
+    vlapic_reset(l, tsc_per_tick);
+    vlapic_set_id(l, id);
+    l->ignored_ipis = ignored;
 }

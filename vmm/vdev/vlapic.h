@@ -3,13 +3,13 @@
  * time comes in as TSC values (`now`), and nothing here knows about VMX.
  *
  * What it models (Intel SDM Vol. 3A chapter 11, "APIC"; chapter 10 in editions before 2023):
- * ID, VERSION, TPR/PPR, EOI, LDR, SVR, ISR/TMR/IRR, ESR, ICR (fixed and lowest-priority IPIs
- * to itself, by destination or shorthand), SELF_IPI, the seven LVT entries, and the timer in
- * its three modes (one-shot, periodic, TSC-deadline through IA32_TSC_DEADLINE).  The APIC
- * timer's input clock is the TSC (tsc_per_tick TSC ticks per clock, before the divider).
- * There is one vCPU, with x2APIC ID 0.  Not modelled: NMI, SMI, INIT and SIPI delivery (an IPI
- * with one of those modes is counted in `ignored_ipis` and goes nowhere), level-triggered
- * interrupts (TMR stays 0), leaving x2APIC mode (refused, see vlapic_write_apic_base).
+ * ID, VERSION, TPR/PPR, EOI, LDR, SVR, ISR/TMR/IRR, ESR, ICR (the IPI written is handed to the
+ * guest's router, vmm/vdev/vipi.h, which knows the other vCPUs), SELF_IPI, the seven LVT
+ * entries, and the timer in its three modes (one-shot, periodic, TSC-deadline through
+ * IA32_TSC_DEADLINE).  The APIC timer's input clock is the TSC (tsc_per_tick TSC ticks per
+ * clock, before the divider).  vCPU n has x2APIC ID n; ID 0 is the bootstrap processor.  Not
+ * modelled: NMI and SMI delivery (counted in `ignored_ipis`), level-triggered interrupts (TMR
+ * stays 0), leaving x2APIC mode (refused, see vlapic_write_apic_base).
  *
  * The VMX side (vmm/vcpu/inject.c) calls vlapic_advance() before every VM entry, asks
  * vlapic_pending() / vlapic_ack() what to inject, and programs the preemption timer from
@@ -42,6 +42,18 @@ enum vlapic_result {
     VLAPIC_OK,
     VLAPIC_GP,            /* the access raises #GP(0) in the guest, as the CPU would */
     VLAPIC_XAPIC_REFUSED, /* the guest left x2APIC mode: not emulated (VLAPIC_XAPIC_REASON) */
+    VLAPIC_IPI_SENT,      /* done, and the ICR write sent the IPI in `ipi`: route it (vipi.h) */
+};
+
+/* An IPI as written to the ICR (§11.6.1 Figure 11-12; §11.12.9: in x2APIC mode one 64-bit
+ * write, the destination in bits 63:32, no delivery-status bit). */
+struct vlapic_ipi {
+    uint32_t mode;      /* LAPIC_ICR_FIXED ... LAPIC_ICR_STARTUP */
+    uint32_t shorthand; /* LAPIC_ICR_DEST_FIELD, _SELF, _ALL_INCLUDING, _ALL_EXCLUDING */
+    uint32_t dest;      /* with LAPIC_ICR_DEST_FIELD: an x2APIC ID, or cluster << 16 | bitmap */
+    uint8_t vector;
+    bool logical;
+    bool level_deassert; /* level-triggered with level 0: an INIT de-assert */
 };
 #define VLAPIC_XAPIC_REASON \
     "left x2APIC mode: the xAPIC (MMIO) mode is not emulated; boot Linux with noapic"
@@ -68,13 +80,22 @@ struct vlapic {
     uint64_t tsc_deadline; /* TSC-deadline mode: IA32_TSC_DEADLINE, 0 = disarmed */
     uint32_t tsc_per_tick; /* TSC ticks per timer input clock, before the divider */
     uint64_t timer_irqs;   /* timer interrupts raised (counted, masked ones excluded) */
-    uint64_t ignored_ipis; /* IPIs with a delivery mode that is not modelled */
+    uint64_t ignored_ipis; /* IPIs that reached it with a mode not modelled or not valid */
+    struct vlapic_ipi ipi; /* the last IPI sent (valid after VLAPIC_IPI_SENT) */
 };
 
 /* The state the guest starts with: x2APIC mode (IA32_APIC_BASE = 0xFEE00000 | BSP | EN | EXTD),
  * software-enabled with spurious vector 0xFF, LINT0 as ExtINT and LINT1 as NMI (the virtual
  * wire mode firmware leaves), other LVTs masked, the timer stopped. */
 void vlapic_reset(struct vlapic *l, uint32_t tsc_per_tick);
+/* The APIC of vCPU `id`: x2APIC ID `id`, the BSP flag in IA32_APIC_BASE only on ID 0.  After
+ * vlapic_reset, or after an INIT (which keeps the ID). */
+void vlapic_set_id(struct vlapic *l, uint32_t id);
+/* An INIT's reset of the APIC (§11.4.7.3 "Local APIC State After an INIT Reset"): the state
+ * vlapic_reset gives, the ID and x2APIC mode kept. */
+void vlapic_init_reset(struct vlapic *l);
+/* Whether an IPI or MSI with destination `dest` (physical or logical, §11.12.10) names it. */
+bool vlapic_is_destination(const struct vlapic *l, uint32_t dest, bool logical);
 
 /* True for the MSRs this device answers: IA32_APIC_BASE, IA32_TSC_DEADLINE, 0x800-0x8FF. */
 bool vlapic_owns_msr(uint32_t msr);
