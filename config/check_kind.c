@@ -34,6 +34,10 @@ static int check_tessera(struct cfg_ctx *x, unsigned i, const char *path)
         return cfg_fail(x, path, "vgpu-display",
                         "only an i915 vGPU (vgpu = \"i915\") has a "
                         "virtual monitor; a Tessera guest's picture is its plane");
+    if (g->cpus.n > 1)
+        return cfg_fail(x, path, "cpus",
+                        "a Tessera guest has one vCPU: name one CPU; only a Linux guest "
+                        "(kernel = \"linux\") takes several");
     size_t n = strlen(g->cmdline);
     if (n > TESSERA_GUEST_CMDLINE_MAX - 1) {
         snprintf(what, sizeof what,

@@ -62,6 +62,7 @@
 #define CFG_APERTURE_MAX_MIB      4096u
 #define CFG_MAX_SHARE_MAX         TESSERA_MAX_GUESTS
 #define CFG_CPU_INDEX_MAX         63u /* CPUs are numbered as the shell's `cpus` lists them */
+#define CFG_VCPUS_MAX             8u  /* vCPUs of one (Linux) guest */
 
 /* Defaults for optional properties. */
 #define CFG_DEFAULT_RESERVED_MIB      64u
@@ -115,6 +116,14 @@ enum cfg_vgpu_display {
 };
 #define CFG_DISPLAY_DEFAULT_HZ 60u
 
+/* A guest's vCPUs and the CPU each runs on (property `cpus`, one cell per vCPU, each CPU named
+ * once); folded at boot onto the CPUs the appliance has.  Without the property: one vCPU, on the
+ * boot CPU. */
+struct cfg_cpus {
+    uint32_t n;                  /* vCPUs, 1..CFG_VCPUS_MAX (more than one: Linux guests only) */
+    uint32_t cpu[CFG_VCPUS_MAX]; /* the CPU vCPU i runs on */
+};
+
 struct cfg_guest {
     char name[CFG_NAME_MAX];       /* the node name under /guests; the shell's <vm> */
     uint32_t kind;                 /* enum cfg_guest_kind; property `kernel` */
@@ -136,9 +145,8 @@ struct cfg_guest {
     uint32_t vgpu_display;     /* enum cfg_vgpu_display; i915 vGPUs only */
     uint32_t display_width_px; /* the monitor's preferred mode, default the tile's size */
     uint32_t display_height_px;
-    uint32_t display_hz; /* its refresh, default CFG_DISPLAY_DEFAULT_HZ */
-    uint32_t cpu;        /* property `cpus`: the CPU its vCPU runs on (0, the boot CPU, if not
-                          * given); folded at boot onto the CPUs the appliance has */
+    uint32_t display_hz;  /* its refresh, default CFG_DISPLAY_DEFAULT_HZ */
+    struct cfg_cpus cpus; /* property `cpus`: where its vCPUs run */
 };
 
 struct cfg_appliance {

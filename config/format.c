@@ -29,9 +29,15 @@ int cfg_guest_summary(const struct cfg *c, unsigned id, char *buf, size_t len)
     if (!c || id >= c->n_guests || id >= TESSERA_MAX_GUESTS)
         return snprintf(buf, len, "guest %u: no such guest", id);
     const struct cfg_guest *g = &c->guest[id];
-    char linux_part[CFG_IMAGE_MAX + 112] = "", fences[40] = "", display[48] = "", cpu[24] = "";
-    if (g->cpu)
-        snprintf(cpu, sizeof cpu, ", cpu %u", g->cpu);
+    char linux_part[CFG_IMAGE_MAX + 112] = "", fences[40] = "", display[48] = "";
+    char cpu[16 + 3 * CFG_VCPUS_MAX] = "";
+    if (g->cpus.n > 1) {
+        size_t at = (size_t)snprintf(cpu, sizeof cpu, ", cpus");
+        for (uint32_t i = 0; i < g->cpus.n && i < CFG_VCPUS_MAX && at < sizeof cpu; i++)
+            at += (size_t)snprintf(cpu + at, sizeof cpu - at, " %u", g->cpus.cpu[i]);
+    } else if (g->cpus.cpu[0]) {
+        snprintf(cpu, sizeof cpu, ", cpu %u", g->cpus.cpu[0]);
+    }
     if (g->vgpu_display == CFG_DISPLAY_DP)
         snprintf(display, sizeof display, ", display dp %ux%u@%u", g->display_width_px,
                  g->display_height_px, g->display_hz);

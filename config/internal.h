@@ -41,6 +41,7 @@ enum cfg_kind {
     CFG_K_ENUM,   /* one string from choices[], the index is stored as uint32_t */
     CFG_K_TILE,   /* four cells <x y width height>, stored as struct cfg_tile */
     CFG_K_SIZE,   /* two cells <width height>, each 16..8192 px, two uint32_t */
+    CFG_K_CPUS,   /* 1..CFG_VCPUS_MAX cells, each a CPU 0..max named once, as struct cfg_cpus */
 };
 
 enum cfg_charset {
@@ -55,7 +56,7 @@ struct cfg_prop {
     bool required;
     uint8_t charset;            /* CFG_K_STRING */
     bool pow2;                  /* CFG_K_U32: must be a power of two */
-    uint32_t min, max;          /* CFG_K_U32: value range; CFG_K_STRING: length range */
+    uint32_t min, max;          /* CFG_K_U32, CFG_K_CPUS: value range; CFG_K_STRING: length */
     uint32_t multiple_of;       /* CFG_K_U32: 0 or the granularity */
     const char *const *choices; /* CFG_K_ENUM: NULL-terminated */
     const char *what;           /* what the value means, with its unit, for messages */

@@ -168,9 +168,12 @@ static const struct cfg_prop guest_props[] = {
     [GUEST_DISPLAY_HZ] = U32("display-hz", false, EDID_MIN_HZ, EDID_MAX_HZ, 0,
                              "the virtual monitor's refresh rate in Hz", struct cfg_guest,
                              display_hz),
-    U32("cpus", false, 0, CFG_CPU_INDEX_MAX, 0,
-        "the CPU the guest's vCPU runs on, as `cpus` numbers them; one vCPU per guest for now",
-        struct cfg_guest, cpu),
+    { .name = "cpus",
+      .kind = CFG_K_CPUS,
+      .min = 0,
+      .max = CFG_CPU_INDEX_MAX,
+      .what = "the CPU each of the guest's vCPUs runs on, as the shell's `cpus` numbers them",
+      .offset = offsetof(struct cfg_guest, cpus) },
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
@@ -267,6 +270,8 @@ static int parse_guests(struct cfg_ctx *x, int node)
         rc = plain_node(x, sub, path, guest_props, N(guest_props), g, &seen);
         if (rc != CFG_OK)
             return rc;
+        if (!g->cpus.n)
+            g->cpus.n = 1; /* one vCPU, on the boot CPU */
         if (seen & (1ull << GUEST_FRAMEBUFFER))
             x->fb_given |= 1ull << x->out->n_guests;
         if (seen & ((1ull << GUEST_DISPLAY_PX) | (1ull << GUEST_DISPLAY_HZ)))

@@ -219,6 +219,42 @@ static int read_enum(struct cfg_ctx *x, const char *path, const struct cfg_prop 
     return cfg_fail(x, path, p->name, what);
 }
 
+/* One cell per vCPU, each a CPU index named once: two vCPUs of a guest on one core would only
+ * take turns (folding at boot may still put them together on a smaller machine). */
+static int read_cpus(struct cfg_ctx *x, const char *path, const struct cfg_prop *p, const void *v,
+                     int len, struct cfg_cpus *dst)
+{
+    char what[200];
+    if (len <= 0 || len % 4 || len / 4 > (int)CFG_VCPUS_MAX) {
+        snprintf(what, sizeof what,
+                 "expected 1..%u cells, one CPU per vCPU (%s), e.g. %s = <2 3>; got %d bytes",
+                 CFG_VCPUS_MAX, p->what, p->name, len);
+        return cfg_fail(x, path, p->name, what);
+    }
+    struct cfg_cpus c = { .n = (uint32_t)len / 4 };
+    for (uint32_t i = 0; i < c.n; i++) {
+        c.cpu[i] = be32((const char *)v + 4 * i);
+        if (c.cpu[i] < p->min || c.cpu[i] > p->max) {
+            char which[24] = "";
+            if (c.n > 1)
+                snprintf(which, sizeof which, "vCPU %u: ", i);
+            snprintf(what, sizeof what, "%sexpected %u..%u (%s), got %u", which, p->min, p->max,
+                     p->what, c.cpu[i]);
+            return cfg_fail(x, path, p->name, what);
+        }
+        for (uint32_t j = 0; j < i; j++) {
+            if (c.cpu[j] == c.cpu[i]) {
+                snprintf(what, sizeof what,
+                         "CPU %u named for vCPUs %u and %u: each vCPU gets a CPU of its own",
+                         c.cpu[i], j, i);
+                return cfg_fail(x, path, p->name, what);
+            }
+        }
+    }
+    *dst = c;
+    return CFG_OK;
+}
+
 static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *p, const void *v,
                     int len, void *dst)
 {
@@ -284,6 +320,8 @@ static int read_one(struct cfg_ctx *x, const char *path, const struct cfg_prop *
         memcpy(at, wh, sizeof wh);
         return CFG_OK;
     }
+    case CFG_K_CPUS:
+        return read_cpus(x, path, p, v, len, (struct cfg_cpus *)at);
     }
     return cfg_fail(x, path, p->name, "internal error: unknown property kind");
 }

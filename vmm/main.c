@@ -153,16 +153,16 @@ static void smp_init(void)
                  s.listed, s.parked, s.failed, (unsigned long long)(s.max_start_ns / 1000));
 }
 
-/* The guests on a lost CPU stop with it; the others go on, and its render loop moves to the
+/* The guests with a vCPU on a lost CPU stop with it; the others go on, and its render loop moves to the
  * boot CPU. */
 static void say_cpu_lost(unsigned index, const char *why)
 {
     log_error("smp: CPU %u is out of service: %s; the others go on", index, why);
     vcpu_cpu_lost(index);
-    unsigned ids[RQ_MAX];
-    unsigned n = vcpu_cpu_guests(index, ids, RQ_MAX);
+    const struct vcpu *on[RQ_MAX];
+    unsigned n = vcpu_cpu_vcpus(index, on, RQ_MAX);
     for (unsigned i = 0; i < n && i < RQ_MAX; i++) {
-        struct vm *vm = vm_get(ids[i]);
+        struct vm *vm = on[i]->vm;
         if (vm->state == VM_RUNNING)
             vm_stop(vm, VM_CRASHED, "its CPU %u was lost: %s", index, why);
     }

@@ -158,7 +158,7 @@ void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...)
     vsnprintf(vm->reason, sizeof vm->reason, fmt, ap);
     va_end(ap);
     bool was_running = vm->state == VM_RUNNING;
-    if (cpu && vm->vcpu)
+    if (cpu && vm->n_vcpus)
         cpu->hold(vm);
     vm->state = state;
     if (was_running)
@@ -171,7 +171,7 @@ void vm_stop(struct vm *vm, enum vm_state state, const char *fmt, ...)
 
 void vm_ept_flush(struct vm *vm)
 {
-    if (cpu && vm->vcpu && vm->ept_ready)
+    if (cpu && vm->n_vcpus && vm->ept_ready)
         cpu->ept_flush(vm);
 }
 
@@ -225,7 +225,7 @@ static const struct boot_module *find_image(const char *tag)
 
 bool vm_start(struct vm *vm)
 {
-    if (!cpu || !vm->vcpu) {
+    if (!cpu || !vm->n_vcpus) {
         snprintf(vm->reason, sizeof vm->reason, "VT-x not available");
         vm->state = VM_FAILED;
         return false;
@@ -247,8 +247,7 @@ bool vm_start(struct vm *vm)
         vm_stop(vm, VM_FAILED, "no loader for %s guests", cfg_guest_kind_name(vm->cfg->kind));
         return false;
     }
-    if (vm->vcpu)
-        cpu->hold(vm);
+    cpu->hold(vm);
     if (vm->state == VM_RUNNING)
         life_end(vm); /* a restart: the running life ends here */
     vm->boot_count++;

@@ -1,6 +1,7 @@
 /* Guests: the fixed set from the vendor configuration, each with its own RAM (EPT-backed, never
- * shared), one vCPU (vmm/vcpu/vcpu.h: its VMCS, registers, local APIC, exit counters), an 8259
- * pair and a virtual UART on IRQ 4.
+ * shared), its vCPUs (vmm/vcpu/vcpu.h: a VMCS, registers, local APIC and exit counters each; one
+ * for a Tessera guest, one or more for a Linux guest), an 8259 pair behind its first vCPU and a
+ * virtual UART on IRQ 4.
  *
  * A VM owns its I/O bus (vmm/io/io_bus.h) and the devices registered on it: the composition root
  * (vmm/main.c) attaches the board every guest has (vmm/board/) and the vGPU, each device with
@@ -43,13 +44,14 @@ struct vcpu; /* vmm/vcpu/vcpu.h */
 
 /* The guest's CPU (vmm/vcpu/ implements it: vcpu_ops).  Both false with vm->reason set. */
 struct vm_cpu_ops {
-    /* When the guest is created: vm->vcpu, and where the guest's MMIO may be placed. */
+    /* When the guest is created: vm->vcpus, and where the guest's MMIO may be placed. */
     bool (*create)(struct vm *vm);
-    /* Every start, once the image is loaded: the vCPU at reset, entering at vm->boot. */
+    /* Every start, once the image is loaded: the vCPUs at reset, the first entering at vm->boot,
+     * the others waiting for the first to start them (INIT and STARTUP IPIs). */
     bool (*start)(struct vm *vm);
-    /* With the hypervisor lock held: the vCPU is out of the guest, and stays out until the lock
-     * is let go (its CPU may be another one).  Before the guest's memory or devices change
-     * under it: a stop, a restart. */
+    /* With the hypervisor lock held: the vCPUs are out of the guest, and stay out until the lock
+     * is let go (their CPUs may be others).  Before the guest's memory or devices change under
+     * it: a stop, a restart. */
     void (*hold)(struct vm *vm);
     /* The guest's EPT changed: no CPU keeps a translation from before it once this returns. */
     void (*ept_flush)(struct vm *vm);
@@ -109,7 +111,8 @@ struct vm {
     uint64_t ram_hpa, ram_bytes; /* guest-physical [0, ram_bytes) -> host [ram_hpa, ...) */
     struct ept ept;
     bool ept_ready;
-    struct vcpu *vcpu; /* its one vCPU */
+    struct vcpu *vcpus[CFG_VCPUS_MAX]; /* vcpus[i] has x2APIC ID i; vcpus[0] is the BSP */
+    unsigned n_vcpus;                  /* cfg->cpus.n, or 0 when they could not be created */
     struct vm_boot_state boot;
 
     struct io_bus io; /* its ports and MMIO regions */
@@ -119,9 +122,9 @@ struct vm {
     struct lfb *lfb;   /* a linear framebuffer on its board (a Linux guest's), or NULL */
 
     struct vuart uart;
-    struct vpic pic; /* 8259A pair behind its vCPU's LINT0; the UART drives IRQ 4 */
+    struct vpic pic; /* 8259A pair behind its first vCPU's LINT0; the UART drives IRQ 4 */
     uint64_t started_ns;
-    uint64_t slice_ns; /* its vCPU's time slice: the configured one scaled by its weight */
+    uint64_t slice_ns; /* a vCPU's time slice: the configured one scaled by its weight */
     uint64_t boot_count;
     struct vm_life life;
 };

@@ -97,9 +97,12 @@
 
 /* Guest segment access rights (SDM §25.4.1, Table 25-2) */
 #define VMX_AR_UNUSABLE   VMX_BIT(16)
-#define VMX_AR_L          VMX_BIT(13) /* CS: 64-bit code */
-#define VMX_AR_CODE64     0xA09Bu     /* execute/read, accessed, S, P, L, G */
-#define VMX_AR_DATA       0xC093u     /* read/write, accessed, S, P, D/B, G */
-#define VMX_AR_TSS64_BUSY 0x008Bu     /* busy 64-bit TSS, P */
+#define VMX_AR_L          VMX_BIT(13)       /* CS: 64-bit code */
+#define VMX_AR_CODE64     0xA09Bu           /* execute/read, accessed, S, P, L, G */
+#define VMX_AR_DATA       0xC093u           /* read/write, accessed, S, P, D/B, G */
+#define VMX_AR_TSS64_BUSY 0x008Bu           /* busy 64-bit TSS, P */
+#define VMX_AR_TSS_BUSY   VMX_AR_TSS64_BUSY /* type 11 outside IA-32e mode: a busy 32-bit TSS */
+#define VMX_AR_CODE16     0x009Bu           /* real mode CS: execute/read, accessed, S, P */
+#define VMX_AR_DATA16     0x0093u           /* real mode data: read/write, accessed, S, P */
 
 #endif

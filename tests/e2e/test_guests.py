@@ -116,6 +116,10 @@ def default_guests(r, iso):
         def introspection():
             out = s.command("vcpu 0")
             assert re.search(r"RIP=[0-9a-f]{16} RSP=[0-9a-f]{16}", out) and "EPTP" in out, out
+            first = s.command("vcpu 0 0")
+            assert re.match(r"guest 0 \(\S+\): \w+ on CPU 0, \d+ exits", first), first
+            out = s.command("vcpu 0 1")
+            assert re.search(r"error: guest 0 \(\S+\) has one vCPU: give 0 or nothing", out), out
             out = s.command("exits 0")
             assert re.search(r"^\s+HLT\s+\d+", out, re.M) and re.search(r"^\s+I/O\s+\d+", out, re.M), out
             out = s.command("vm stop 9")

@@ -173,15 +173,18 @@ static void test_rejects_number_of_wrong_size(void **state)
 }
 
 /* `cpus`: the CPU a guest's vCPU runs on, any index up to 63 (folded at boot onto the CPUs the
- * appliance has); one per guest, named in the summary when not the boot CPU. */
+ * appliance has), named in the summary when not the boot CPU; a Tessera guest has one vCPU, and
+ * no CPU is named twice. */
 static void test_cpus_names_one_cpu(void **state)
 {
     (void)state;
     struct t_cfg *t = t_base(2);
     t_u32(t, "guests/kiosk1", "cpus", 3);
     accept(t);
-    assert_int_equal(t_out.guest[0].cpu, 0);
-    assert_int_equal(t_out.guest[1].cpu, 3);
+    assert_int_equal(t_out.guest[0].cpus.n, 1);
+    assert_int_equal(t_out.guest[0].cpus.cpu[0], 0);
+    assert_int_equal(t_out.guest[1].cpus.n, 1);
+    assert_int_equal(t_out.guest[1].cpus.cpu[0], 3);
     char line[400];
     cfg_guest_summary(&t_out, 1, line, sizeof line);
     assert_non_null(strstr(line, "tile 512,0 512x384, cpu 3, console"));
@@ -192,8 +195,18 @@ static void test_cpus_names_one_cpu(void **state)
     REJECT(t, "/guests/kiosk1: cpus: expected 0..63", "got 64");
     t = t_base(2);
     t_cells(t, "guests/kiosk0", "cpus", 2, 1, 2, 0, 0);
-    REJECT(t, "/guests/kiosk0: cpus: expected one 32-bit cell", "one vCPU per guest for now",
-           "got 8 bytes");
+    REJECT(t, "/guests/kiosk0: cpus: a Tessera guest has one vCPU",
+           "only a Linux guest (kernel = \"linux\") takes several");
+    t = t_base(2);
+    t_cells(t, "guests/kiosk0", "cpus", 2, 1, 64, 0, 0);
+    REJECT(t, "/guests/kiosk0: cpus: vCPU 1: expected 0..63", "got 64");
+    t = t_base(2);
+    t_cells(t, "guests/kiosk0", "cpus", 3, 1, 2, 1, 0);
+    REJECT(t, "/guests/kiosk0: cpus: CPU 1 named for vCPUs 0 and 2",
+           "each vCPU gets a CPU of its own");
+    t = t_base(2);
+    t_str(t, "guests/kiosk0", "cpus", "1");
+    REJECT(t, "/guests/kiosk0: cpus: expected 1..8 cells, one CPU per vCPU", "e.g. cpus = <2 3>");
 }
 
 /* `render-cpu`: the CPU of the render loop, any index up to 63 (folded at boot like `cpus`),

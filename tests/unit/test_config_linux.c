@@ -93,6 +93,28 @@ static void test_summary_names_kernel_initrd_and_framebuffer(void **state)
     assert_non_null(strstr(line, "initrd none"));
 }
 
+/* A Linux guest may have several vCPUs, one per cell of `cpus`, each on a CPU of its own. */
+static void test_linux_guest_with_several_vcpus(void **state)
+{
+    (void)state;
+    struct t_cfg *t = linux_base();
+    t_cells(t, LINUX_NODE, "cpus", 2, 2, 3, 0, 0);
+    accept(t);
+    assert_int_equal(t_out.guest[0].cpus.n, 2);
+    assert_int_equal(t_out.guest[0].cpus.cpu[0], 2);
+    assert_int_equal(t_out.guest[0].cpus.cpu[1], 3);
+    assert_int_equal(t_out.guest[1].cpus.n, 1);
+    char line[600];
+    cfg_guest_summary(&t_out, 0, line, sizeof line);
+    assert_non_null(strstr(line, ", cpus 2 3,"));
+    t = linux_base();
+    t_cells(t, LINUX_NODE, "cpus", 4, 0, 1, 2, 3);
+    accept(t);
+    assert_int_equal(t_out.guest[0].cpus.n, 4);
+    cfg_guest_summary(&t_out, 0, line, sizeof line);
+    assert_non_null(strstr(line, ", cpus 0 1 2 3,"));
+}
+
 static void test_rejects_unknown_kernel(void **state)
 {
     (void)state;
@@ -274,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_linux_guest_is_read_completely),
         cmocka_unit_test(test_explicit_kernel_tessera_and_framebuffer_size),
         cmocka_unit_test(test_summary_names_kernel_initrd_and_framebuffer),
+        cmocka_unit_test(test_linux_guest_with_several_vcpus),
         cmocka_unit_test(test_rejects_unknown_kernel),
         cmocka_unit_test(test_rejects_linux_guest_below_its_floor),
         cmocka_unit_test(test_rejects_initrd_on_a_tessera_guest),

@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
+_Static_assert(CFG_VCPUS_MAX <= ACPI_MAX_CPUS && CFG_VCPUS_MAX <= MPTABLE_MAX_CPUS,
+               "a guest's vCPUs fit its MADT and MP table");
+
 /* "image 'linux': <why>" in vm->reason; returns false. */
 __attribute__((format(printf, 3, 4))) static bool fail(struct vm *vm, const char *what,
                                                        const char *fmt, ...)
@@ -63,7 +66,7 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
     /* ACPI tables (used unless the command line says acpi=off) and the MP table (used then). */
     const struct acpi_platform acpi = {
         .lapic_base = (uint32_t)APIC_BASE_DEFAULT,
-        .cpus = 1, /* the guest's one vCPU */
+        .cpus = (uint8_t)vm->cfg->cpus.n, /* 1..CFG_VCPUS_MAX: fits (below) */
         .reset_port = RST_CNT_PORT,
         .reset_value = RST_CNT_SYS_RST | RST_CNT_RST_CPU,
         .sci_irq = ACPI_SCI_IRQ,
@@ -86,8 +89,9 @@ static bool linux_load(struct vm *vm, const struct guest_image *img)
         return fail(vm, "image", "its e820 map does not fit the zero page");
 
     /* The processor entry tells what CPUID tells this guest. */
-    struct cpuid_regs id = guest_cpuid(vm, 1, 0);
-    struct mptable_cpu cpu = { 1, id.eax, id.edx, (uint32_t)APIC_BASE_DEFAULT };
+    struct cpuid_regs id = guest_cpuid(vm, 0, 1, 0);
+    struct mptable_cpu cpu = { (uint8_t)vm->cfg->cpus.n, id.eax, id.edx,
+                               (uint32_t)APIC_BASE_DEFAULT };
     if (!mptable_build(vm_gpa_ptr(vm, LINUX_MPTABLE_GPA, LINUX_MPTABLE_ROOM), LINUX_MPTABLE_ROOM,
                        LINUX_MPTABLE_GPA, &cpu))
         return fail(vm, "image", "the MP table does not fit");

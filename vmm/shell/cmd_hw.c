@@ -112,16 +112,18 @@ static enum shell_status cpus_fault(const char *arg)
  * since boot. */
 static bool print_guests(unsigned cpu)
 {
-    unsigned ids[RQ_MAX];
-    unsigned n = vcpu_cpu_guests(cpu, ids, RQ_MAX);
+    const struct vcpu *on[RQ_MAX];
+    unsigned n = vcpu_cpu_vcpus(cpu, on, RQ_MAX);
     if (!n)
         return false;
     uint64_t run_ns = 0;
     printf("guests");
     for (unsigned k = 0; k < n && k < RQ_MAX; k++) {
-        const struct vm *vm = vm_get(ids[k]);
+        const struct vm *vm = on[k]->vm;
         printf(" %s", vm->cfg->name);
-        run_ns += vm->vcpu ? vm->vcpu->run_ns : 0;
+        if (vm->n_vcpus > 1)
+            printf(".%u", on[k]->index); /* which of its vCPUs */
+        run_ns += on[k]->run_ns;
     }
     uint64_t up_ns = timer_now_ns(), waits, wait_ns;
     printf(" (%llu%% of its time)", (unsigned long long)(up_ns ? run_ns * 100 / up_ns : 0));

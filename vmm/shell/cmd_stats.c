@@ -23,7 +23,8 @@ enum shell_status cmd_stats(int argc, char **argv)
 {
     uint64_t wall_ns = timer_uptime_us() * 1000, guests = 0;
     for (unsigned i = 0; i < vm_count(); i++)
-        guests += vm_get(i)->vcpu ? vm_get(i)->vcpu->run_ns : 0;
+        for (unsigned k = 0; k < vm_get(i)->n_vcpus; k++)
+            guests += vm_get(i)->vcpus[k]->run_ns;
     struct vgpu_render_stats rs = { 0 };
     uint64_t render = 0;
     if (vgpu_host.ready) {

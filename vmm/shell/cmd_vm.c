@@ -3,6 +3,7 @@
 
 #include "arch/x86/timer.h"
 #include "vmm/console.h"
+#include "vmm/shell/args.h"
 #include "vmm/vcpu/run_queue.h"
 #include "vmm/vcpu/vcpu.h"
 #include "vmm/vcpu/vcpu_run.h"
@@ -14,11 +15,20 @@
 
 #define CONSOLE_ESCAPE 0x1D /* Ctrl-] */
 
-/* A guest whose vCPU could not be created reads as one that never ran. */
+/* A guest whose vCPUs could not be created reads as one that never ran. */
 static const struct vcpu *cpu_of(const struct vm *vm)
 {
     static const struct vcpu none;
-    return vm->vcpu ? vm->vcpu : &none;
+    return vm->n_vcpus ? vm->vcpus[0] : &none;
+}
+
+/* Exits of one reason (EXIT_REASON_COUNT: of every reason) over all of a guest's vCPUs. */
+static uint64_t exits_of(const struct vm *vm, unsigned reason)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < vm->n_vcpus; i++)
+        n += reason < EXIT_REASON_COUNT ? vm->vcpus[i]->exit_count[reason] : vm->vcpus[i]->exits;
+    return n;
 }
 
 static struct vm *lookup(const char *arg)
@@ -219,19 +229,33 @@ enum shell_status cmd_vcpu(int argc, char **argv)
     struct vm *vm = lookup(argv[1]);
     if (!vm)
         return SHELL_FAILED;
-    struct vmcs_view v = { cpu_of(vm)->vmcs_phys, false, { 0 } };
-    if (!v.vmcs_phys || !vcpu_on_owner(vm, read_vmcs, &v) || !v.ok) {
+    uint32_t k = 0;
+    if (argc > 2 && (!args_parse_u32(argv[2], &k) || k >= (vm->n_vcpus ? vm->n_vcpus : 1))) {
+        if (vm->n_vcpus > 1)
+            shell_error("guest %u (%s) has %u vCPUs: give 0 to %u", vm->id, vm->cfg->name,
+                        vm->n_vcpus, vm->n_vcpus - 1);
+        else
+            shell_error("guest %u (%s) has one vCPU: give 0 or nothing", vm->id, vm->cfg->name);
+        return SHELL_FAILED;
+    }
+    struct vcpu *c = vm->n_vcpus ? vm->vcpus[k] : NULL;
+    struct vmcs_view v = { c ? c->vmcs_phys : 0, false, { 0 } };
+    if (!v.vmcs_phys || !vcpu_on_owner(c, read_vmcs, &v) || !v.ok) {
         shell_error("guest %u (%s) has no VMCS yet%s", vm->id, vm->cfg->name,
                     v.vmcs_phys ? " (or its CPU did not answer)" : "");
         return SHELL_FAILED;
     }
-    const uint64_t *g = cpu_of(vm)->gprs.gpr;
+    const uint64_t *g = c->gprs.gpr;
     static const char *const names[GPR_COUNT] = { "RAX", "RCX", "RDX", "RBX", "RSP", "RBP",
                                                   "RSI", "RDI", "R8 ", "R9 ", "R10", "R11",
                                                   "R12", "R13", "R14", "R15" };
-    printf("guest %u (%s): %s on CPU %u, %llu exits, last %s\n", vm->id, vm->cfg->name,
-           vm_state_name(vm->state), cpu_of(vm)->pcpu, (unsigned long long)cpu_of(vm)->exits,
-           cpu_of(vm)->exits ? vmx_exit_reason_name(cpu_of(vm)->last_exit) : "-");
+    char which[48] = "";
+    if (vm->n_vcpus > 1)
+        snprintf(which, sizeof which, " vCPU %u of %u (%s)", k, vm->n_vcpus,
+                 vcpu_started(c) ? "started" : "waiting for its STARTUP");
+    printf("guest %u (%s)%s: %s on CPU %u, %llu exits, last %s\n", vm->id, vm->cfg->name, which,
+           vm_state_name(vm->state), c->pcpu, (unsigned long long)c->exits,
+           c->exits ? vmx_exit_reason_name(c->last_exit) : "-");
     printf("RIP=%016llx RSP=%016llx RFLAGS=%016llx\n", (unsigned long long)v.value[VIEW_RIP],
            (unsigned long long)v.value[VIEW_RSP], (unsigned long long)v.value[VIEW_RFLAGS]);
     for (unsigned i = 0; i < GPR_COUNT; i++) {
@@ -245,10 +269,10 @@ enum shell_status cmd_vcpu(int argc, char **argv)
     printf("exit reason %#llx qualification %#llx; EPTP %#llx VPID %u; run time %llu ms\n",
            (unsigned long long)v.value[VIEW_EXIT_REASON],
            (unsigned long long)v.value[VIEW_EXIT_QUALIFICATION],
-           (unsigned long long)v.value[VIEW_EPTP], cpu_of(vm)->vpid,
-           (unsigned long long)(cpu_of(vm)->run_ns / 1000000));
+           (unsigned long long)v.value[VIEW_EPTP], c->vpid,
+           (unsigned long long)(c->run_ns / 1000000));
     struct rq_wake_stats w;
-    vcpu_wake_stats(vm, &w);
+    vcpu_wake_stats(c, &w);
     printf(
         "wake-ups from a timed halt %llu, CPU after the deadline %llu us in all, %llu us at most "
         "(until seen %llu, other vCPUs %llu, hypervisor %llu)\n",
@@ -259,7 +283,7 @@ enum shell_status cmd_vcpu(int argc, char **argv)
     unsigned work_max_reason = 0;
     for (unsigned r = 0; r < EXIT_REASON_COUNT; r++) {
         uint64_t sum, max;
-        vcpu_exit_work(vm, r, &sum, &max);
+        vcpu_exit_work(c, r, &sum, &max);
         work_ns += sum;
         if (max > work_max_ns) {
             work_max_ns = max;
@@ -270,7 +294,7 @@ enum shell_status cmd_vcpu(int argc, char **argv)
            (unsigned long long)(work_ns / 1000000), (unsigned long long)(work_max_ns / 1000),
            work_max_ns ? vmx_exit_reason_name(work_max_reason) : "-");
     uint64_t deferred, deferred_ns;
-    vcpu_defer_stats(vm, &deferred, &deferred_ns);
+    vcpu_defer_stats(c, &deferred, &deferred_ns);
     printf("exit work put off for a guest owed the CPU %llu times, %llu us waited in all\n",
            (unsigned long long)deferred, (unsigned long long)(deferred_ns / 1000));
     return SHELL_OK;
@@ -282,11 +306,11 @@ static enum shell_status exits_all(void)
     for (unsigned i = 0; i < vm_count(); i++) {
         const struct vm *vm = vm_get(i);
         printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, "total",
-               (unsigned long long)cpu_of(vm)->exits);
+               (unsigned long long)exits_of(vm, EXIT_REASON_COUNT));
         for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
-            if (cpu_of(vm)->exit_count[r])
+            if (exits_of(vm, r))
                 printf("%3u %-15s %-24s %llu\n", vm->id, vm->cfg->name, vmx_exit_reason_name(r),
-                       (unsigned long long)cpu_of(vm)->exit_count[r]);
+                       (unsigned long long)exits_of(vm, r));
     }
     return SHELL_OK;
 }
@@ -299,16 +323,20 @@ enum shell_status cmd_exits(int argc, char **argv)
     if (!vm)
         return SHELL_FAILED;
     printf("guest %u (%s): %llu exits\n", vm->id, vm->cfg->name,
-           (unsigned long long)cpu_of(vm)->exits);
+           (unsigned long long)exits_of(vm, EXIT_REASON_COUNT));
     for (unsigned r = 0; r < EXIT_REASON_COUNT; r++)
-        if (cpu_of(vm)->exit_count[r])
-            printf("  %-24s %llu\n", vmx_exit_reason_name(r),
-                   (unsigned long long)cpu_of(vm)->exit_count[r]);
+        if (exits_of(vm, r))
+            printf("  %-24s %llu\n", vmx_exit_reason_name(r), (unsigned long long)exits_of(vm, r));
     /* What handling them cost the hypervisor: the longest is what no other guest can cut. */
     for (unsigned r = 0; r < EXIT_REASON_COUNT; r++) {
-        uint64_t sum, max;
-        vcpu_exit_work(vm, r, &sum, &max);
-        if (cpu_of(vm)->exit_count[r])
+        uint64_t sum = 0, max = 0;
+        for (unsigned k = 0; k < vm->n_vcpus; k++) {
+            uint64_t s1, m1;
+            vcpu_exit_work(vm->vcpus[k], r, &s1, &m1);
+            sum += s1;
+            max = m1 > max ? m1 : max;
+        }
+        if (exits_of(vm, r))
             printf("  work for %s: %llu us in all, %llu us at most\n", vmx_exit_reason_name(r),
                    (unsigned long long)(sum / 1000), (unsigned long long)(max / 1000));
     }

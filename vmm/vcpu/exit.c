@@ -28,45 +28,45 @@ void exit_inject_gp(void)
     vmwrite(VMCS_ENTRY_EXCEPTION_ERROR_CODE, 0);
 }
 
-static enum exit_action on_external_interrupt(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_external_interrupt(struct vcpu *c, const struct exit_info *x)
 {
     return EXIT_RESUME; /* the run loop takes the interrupt with IF set, then goes on */
 }
 
-static enum exit_action on_exception_nmi(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_exception_nmi(struct vcpu *c, const struct exit_info *x)
 {
     return EXIT_RESUME; /* only NMIs get here (the exception bitmap is empty) */
 }
 
-static enum exit_action on_triple_fault(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_triple_fault(struct vcpu *c, const struct exit_info *x)
 {
-    vm_stop(vm, VM_CRASHED, "triple fault at RIP %#llx (an exception it could not handle)",
+    vm_stop(c->vm, VM_CRASHED, "triple fault at RIP %#llx (an exception it could not handle)",
             (unsigned long long)x->rip);
     return EXIT_STOPPED;
 }
 
 /* HLT: a Linux guest with interrupts off has powered off or stopped (exit_linux.h); everything
  * else is the interrupt path's (inject.c). */
-static enum exit_action on_hlt(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_hlt(struct vcpu *c, const struct exit_info *x)
 {
-    if (vm_is_linux(vm) && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
-        return exit_linux_halted(vm, x);
-    return exit_hlt(vm, x);
+    if (vm_is_linux(c->vm) && !(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
+        return exit_linux_halted(c, x);
+    return exit_hlt(c, x);
 }
 
 /* The slice's end or the guest's APIC timer: the run loop tells them apart. */
-static enum exit_action on_preemption_timer(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_preemption_timer(struct vcpu *c, const struct exit_info *x)
 {
     return EXIT_RESUME;
 }
 
-static enum exit_action on_vmcall(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_vmcall(struct vcpu *c, const struct exit_info *x)
 {
-    uint64_t *g = vm->vcpu->gprs.gpr;
+    uint64_t *g = c->gprs.gpr;
     exit_skip_instruction(x);
     switch (g[GPR_RAX]) {
     case TESSERA_HC_EXIT:
-        vm_stop(vm, VM_EXITED, "exited with status %llu", (unsigned long long)g[GPR_RDI]);
+        vm_stop(c->vm, VM_EXITED, "exited with status %llu", (unsigned long long)g[GPR_RDI]);
         return EXIT_STOPPED;
     case TESSERA_HC_YIELD:
         g[GPR_RAX] = 0;
@@ -78,21 +78,22 @@ static enum exit_action on_vmcall(struct vm *vm, const struct exit_info *x)
 }
 
 /* VMX instructions, GETSEC, INVD...: nothing a kiosk guest has any business doing. */
-static enum exit_action on_forbidden(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_forbidden(struct vcpu *c, const struct exit_info *x)
 {
-    vm_stop(vm, VM_CRASHED, "executed %s at RIP %#llx (not allowed in a guest)",
+    vm_stop(c->vm, VM_CRASHED, "executed %s at RIP %#llx (not allowed in a guest)",
             vmx_exit_reason_name(x->reason), (unsigned long long)x->rip);
     return EXIT_STOPPED;
 }
 
-static enum exit_action on_cr_access(struct vm *vm, const struct exit_info *x)
+static enum exit_action on_cr_access(struct vcpu *c, const struct exit_info *x)
 {
-    vm_stop(vm, VM_CRASHED, "tried to clear CR0.NE or CR4.VMXE at RIP %#llx (qualification %#llx)",
+    vm_stop(c->vm, VM_CRASHED,
+            "tried to clear CR0.NE or CR4.VMXE at RIP %#llx (qualification %#llx)",
             (unsigned long long)x->rip, (unsigned long long)x->qualification);
     return EXIT_STOPPED;
 }
 
-typedef enum exit_action (*exit_handler)(struct vm *vm, const struct exit_info *x);
+typedef enum exit_action (*exit_handler)(struct vcpu *c, const struct exit_info *x);
 
 static const exit_handler handlers[EXIT_REASON_COUNT] = {
     [EXIT_REASON_EXCEPTION_NMI] = on_exception_nmi,
@@ -125,8 +126,9 @@ static const exit_handler handlers[EXIT_REASON_COUNT] = {
     [EXIT_REASON_PREEMPTION_TIMER] = on_preemption_timer,
 };
 
-enum exit_action exit_dispatch(struct vm *vm)
+enum exit_action exit_dispatch(struct vcpu *c)
 {
+    struct vm *vm = c->vm;
     struct exit_info x = {
         .full_reason = (uint32_t)vmread(VMCS_EXIT_REASON),
         .qualification = vmread(VMCS_EXIT_QUALIFICATION),
@@ -134,16 +136,16 @@ enum exit_action exit_dispatch(struct vm *vm)
         .insn_len = (uint32_t)vmread(VMCS_EXIT_INSTRUCTION_LENGTH),
     };
     x.reason = x.full_reason & EXIT_REASON_BASIC_MASK;
-    vm->vcpu->exits++;
-    vm->vcpu->last_exit = x.reason;
+    c->exits++;
+    c->last_exit = x.reason;
     if (x.reason < EXIT_REASON_COUNT)
-        vm->vcpu->exit_count[x.reason]++;
+        c->exit_count[x.reason]++;
     if (x.full_reason & EXIT_REASON_ENTRY_FAILED) {
         vm_stop(vm, VM_CRASHED, "VM entry failed: %s (qualification %#llx)",
                 vmx_exit_reason_name(x.reason), (unsigned long long)x.qualification);
         return EXIT_STOPPED;
     }
-    if (!vcpu_irq_after_exit(vm, &x))
+    if (!vcpu_irq_after_exit(c, &x))
         return EXIT_STOPPED;
     exit_handler h = x.reason < EXIT_REASON_COUNT ? handlers[x.reason] : NULL;
     if (!h) {
@@ -151,5 +153,5 @@ enum exit_action exit_dispatch(struct vm *vm)
                 vmx_exit_reason_name(x.reason), x.reason, (unsigned long long)x.rip);
         return EXIT_STOPPED;
     }
-    return h(vm, &x);
+    return h(c, &x);
 }

@@ -20,17 +20,17 @@ struct exit_info {
     uint32_t insn_len;
 };
 
-enum exit_action exit_dispatch(struct vm *vm);
+enum exit_action exit_dispatch(struct vcpu *c);
 
 /* Handlers in their own files. */
-enum exit_action exit_io(struct vm *vm, const struct exit_info *x);
-enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x);
-enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x);
-enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x);
-enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x);
+enum exit_action exit_io(struct vcpu *c, const struct exit_info *x);
+enum exit_action exit_ept_violation(struct vcpu *c, const struct exit_info *x);
+enum exit_action exit_rdmsr(struct vcpu *c, const struct exit_info *x);
+enum exit_action exit_wrmsr(struct vcpu *c, const struct exit_info *x);
+enum exit_action exit_cpuid(struct vcpu *c, const struct exit_info *x);
 
-/* What CPUID (leaf, subleaf) tells this guest. */
-struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub);
+/* What CPUID (leaf, subleaf) tells vCPU `vcpu` of this guest. */
+struct cpuid_regs guest_cpuid(const struct vm *vm, unsigned vcpu, uint32_t leaf, uint32_t sub);
 /* The physical-address width (MAXPHYADDR) that CPUID tells this guest. */
 unsigned guest_phys_addr_bits(const struct vm *vm);
 

@@ -28,15 +28,19 @@ static struct cpuid_regs hypervisor_leaf(uint32_t leaf)
     return r;
 }
 
-/* A Linux guest's view: the real answer through the policy (cpuid_policy.h). */
-static struct cpuid_regs linux_cpuid(uint32_t leaf, uint32_t sub)
+/* A Linux guest's view, as vCPU `vcpu` of `cpus`: the real answer through the policy
+ * (cpuid_policy.h). */
+static struct cpuid_regs linux_cpuid(uint32_t leaf, uint32_t sub, unsigned vcpu, unsigned cpus)
 {
-    static struct cpuid_policy p = { .apic_id = 0, .cpus = 1 }; /* the guest's one vCPU */
-    if (!p.host_max_basic) {
-        p.tsc_hz = timer_tsc_hz();
-        p.host_max_basic = cpuid(0, 0).eax;
-        p.host_max_ext = cpuid(CPUID_EXT_FIRST, 0).eax;
+    static struct cpuid_policy host;
+    if (!host.host_max_basic) {
+        host.tsc_hz = timer_tsc_hz();
+        host.host_max_basic = cpuid(0, 0).eax;
+        host.host_max_ext = cpuid(CPUID_EXT_FIRST, 0).eax;
     }
+    struct cpuid_policy p = host;
+    p.apic_id = vcpu;
+    p.cpus = cpus;
     if (leaf >= CPUID_HV_FIRST && leaf <= CPUID_HV_LAST)
         return hypervisor_leaf(leaf);
     uint32_t src = cpuid_policy_source_leaf(&p, leaf);
@@ -45,10 +49,10 @@ static struct cpuid_regs linux_cpuid(uint32_t leaf, uint32_t sub)
     return r;
 }
 
-struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub)
+struct cpuid_regs guest_cpuid(const struct vm *vm, unsigned vcpu, uint32_t leaf, uint32_t sub)
 {
     if (vm_is_linux(vm))
-        return linux_cpuid(leaf, sub);
+        return linux_cpuid(leaf, sub, vcpu, vm->cfg->cpus.n);
     if (leaf >= TESSERA_CPUID_LEAF && leaf <= TESSERA_CPUID_LEAF + 0xFF)
         return hypervisor_leaf(leaf);
     struct cpuid_regs r = cpuid(leaf, sub);
@@ -63,15 +67,15 @@ struct cpuid_regs guest_cpuid(const struct vm *vm, uint32_t leaf, uint32_t sub)
 
 unsigned guest_phys_addr_bits(const struct vm *vm)
 {
-    if (guest_cpuid(vm, CPUID_EXT_FIRST, 0).eax < CPUID_ADDR_SIZES)
+    if (guest_cpuid(vm, 0, CPUID_EXT_FIRST, 0).eax < CPUID_ADDR_SIZES)
         return CPUID_PHYS_BITS_DEFAULT;
-    return guest_cpuid(vm, CPUID_ADDR_SIZES, 0).eax & CPUID_ADDR_SIZES_PHYS_MASK;
+    return guest_cpuid(vm, 0, CPUID_ADDR_SIZES, 0).eax & CPUID_ADDR_SIZES_PHYS_MASK;
 }
 
-enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
+enum exit_action exit_cpuid(struct vcpu *c, const struct exit_info *x)
 {
-    uint64_t *g = vm->vcpu->gprs.gpr;
-    struct cpuid_regs r = guest_cpuid(vm, (uint32_t)g[GPR_RAX], (uint32_t)g[GPR_RCX]);
+    uint64_t *g = c->gprs.gpr;
+    struct cpuid_regs r = guest_cpuid(c->vm, c->index, (uint32_t)g[GPR_RAX], (uint32_t)g[GPR_RCX]);
     g[GPR_RAX] = r.eax;
     g[GPR_RBX] = r.ebx;
     g[GPR_RCX] = r.ecx;
@@ -82,7 +86,7 @@ enum exit_action exit_cpuid(struct vm *vm, const struct exit_info *x)
 
 /* EFER and the TSC here; the other emulated MSRs in guest_msr.c.  FS_BASE, GS_BASE, SYSENTER,
  * the SYSCALL MSRs, KERNEL_GS_BASE and (with the VMCS controls) PAT do not exit at all. */
-static bool msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
+static bool msr_read(struct vcpu *c, uint32_t msr, uint64_t *v)
 {
     switch (msr) {
     case MSR_EFER:
@@ -92,36 +96,41 @@ static bool msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
         *v = rdtsc();
         return true;
     default:
-        return guest_msr_read(vm, msr, v);
+        return guest_msr_read(c, msr, v);
     }
 }
 
-static bool msr_write(struct vm *vm, uint32_t msr, uint64_t v)
+static bool msr_write(struct vcpu *c, uint32_t msr, uint64_t v)
 {
     switch (msr) {
     case MSR_EFER: {
-        /* LMA is the CPU's to set (SDM Vol. 3A §2.2.1: writes to it are ignored); long mode
-         * stays enabled; NXE and SCE are the guest's to choose. */
+        /* LMA is the CPU's to set (SDM Vol. 3A §2.2.1: writes to it are ignored); NXE and SCE
+         * are the guest's to choose; LME only while paging is off (changing it with paging on
+         * is #GP, §10.8.5), which only a Linux guest's AP does, on its way from real mode. */
         uint64_t cur = vmread(VMCS_GUEST_IA32_EFER);
+        uint64_t may = EFER_NXE | EFER_SCE;
+        if (!(vmread(VMCS_GUEST_CR0) & CR0_PG))
+            may |= EFER_LME;
         v = (v & ~EFER_LMA) | (cur & EFER_LMA);
-        if ((v ^ cur) & ~(EFER_NXE | EFER_SCE))
+        if ((v ^ cur) & ~may)
             return false;
         vmwrite(VMCS_GUEST_IA32_EFER, v);
         return true;
     }
     default:
-        return guest_msr_write(vm, msr, v);
+        return guest_msr_write(c, msr, v);
     }
 }
 
-enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
+enum exit_action exit_rdmsr(struct vcpu *c, const struct exit_info *x)
 {
-    uint64_t *g = vm->vcpu->gprs.gpr, v;
+    const struct vm *vm = c->vm;
+    uint64_t *g = c->gprs.gpr, v;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     enum exit_action a;
-    if (exit_apic_msr(vm, x, msr, false, 0, &a))
+    if (exit_apic_msr(c, x, msr, false, 0, &a))
         return a;
-    if (!msr_read(vm, msr, &v)) {
+    if (!msr_read(c, msr, &v)) {
         log_warn("guest %u (%s): RDMSR %#x at RIP %#llx is not allowed: #GP injected", vm->id,
                  vm->cfg->name, msr, (unsigned long long)x->rip);
         exit_inject_gp();
@@ -133,15 +142,16 @@ enum exit_action exit_rdmsr(struct vm *vm, const struct exit_info *x)
     return EXIT_RESUME;
 }
 
-enum exit_action exit_wrmsr(struct vm *vm, const struct exit_info *x)
+enum exit_action exit_wrmsr(struct vcpu *c, const struct exit_info *x)
 {
-    uint64_t *g = vm->vcpu->gprs.gpr;
+    const struct vm *vm = c->vm;
+    uint64_t *g = c->gprs.gpr;
     uint32_t msr = (uint32_t)g[GPR_RCX];
     uint64_t v = (g[GPR_RDX] << 32) | (uint32_t)g[GPR_RAX];
     enum exit_action a;
-    if (exit_apic_msr(vm, x, msr, true, v, &a))
+    if (exit_apic_msr(c, x, msr, true, v, &a))
         return a;
-    if (!msr_write(vm, msr, v)) {
+    if (!msr_write(c, msr, v)) {
         log_warn("guest %u (%s): WRMSR %#x <- %#llx at RIP %#llx is not allowed: #GP injected",
                  vm->id, vm->cfg->name, msr, (unsigned long long)v, (unsigned long long)x->rip);
         exit_inject_gp();

@@ -6,8 +6,9 @@
 #include "arch/x86/vmx_controls.h"
 #include "vmm/io/io_bus.h"
 
-enum exit_action exit_io(struct vm *vm, const struct exit_info *x)
+enum exit_action exit_io(struct vcpu *c, const struct exit_info *x)
 {
+    struct vm *vm = c->vm;
     uint64_t q = x->qualification;
     unsigned size = (unsigned)(q & IO_QUAL_SIZE_MASK) + 1;
     uint16_t port = (uint16_t)(q >> IO_QUAL_PORT_SHIFT);
@@ -17,7 +18,7 @@ enum exit_action exit_io(struct vm *vm, const struct exit_info *x)
                 in ? "INS" : "OUTS", port, (unsigned long long)x->rip);
         return EXIT_STOPPED;
     }
-    uint64_t *rax = &vm->vcpu->gprs.gpr[GPR_RAX];
+    uint64_t *rax = &c->gprs.gpr[GPR_RAX];
     uint64_t mask = size == 4 ? 0xFFFFFFFFULL : (1ULL << (8 * size)) - 1;
     const struct io_ports *dev = io_bus_ports_at(&vm->io, port);
     uint32_t v = (uint32_t)mask; /* what nobody drives reads as */

@@ -9,7 +9,9 @@
 
 #include "vmm/vcpu/exit.h"
 
-/* HLT with RFLAGS.IF = 0 in a Linux guest: ends it with the reason. */
-enum exit_action exit_linux_halted(struct vm *vm, const struct exit_info *x);
+/* HLT with RFLAGS.IF = 0 in a Linux guest: on its BSP, ends it with the reason; on an AP, parks
+ * that vCPU (stop_this_cpu at a reboot or power-off, a CPU taken offline) until an INIT and
+ * STARTUP start it again. */
+enum exit_action exit_linux_halted(struct vcpu *c, const struct exit_info *x);
 
 #endif

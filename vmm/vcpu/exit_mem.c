@@ -58,9 +58,10 @@ static unsigned fetch_insn(const struct vm *vm, uint64_t rip, uint8_t *buf)
     return n;
 }
 
-static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const struct io_mmio *r,
+static enum exit_action emulate(struct vcpu *c, const struct exit_info *x, const struct io_mmio *r,
                                 uint64_t gpa)
 {
+    struct vm *vm = c->vm;
     /* The decoder and the page walk know 64-bit mode only; a Linux guest's decompressor runs
      * briefly in 32-bit mode (unrestricted guest) but touches no MMIO there. */
     if (!(vmread(VMCS_GUEST_CS_AR) & VMX_AR_L)) {
@@ -80,12 +81,12 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
                 r->name, (unsigned long long)gpa, mmio_strerror(err), (unsigned long long)x->rip);
         return EXIT_STOPPED;
     }
-    uint64_t *g = vm->vcpu->gprs.gpr, off = gpa - r->base;
+    uint64_t *g = c->gprs.gpr, off = gpa - r->base;
     bool ok;
     if (in.is_write) {
         uint64_t src = in.src == MMIO_SRC_REG ? g[in.reg] : 0, val = mmio_store_value(&in, src);
         /* Long work waits for a guest owed the CPU: the write is executed again later. */
-        if (r->write_cost && vcpu_defer_work(vm, x->rip, r->write_cost(r->ctx, off, in.size, val)))
+        if (r->write_cost && vcpu_defer_work(c, x->rip, r->write_cost(r->ctx, off, in.size, val)))
             return EXIT_YIELD;
         ok = r->write && r->write(r->ctx, off, in.size, val);
     } else {
@@ -104,8 +105,9 @@ static enum exit_action emulate(struct vm *vm, const struct exit_info *x, const 
     return EXIT_RESUME;
 }
 
-enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
+enum exit_action exit_ept_violation(struct vcpu *c, const struct exit_info *x)
 {
+    struct vm *vm = c->vm;
     uint64_t gpa = vmread(VMCS_GUEST_PHYSICAL_ADDRESS);
     /* A write to a page of its RAM a device write-protected (the i915 vGPU's PPGTT table pages):
      * the device takes the page back and the guest executes the write again (vgpu_i915.h).
@@ -118,7 +120,7 @@ enum exit_action exit_ept_violation(struct vm *vm, const struct exit_info *x)
     if (!r && !(x->qualification & EPT_QUAL_FETCH))
         r = io_bus_unclaimed(&vm->io); /* a Linux guest's empty bus: all ones, writes ignored */
     if (r)
-        return emulate(vm, x, r, gpa);
+        return emulate(c, x, r, gpa);
     const char *access = x->qualification & EPT_QUAL_FETCH ? "instruction fetch"
                        : x->qualification & EPT_QUAL_WRITE ? "write"
                                                            : "read";

@@ -24,11 +24,11 @@ static uint64_t *held_value(struct guest_msrs *m, unsigned i)
 
 #define N_HELD (sizeof cpu_held / sizeof cpu_held[0])
 
-void guest_msr_reset(struct vm *vm)
+void guest_msr_reset(struct vcpu *c)
 {
-    struct guest_msrs *m = &vm->vcpu->msrs;
+    struct guest_msrs *m = &c->msrs;
     if (m->live)
-        guest_msr_leave(vm);
+        guest_msr_leave(c);
     for (unsigned i = 0; i < N_HELD; i++)
         *held_value(m, i) = 0; /* their values after INIT (SDM Vol. 3A Table 10-1) */
     m->mtrr_def_type = GUEST_MTRR_DEF_TYPE_RESET;
@@ -50,17 +50,17 @@ void guest_msr_allow(uint8_t *msr_bitmap, bool linux_set)
         msr_bitmap_allow(msr_bitmap, MSR_IA32_PAT, true, true);
 }
 
-void guest_msr_enter(struct vm *vm)
+void guest_msr_enter(struct vcpu *c)
 {
-    struct guest_msrs *m = &vm->vcpu->msrs;
+    struct guest_msrs *m = &c->msrs;
     for (unsigned i = 0; i < N_HELD; i++)
         wrmsr(cpu_held[i], *held_value(m, i));
     m->live = true;
 }
 
-void guest_msr_leave(struct vm *vm)
+void guest_msr_leave(struct vcpu *c)
 {
-    struct guest_msrs *m = &vm->vcpu->msrs;
+    struct guest_msrs *m = &c->msrs;
     if (!m->live)
         return;
     for (unsigned i = 0; i < N_HELD; i++) {
@@ -76,7 +76,7 @@ static bool valid_memory_type(uint64_t t)
            t == MTRR_TYPE_WB;
 }
 
-bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
+bool guest_msr_read(struct vcpu *c, uint32_t msr, uint64_t *v)
 {
     switch (msr) {
     case MSR_IA32_MISC_ENABLE:
@@ -86,14 +86,14 @@ bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
         *v = PAT_RESET_VALUE;
         return true; /* when it exits: not the guest's */
     }
-    if (!vm_is_linux(vm))
+    if (!vm_is_linux(c->vm))
         return false;
     switch (msr) {
     case MSR_IA32_MTRRCAP:
         *v = 0;
         return true;
     case MSR_IA32_MTRR_DEF_TYPE:
-        *v = vm->vcpu->msrs.mtrr_def_type;
+        *v = c->msrs.mtrr_def_type;
         return true;
     case MSR_IA32_UCODE_REV:
         *v = GUEST_UCODE_REVISION << UCODE_REV_SHIFT;
@@ -109,16 +109,16 @@ bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *v)
     }
 }
 
-bool guest_msr_write(struct vm *vm, uint32_t msr, uint64_t v)
+bool guest_msr_write(struct vcpu *c, uint32_t msr, uint64_t v)
 {
-    if (!vm_is_linux(vm))
+    if (!vm_is_linux(c->vm))
         return false;
     switch (msr) {
     case MSR_IA32_MTRR_DEF_TYPE:
         /* #GP for reserved bits or an undefined type (SDM Vol. 3A §12.11.2.1) */
         if ((v & MTRR_DEF_TYPE_RESERVED) || !valid_memory_type(v & MTRR_DEF_TYPE_TYPE_MASK))
             return false;
-        vm->vcpu->msrs.mtrr_def_type = v;
+        c->msrs.mtrr_def_type = v;
         return true;
     case MSR_IA32_UCODE_REV: /* Linux writes 0 before it reads the revision */
         return true;

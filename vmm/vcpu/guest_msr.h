@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct vm;
+struct vcpu;
 
 /* MTRRdefType after reset: MTRRs enabled, default type write-back.  Linux turns PAT off when
  * MTRRs are disabled (arch/x86/kernel/cpu/mtrr/mtrr.c mtrr_bp_init: "MTRRs disabled, skipping
@@ -39,15 +39,15 @@ struct guest_msrs {
 };
 
 /* The values after reset; if the CPU holds the guest's values, they are dropped first. */
-void guest_msr_reset(struct vm *vm);
+void guest_msr_reset(struct vcpu *c);
 /* Lets the MSRs that live in the CPU pass through the guest's MSR bitmap (with linux_set, a
  * Linux guest's too). */
 void guest_msr_allow(uint8_t *msr_bitmap, bool linux_set);
 /* Before the guest's time slice: its values into the CPU.  After it: read back, zeroed. */
-void guest_msr_enter(struct vm *vm);
-void guest_msr_leave(struct vm *vm);
+void guest_msr_enter(struct vcpu *c);
+void guest_msr_leave(struct vcpu *c);
 /* An MSR exit for an emulated MSR: true with the value, false if the guest gets #GP. */
-bool guest_msr_read(struct vm *vm, uint32_t msr, uint64_t *value);
-bool guest_msr_write(struct vm *vm, uint32_t msr, uint64_t value);
+bool guest_msr_read(struct vcpu *c, uint32_t msr, uint64_t *value);
+bool guest_msr_write(struct vcpu *c, uint32_t msr, uint64_t value);
 
 #endif

@@ -5,6 +5,7 @@
 #include "arch/x86/vmx_controls.h"
 #include "vmm/log.h"
 #include "vmm/vcpu/vcpu_run.h"
+#include "vmm/vcpu/vmcs_setup.h"
 #include "vmm/vdev/virq.h"
 
 /* The APIC timer's input clock: one tick per TSC tick.  CPUID leaf 0x15 must then report the
@@ -12,28 +13,33 @@
  * the APIC timer rate when it does not use TSC-deadline mode. */
 #define VLAPIC_TSC_PER_TICK 1
 
-void vcpu_irq_reset(struct vm *vm)
+/* The 8259 pair is wired to the BSP's LINT0 only (as ACRN and KVM wire it): the others see none. */
+static struct vpic *pic_of(const struct vcpu *c)
 {
-    vlapic_reset(&vm->vcpu->lapic, VLAPIC_TSC_PER_TICK);
-    vlapic_set_id(&vm->vcpu->lapic, 0);
-    vm->vcpu->mp.lapic = &vm->vcpu->lapic;
-    vipi_cpu_reset(&vm->vcpu->mp, 0);
-    vpic_reset(&vm->pic);
-    vm->vcpu->halted = false;
-    vm->vcpu->irq_window = false; /* vmcs_setup left interrupt-window exiting off */
-    vm->vcpu->msi_refused_said = false;
+    return c->index == 0 ? &c->vm->pic : NULL;
+}
+
+void vcpu_irq_reset(struct vcpu *c)
+{
+    vlapic_reset(&c->lapic, VLAPIC_TSC_PER_TICK);
+    vlapic_set_id(&c->lapic, c->index);
+    c->mp.lapic = &c->lapic;
+    vipi_cpu_reset(&c->mp, c->index);
+    c->halted = false;
+    c->irq_window = false; /* vmcs_setup left interrupt-window exiting off */
+    c->msi_refused_said = false;
 }
 
 /* ---- Event injection ---- */
 
-static void set_interrupt_window(struct vm *vm, bool on)
+static void set_interrupt_window(struct vcpu *c, bool on)
 {
-    if (vm->vcpu->irq_window == on)
+    if (c->irq_window == on)
         return;
     uint64_t proc = vmread(VMCS_PROC_BASED_CONTROLS);
     vmwrite(VMCS_PROC_BASED_CONTROLS, on ? proc | PROC_INTERRUPT_WINDOW_EXITING
                                          : proc & ~(uint64_t)PROC_INTERRUPT_WINDOW_EXITING);
-    vm->vcpu->irq_window = on;
+    c->irq_window = on;
 }
 
 /* §27.3.1.5 and §27.6.1: an external interrupt may be injected only with RFLAGS.IF = 1 and no
@@ -48,30 +54,31 @@ static bool can_inject_now(void)
              (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
 }
 
-void vcpu_irq_before_entry(struct vm *vm, uint64_t now)
+void vcpu_irq_before_entry(struct vcpu *c, uint64_t now)
 {
-    vlapic_advance(&vm->vcpu->lapic, now);
-    if (virq_next(&vm->vcpu->lapic, &vm->pic) == VIRQ_NONE) {
-        set_interrupt_window(vm, false);
+    vlapic_advance(&c->lapic, now);
+    if (virq_next(&c->lapic, pic_of(c)) == VIRQ_NONE) {
+        set_interrupt_window(c, false);
         return;
     }
     if (!can_inject_now()) {
-        set_interrupt_window(vm, true); /* exit as soon as the guest can take it */
+        set_interrupt_window(c, true); /* exit as soon as the guest can take it */
         return;
     }
-    int vector = virq_ack(&vm->vcpu->lapic, &vm->pic);
+    int vector = virq_ack(&c->lapic, pic_of(c));
     vmwrite(VMCS_ENTRY_INTERRUPTION_INFO,
             INTR_INFO_VALID | INTR_TYPE_EXT_INTERRUPT | ((uint32_t)vector & INTR_INFO_VECTOR_MASK));
-    vm->vcpu->irqs_injected++;
+    c->irqs_injected++;
     /* Another one already deliverable: take it when the handler re-enables interrupts. */
-    set_interrupt_window(vm, virq_next(&vm->vcpu->lapic, &vm->pic) != VIRQ_NONE);
+    set_interrupt_window(c, virq_next(&c->lapic, pic_of(c)) != VIRQ_NONE);
 }
 
 /* §28.2.4: the IDT-vectoring information field describes an event whose delivery the exit
  * interrupted; §27.6 takes it back through the VM-entry fields, with its error code and, for
  * software interrupts and exceptions, the instruction length (§28.2.5). */
-bool vcpu_irq_after_exit(struct vm *vm, const struct exit_info *x)
+bool vcpu_irq_after_exit(struct vcpu *c, const struct exit_info *x)
 {
+    struct vm *vm = c->vm;
     uint32_t idt = (uint32_t)vmread(VMCS_IDT_VECTORING_INFO);
     if (!(idt & INTR_INFO_VALID))
         return true;
@@ -92,21 +99,38 @@ bool vcpu_irq_after_exit(struct vm *vm, const struct exit_info *x)
     if (type == INTR_TYPE_SW_INTERRUPT || type == INTR_TYPE_PRIV_SW_EXCEPTION ||
         type == INTR_TYPE_SW_EXCEPTION)
         vmwrite(VMCS_ENTRY_INSTRUCTION_LENGTH, x->insn_len);
-    vm->vcpu->events_reinjected++;
+    c->events_reinjected++;
     return true;
 }
 
-uint64_t vcpu_irq_next_timer(const struct vm *vm)
+/* §9.4.4: an AP starts in real mode at vector << 12 with its registers at reset. */
+bool vcpu_irq_take_startup(struct vcpu *c)
 {
-    return vlapic_next_timer(&vm->vcpu->lapic);
+    if (!c->mp.sipi_start)
+        return true;
+    c->mp.sipi_start = false;
+    vcpu_regs_reset(c, 0);
+    c->halted = false;
+    if (!vmcs_enter_real_mode(c, c->mp.sipi_vector)) {
+        vm_stop(c->vm, VM_CRASHED, "vCPU %u could not be started in real mode: %s", c->index,
+                c->vm->reason);
+        return false;
+    }
+    c->sipis++;
+    return true;
 }
 
-bool vcpu_irq_wake(struct vm *vm, uint64_t now)
+uint64_t vcpu_irq_next_timer(const struct vcpu *c)
 {
-    vlapic_advance(&vm->vcpu->lapic, now);
-    if (virq_next(&vm->vcpu->lapic, &vm->pic) == VIRQ_NONE)
+    return vlapic_next_timer(&c->lapic);
+}
+
+bool vcpu_irq_wake(struct vcpu *c, uint64_t now)
+{
+    vlapic_advance(&c->lapic, now);
+    if (virq_next(&c->lapic, pic_of(c)) == VIRQ_NONE)
         return false;
-    vm->vcpu->halted = false;
+    c->halted = false;
     return true;
 }
 
@@ -115,51 +139,77 @@ bool vcpu_irq_wake(struct vm *vm, uint64_t now)
 /* HLT with interrupts on waits for an interrupt: the vCPU leaves the run queue until its APIC
  * timer fires or a device raises one (vcpu_irq_wake).  With interrupts off it keeps the
  * unikernel contract of include/tessera/abi/guest.h: a yield, resumed at the next turn. */
-enum exit_action exit_hlt(struct vm *vm, const struct exit_info *x)
+enum exit_action exit_hlt(struct vcpu *c, const struct exit_info *x)
 {
     exit_skip_instruction(x);
     if (!(vmread(VMCS_GUEST_RFLAGS) & RFLAGS_IF))
         return EXIT_YIELD;
-    if (vcpu_irq_wake(vm, rdtsc()))
+    if (vcpu_irq_wake(c, rdtsc()))
         return EXIT_RESUME; /* one is ready already: injected at the entry */
-    vm->vcpu->halted = true;
+    c->halted = true;
     return EXIT_YIELD;
 }
 
-enum exit_action exit_interrupt_window(struct vm *vm, const struct exit_info *x)
+enum exit_action exit_interrupt_window(struct vcpu *c, const struct exit_info *x)
 {
     return EXIT_RESUME; /* vcpu_irq_before_entry injects it */
 }
 
-bool exit_apic_msr(struct vm *vm, const struct exit_info *x, uint32_t msr, bool write,
+static uint64_t ignored_ipis(const struct vm *vm)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < vm->n_vcpus; i++)
+        n += vm->vcpus[i]->lapic.ignored_ipis;
+    return n;
+}
+
+/* The IPI vCPU c sent, to the guest's vCPUs (vmm/vdev/vipi.h); the others it reached look at
+ * it at once (their CPUs may be others, in the guest or idle). */
+static void send_ipi(struct vcpu *c)
+{
+    struct vm *vm = c->vm;
+    struct vipi_cpu *cpus[CFG_VCPUS_MAX];
+    for (unsigned i = 0; i < vm->n_vcpus; i++)
+        cpus[i] = &vm->vcpus[i]->mp;
+    uint64_t reached = vipi_route(cpus, vm->n_vcpus, c->index, &c->lapic.ipi);
+    for (unsigned i = 0; i < vm->n_vcpus; i++) {
+        if (!(reached >> i & 1) || i == c->index)
+            continue;
+        struct vcpu *t = vm->vcpus[i];
+        if (t->mp.init_reset) {
+            t->mp.init_reset = false; /* its registers are set anew by the STARTUP */
+            t->halted = false;
+            t->inits++;
+        }
+        vcpu_kick_one(t);
+    }
+}
+
+bool exit_apic_msr(struct vcpu *c, const struct exit_info *x, uint32_t msr, bool write,
                    uint64_t value, enum exit_action *action)
 {
+    struct vm *vm = c->vm;
     if (!vlapic_owns_msr(msr))
         return false;
-    uint64_t v = 0, ignored = vm->vcpu->lapic.ignored_ipis;
-    enum vlapic_result r = write ? vlapic_wrmsr(&vm->vcpu->lapic, msr, value, rdtsc())
-                                 : vlapic_rdmsr(&vm->vcpu->lapic, msr, rdtsc(), &v);
+    uint64_t v = 0, ignored = ignored_ipis(vm);
+    enum vlapic_result r = write ? vlapic_wrmsr(&c->lapic, msr, value, rdtsc())
+                                 : vlapic_rdmsr(&c->lapic, msr, rdtsc(), &v);
     *action = EXIT_RESUME;
-    if (r == VLAPIC_IPI_SENT) {
-        /* The guest's one vCPU is the BSP and runs: INIT and STARTUP to it are dropped by the
-         * router, so nothing here asks for a reset or a start, and nothing needs a kick. */
-        struct vipi_cpu *cpus[] = { &vm->vcpu->mp };
-        vipi_route(cpus, 1, 0, &vm->vcpu->lapic.ipi);
-        r = VLAPIC_OK;
-    }
     switch (r) {
     case VLAPIC_IPI_SENT:
+        send_ipi(c);
+        /* fall through */
     case VLAPIC_OK:
         if (!write) {
-            vm->vcpu->gprs.gpr[GPR_RAX] = (uint32_t)v;
-            vm->vcpu->gprs.gpr[GPR_RDX] = v >> 32;
+            c->gprs.gpr[GPR_RAX] = (uint32_t)v;
+            c->gprs.gpr[GPR_RDX] = v >> 32;
         }
-        if (!ignored && vm->vcpu->lapic.ignored_ipis)
-            log_warn(
-                "guest %u (%s): an IPI with delivery mode %llu to itself is not emulated or not "
-                "valid (NMI, SMI; INIT or STARTUP to the bootstrap processor): ignored (said once)",
-                vm->id, vm->cfg->name,
-                (unsigned long long)((value & LAPIC_ICR_DELIVERY_MASK) >> 8));
+        if (!ignored && ignored_ipis(vm))
+            log_warn("guest %u (%s): an IPI with delivery mode %llu is not emulated or not valid "
+                     "(NMI, SMI; INIT or STARTUP to the bootstrap processor; a shorthand to "
+                     "itself other than fixed): ignored (said once)",
+                     vm->id, vm->cfg->name,
+                     (unsigned long long)((value & LAPIC_ICR_DELIVERY_MASK) >> 8));
         exit_skip_instruction(x);
         break;
     case VLAPIC_GP:
@@ -198,7 +248,7 @@ static const char *msi_refusal(enum vlapic_msi_result r)
     case VLAPIC_MSI_BAD_ADDRESS:
         return "address outside 0xFEExxxxx";
     case VLAPIC_MSI_NOT_FOR_US:
-        return "destination is not APIC 0";
+        return "destination names none of its vCPUs' APICs";
     case VLAPIC_MSI_UNSUPPORTED_MODE:
         return "delivery mode other than fixed or lowest priority";
     case VLAPIC_MSI_ILLEGAL_VECTOR:
@@ -212,15 +262,21 @@ static const char *msi_refusal(enum vlapic_msi_result r)
 
 bool vm_deliver_msi(struct vm *vm, uint64_t addr, uint32_t data)
 {
-    if (vm->state != VM_RUNNING)
+    if (vm->state != VM_RUNNING || !vm->n_vcpus)
         return false;
-    enum vlapic_msi_result r = vlapic_deliver_msi(&vm->vcpu->lapic, addr, data);
-    if (r == VLAPIC_MSI_DELIVERED) {
-        vcpu_kick(vm); /* its CPU may be another one, in the guest or idle */
-        return true;
+    /* To the first vCPU the destination names (an MSI names one APIC, or a logical set: lowest
+     * priority and a logical fixed MSI to several are taken by the first, as in vipi.c). */
+    enum vlapic_msi_result r = VLAPIC_MSI_NOT_FOR_US;
+    for (unsigned i = 0; i < vm->n_vcpus && r == VLAPIC_MSI_NOT_FOR_US; i++) {
+        r = vlapic_deliver_msi(&vm->vcpus[i]->lapic, addr, data);
+        if (r == VLAPIC_MSI_DELIVERED) {
+            vcpu_kick_one(vm->vcpus[i]); /* its CPU may be another one, in the guest or idle */
+            return true;
+        }
     }
-    if (!vm->vcpu->msi_refused_said) {
-        vm->vcpu->msi_refused_said = true;
+    struct vcpu *c = vm->vcpus[0];
+    if (!c->msi_refused_said) {
+        c->msi_refused_said = true;
         log_warn(
             "guest %u (%s): MSI address %#llx data %#x not delivered: %s (said once per start)",
             vm->id, vm->cfg->name, (unsigned long long)addr, data, msi_refusal(r));

@@ -12,6 +12,7 @@
 
 #include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FXSAVE_FCW_OFFSET    0
@@ -22,16 +23,24 @@
 
 static bool vcpu_create(struct vm *vm)
 {
-    struct vcpu *c = memalign(VCPU_ALIGN, sizeof *c);
-    if (!c) {
-        snprintf(vm->reason, sizeof vm->reason, "no memory for its vCPU");
-        return false;
+    unsigned n = vm->cfg->cpus.n ? vm->cfg->cpus.n : 1;
+    for (unsigned i = 0; i < n && i < CFG_VCPUS_MAX; i++) {
+        struct vcpu *c = memalign(VCPU_ALIGN, sizeof *c);
+        if (!c) {
+            snprintf(vm->reason, sizeof vm->reason, "no memory for its vCPU %u", i);
+            for (unsigned k = 0; k < i; k++)
+                free(vm->vcpus[k]);
+            return false;
+        }
+        memset(c, 0, sizeof *c);
+        c->vm = vm;
+        c->index = i;
+        /* One VPID per vCPU: its TLB entries are its own (VPID 0 is the host's). */
+        c->vpid = (vmx.proc2 & PROC2_ENABLE_VPID) ? (uint16_t)(1 + vm->id * CFG_VCPUS_MAX + i) : 0;
+        vm->vcpus[i] = c;
+        vcpu_irq_reset(c);
     }
-    memset(c, 0, sizeof *c);
-    c->vm = vm;
-    c->vpid = (vmx.proc2 & PROC2_ENABLE_VPID) ? (uint16_t)(vm->id + 1) : 0;
-    vm->vcpu = c;
-    vcpu_irq_reset(vm);
+    vm->n_vcpus = n;
     unsigned bits = guest_phys_addr_bits(vm);
     io_bus_set_window(&vm->io, (uint64_t)vm->cfg->ram_mib << 20,
                       bits < 48 ? 1ULL << bits : EPT_GPA_LIMIT);
@@ -39,9 +48,9 @@ static bool vcpu_create(struct vm *vm)
 }
 
 /* The VMCS and the MSR bitmap: taken once, kept across stop and start. */
-static bool vcpu_allocate(struct vm *vm)
+static bool vcpu_allocate(struct vcpu *c)
 {
-    struct vcpu *c = vm->vcpu;
+    struct vm *vm = c->vm;
     if (c->vmcs_phys && c->msr_bitmap_phys)
         return true;
     if (!c->vmcs_phys)
@@ -49,7 +58,7 @@ static bool vcpu_allocate(struct vm *vm)
     if (!c->msr_bitmap_phys)
         c->msr_bitmap_phys = vmx_zeroed_page();
     if (!c->vmcs_phys || !c->msr_bitmap_phys) {
-        snprintf(vm->reason, sizeof vm->reason, "no memory for its VMCS");
+        snprintf(vm->reason, sizeof vm->reason, "no memory for the VMCS of its vCPU %u", c->index);
         return false;
     }
     /* MSRs: every access exits except those that live in the CPU (guest_msr.h). */
@@ -60,7 +69,7 @@ static bool vcpu_allocate(struct vm *vm)
 }
 
 struct start_call {
-    struct vm *vm;
+    struct vcpu *c;
     bool ok;
 };
 
@@ -69,36 +78,45 @@ struct start_call {
 static void start_here(void *arg)
 {
     struct start_call *sc = arg;
-    guest_msr_reset(sc->vm);
-    sc->ok = vmcs_setup(sc->vm);
+    guest_msr_reset(sc->c);
+    sc->ok = vmcs_setup(sc->c);
     if (sc->ok)
-        invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&sc->vm->ept));
-    if (sc->ok && sc->vm->vcpu->vpid)
-        invvpid(INVVPID_SINGLE_CONTEXT, sc->vm->vcpu->vpid, 0);
+        invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&sc->c->vm->ept));
+    if (sc->ok && sc->c->vpid)
+        invvpid(INVVPID_SINGLE_CONTEXT, sc->c->vpid, 0);
 }
 
-static bool vcpu_start(struct vm *vm)
+/* Registers and FPU at reset (SDM Vol. 3A §9.1.1, Table 9-1): all zero but what the entry
+ * needs, with the FCW and MXCSR values FNINIT and reset give (Vol. 1 §10.5.1, Table 10-2). */
+void vcpu_regs_reset(struct vcpu *c, uint64_t rsi)
 {
-    struct vcpu *c = vm->vcpu;
-    if (!vcpu_allocate(vm))
-        return false;
-    struct start_call sc = { vm, false };
-    if (!vcpu_on_owner(vm, start_here, &sc)) {
-        snprintf(vm->reason, sizeof vm->reason, "its CPU %u did not answer", c->pcpu);
-        return false;
-    }
-    if (!sc.ok)
-        return false;
     memset(&c->gprs, 0, sizeof c->gprs);
-    c->gprs.gpr[GPR_RSI] = vm->boot.rsi;
-    /* A clean x87/SSE state in FXSAVE layout (SDM Vol. 1 §10.5.1, Table 10-2): the FCW and
-     * MXCSR values FNINIT and reset give, everything else zero. */
+    c->gprs.gpr[GPR_RSI] = rsi;
     memset(c->fpu, 0, sizeof c->fpu);
     const uint16_t fcw = FXSAVE_FCW_DEFAULT;
     const uint32_t mxcsr = FXSAVE_MXCSR_DEFAULT;
     memcpy(c->fpu + FXSAVE_FCW_OFFSET, &fcw, sizeof fcw);
     memcpy(c->fpu + FXSAVE_MXCSR_OFFSET, &mxcsr, sizeof mxcsr);
-    vcpu_irq_reset(vm);
+}
+
+static bool vcpu_start(struct vm *vm)
+{
+    vpic_reset(&vm->pic);
+    for (unsigned i = 0; i < vm->n_vcpus; i++) {
+        struct vcpu *c = vm->vcpus[i];
+        if (!vcpu_allocate(c))
+            return false;
+        struct start_call sc = { c, false };
+        if (!vcpu_on_owner(c, start_here, &sc)) {
+            snprintf(vm->reason, sizeof vm->reason, "the CPU %u of its vCPU %u did not answer",
+                     c->pcpu, i);
+            return false;
+        }
+        if (!sc.ok)
+            return false;
+        vcpu_regs_reset(c, i == 0 ? vm->boot.rsi : 0);
+        vcpu_irq_reset(c);
+    }
     return true;
 }
 

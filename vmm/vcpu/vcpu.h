@@ -1,7 +1,8 @@
 /* A guest's virtual CPU, apart from its VM (vmm/vm.h): the VMCS, the registers and FPU state the
  * VMCS does not hold, the guest's MSRs, its local APIC and where its interrupts stand, and its
- * time and exit counters.  A guest has one today; the VM reaches it through struct vm_cpu_ops,
- * which vcpu_ops implements here (vcpu.c), so the guests' lifecycle needs nothing of VMX. */
+ * time and exit counters.  A Tessera guest has one, a Linux guest one or more (configuration
+ * `cpus`); the VM reaches them through struct vm_cpu_ops, which vcpu_ops implements here
+ * (vcpu.c), so the guests' lifecycle needs nothing of VMX. */
 #ifndef TESSERA_VMM_VCPU_VCPU_H
 #define TESSERA_VMM_VCPU_VCPU_H
 
@@ -17,6 +18,7 @@
 
 struct vcpu {
     struct vm *vm;
+    unsigned index; /* in vm->vcpus: its x2APIC ID; 0 is the bootstrap processor */
     uint64_t vmcs_phys, msr_bitmap_phys; /* taken at its first start, kept */
     bool launched;
     uint16_t vpid;
@@ -35,6 +37,7 @@ struct vcpu {
     bool irq_window;       /* interrupt-window exiting is on in its VMCS */
     bool msi_refused_said; /* an undeliverable MSI was logged since the last start */
     uint64_t irqs_injected, events_reinjected;
+    uint64_t inits, sipis; /* INITs that reset it, STARTUPs that started it (an AP's) */
 
     uint64_t exits, exit_count[EXIT_REASON_COUNT];
     uint32_t last_exit;
@@ -50,5 +53,12 @@ struct vcpu {
  * for vm->boot, registers, FPU, MSRs and interrupts at reset, EPT and VPID translations
  * flushed. */
 extern const struct vm_cpu_ops vcpu_ops;
+/* It runs: the BSP, or an AP that has received its STARTUP (and no INIT since). */
+static inline bool vcpu_started(const struct vcpu *c)
+{
+    return c->mp.mp == VIPI_RUNNABLE;
+}
+/* General registers zeroed but RSI (the entry's argument), x87/SSE state as after reset. */
+void vcpu_regs_reset(struct vcpu *c, uint64_t rsi);
 
 #endif

@@ -15,6 +15,7 @@
 #include "vmm/vcpu/vmx_setup.h"
 #include "vmm/vm.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static inline void fxsave(void *area)
@@ -63,7 +64,8 @@ struct cpu_queue {
     struct run_queue q;
     unsigned cpu;
     unsigned n;
-    unsigned vm_of[RQ_MAX]; /* slot -> guest id */
+    struct vcpu *vcpu_of[RQ_MAX]; /* slot -> vCPU */
+    struct vcpu *running;         /* whose exit this CPU handles now, or NULL */
     struct vcpu_requests req;
     uint64_t lock_after; /* an AP: no exit handled before this TSC (lock_share) */
     uint64_t backoffs, backoff_ticks;
@@ -77,14 +79,14 @@ static bool placed;
  * requests). */
 static bool shared;
 
-static struct vm *vm_at(const struct cpu_queue *cq, unsigned slot)
+static struct vcpu *vcpu_at(const struct cpu_queue *cq, unsigned slot)
 {
-    return vm_get(cq->vm_of[slot]);
+    return cq->vcpu_of[slot];
 }
 
-static struct cpu_queue *queue_of(const struct vm *vm)
+static struct cpu_queue *queue_of(const struct vcpu *c)
 {
-    return &queues[vm->vcpu ? vm->vcpu->pcpu : 0];
+    return &queues[c->pcpu];
 }
 
 static struct cpu_queue *render_queue(void)
@@ -104,7 +106,7 @@ static void take_requests(struct cpu_queue *cq)
     uint32_t bits = vreq_take(&cq->req, &upto);
     if (bits & REQ_FLUSH_EPT) {
         for (unsigned s = 0; s < cq->n; s++) {
-            struct vm *vm = vm_at(cq, s);
+            const struct vm *vm = vcpu_at(cq, s)->vm;
             if (vm->ept_ready)
                 invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
         }
@@ -126,22 +128,29 @@ static void request(struct cpu_queue *cq, uint32_t bits, bool wait)
     }
 }
 
-/* No guest is elsewhere while no AP runs guests: then the MSI and EPT paths read no LAPIC. */
-static bool elsewhere(const struct vm *vm)
+/* No vCPU is elsewhere while no AP runs guests: then the MSI and EPT paths read no LAPIC. */
+static bool elsewhere(const struct vcpu *c)
 {
-    return shared && vm->vcpu && vm->vcpu->pcpu != smp_this_cpu();
+    return shared && c->pcpu != smp_this_cpu();
+}
+
+void vcpu_kick_one(struct vcpu *c)
+{
+    if (elsewhere(c))
+        request(queue_of(c), REQ_LOOK, false);
 }
 
 void vcpu_kick(struct vm *vm)
 {
-    if (elsewhere(vm))
-        request(queue_of(vm), REQ_LOOK, false);
+    for (unsigned i = 0; i < vm->n_vcpus; i++)
+        vcpu_kick_one(vm->vcpus[i]);
 }
 
 void vcpu_hold(struct vm *vm)
 {
-    if (elsewhere(vm))
-        request(queue_of(vm), REQ_LOOK, true);
+    for (unsigned i = 0; i < vm->n_vcpus; i++)
+        if (elsewhere(vm->vcpus[i]))
+            request(queue_of(vm->vcpus[i]), REQ_LOOK, true);
 }
 
 void vcpu_render_kick(void)
@@ -152,9 +161,14 @@ void vcpu_render_kick(void)
 
 void vcpu_ept_flush(struct vm *vm)
 {
-    if (elsewhere(vm))
-        request(queue_of(vm), REQ_FLUSH_EPT, true);
-    else
+    bool here = false;
+    for (unsigned i = 0; i < vm->n_vcpus; i++) {
+        if (elsewhere(vm->vcpus[i]))
+            request(queue_of(vm->vcpus[i]), REQ_FLUSH_EPT, true);
+        else
+            here = true;
+    }
+    if (here)
         invept(INVEPT_SINGLE_CONTEXT, ept_eptp(&vm->ept));
 }
 
@@ -244,33 +258,36 @@ static uint64_t rq_now(void *ctx)
 }
 
 /* Looking at a halted vCPU also wakes it if an interrupt is ready (vcpu_irq_wake). */
+/* An AP waiting for its STARTUP does not run (nor does it count as halted: no timer wakes it). */
 static void rq_guest(void *ctx, unsigned i, uint64_t now, struct rq_guest *g)
 {
-    struct vm *vm = vm_at(ctx, i);
-    struct vcpu *c = vm->vcpu; /* none when its creation failed: it never runs */
-    g->runs = c && vm->state == VM_RUNNING;
-    g->halted = g->runs && c->halted && !vcpu_irq_wake(vm, now);
-    uint64_t t = c ? vcpu_irq_next_timer(vm) : VLAPIC_NO_TIMER;
+    struct vcpu *c = vcpu_at(ctx, i);
+    g->runs = c->vm->state == VM_RUNNING && vcpu_started(c);
+    g->halted = g->runs && c->halted && !vcpu_irq_wake(c, now);
+    uint64_t t = g->runs ? vcpu_irq_next_timer(c) : VLAPIC_NO_TIMER;
     g->timer_at = t == VLAPIC_NO_TIMER ? RQ_NEVER : t;
 }
 
-/* The render loop's CPU is counted only where it is spent: with the vCPUs that share its CPU. */
+/* The render loop's CPU is counted only where it is spent: with the vCPUs that share its CPU
+ * (a guest's rendering with its first vCPU). */
 static uint64_t rq_cpu_ns(void *ctx, unsigned i)
 {
     const struct cpu_queue *cq = ctx;
-    const struct vm *vm = vm_at(cq, i);
-    uint64_t render = render_cpu && cq->cpu == render_at ? render_cpu(vm->id) : 0;
-    return (vm->vcpu ? vm->vcpu->run_ns : 0) + render;
+    const struct vcpu *c = vcpu_at(cq, i);
+    bool renders = render_cpu && cq->cpu == render_at && c->index == 0;
+    return c->run_ns + (renders ? render_cpu(c->vm->id) : 0);
 }
 
 static bool rq_slice_begin(void *ctx, unsigned i)
 {
-    struct vm *vm = vm_at(ctx, i);
-    if (vmptrld(vm->vcpu->vmcs_phys) != VMX_OK) {
-        vm_stop(vm, VM_CRASHED, "VMPTRLD of its VMCS failed");
+    struct vcpu *c = vcpu_at(ctx, i);
+    if (vmptrld(c->vmcs_phys) != VMX_OK) {
+        vm_stop(c->vm, VM_CRASHED, "VMPTRLD of the VMCS of its vCPU %u failed", c->index);
         return false;
     }
-    guest_msr_enter(vm);
+    if (!vcpu_irq_take_startup(c))
+        return false;
+    guest_msr_enter(c);
     return true;
 }
 
@@ -282,10 +299,10 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
 {
     uint8_t host_fpu[512] __attribute__((aligned(16)));
     struct cpu_queue *cq = ctx;
-    struct vm *vm = vm_at(cq, i);
-    struct vcpu *c = vm->vcpu;
+    struct vcpu *c = vcpu_at(cq, i);
+    struct vm *vm = c->vm;
     uint64_t tsc = rdtsc(), life = vm->boot_count;
-    vcpu_irq_before_entry(vm, tsc);
+    vcpu_irq_before_entry(c, tsc);
     vmwrite(VMCS_GUEST_PREEMPTION_TIMER, preemption_ticks(until > tsc ? until - tsc : 0));
     /* Interrupts stay off from here to the exit; one that arrives meanwhile makes the guest
      * exit and is taken by the host right after (external-interrupt exiting, SDM 25.2;
@@ -309,7 +326,9 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
     }
     c->launched = true;
     uint64_t t0 = rdtsc();
-    enum exit_action a = exit_dispatch(vm);
+    cq->running = c;
+    enum exit_action a = exit_dispatch(c);
+    cq->running = NULL;
     uint64_t work = rdtsc() - t0;
     lock_share(cq, vm, work);
     if (c->last_exit < EXIT_REASON_COUNT) {
@@ -322,9 +341,9 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
 
 static void rq_slice_end(void *ctx, unsigned i, uint64_t ns)
 {
-    struct vm *vm = vm_at(ctx, i);
-    guest_msr_leave(vm);
-    vm->vcpu->run_ns += ns;
+    struct vcpu *c = vcpu_at(ctx, i);
+    guest_msr_leave(c);
+    c->run_ns += ns;
 }
 
 /* The render loop shares its CPU with the vCPUs there: a piece of it after every slice (the
@@ -392,8 +411,8 @@ static void queue_init(struct cpu_queue *cq, unsigned cpu)
     uint32_t weight[RQ_MAX];
     uint64_t slice[RQ_MAX];
     for (unsigned s = 0; s < cq->n; s++) {
-        weight[s] = vm_at(cq, s)->cfg->weight;
-        slice[s] = vm_at(cq, s)->slice_ns;
+        weight[s] = vcpu_at(cq, s)->vm->cfg->weight;
+        slice[s] = vcpu_at(cq, s)->vm->slice_ns;
     }
     cq->cpu = cpu;
     vreq_init(&cq->req);
@@ -409,19 +428,28 @@ void vcpu_place_all(uint64_t usable, unsigned render_cpu_wanted)
     if (render_at != render_cpu_wanted)
         log_warn("render loop: CPU %u cannot run it here: it runs on CPU %u", render_cpu_wanted,
                  render_at);
-    unsigned n = vm_count() < RQ_MAX ? vm_count() : RQ_MAX;
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < vm_count(); i++) {
         struct vm *vm = vm_get(i);
-        unsigned cpu = 0;
-        if (vm->vcpu) {
-            cpu = smp_place(usable, vm->cfg->cpu);
-            if (cpu != vm->cfg->cpu)
-                log_warn("guest %u (%s): CPU %u cannot run guests here: it runs on CPU %u", i,
-                         vm->cfg->name, vm->cfg->cpu, cpu);
-            vm->vcpu->pcpu = cpu;
-            vm->vcpu->slot = queues[cpu].n;
+        for (unsigned k = 0; k < vm->n_vcpus; k++) {
+            struct vcpu *c = vm->vcpus[k];
+            unsigned want = vm->cfg->cpus.cpu[k], cpu = smp_place(usable, want);
+            char which[24] = "";
+            if (vm->n_vcpus > 1)
+                snprintf(which, sizeof which, ", vCPU %u", k);
+            if (cpu != want)
+                log_warn("guest %u (%s)%s: CPU %u cannot run guests here: it runs on CPU %u", i,
+                         vm->cfg->name, which, want, cpu);
+            if (queues[cpu].n == RQ_MAX) {
+                log_error("guest %u (%s)%s: CPU %u runs %u vCPUs already: this one never runs", i,
+                          vm->cfg->name, which, cpu, RQ_MAX);
+                c->pcpu = cpu;
+                c->slot = RQ_NONE;
+                continue;
+            }
+            c->pcpu = cpu;
+            c->slot = queues[cpu].n;
+            queues[cpu].vcpu_of[queues[cpu].n++] = c;
         }
-        queues[cpu].vm_of[queues[cpu].n++] = i;
     }
     for (unsigned cpu = 0; cpu < SMP_MAX_CPUS; cpu++)
         if (cpu == 0 || cpu == render_at || queues[cpu].n)
@@ -466,13 +494,13 @@ void vcpu_cpu_lost(unsigned cpu)
     log_warn("render loop: CPU %u was lost: the boot CPU runs it", cpu);
 }
 
-unsigned vcpu_cpu_guests(unsigned cpu, unsigned *ids, unsigned max)
+unsigned vcpu_cpu_vcpus(unsigned cpu, const struct vcpu **out, unsigned max)
 {
     if (cpu >= SMP_MAX_CPUS)
         return 0;
     unsigned n = queues[cpu].n < max ? queues[cpu].n : max;
     for (unsigned s = 0; s < n; s++)
-        ids[s] = queues[cpu].vm_of[s];
+        out[s] = queues[cpu].vcpu_of[s];
     return queues[cpu].n;
 }
 
@@ -490,14 +518,14 @@ static void call_keeping_vmcs(void *p)
         vmptrld(current);
 }
 
-bool vcpu_on_owner(struct vm *vm, void (*fn)(void *arg), void *arg)
+bool vcpu_on_owner(struct vcpu *c, void (*fn)(void *arg), void *arg)
 {
     struct owner_call oc = { fn, arg };
-    if (!elsewhere(vm)) {
+    if (!elsewhere(c)) {
         call_keeping_vmcs(&oc);
         return true;
     }
-    return smp_call(vm->vcpu->pcpu, call_keeping_vmcs, &oc, SMP_CALL_WAIT_US);
+    return smp_call(c->pcpu, call_keeping_vmcs, &oc, SMP_CALL_WAIT_US);
 }
 
 void vcpu_cpu_lock_waits(unsigned cpu, uint64_t *count, uint64_t *ns)
@@ -540,9 +568,10 @@ bool vcpu_owed_cpu(unsigned runner)
     const struct vm *vm = vm_get(runner);
     boot_queue();
     struct run_queue *q = &render_queue()->q;
-    if (!vm || !vm->vcpu || vm->vcpu->pcpu != render_at)
+    const struct vcpu *c = vm && vm->n_vcpus ? vm->vcpus[0] : NULL; /* the one its render charges */
+    if (!c || c->pcpu != render_at || c->slot == RQ_NONE)
         return rq_wake_pending(q);
-    return rq_owed(q, vm->vcpu->slot);
+    return rq_owed(q, c->slot);
 }
 
 void vcpu_wait_stats(uint64_t *wait, uint64_t *demand)
@@ -559,37 +588,36 @@ void vcpu_wait_stats(uint64_t *wait, uint64_t *demand)
     }
 }
 
-void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns)
+void vcpu_exit_work(const struct vcpu *c, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns)
 {
-    const struct vcpu *c = vm->vcpu;
     uint64_t per_us = timer_tsc_hz() / 1000000;
-    bool known = c && per_us && reason < EXIT_REASON_COUNT;
+    bool known = per_us && reason < EXIT_REASON_COUNT;
     *sum_ns = known ? c->exit_work[reason] * 1000 / per_us : 0;
     *max_ns = known ? c->exit_work_max[reason] * 1000 / per_us : 0;
 }
 
-bool vcpu_defer_work(const struct vm *vm, uint64_t key, uint64_t cost_ns)
+bool vcpu_defer_work(const struct vcpu *c, uint64_t key, uint64_t cost_ns)
 {
     uint64_t per_us = timer_tsc_hz() / 1000000;
     boot_queue();
-    return per_us && vm->vcpu &&
-           rq_defer(&queue_of(vm)->q, vm->vcpu->slot, key, cost_ns / 1000 * per_us);
+    return per_us && c->slot != RQ_NONE &&
+           rq_defer(&queue_of(c)->q, c->slot, key, cost_ns / 1000 * per_us);
 }
 
-void vcpu_defer_stats(const struct vm *vm, uint64_t *count, uint64_t *waited_ns)
+void vcpu_defer_stats(const struct vcpu *c, uint64_t *count, uint64_t *waited_ns)
 {
     boot_queue();
-    if (vm->vcpu)
-        rq_defer_stats(&queue_of(vm)->q, vm->vcpu->slot, count, waited_ns);
+    if (c->slot != RQ_NONE)
+        rq_defer_stats(&queue_of(c)->q, c->slot, count, waited_ns);
     else
         *count = *waited_ns = 0;
 }
 
-void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st)
+void vcpu_wake_stats(const struct vcpu *c, struct rq_wake_stats *st)
 {
     boot_queue();
-    if (vm->vcpu)
-        rq_wake_stats(&queue_of(vm)->q, vm->vcpu->slot, st);
+    if (c->slot != RQ_NONE)
+        rq_wake_stats(&queue_of(c)->q, c->slot, st);
     else
         memset(st, 0, sizeof *st);
 }

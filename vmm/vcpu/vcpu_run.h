@@ -27,8 +27,9 @@ void vcpu_cpu_lost(unsigned cpu);
 /* Holding the hypervisor lock, after a guest gave the GPU work: the render loop's CPU, if it is
  * another and idle, wakes now rather than at its next tick. */
 void vcpu_render_kick(void);
-/* The guests placed on CPU `cpu`: their ids in ids[0..max-1]; returns how many there are. */
-unsigned vcpu_cpu_guests(unsigned cpu, unsigned *ids, unsigned max);
+/* The vCPUs placed on CPU `cpu`, in out[0..max-1]; returns how many there are. */
+struct vcpu;
+unsigned vcpu_cpu_vcpus(unsigned cpu, const struct vcpu **out, unsigned max);
 /* How often an AP waited before handling an exit because its guests' exits had taken more than
  * their weight's share of the hypervisor lock while others wanted it, and how long in all (ns). */
 void vcpu_cpu_lock_waits(unsigned cpu, uint64_t *count, uint64_t *ns);
@@ -37,18 +38,20 @@ void vcpu_cpu_lock_waits(unsigned cpu, uint64_t *count, uint64_t *ns);
 bool vcpu_run_round(void);
 /* The boot CPU has nothing to do until an interrupt: it lets go of the lock and halts. */
 void vcpu_idle(void);
-/* Holding the hypervisor lock, for a guest whose vCPU may be on another CPU: kick makes its CPU
- * look at it again soon (an interrupt of its may be ready); hold returns once the vCPU is out of
- * the guest, where it stays until the lock is let go; ept_flush returns once no CPU keeps a
- * translation of its EPT from before. */
+/* Holding the hypervisor lock, for a guest whose vCPUs may be on other CPUs: kick makes their
+ * CPUs look at them again soon (an interrupt may be ready), kick_one one vCPU's; hold returns
+ * once every vCPU is out of the guest, where they stay until the lock is let go; ept_flush
+ * returns once no CPU keeps a translation of its EPT from before. */
 struct vm;
+struct vcpu;
 void vcpu_kick(struct vm *vm);
+void vcpu_kick_one(struct vcpu *c);
 void vcpu_hold(struct vm *vm);
 void vcpu_ept_flush(struct vm *vm);
-/* Runs fn(arg) on the CPU that owns vm's vCPU (an smp_call when that is another one), with
- * whatever VMCS was current there current again afterwards: what loads its VMCS must run there.
- * False if that CPU did not answer. */
-bool vcpu_on_owner(struct vm *vm, void (*fn)(void *arg), void *arg);
+/* Runs fn(arg) on the CPU that owns vCPU c (an smp_call when that is another one), with whatever
+ * VMCS was current there current again afterwards: what loads its VMCS must run there.  False
+ * if that CPU did not answer. */
+bool vcpu_on_owner(struct vcpu *c, void (*fn)(void *arg), void *arg);
 /* The render loop: a piece of it per round of its CPU and after every guest's slice there (the
  * GPU model needs the CPU between slices, not once per round, or busy guests starve it).
  * Returns true if it still has work. */
@@ -68,19 +71,19 @@ bool vcpu_owed_cpu(unsigned runner);
  * (used their whole last slice) spent waiting while others ran, *demand the time they wanted
  * it (round lengths); both accumulate from boot, in ns. */
 void vcpu_wait_stats(uint64_t *wait, uint64_t *demand);
-/* A guest's wake-ups from a halt until its APIC timer: how many, how late it got the CPU after
+/* A vCPU's wake-ups from a halt until its APIC timer: how many, how late it got the CPU after
  * the timer's deadline and where that time went (run_queue.h), in ns since boot. */
 struct rq_wake_stats;
-void vcpu_wake_stats(const struct vm *vm, struct rq_wake_stats *st);
-/* The hypervisor's work inside a guest's exits of one reason, from the exit to the next entry's
+void vcpu_wake_stats(const struct vcpu *c, struct rq_wake_stats *st);
+/* The hypervisor's work inside a vCPU's exits of one reason, from the exit to the next entry's
  * decision: in all and the longest, in ns since boot. */
-void vcpu_exit_work(const struct vm *vm, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns);
-/* The running guest's exit is about to do cost_ns of work for the instruction at `key` (its
- * address): true if it is put off (rq_defer: a guest owed the CPU wants it within that time);
- * the exit then ends the slice without executing the instruction, and the guest executes it
- * again when it next runs. */
-bool vcpu_defer_work(const struct vm *vm, uint64_t key, uint64_t cost_ns);
+void vcpu_exit_work(const struct vcpu *c, unsigned reason, uint64_t *sum_ns, uint64_t *max_ns);
+/* The exit of vCPU c (running on this CPU) is about to do cost_ns of work for the instruction at
+ * `key` (its address): true if it is put off (rq_defer: a guest owed the CPU wants it within
+ * that time); the exit then ends the slice without executing the instruction, and the guest
+ * executes it again when it next runs. */
+bool vcpu_defer_work(const struct vcpu *c, uint64_t key, uint64_t cost_ns);
 /* How many pieces of a guest's exit work were put off, and how long they waited (ns). */
-void vcpu_defer_stats(const struct vm *vm, uint64_t *count, uint64_t *waited_ns);
+void vcpu_defer_stats(const struct vcpu *c, uint64_t *count, uint64_t *waited_ns);
 
 #endif

@@ -45,8 +45,9 @@ static uint32_t entry_controls(const struct vm *vm)
     return vm_is_linux(vm) ? vmx.entry : vmx.entry & ~vmx.entry_pat;
 }
 
-static bool controls(struct vm *vm)
+static bool controls(struct vcpu *c)
 {
+    struct vm *vm = c->vm;
     const struct field f[] = {
         { VMCS_PIN_BASED_CONTROLS, vmx.pin },
         { VMCS_PROC_BASED_CONTROLS, vmx.proc },
@@ -63,9 +64,9 @@ static bool controls(struct vm *vm)
         { VMCS_EXIT_MSR_LOAD_COUNT, 0 },
         { VMCS_ENTRY_MSR_LOAD_COUNT, 0 },
         { VMCS_ENTRY_INTERRUPTION_INFO, 0 },
-        { VMCS_MSR_BITMAP, vm->vcpu->msr_bitmap_phys },
+        { VMCS_MSR_BITMAP, c->msr_bitmap_phys },
         { VMCS_EPT_POINTER, ept_eptp(&vm->ept) },
-        { VMCS_VPID, vm->vcpu->vpid },
+        { VMCS_VPID, c->vpid },
         { VMCS_VMCS_LINK_POINTER, ~0ULL },
         /* CR0.NE and CR4.VMXE must stay set in VMX operation; the guest reads them as it set
          * them (the read shadows) and a write that would clear them exits. */
@@ -117,6 +118,20 @@ static bool pat_state(struct vm *vm)
     return true;
 }
 
+/* What every start leaves at its reset value, whatever mode it starts in: debug state, SYSENTER,
+ * no blocking, active. */
+static bool reset_fields(struct vm *vm)
+{
+    const struct field f[] = {
+        { VMCS_GUEST_DR7, 0x400 }, /* architectural reset value */
+        { VMCS_GUEST_IA32_DEBUGCTL, 0 },     { VMCS_GUEST_IA32_SYSENTER_CS, 0 },
+        { VMCS_GUEST_IA32_SYSENTER_ESP, 0 }, { VMCS_GUEST_IA32_SYSENTER_EIP, 0 },
+        { VMCS_GUEST_INTERRUPTIBILITY, 0 },  { VMCS_GUEST_ACTIVITY_STATE, 0 },
+        { VMCS_GUEST_PENDING_DEBUG, 0 },
+    };
+    return write_all(vm, f, N(f));
+}
+
 static bool guest_state(struct vm *vm)
 {
     const struct vm_boot_state *b = &vm->boot;
@@ -128,7 +143,6 @@ static bool guest_state(struct vm *vm)
         { VMCS_GUEST_CR3, TESSERA_GUEST_PT_BASE },
         { VMCS_GUEST_CR4, cr4 },
         { VMCS_GUEST_IA32_EFER, EFER_LME | EFER_LMA | EFER_NXE },
-        { VMCS_GUEST_DR7, 0x400 }, /* architectural reset value */
         { VMCS_GUEST_RSP, b->rsp },
         { VMCS_GUEST_RIP, b->rip },
         { VMCS_GUEST_RFLAGS, 0x2 }, /* bit 1 is always 1; IF = 0 */
@@ -168,29 +182,94 @@ static bool guest_state(struct vm *vm)
         { VMCS_GUEST_GDTR_LIMIT, b->gdt_limit },
         { VMCS_GUEST_IDTR_BASE, 0 },
         { VMCS_GUEST_IDTR_LIMIT, 0 },
-        { VMCS_GUEST_IA32_DEBUGCTL, 0 },
-        { VMCS_GUEST_IA32_SYSENTER_CS, 0 },
-        { VMCS_GUEST_IA32_SYSENTER_ESP, 0 },
-        { VMCS_GUEST_IA32_SYSENTER_EIP, 0 },
-        { VMCS_GUEST_INTERRUPTIBILITY, 0 },
-        { VMCS_GUEST_ACTIVITY_STATE, 0 },
-        { VMCS_GUEST_PENDING_DEBUG, 0 },
     };
-    return write_all(vm, f, N(f));
+    return write_all(vm, f, N(f)) && reset_fields(vm);
 }
 
-bool vmcs_setup(struct vm *vm)
+/* What an AP is at its STARTUP (SDM Vol. 3A §9.1.1 Table 9-1 and §9.4.4; KVM's
+ * kvm_vcpu_deliver_sipi_vector and vmx_vcpu_reset do the same): real mode, paging and
+ * protection off, CS = vector << 8 based at vector << 12, IP 0, the other segments at 0 with
+ * 64 KiB limits, EFER 0.  CR0 keeps the bits VMX operation fixes (NE), which unrestricted guest
+ * allows with PE and PG clear (§27.3.1.1); CD and NW stay clear (caching as the BSP has it). */
+static bool real_mode_state(struct vm *vm, uint8_t vector)
 {
-    *(uint32_t *)(uintptr_t)vm->vcpu->vmcs_phys = vmx.revision;
-    if (vmclear(vm->vcpu->vmcs_phys) != VMX_OK || vmptrld(vm->vcpu->vmcs_phys) != VMX_OK) {
+    uint64_t cr0 = vmx_fixed_bits_apply(CR0_NE | CR0_ET, vmx_guest_cr0_fixed0(vmx.cr0_fixed0, true),
+                                        vmx.cr0_fixed1);
+    uint64_t cr4 = vmx_fixed_bits_apply(CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1);
+    const uint64_t cs = (uint64_t)vector << 8;
+    const struct field f[] = {
+        { VMCS_ENTRY_CONTROLS, entry_controls(vm) & ~(uint64_t)ENTRY_IA32E_MODE_GUEST },
+        { VMCS_GUEST_CR0, cr0 },
+        { VMCS_GUEST_CR3, 0 },
+        { VMCS_GUEST_CR4, cr4 },
+        { VMCS_GUEST_IA32_EFER, 0 },
+        { VMCS_GUEST_RSP, 0 },
+        { VMCS_GUEST_RIP, 0 },
+        { VMCS_GUEST_RFLAGS, 0x2 },
+        { VMCS_GUEST_CS_SELECTOR, cs },
+        { VMCS_GUEST_CS_BASE, cs << 4 },
+        { VMCS_GUEST_CS_LIMIT, 0xFFFF },
+        { VMCS_GUEST_CS_AR, VMX_AR_CODE16 },
+        { VMCS_GUEST_SS_SELECTOR, 0 },
+        { VMCS_GUEST_SS_BASE, 0 },
+        { VMCS_GUEST_SS_LIMIT, 0xFFFF },
+        { VMCS_GUEST_SS_AR, VMX_AR_DATA16 },
+        { VMCS_GUEST_DS_SELECTOR, 0 },
+        { VMCS_GUEST_DS_BASE, 0 },
+        { VMCS_GUEST_DS_LIMIT, 0xFFFF },
+        { VMCS_GUEST_DS_AR, VMX_AR_DATA16 },
+        { VMCS_GUEST_ES_SELECTOR, 0 },
+        { VMCS_GUEST_ES_BASE, 0 },
+        { VMCS_GUEST_ES_LIMIT, 0xFFFF },
+        { VMCS_GUEST_ES_AR, VMX_AR_DATA16 },
+        { VMCS_GUEST_FS_SELECTOR, 0 },
+        { VMCS_GUEST_FS_BASE, 0 },
+        { VMCS_GUEST_FS_LIMIT, 0xFFFF },
+        { VMCS_GUEST_FS_AR, VMX_AR_DATA16 },
+        { VMCS_GUEST_GS_SELECTOR, 0 },
+        { VMCS_GUEST_GS_BASE, 0 },
+        { VMCS_GUEST_GS_LIMIT, 0xFFFF },
+        { VMCS_GUEST_GS_AR, VMX_AR_DATA16 },
+        { VMCS_GUEST_LDTR_SELECTOR, 0 },
+        { VMCS_GUEST_LDTR_BASE, 0 },
+        { VMCS_GUEST_LDTR_LIMIT, 0xFFFF },
+        { VMCS_GUEST_LDTR_AR, VMX_AR_UNUSABLE },
+        { VMCS_GUEST_TR_SELECTOR, 0 },
+        { VMCS_GUEST_TR_BASE, 0 },
+        { VMCS_GUEST_TR_LIMIT, 0xFFFF },
+        { VMCS_GUEST_TR_AR, VMX_AR_TSS_BUSY },
+        { VMCS_GUEST_GDTR_BASE, 0 },
+        { VMCS_GUEST_GDTR_LIMIT, 0xFFFF },
+        { VMCS_GUEST_IDTR_BASE, 0 },
+        { VMCS_GUEST_IDTR_LIMIT, 0xFFFF },
+        { VMCS_ENTRY_INTERRUPTION_INFO, 0 },
+    };
+    return write_all(vm, f, N(f)) && reset_fields(vm);
+}
+
+bool vmcs_enter_real_mode(struct vcpu *c, uint8_t vector)
+{
+    struct vm *vm = c->vm;
+    if (!(vmx.proc2 & PROC2_UNRESTRICTED_GUEST) || !vm_is_linux(vm)) {
+        snprintf(vm->reason, sizeof vm->reason, "the CPU has no unrestricted guest");
+        return false;
+    }
+    return real_mode_state(vm, vector) && pat_state(vm);
+}
+
+bool vmcs_setup(struct vcpu *c)
+{
+    struct vm *vm = c->vm;
+    *(uint32_t *)(uintptr_t)c->vmcs_phys = vmx.revision;
+    if (vmclear(c->vmcs_phys) != VMX_OK || vmptrld(c->vmcs_phys) != VMX_OK) {
         snprintf(vm->reason, sizeof vm->reason, "VMCLEAR/VMPTRLD of the guest's VMCS failed");
         return false;
     }
-    vm->vcpu->launched = false;
+    c->launched = false;
     if (!pat_state(vm)) {
         snprintf(vm->reason, sizeof vm->reason, "VMWRITE of the PAT fields failed: %s",
                  vmx_instruction_error_name(vmx_instruction_error()));
         return false;
     }
-    return controls(vm) && host_state(vm) && guest_state(vm);
+    return controls(c) && host_state(vm) && guest_state(vm);
 }

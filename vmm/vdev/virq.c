@@ -3,7 +3,7 @@
 
 enum virq_source virq_next(const struct vlapic *l, const struct vpic *p)
 {
-    if (vlapic_accepts_extint(l) && vpic_pending(p))
+    if (p && vlapic_accepts_extint(l) && vpic_pending(p))
         return VIRQ_PIC;
     if (vlapic_pending(l) >= 0)
         return VIRQ_LAPIC;
