@@ -305,9 +305,9 @@ def hostile(r, _iso):
             assert "differs" not in text0, text0
             got = grab(s, "idle crc")
             assert got.crc == want, f"idle's framebuffer changed: {got.crc:08x} != {want:08x}"
-            f1 = [int(x) for x in re.findall(r"signage: frames (\d+)", console(s, 1))]
+            f1 = [int(x) for x in re.findall(r"signage: frames (\d+) ", console(s, 1))]
             time.sleep(8)
-            f2 = [int(x) for x in re.findall(r"signage: frames (\d+)", console(s, 1))]
+            f2 = [int(x) for x in re.findall(r"signage: frames (\d+) ", console(s, 1))]
             assert f1 and f2 and f2[-1] > f1[-1], f"signage stopped rendering: {f1[-1:]} -> {f2[-1:]}"
             assert "running" in s.command("vms")
         r.check("hostile-gpu: the idle guest's frame is unchanged (screenshot CRC) and signage keeps rendering",
@@ -335,10 +335,10 @@ def balloon(r, _iso):
             before = console(s, 0)
             assert wait_for(lambda: "ranges changed" in console(s, 0)[len(before) - 200:], 120,
                             "heavy to re-place its surfaces")
-            n1 = [int(x) for x in re.findall(r"heavy: frames (\d+)", console(s, 0))]
+            n1 = [int(x) for x in re.findall(r"heavy: frames (\d+) ", console(s, 0))]
             time.sleep(15)
             text = console(s, 0)
-            n2 = [int(x) for x in re.findall(r"heavy: frames (\d+)", text)]
+            n2 = [int(x) for x in re.findall(r"heavy: frames (\d+) ", text)]
             assert n2[-1] > n1[-1], f"heavy stopped rendering after the shrink: {n1[-1:]} -> {n2[-1:]}"
             assert "check FAILED" not in text, text
         r.check("balloon: `balloon heavy -2` shrinks it and it keeps rendering correctly", shrinks)

@@ -117,7 +117,9 @@ def run(r, iso):
                 if kind == "redraw":
                     continue
                 t1 = console(s, i, settle=0.3)
-                n1 = [int(x) for x in re.findall(rf"{kind}: frames (\d+)", t1)]
+                # A number counts once the space after it came: the console may be read while a
+                # status line is still being printed ("frames 5" of "frames 512 fps ...").
+                n1 = [int(x) for x in re.findall(rf"{kind}: frames (\d+) ", t1)]
                 before[i] = n1[-1] if n1 else 0
                 fails = [int(x) for x in re.findall(r"failures (\d+)", t1)]
                 if "check FAILED" in t1 or "failed:" in t1 or (fails and fails[-1]):
@@ -128,7 +130,7 @@ def run(r, iso):
             for i, (kind, _) in enumerate(wall):
                 if kind in ("redraw", "dashboard"):     # a dashboard may be in its pause
                     continue
-                n2 = [int(x) for x in re.findall(rf"{kind}: frames (\d+)", console(s, i, settle=0.3))]
+                n2 = [int(x) for x in re.findall(rf"{kind}: frames (\d+) ", console(s, i, settle=0.3))]
                 if not n2 or n2[-1] <= before[i]:
                     bad.append(f"{names[i]} stopped rendering: {before[i]} -> {n2[-1:]}")
             assert not bad, "\n".join(bad)

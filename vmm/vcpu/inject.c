@@ -173,7 +173,7 @@ static void send_ipi(struct vcpu *c)
         cpus[i] = &vm->vcpus[i]->mp;
     uint64_t reached = vipi_route(cpus, vm->n_vcpus, c->index, &c->lapic.ipi);
     for (unsigned i = 0; i < vm->n_vcpus; i++) {
-        if (!(reached >> i & 1) || i == c->index)
+        if (!(reached >> i & 1))
             continue;
         struct vcpu *t = vm->vcpus[i];
         if (t->mp.init_reset) {
@@ -181,7 +181,8 @@ static void send_ipi(struct vcpu *c)
             t->halted = false;
             t->inits++;
         }
-        vcpu_kick_one(t);
+        if (t != c)
+            vcpu_kick_one(t);
     }
 }
 
@@ -198,6 +199,8 @@ bool exit_apic_msr(struct vcpu *c, const struct exit_info *x, uint32_t msr, bool
     switch (r) {
     case VLAPIC_IPI_SENT:
         send_ipi(c);
+        if (!vcpu_started(c))
+            *action = EXIT_YIELD; /* an AP that sent itself an INIT waits from now on */
         /* fall through */
     case VLAPIC_OK:
         if (!write) {
