@@ -155,4 +155,7 @@ struct cpuid_regs {
 #define CPUID_ADDR_SIZES_PHYS_MASK 0xFFu
 #define CPUID_PHYS_BITS_DEFAULT    36u
 
+/* Real mode: a segment's base is its selector << 4 (SDM Vol. 3A §21.1.1). */
+#define REAL_MODE_SEGMENT_SHIFT 4
+
 #endif

@@ -24,8 +24,9 @@
      BIT(12) | BIT(13) | BIT(15) | BIT(16) | BIT(17) | BIT(19) | BIT(23) | BIT(24) | BIT(25) | \
      BIT(26) | BIT(27))
 #define LEAF1_EBX_KEEP          0x0000FFFFu /* brand index, CLFLUSH line size */
-#define LEAF1_EBX_LOGICAL_SHIFT 16          /* logical processors per package */
-#define LEAF1_EBX_APIC_ID_SHIFT 24          /* initial APIC ID */
+#define LEAF1_EBX_LOGICAL_SHIFT 16          /* logical processors per package, 8 bits */
+#define LEAF1_EBX_LOGICAL_MASK  0xFFu
+#define LEAF1_EBX_APIC_ID_SHIFT 24 /* initial APIC ID */
 /* Leaf 4 EAX bits 31:26 (cores per package - 1) and 25:14 (threads sharing the cache - 1). */
 #define LEAF4_EAX_TOPOLOGY    0xFFFFC000u
 #define LEAF4_EAX_CORES_SHIFT 26
@@ -144,7 +145,8 @@ void cpuid_policy_linux(const struct cpuid_policy *p, uint32_t leaf, uint32_t su
         break;
     case 0x1:
         /* EBX[23:16] counts for Linux only with HTT (hidden); leaf 0BH tells the topology. */
-        r->ebx = (r->ebx & LEAF1_EBX_KEEP) | (cpus_of(p) & 0xFFu) << LEAF1_EBX_LOGICAL_SHIFT |
+        r->ebx = (r->ebx & LEAF1_EBX_KEEP) |
+                 (cpus_of(p) & LEAF1_EBX_LOGICAL_MASK) << LEAF1_EBX_LOGICAL_SHIFT |
                  p->apic_id << LEAF1_EBX_APIC_ID_SHIFT;
         /* HYPERVISOR also turns off Linux's microcode loader and TSC-deadline errata check. */
         r->ecx = (r->ecx & LEAF1_ECX_ALLOWED) |

@@ -116,7 +116,6 @@ bool vcpu_irq_take_startup(struct vcpu *c)
                 c->vm->reason);
         return false;
     }
-    c->sipis++;
     return true;
 }
 
@@ -163,11 +162,12 @@ static uint64_t ignored_ipis(const struct vm *vm)
     return n;
 }
 
-/* The IPI vCPU c sent, to the guest's vCPUs (vmm/vdev/vipi.h); the others it reached look at
- * it at once (their CPUs may be others, in the guest or idle). */
-static void send_ipi(struct vcpu *c)
+/* The IPI vCPU c sent (ICR value `icr`), to the guest's vCPUs (vmm/vdev/vipi.h); the others it
+ * reached look at it at once (their CPUs may be others, in the guest or idle). */
+static void send_ipi(struct vcpu *c, uint64_t icr)
 {
     struct vm *vm = c->vm;
+    uint64_t ignored = ignored_ipis(vm);
     struct vipi_cpu *cpus[CFG_VCPUS_MAX];
     for (unsigned i = 0; i < vm->n_vcpus; i++)
         cpus[i] = &vm->vcpus[i]->mp;
@@ -179,11 +179,15 @@ static void send_ipi(struct vcpu *c)
         if (t->mp.init_reset) {
             t->mp.init_reset = false; /* its registers are set anew by the STARTUP */
             t->halted = false;
-            t->inits++;
         }
         if (t != c)
             vcpu_kick_one(t);
     }
+    if (!ignored && ignored_ipis(vm))
+        log_warn("guest %u (%s): an IPI with delivery mode %llu is not emulated or not valid (NMI, "
+                 "SMI; INIT or STARTUP to the bootstrap processor; a shorthand to itself other "
+                 "than fixed): ignored (said once)",
+                 vm->id, vm->cfg->name, (unsigned long long)((icr & LAPIC_ICR_DELIVERY_MASK) >> 8));
 }
 
 bool exit_apic_msr(struct vcpu *c, const struct exit_info *x, uint32_t msr, bool write,
@@ -192,13 +196,13 @@ bool exit_apic_msr(struct vcpu *c, const struct exit_info *x, uint32_t msr, bool
     struct vm *vm = c->vm;
     if (!vlapic_owns_msr(msr))
         return false;
-    uint64_t v = 0, ignored = ignored_ipis(vm);
+    uint64_t v = 0;
     enum vlapic_result r = write ? vlapic_wrmsr(&c->lapic, msr, value, rdtsc())
                                  : vlapic_rdmsr(&c->lapic, msr, rdtsc(), &v);
     *action = EXIT_RESUME;
     switch (r) {
     case VLAPIC_IPI_SENT:
-        send_ipi(c);
+        send_ipi(c, value);
         if (!vcpu_started(c))
             *action = EXIT_YIELD; /* an AP that sent itself an INIT waits from now on */
         /* fall through */
@@ -207,12 +211,6 @@ bool exit_apic_msr(struct vcpu *c, const struct exit_info *x, uint32_t msr, bool
             c->gprs.gpr[GPR_RAX] = (uint32_t)v;
             c->gprs.gpr[GPR_RDX] = v >> 32;
         }
-        if (!ignored && ignored_ipis(vm))
-            log_warn("guest %u (%s): an IPI with delivery mode %llu is not emulated or not valid "
-                     "(NMI, SMI; INIT or STARTUP to the bootstrap processor; a shorthand to "
-                     "itself other than fixed): ignored (said once)",
-                     vm->id, vm->cfg->name,
-                     (unsigned long long)((value & LAPIC_ICR_DELIVERY_MASK) >> 8));
         exit_skip_instruction(x);
         break;
     case VLAPIC_GP:

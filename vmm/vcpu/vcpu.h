@@ -37,7 +37,6 @@ struct vcpu {
     bool irq_window;       /* interrupt-window exiting is on in its VMCS */
     bool msi_refused_said; /* an undeliverable MSI was logged since the last start */
     uint64_t irqs_injected, events_reinjected;
-    uint64_t inits, sipis; /* INITs that reset it, STARTUPs that started it (an AP's) */
 
     uint64_t exits, exit_count[EXIT_REASON_COUNT];
     uint32_t last_exit;

@@ -65,7 +65,6 @@ struct cpu_queue {
     unsigned cpu;
     unsigned n;
     struct vcpu *vcpu_of[RQ_MAX]; /* slot -> vCPU */
-    struct vcpu *running;         /* whose exit this CPU handles now, or NULL */
     struct vcpu_requests req;
     uint64_t lock_after; /* an AP: no exit handled before this TSC (lock_share) */
     uint64_t backoffs, backoff_ticks;
@@ -326,9 +325,7 @@ static enum rq_exit rq_enter(void *ctx, unsigned i, uint64_t until)
     }
     c->launched = true;
     uint64_t t0 = rdtsc();
-    cq->running = c;
     enum exit_action a = exit_dispatch(c);
-    cq->running = NULL;
     uint64_t work = rdtsc() - t0;
     lock_share(cq, vm, work);
     if (c->last_exit < EXIT_REASON_COUNT) {

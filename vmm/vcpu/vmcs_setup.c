@@ -3,6 +3,7 @@
 #include "vmm/vcpu/vmcs_setup.h"
 #include "vmm/vcpu/vcpu.h"
 
+#include "arch/x86/apic_regs.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/gdt.h"
 #include "arch/x86/regs.h"
@@ -118,11 +119,13 @@ static bool pat_state(struct vm *vm)
     return true;
 }
 
-/* What every start leaves at its reset value, whatever mode it starts in: debug state, SYSENTER,
- * no blocking, active. */
+/* What every start leaves at its reset value, whatever mode it starts in: no LDT, debug state,
+ * SYSENTER, no blocking, active. */
 static bool reset_fields(struct vm *vm)
 {
     const struct field f[] = {
+        { VMCS_GUEST_LDTR_SELECTOR, 0 },     { VMCS_GUEST_LDTR_BASE, 0 },
+        { VMCS_GUEST_LDTR_LIMIT, 0xFFFF },   { VMCS_GUEST_LDTR_AR, VMX_AR_UNUSABLE },
         { VMCS_GUEST_DR7, 0x400 }, /* architectural reset value */
         { VMCS_GUEST_IA32_DEBUGCTL, 0 },     { VMCS_GUEST_IA32_SYSENTER_CS, 0 },
         { VMCS_GUEST_IA32_SYSENTER_ESP, 0 }, { VMCS_GUEST_IA32_SYSENTER_EIP, 0 },
@@ -170,10 +173,6 @@ static bool guest_state(struct vm *vm)
         { VMCS_GUEST_GS_BASE, 0 },
         { VMCS_GUEST_GS_LIMIT, 0xFFFFFFFF },
         { VMCS_GUEST_GS_AR, VMX_AR_DATA },
-        { VMCS_GUEST_LDTR_SELECTOR, 0 },
-        { VMCS_GUEST_LDTR_BASE, 0 },
-        { VMCS_GUEST_LDTR_LIMIT, 0xFFFF },
-        { VMCS_GUEST_LDTR_AR, VMX_AR_UNUSABLE },
         { VMCS_GUEST_TR_SELECTOR, 0 },
         { VMCS_GUEST_TR_BASE, 0 },
         { VMCS_GUEST_TR_LIMIT, 0x67 },
@@ -196,7 +195,8 @@ static bool real_mode_state(struct vm *vm, uint8_t vector)
     uint64_t cr0 = vmx_fixed_bits_apply(CR0_NE | CR0_ET, vmx_guest_cr0_fixed0(vmx.cr0_fixed0, true),
                                         vmx.cr0_fixed1);
     uint64_t cr4 = vmx_fixed_bits_apply(CR4_VMXE, vmx.cr4_fixed0, vmx.cr4_fixed1);
-    const uint64_t cs = (uint64_t)vector << 8;
+    /* The page the STARTUP names (§11.6.1: vector << 12), as a real-mode segment (base >> 4). */
+    const uint64_t base = (uint64_t)vector << LAPIC_ICR_STARTUP_PAGE_SHIFT;
     const struct field f[] = {
         { VMCS_ENTRY_CONTROLS, entry_controls(vm) & ~(uint64_t)ENTRY_IA32E_MODE_GUEST },
         { VMCS_GUEST_CR0, cr0 },
@@ -206,8 +206,8 @@ static bool real_mode_state(struct vm *vm, uint8_t vector)
         { VMCS_GUEST_RSP, 0 },
         { VMCS_GUEST_RIP, 0 },
         { VMCS_GUEST_RFLAGS, 0x2 },
-        { VMCS_GUEST_CS_SELECTOR, cs },
-        { VMCS_GUEST_CS_BASE, cs << 4 },
+        { VMCS_GUEST_CS_SELECTOR, base >> REAL_MODE_SEGMENT_SHIFT },
+        { VMCS_GUEST_CS_BASE, base },
         { VMCS_GUEST_CS_LIMIT, 0xFFFF },
         { VMCS_GUEST_CS_AR, VMX_AR_CODE16 },
         { VMCS_GUEST_SS_SELECTOR, 0 },
@@ -230,10 +230,6 @@ static bool real_mode_state(struct vm *vm, uint8_t vector)
         { VMCS_GUEST_GS_BASE, 0 },
         { VMCS_GUEST_GS_LIMIT, 0xFFFF },
         { VMCS_GUEST_GS_AR, VMX_AR_DATA16 },
-        { VMCS_GUEST_LDTR_SELECTOR, 0 },
-        { VMCS_GUEST_LDTR_BASE, 0 },
-        { VMCS_GUEST_LDTR_LIMIT, 0xFFFF },
-        { VMCS_GUEST_LDTR_AR, VMX_AR_UNUSABLE },
         { VMCS_GUEST_TR_SELECTOR, 0 },
         { VMCS_GUEST_TR_BASE, 0 },
         { VMCS_GUEST_TR_LIMIT, 0xFFFF },
