@@ -15,7 +15,9 @@
  *   - stops within its command budget, with the ring head inside the ring;
  *   - counts one interrupt event for every user interrupt and notify it reports;
  *   - ends the same whether it ran in one igpu_cs_run() or in igpu_cs_step() pieces of any
- *     size resumed one after the other: the same memory, registers, fault, head and counts. */
+ *     size resumed one after the other, the caller's time running out anywhere (a register
+ *     load stopped between its registers and resumed): the same memory, registers, fault, head
+ *     and counts. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -163,8 +165,20 @@ static void cb_tlb(void *ctx)
     st.tlb++;
 }
 
-static const struct igpu_cs_ops ops = { NULL,         cb_mem,   cb_reg_write, cb_reg_read,
-                                        cb_timestamp, cb_event, cb_tlb,       NULL };
+/* The stepped run's clock: the caller's time is up at the readings the input's bits say. */
+static uint32_t late_bits, readings;
+static bool cb_out_of_time(void *ctx)
+{
+    return (late_bits >> (readings++ % 32u)) & 1u;
+}
+
+static const struct igpu_cs_ops ops = { .mem = cb_mem,
+                                        .reg_write = cb_reg_write,
+                                        .reg_read = cb_reg_read,
+                                        .timestamp = cb_timestamp,
+                                        .event = cb_event,
+                                        .tlb_invalidate = cb_tlb,
+                                        .out_of_time = cb_out_of_time };
 
 /* What a run reports, as both kinds of run report it. */
 static void check_result(const struct igpu_cs_result *res, const struct igpu_cs_ring *ring)
@@ -243,6 +257,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.p++;
         c.n--;
     }
+    /* Where the time runs out: a hash of the whole input (FNV-1a), so the kept inputs keep
+     * the meaning of their bytes and every mutation moves the stops. */
+    late_bits = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        late_bits = (late_bits ^ data[i]) * 16777619u;
+    readings = 0;
     setup(&c, &ring);
     init = st;
 
@@ -259,16 +279,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&stepped, 0, sizeof stepped);
     igpu_cs_init(&cs, cfg.engine, cfg.regs, cfg.n_regs, true, "MI-only streamer");
     igpu_cs_load(&cs, &ring, cfg.pphwsp_gaddr, cfg.ppgtt);
-    uint32_t done = 0;
     f2 = IGPU_CS_OK;
-    do { /* at least once: an idle ring reports its head */
-        uint32_t before = stepped.commands, n = piece < BUDGET - done ? piece : BUDGET - done;
+    /* At least once: an idle ring reports its head.  A command stopped part way is finished
+     * even at the budget, as the one run finishes its last command. */
+    do {
+        uint32_t before = stepped.commands, done = stepped.commands, units = cs.part.units;
+        uint32_t n = done >= BUDGET ? 1u : piece < BUDGET - done ? piece : BUDGET - done;
         f2 = igpu_cs_step(&cs, &ops, n, &stepped);
         check(stepped.commands - before <= n);
         if (f2 != IGPU_CS_OK)
             break;
-        done += n;
-    } while (done < BUDGET && !igpu_cs_idle(&cs));
+        /* Every step gets on: a command started, or one stopped part way further or done. */
+        check(stepped.commands > before || cs.part.units != units || igpu_cs_idle(&cs));
+    } while ((stepped.commands < BUDGET || cs.part.units) && !igpu_cs_idle(&cs));
     stepping = false;
     if (f2 == IGPU_CS_OK && !igpu_cs_idle(&cs))
         f2 = IGPU_CS_F_BUDGET;

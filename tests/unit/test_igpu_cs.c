@@ -472,6 +472,87 @@ static void test_steps(void **state)
     assert_int_equal(res.user_interrupts, 1);
 }
 
+static bool time_is_up(void *ctx)
+{
+    return true;
+}
+
+/* Steps a user (PPGTT) batch of one register load of 8 GPRs with the caller's time always up:
+ * each step loads one register and stops inside the command.  `between(f, step)` may rewrite
+ * the batch after a step, as the guest's CPU may. */
+static struct igpu_cs_result
+lri_by_steps(struct fx_cs *f, void (*between)(struct fx_cs *, unsigned), unsigned *steps)
+{
+    struct igpu_cs cs;
+    struct igpu_cs_result res;
+    uint32_t bb[1 + 2 * 8 + 1], k = 0;
+    bb[k++] = GEN9_MI_LOAD_REGISTER_IMM(8);
+    for (unsigned i = 0; i < 8; i++) {
+        bb[k++] = GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0) + 4u * i;
+        bb[k++] = 0x100u + i;
+    }
+    bb[k++] = GEN9_MI_BATCH_BUFFER_END;
+    fx_put(f, IGPU_CS_PPGTT, FX_PP_BASE, bb, k);
+    FX_EMIT(f, GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT, (uint32_t)FX_PP_BASE,
+            (uint32_t)(FX_PP_BASE >> 32));
+    f->ops.out_of_time = time_is_up;
+    memset(&res, 0, sizeof res);
+    igpu_cs_init(&cs, IGPU_RCS, f->cfg.regs, f->cfg.n_regs, true, "MI-only streamer");
+    igpu_cs_load(&cs, &f->ring, FX_LRCA, true);
+    for (*steps = 0; !igpu_cs_idle(&cs) && *steps < 100; (*steps)++) {
+        assert_int_equal(igpu_cs_step(&cs, &f->ops, 1000, &res), IGPU_CS_OK);
+        if (cs.part.units)
+            assert_int_equal(cs.level, 1); /* stopped inside the load, in the batch */
+        if (between)
+            between(f, *steps);
+    }
+    assert_true(igpu_cs_idle(&cs));
+    return res;
+}
+
+static void rewrite_pair_5(struct fx_cs *f, unsigned step)
+{
+    if (step == 2) /* three registers loaded: the sixth becomes a privileged one */
+        fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE + 4u * (1 + 2 * 5), GEN9_GT_MODE);
+}
+
+static void rewrite_header(struct fx_cs *f, unsigned step)
+{
+    if (step == 1) /* two loaded: the command becomes a load of 4 with new values */
+        for (unsigned i = 0; i < 4; i++)
+            fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE + 4u * (2 + 2 * i), 0x200u + i);
+    if (step == 1)
+        fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE, GEN9_MI_LOAD_REGISTER_IMM(4));
+}
+
+/* A register load stops between registers when the caller's time is up and goes on where it
+ * stopped: one command, every register once.  Checked again as it goes on, a pair rewritten to
+ * a privileged register drops the rest, and a rewritten header starts the command afresh. */
+static void test_lri_stops_between_registers(void **state)
+{
+    struct fx_cs *f = fresh(state, IGPU_RCS);
+    unsigned steps;
+    struct igpu_cs_result res = lri_by_steps(f, NULL, &steps);
+    assert_int_equal(res.reg_writes, 8);
+    assert_int_equal(res.commands, 3); /* the start, the load, the end: the load counted once */
+    assert_true(steps >= 8);
+    for (unsigned i = 0; i < 8; i++)
+        assert_int_equal(fx_reg(f, GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0) + 4u * i), 0x100u + i);
+
+    f = fresh(state, IGPU_RCS);
+    res = lri_by_steps(f, rewrite_pair_5, &steps);
+    assert_int_equal(res.reg_writes, 5);
+    assert_int_equal(res.priv_dropped, 1);
+    assert_int_equal(fx_reg(f, GEN9_GT_MODE), 0xDEADBEEFu); /* never loaded */
+    assert_int_equal(fx_reg(f, GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0) + 4u * 5), 0xDEADBEEFu);
+
+    f = fresh(state, IGPU_RCS);
+    res = lri_by_steps(f, rewrite_header, &steps);
+    assert_int_equal(res.reg_writes, 2 + 4);
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(fx_reg(f, GEN9_RING_CS_GPR(GEN9_RCS_BASE, 0) + 4u * i), 0x200u + i);
+}
+
 /* An endless batch (IGT's spinner shape: a batch that starts itself) stops at the budget. */
 static void test_budget(void **state)
 {
@@ -540,6 +621,7 @@ int main(void)
         cmocka_unit_test_teardown(test_registers, teardown),
         cmocka_unit_test_teardown(test_batches, teardown),
         cmocka_unit_test_teardown(test_steps, teardown),
+        cmocka_unit_test_teardown(test_lri_stops_between_registers, teardown),
         cmocka_unit_test_teardown(test_budget, teardown),
         cmocka_unit_test_teardown(test_ring, teardown),
     };

@@ -2,7 +2,8 @@
  * the CPU"): their work runs on the MI-only streamer from the render loop, in steps bounded in
  * CPU time, on a scheduler per engine, charged to the guest:
  *  - a request is charged: its CPU time is the guest's (render_cpu_ns, the engine's scheduler);
- *  - no step runs past its budget by more than a command, however long the batch;
+ *  - no step runs past its budget by more than a command or a register, however long the batch
+ *    or the register load (a load stops between registers and goes on in the next step);
  *  - a spinning batch (a batch that starts itself) runs, step after step, until the guest's CPU
  *    writes MI_BATCH_BUFFER_END over it, and its request then completes;
  *  - two guests spinning on one engine share it by weight, each preempted in turn;
@@ -313,7 +314,8 @@ static void test_request_runs_in_the_render_loop_and_is_charged(void **state)
 static void test_steps_are_bounded_in_time(void **state)
 {
     /* Seven register loads of 32 registers in one batch: every register written counts in the
-     * step's time (the clock is read after each command), not one per command. */
+     * step's time (the clock is read after each command and between registers), and a step
+     * may end inside a load. */
     lri_batch(0, VCS_I, 7);
     uint32_t s = request(0, VCS_I);
     wait_seqno(0, VCS_I, s);
@@ -329,6 +331,46 @@ static void test_steps_are_bounded_in_time(void **state)
     assert_true(b.st.cpu_engine_ns[IGPU_RCS] > 10 * VGPU_CPU_BUDGET_NS);
     end_spinner(1);
     wait_seqno(1, RCS_I, 1);
+}
+
+/* A batch that calls a second-level batch of register loads again and again (the shape of a
+ * hostile kernel's chain): far longer than a step, it goes on where the last step stopped,
+ * inside the second-level batch, and completes. */
+static void test_a_call_chain_spans_steps_and_completes(void **state)
+{
+    uint32_t *leaf = (uint32_t *)fx_gpa(f, 0, ig[0].data),
+             *bb = (uint32_t *)fx_gpa(f, 0, ig[0].batch);
+    unsigned k = 0, calls = 100, regs = 2u * GEN9_CS_GPR_COUNT;
+    for (unsigned i = 0; i < 3; i++) {
+        leaf[k++] = GEN9_MI_LOAD_REGISTER_IMM(regs);
+        for (unsigned r = 0; r < regs; r++) {
+            leaf[k++] = GEN9_RING_CS_GPR(base(RCS_I), 0) + 4u * r;
+            leaf[k++] = i + r;
+        }
+    }
+    leaf[k++] = GEN9_MI_BATCH_BUFFER_END;
+    k = 0;
+    for (unsigned i = 0; i < calls; i++) {
+        bb[k++] = GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT |
+                  GEN9_MI_BB_START_SECOND_LEVEL;
+        bb[k++] = (uint32_t)VA;
+        bb[k++] = (uint32_t)(VA >> 32);
+    }
+    bb[k++] = GEN9_MI_BATCH_BUFFER_END;
+    uint32_t s = request(0, RCS_I);
+    unsigned n = 0;
+    while (n < 20000 && seqno_of(0, RCS_I) != s) {
+        vgpu_render_step(f->dev);
+        n++;
+    }
+    assert_int_equal(seqno_of(0, RCS_I), s);
+    struct vgpu_info in;
+    vgpu_get_info(fx_v(f, 0), &in);
+    /* Each command and each register reads the clock (about 10,000 readings): many steps. */
+    assert_true(in.st.cpu_engine_ns[IGPU_RCS] > 4 * VGPU_CPU_BUDGET_NS);
+    assert_true(in.st.cpu_step_max_ns <= VGPU_CPU_BUDGET_NS + SCHED_US(4));
+    assert_int_equal(in.st.cpu_completed, 1);
+    assert_int_equal(fx_r(f, 0, GEN9_RING_CS_GPR(base(RCS_I), 0), 4), 2);
 }
 
 static void test_spinner_runs_until_the_cpu_ends_it(void **state)
@@ -458,6 +500,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_request_runs_in_the_render_loop_and_is_charged, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_steps_are_bounded_in_time, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_call_chain_spans_steps_and_completes, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_spinner_runs_until_the_cpu_ends_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_spinners_share_the_engine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_give_shares, setup, teardown),

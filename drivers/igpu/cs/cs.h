@@ -109,6 +109,11 @@ struct igpu_cs_ops {
      * executed (or started: the caller may finish it in steps of its own); anything else
      * faults the engine with that reason. */
     enum igpu_cs_fault (*blit)(void *ctx, const uint32_t *dw, uint32_t len);
+    /* Optional: true when the caller's time for this step is up.  A command of many units (an
+     * LRI's registers) asks between units and, if so, stops after those done: the step ends
+     * there and the next igpu_cs_step() goes on with the rest, so no command holds the CPU for
+     * more than one unit past the caller's budget. */
+    bool (*out_of_time)(void *ctx);
 };
 
 /* The context's ring as its image says: commands from head to tail (byte offsets, wrapping). */
@@ -162,6 +167,14 @@ struct igpu_cs {
     uint64_t cmd_gaddr;
     enum igpu_cs_space cmd_space;
     uint32_t dw[IGPU_CS_CMD_DW]; /* its first min(len, IGPU_CS_CMD_DW) dwords */
+    /* A command stopped part way (ops->out_of_time): the units it has done, and which command
+     * it was.  The next step goes on only if the same header is still at the same place (the
+     * guest's CPU may rewrite its batch meanwhile); otherwise that command starts afresh. */
+    struct {
+        uint32_t units, hdr;
+        enum igpu_cs_space space;
+        uint64_t gaddr;
+    } part;
 };
 
 struct igpu_cs_result {
@@ -222,7 +235,8 @@ struct igpu_cs_config {
 #define IGPU_CS_DEFAULT_BUDGET (1u << 20)
 
 /* Execute ring->head .. ring->tail on an MI-only engine (the render engine skips 3D/media
- * state).  Returns the fault (IGPU_CS_OK when the ring was consumed); res says where and why. */
+ * state).  Returns the fault (IGPU_CS_OK when the ring was consumed); res says where and why.
+ * Commands run whole: ops->out_of_time is not asked. */
 enum igpu_cs_fault igpu_cs_run(const struct igpu_cs_config *cfg, const struct igpu_cs_ops *ops,
                                const struct igpu_cs_ring *ring, struct igpu_cs_result *res);
 

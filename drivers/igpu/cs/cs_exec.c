@@ -280,6 +280,21 @@ bool cs_bb_end(struct cs_run *r)
 
 /* ---- stepping ----------------------------------------------------------------------------- */
 
+bool cs_out_of_time(const struct cs_run *r)
+{
+    return r->ops->out_of_time && r->ops->out_of_time(r->ops->ctx);
+}
+
+void cs_pause(struct cs_run *r, uint32_t units)
+{
+    struct igpu_cs *cs = r->cs;
+    cs->part.units = units;
+    cs->part.hdr = cs->hdr;
+    cs->part.space = cs->cmd_space;
+    cs->part.gaddr = cs->cmd_gaddr;
+    r->paused = true;
+}
+
 /* Total dwords of the current command, or 0 after faulting when the engine cannot know it:
  * which command types an engine has (PRM Vol 2a "Command Formats": type 2 is the blitter's,
  * type 3 the render engine's GFXPIPE and the video engines' MFX/VEBOX commands). */
@@ -361,6 +376,7 @@ static bool step(struct cs_run *r)
     struct igpu_cs *cs = r->cs;
     uint32_t n;
 
+    r->paused = false;
     locate(cs);
     cs->hdr = 0;
     cs->len = 0;
@@ -379,8 +395,16 @@ static bool step(struct cs_run *r)
     cs->dw[0] = cs->hdr;
     if (n > 1 && !cs_fetch(r, 1, n - 1u, &cs->dw[1]))
         return false;
-    r->res->commands++;
-    if (!execute(r))
+    if (!(cs->part.units && cs->part.hdr == cs->hdr && cs->part.space == cs->cmd_space &&
+          cs->part.gaddr == cs->cmd_gaddr)) {
+        cs->part.units = 0; /* a new command, or a stopped one rewritten: from its start */
+        r->res->commands++;
+    }
+    bool ok = execute(r);
+    if (ok && r->paused)
+        return true; /* the engine stays at this command */
+    cs->part.units = 0;
+    if (!ok)
         return false;
     if (!moves_engine(cs->hdr))
         advance(cs);
@@ -417,6 +441,7 @@ void igpu_cs_load(struct igpu_cs *cs, const struct igpu_cs_ring *ring, uint64_t 
     cs->ppgtt = ppgtt;
     cs->level = 0;
     memset(cs->bb, 0, sizeof cs->bb);
+    cs->part.units = 0;
     cs->topology = GEN9_TOPOLOGY_UNKNOWN;
     cs->arb_off = false;
     cs->arb_check = false;
@@ -435,7 +460,7 @@ bool igpu_cs_privileged(const struct igpu_cs *cs)
 enum igpu_cs_fault igpu_cs_step(struct igpu_cs *cs, const struct igpu_cs_ops *ops, uint32_t max,
                                 struct igpu_cs_result *res)
 {
-    struct cs_run r = { cs, ops, res };
+    struct cs_run r = { cs, ops, res, false };
 
     if (!res || !cs) {
         if (res)
@@ -449,7 +474,7 @@ enum igpu_cs_fault igpu_cs_step(struct igpu_cs *cs, const struct igpu_cs_ops *op
         cs_fault(&r, IGPU_CS_F_CONFIG, 0, "no memory callback, bad ring or engine");
         return res->fault;
     }
-    for (uint32_t i = 0; i < max && !igpu_cs_idle(cs); i++)
+    for (uint32_t i = 0; i < max && !igpu_cs_idle(cs) && !r.paused; i++)
         if (!step(&r))
             break;
     res->head = cs->ring.head;
@@ -468,7 +493,7 @@ enum igpu_cs_fault igpu_cs_run(const struct igpu_cs_config *cfg, const struct ig
     if (!res)
         return IGPU_CS_F_CONFIG;
     memset(res, 0, sizeof *res);
-    struct cs_run r = { &cs, ops, res };
+    struct cs_run r = { &cs, ops, res, false };
     igpu_cs_init(&cs, cfg ? cfg->engine : IGPU_RCS, cfg ? cfg->regs : NULL, cfg ? cfg->n_regs : 0,
                  true, "MI-only streamer");
     if (!cfg || !ring) {
@@ -477,7 +502,10 @@ enum igpu_cs_fault igpu_cs_run(const struct igpu_cs_config *cfg, const struct ig
     }
     igpu_cs_load(&cs, ring, cfg->pphwsp_gaddr, cfg->ppgtt);
     budget = cfg->max_commands ? cfg->max_commands : IGPU_CS_DEFAULT_BUDGET;
-    if (igpu_cs_step(&cs, ops, budget, res) == IGPU_CS_OK && !igpu_cs_idle(&cs)) {
+    /* One run has no later step to go on in: its commands run whole. */
+    struct igpu_cs_ops whole = *ops;
+    whole.out_of_time = NULL;
+    if (igpu_cs_step(&cs, &whole, budget, res) == IGPU_CS_OK && !igpu_cs_idle(&cs)) {
         cs.hdr = 0;
         locate(&cs);
         cs_fault(&r, IGPU_CS_F_BUDGET, budget, "command budget used up (endless batch?)");

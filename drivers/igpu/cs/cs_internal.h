@@ -15,9 +15,15 @@ struct cs_run {
     struct igpu_cs *cs;
     const struct igpu_cs_ops *ops;
     struct igpu_cs_result *res;
+    bool paused; /* the current command stopped part way (cs_pause()) */
 };
 
 /* ---- cs_exec.c ---- */
+/* Whether the caller's time is up (ops->out_of_time; never without one). */
+bool cs_out_of_time(const struct cs_run *r);
+/* Stop the current command after `units` of its units: the step ends, the engine stays at
+ * this command, and the next step calls it again with cs->part.units == units. */
+void cs_pause(struct cs_run *r, uint32_t units);
 /* Stop the engine: the first fault sticks.  `what` is the reason after the command's name. */
 bool cs_fault(struct cs_run *r, enum igpu_cs_fault f, uint64_t detail, const char *what);
 /* Dwords [from, from + n) of the current command, fetched through the memory callback. */

@@ -55,18 +55,24 @@ static bool load_reg(struct cs_run *r, uint32_t reg, uint32_t val, uint32_t keep
 }
 
 /* MI_LOAD_REGISTER_IMM: n (offset, value) pairs.  From a non-privileged batch one register
- * outside the user-mode list makes the whole command a no-op, so they are all checked first. */
+ * outside the user-mode list makes the whole command a no-op, so they are all checked first;
+ * each is checked again as it is loaded, because the batch is guest memory that its CPUs may
+ * rewrite meanwhile (a pair changed to a privileged register drops the rest of the command).
+ * Its registers are its units: out of time, it stops between two (cs_pause()). */
 static bool exec_lri(struct cs_run *r)
 {
     const struct igpu_cs *cs = r->cs;
-    uint32_t keep = 0, pair[2];
+    uint32_t keep = 0, pair[2], first = 1u + 2u * cs->part.units;
+    bool priv = cs_privileged(r);
 
     if ((cs->len - 1u) % 2u)
         return cs_fault(r, IGPU_CS_F_BAD_LENGTH, cs->len, "length is not 1 + 2n dwords");
+    if (first >= cs->len)
+        return cs_fault(r, IGPU_CS_F_BAD_LENGTH, cs->len, "stopped past its last register");
     for (unsigned i = 0; i < 4u; i++)
         if (cs->hdr & (1u << (8u + i)))
             keep |= 0xFFu << (8u * i);
-    if (!cs_privileged(r))
+    if (!priv && first == 1u)
         for (uint32_t i = 1; i < cs->len; i += 2) {
             if (!cs_fetch(r, i, 1, &pair[0]) || !cs_reg_ok(r, pair[0]))
                 return false;
@@ -75,9 +81,20 @@ static bool exec_lri(struct cs_run *r)
                 return true;
             }
         }
-    for (uint32_t i = 1; i < cs->len; i += 2)
-        if (!cs_fetch(r, i, 2, pair) || !load_reg(r, pair[0] & ~3u, pair[1], keep))
+    for (uint32_t i = first; i < cs->len; i += 2) {
+        if (i > first && cs_out_of_time(r)) {
+            cs_pause(r, (i - 1u) / 2u);
+            return true;
+        }
+        if (!cs_fetch(r, i, 2, pair))
             return false;
+        if (!priv && !cs_nonpriv_reg(r, pair[0] & ~3u)) {
+            cs_priv_drop(r);
+            return true;
+        }
+        if (!load_reg(r, pair[0] & ~3u, pair[1], keep))
+            return false;
+    }
     return true;
 }
 

@@ -83,6 +83,7 @@ struct run {
     struct vgpu *v;
     enum igpu_engine e;
     uint64_t pml4;
+    uint64_t t0, budget_ns; /* the step's start on the CPU clock, and its budget */
 };
 
 static int cs_mem(void *ctx, enum igpu_cs_space s, uint64_t ga, void *buf, uint32_t len,
@@ -120,6 +121,13 @@ static uint64_t cs_timestamp(void *ctx)
     struct vgpu *v = ((struct run *)ctx)->v;
     return igpu_ns_to_ticks(v->dev->cfg.env.now_ns(v->dev->cfg.env.ctx),
                             v->dev->cfg.igpu->info.timestamp_hz);
+}
+
+static bool cs_out_of_time(void *ctx)
+{
+    const struct run *rc = ctx;
+    const struct vgpu_env *en = &rc->v->dev->cfg.env;
+    return en->cpu_ns(en->ctx) - rc->t0 >= rc->budget_ns;
 }
 
 static void cs_event(void *ctx, uint32_t bits)
@@ -242,18 +250,18 @@ unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, u
         return 0;
     /* The guest's CPU may have changed page tables since the last step: the shadow first. */
     vgpu_i915_sync_oos(v);
-    struct run rc = { v, e, mi->pml4 };
+    struct run rc = { v, e, mi->pml4, en->cpu_ns(en->ctx), budget_ns };
     struct igpu_cs_ops ops = { .ctx = &rc,
                                .mem = cs_mem,
                                .reg_write = cs_reg_write,
                                .reg_read = cs_reg_read,
                                .timestamp = cs_timestamp,
-                               .event = cs_event };
-    uint64_t t0 = en->cpu_ns(en->ctx);
-    /* One command at a time, the clock read after each: a register load of 128 registers, a
-     * batch chain or a loop costs the time it takes, and the step ends one command past its
-     * budget.  Every fetch reads guest memory again, so a batch the guest's CPU ends (an
-     * MI_BATCH_BUFFER_END written over its loop) ends here. */
+                               .event = cs_event,
+                               .out_of_time = cs_out_of_time };
+    /* One command at a time, the clock read after each, and between the registers of a
+     * register load: a batch chain or a loop costs the time it takes, and the step ends at most
+     * one command or one register past its budget.  Every fetch reads guest memory again, so a
+     * batch the guest's CPU ends (an MI_BATCH_BUFFER_END written over its loop) ends here. */
     while (done < limit && mi->n_sub) {
         mi->cs.ring.tail = mi->sub[0].tail;
         if (igpu_cs_idle(&mi->cs)) {
@@ -264,7 +272,7 @@ unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, u
                 complete_mi(v, e); /* may start the next element: its work is queued */
             continue;
         }
-        if (en->cpu_ns(en->ctx) - t0 >= budget_ns)
+        if (cs_out_of_time(&rc))
             break;
         struct igpu_cs_result res;
         memset(&res, 0, sizeof res);
