@@ -518,11 +518,12 @@ static void rewrite_pair_5(struct fx_cs *f, unsigned step)
 
 static void rewrite_header(struct fx_cs *f, unsigned step)
 {
-    if (step == 1) /* two loaded: the command becomes a load of 4 with new values */
-        for (unsigned i = 0; i < 4; i++)
-            fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE + 4u * (2 + 2 * i), 0x200u + i);
-    if (step == 1)
-        fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE, GEN9_MI_LOAD_REGISTER_IMM(4));
+    if (step != 1)
+        return;
+    /* Two loaded: the command becomes a load of 4 with new values. */
+    for (unsigned i = 0; i < 4; i++)
+        fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE + 4u * (2 + 2 * i), 0x200u + i);
+    fx_wr32(f, IGPU_CS_PPGTT, FX_PP_BASE, GEN9_MI_LOAD_REGISTER_IMM(4));
 }
 
 /* A register load stops between registers when the caller's time is up and goes on where it
