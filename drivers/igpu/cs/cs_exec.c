@@ -376,7 +376,6 @@ static bool step(struct cs_run *r)
     struct igpu_cs *cs = r->cs;
     uint32_t n;
 
-    r->paused = false;
     locate(cs);
     cs->hdr = 0;
     cs->len = 0;

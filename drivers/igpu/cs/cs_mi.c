@@ -67,8 +67,6 @@ static bool exec_lri(struct cs_run *r)
 
     if ((cs->len - 1u) % 2u)
         return cs_fault(r, IGPU_CS_F_BAD_LENGTH, cs->len, "length is not 1 + 2n dwords");
-    if (first >= cs->len)
-        return cs_fault(r, IGPU_CS_F_BAD_LENGTH, cs->len, "stopped past its last register");
     for (unsigned i = 0; i < 4u; i++)
         if (cs->hdr & (1u << (8u + i)))
             keep |= 0xFFu << (8u * i);
