@@ -91,6 +91,20 @@ def common_shell_checks(r, s, name, cpus=1, vtx=None):
         out = s.command("uptime")
         assert re.search(r"up \d+\.\d{3} s; TSC \d+\.\d{3} MHz", out), out
 
+    def shell_turns():
+        # `stats` counts the shell's turns since the last `stats`: the second window is only as
+        # long as the command between them, the first since boot.
+        turns = re.compile(r"^shell: (\d+) turns in (\d+) ms since the last stats, at most (\d+) us "
+                           r"apart \((\d+) us since boot\); the last command ran (\d+) us", re.M)
+        first = turns.search(s.command("stats"))
+        s.command("version")
+        second = turns.search(s.command("stats"))
+        assert first and second, "no shell line in stats"
+        n1, w1, gap1, ever1, _ = (int(x) for x in first.groups())
+        n2, w2, gap2, ever2, _ = (int(x) for x in second.groups())
+        assert n1 > 0 and n2 > 0 and w2 < w1, (first.group(0), second.group(0))
+        assert 0 < gap1 <= ever1 <= ever2 and gap2 <= ever2, (first.group(0), second.group(0))
+
     def line_editing():
         # "versoin": Left Left puts the cursor before "in", Backspace drops the "o", Right steps
         # over the "i", "o" goes in: "version".  Then Up recalls it from the history.
@@ -119,6 +133,7 @@ def common_shell_checks(r, s, name, cpus=1, vtx=None):
     r.check(f"{name}: pci shows the host bridge", pci_host_bridge)
     r.check(f"{name}: mem and uptime answer", mem_and_uptime)
     r.check(f"{name}: line editing and history", line_editing)
+    r.check(f"{name}: stats counts the shell's turns in windows", shell_turns)
     if cpus == 1:
         r.check(f"{name}: cpus lists the one CPU, running everything", lambda: cpus_listed(s, 1))
     else:

@@ -8,6 +8,7 @@
 #include "arch/x86/timer.h"
 #include "vmm/vgpu/host/vgpu_host.h"
 #include "vmm/display/wall.h"
+#include "vmm/shell/shell.h"
 #include "vmm/vcpu/vcpu.h"
 #include "vmm/vm.h"
 
@@ -44,5 +45,14 @@ enum shell_status cmd_stats(int argc, char **argv)
     printf("\nns: wall %llu guests %llu rendering %llu copying %llu composing %llu\n",
            (unsigned long long)wall_ns, (unsigned long long)guests, (unsigned long long)render,
            (unsigned long long)copy, (unsigned long long)compose);
+    /* The console's responsiveness: what the operator waits for besides the UART's own rate. */
+    struct shell_turns t;
+    shell_turns_take(&t);
+    printf("shell: %llu turns in %llu ms since the last stats, at most %llu us apart (%llu us "
+           "since boot); the last command ran %llu us\n",
+           (unsigned long long)t.turns, (unsigned long long)(t.window_ns / 1000000),
+           (unsigned long long)(t.longest_gap_ns / 1000),
+           (unsigned long long)(t.longest_ever_ns / 1000),
+           (unsigned long long)(t.last_ran_ns / 1000));
     return SHELL_OK;
 }

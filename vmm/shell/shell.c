@@ -1,5 +1,6 @@
 #include "vmm/shell/shell.h"
 
+#include "arch/x86/timer.h"
 #include "vmm/console.h"
 #include "vmm/shell/args.h"
 #include "vmm/shell/line.h"
@@ -11,6 +12,8 @@
 static struct line_editor editor;
 static bool (*divert)(unsigned char c, void *ctx);
 static void *divert_ctx;
+static struct shell_turns turns;
+static uint64_t window_start_ns, last_turn_ns;
 
 void shell_divert(bool (*byte)(unsigned char c, void *ctx), void *ctx)
 {
@@ -76,9 +79,33 @@ void shell_init(void)
     line_start(&editor);
 }
 
+void shell_turns_take(struct shell_turns *out)
+{
+    uint64_t now = timer_now_ns();
+    *out = turns;
+    out->window_ns = now - window_start_ns;
+    window_start_ns = now;
+    turns.turns = 0;
+    turns.longest_gap_ns = 0;
+}
+
+static void count_turn(uint64_t now)
+{
+    if (last_turn_ns) {
+        uint64_t gap = now - last_turn_ns;
+        if (gap > turns.longest_gap_ns)
+            turns.longest_gap_ns = gap;
+        if (gap > turns.longest_ever_ns)
+            turns.longest_ever_ns = gap;
+    }
+    last_turn_ns = now;
+    turns.turns++;
+}
+
 void shell_poll(void)
 {
     int c;
+    count_turn(timer_now_ns());
     while ((c = console_getc()) >= 0) {
         if (divert) {
             if (!divert((unsigned char)c, divert_ctx)) {
@@ -90,8 +117,12 @@ void shell_poll(void)
         enum line_result r = line_feed(&editor, (unsigned char)c);
         if (r == LINE_PENDING)
             continue;
-        if (r == LINE_READY)
+        if (r == LINE_READY) {
+            uint64_t t0 = timer_now_ns();
             shell_execute(editor.buf);
+            fflush(stdout);
+            turns.last_ran_ns = timer_now_ns() - t0;
+        }
         fflush(stdout);
         if (!divert) /* a command that diverted input (console) prompts when it ends */
             line_start(&editor);

@@ -5,6 +5,7 @@
 #define TESSERA_VMM_SHELL_SHELL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define SHELL_PROMPT "tessera> "
 
@@ -32,6 +33,19 @@ void shell_poll(void);
 enum shell_status shell_execute(char *line);
 
 __attribute__((format(printf, 1, 2))) void shell_error(const char *fmt, ...);
+
+/* How promptly the shell gets its turns on its CPU's loop, which it shares with guests' slices
+ * and (on one CPU) the render loop: a byte the operator typed waits up to one gap for the shell
+ * to see it.  Counted over a window from the last shell_turns_take() (boot, if never called),
+ * which starts the next one. */
+struct shell_turns {
+    uint64_t turns;           /* shell_poll() calls in the window */
+    uint64_t window_ns;       /* the window's length */
+    uint64_t longest_gap_ns;  /* the longest time between two of them in the window */
+    uint64_t longest_ever_ns; /* and since boot */
+    uint64_t last_ran_ns;     /* the last command's run, its answer queued for the UART */
+};
+void shell_turns_take(struct shell_turns *out);
 
 /* Sends what the operator types to `byte` instead of the line editor (e.g. a guest's console)
  * until it returns false; then the prompt comes back. */
