@@ -373,6 +373,54 @@ static void test_a_call_chain_spans_steps_and_completes(void **state)
     assert_int_equal(fx_r(f, 0, GEN9_RING_CS_GPR(base(RCS_I), 0), 4), 2);
 }
 
+static bool wanted(void *ctx)
+{
+    return true;
+}
+
+/* Another CPU waiting for what the step holds ends the step at its next whole point: a register
+ * load stops after one register, a run of commands after one command, and the work completes
+ * all the same, each step having advanced. */
+static void test_a_waiting_cpu_cuts_steps_short(void **state)
+{
+    uint32_t *bb = (uint32_t *)fx_gpa(f, 0, ig[0].batch);
+    unsigned k = 0, regs = 8;
+    bb[k++] = GEN9_MI_LOAD_REGISTER_IMM(regs);
+    for (unsigned r = 0; r < regs; r++) {
+        bb[k++] = GEN9_RING_CS_GPR(base(RCS_I), 0) + 4u * r;
+        bb[k++] = 100 + r;
+    }
+    for (unsigned i = 0; i < 4; i++)
+        bb[k++] = GEN9_MI_NOOP;
+    bb[k++] = GEN9_MI_BATCH_BUFFER_END;
+    f->dev->cfg.env.cpu_wanted = wanted;
+    uint32_t s = request(0, RCS_I);
+    unsigned n = 0;
+    while (n < 100 && seqno_of(0, RCS_I) != s) {
+        struct vgpu_i915_info before, after;
+        vgpu_i915_get_info(fx_v(f, 0), &before);
+        vgpu_render_step(f->dev);
+        vgpu_i915_get_info(fx_v(f, 0), &after);
+        assert_true(after.st.cs_commands - before.st.cs_commands <= 1);
+        n++;
+    }
+    assert_int_equal(seqno_of(0, RCS_I), s);
+    for (unsigned r = 0; r < regs; r++)
+        assert_int_equal(fx_r(f, 0, GEN9_RING_CS_GPR(base(RCS_I), 0) + 4u * r, 4), 100 + r);
+    /* Eight registers, one a step, then the NOOPs and the rest one command a step. */
+    assert_true(n >= regs + 4);
+    /* Nobody waiting: the same batch takes a step or two. */
+    f->dev->cfg.env.cpu_wanted = NULL;
+    s = request(0, RCS_I);
+    n = 0;
+    while (n < 100 && seqno_of(0, RCS_I) != s) {
+        vgpu_render_step(f->dev);
+        n++;
+    }
+    assert_int_equal(seqno_of(0, RCS_I), s);
+    assert_true(n <= 2);
+}
+
 static void test_spinner_runs_until_the_cpu_ends_it(void **state)
 {
     spinner(0, 4);
@@ -502,6 +550,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_steps_are_bounded_in_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_call_chain_spans_steps_and_completes, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_a_waiting_cpu_cuts_steps_short, setup, teardown),
         cmocka_unit_test_setup_teardown(test_spinner_runs_until_the_cpu_ends_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_spinners_share_the_engine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_give_shares, setup, teardown),

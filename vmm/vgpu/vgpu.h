@@ -82,6 +82,11 @@ struct vgpu_env {
     /* Send guest vm the MSI its driver programmed in the vGPU's MSI capability; false if it
      * was not delivered (MSI not enabled, or the guest's APIC did not take it). */
     bool (*msi)(void *ctx, unsigned vm);
+    /* True when another CPU waits for what a render step holds (the hypervisor's state, on
+     * SMP): work run on the CPU (the i915 engines' commands) then ends its step at the next
+     * whole point once it has made progress, so that CPU's exits wait for one command or one
+     * register, not a whole step.  May be NULL (one CPU: nobody waits). */
+    bool (*cpu_wanted)(void *ctx);
 };
 
 /* Graphics memory the hypervisor keeps for itself (gtt layout's host area), already mapped by

@@ -102,6 +102,12 @@ static void run_beside(void)
     vgpu_render_charge_cpu(vgpu_host.dev, owner, ns);
 }
 
+/* Another CPU's exit waits for the hypervisor lock the render step holds. */
+static bool env_cpu_wanted(void *ctx)
+{
+    return hv_lock_contended();
+}
+
 static uint64_t env_cpu_ns(void *ctx)
 {
     return timer_now_ns();
@@ -582,7 +588,7 @@ bool vgpu_host_init(const struct cfg *cfg)
         .engine_hws_gm = (uint32_t)hws,
         .env = { NULL, env_guest_ram, env_now, env_gpu_run, env_cpu_ns, env_gpu_fault, env_log,
                  env_aperture_rw, env_page_alloc, env_page_free, env_guest_phys, env_phys_ptr,
-                 env_protect, env_msi },
+                 env_protect, env_msi, env_cpu_wanted },
         .max_vgpus = cfg->n_guests,
         .balloon_controller = cfg->balloon.enabled && cfg->balloon.period_ms,
         .render_budget_ns = RENDER_BUDGET_NS,

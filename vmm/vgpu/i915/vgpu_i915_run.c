@@ -123,11 +123,15 @@ static uint64_t cs_timestamp(void *ctx)
                             v->dev->cfg.igpu->info.timestamp_hz);
 }
 
+/* The step's end: its budget used, or another CPU waiting for what the step holds.  The
+ * streamer asks between commands and between a register load's registers, each time after some
+ * progress, so a step always advances. */
 static bool cs_out_of_time(void *ctx)
 {
     const struct run *rc = ctx;
     const struct vgpu_env *en = &rc->v->dev->cfg.env;
-    return en->cpu_ns(en->ctx) - rc->t0 >= rc->budget_ns;
+    return en->cpu_ns(en->ctx) - rc->t0 >= rc->budget_ns ||
+           (en->cpu_wanted && en->cpu_wanted(en->ctx));
 }
 
 static void cs_event(void *ctx, uint32_t bits)
@@ -245,6 +249,7 @@ unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, u
     struct vgpu_i915_mi *mi = &g->mi[e];
     const struct vgpu_env *en = &v->dev->cfg.env;
     unsigned done = 0;
+    bool stepped = false;
     *faulted = false;
     if (!mi->loaded || g->hung[e])
         return 0;
@@ -260,7 +265,7 @@ unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, u
                                .out_of_time = cs_out_of_time };
     /* One command at a time, the clock read after each, and between the registers of a
      * register load: a batch chain or a loop costs the time it takes, and the step ends at most
-     * one command or one register past its budget.  Every fetch reads guest memory again, so a
+     * one command or one register past its budget, and at least one command in.  Every fetch reads guest memory again, so a
      * batch the guest's CPU ends (an MI_BATCH_BUFFER_END written over its loop) ends here. */
     while (done < limit && mi->n_sub) {
         mi->cs.ring.tail = mi->sub[0].tail;
@@ -272,11 +277,12 @@ unsigned vgpu_i915_cpu_run(struct vgpu *v, enum igpu_engine e, unsigned limit, u
                 complete_mi(v, e); /* may start the next element: its work is queued */
             continue;
         }
-        if (cs_out_of_time(&rc))
+        if (stepped && cs_out_of_time(&rc))
             break;
         struct igpu_cs_result res;
         memset(&res, 0, sizeof res);
         enum igpu_cs_fault f = igpu_cs_step(&mi->cs, &ops, 1, &res);
+        stepped = true;
         g->st.cs_commands += res.commands;
         g->st.cs_state_skipped += res.state_skipped;
         if (f != IGPU_CS_OK) {
