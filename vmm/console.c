@@ -117,3 +117,8 @@ int console_getc(void)
 {
     return have_uart ? uart_getc(COM1_PORT) : -1;
 }
+
+bool console_input_waiting(void)
+{
+    return have_uart && uart_rx_ready(COM1_PORT);
+}

@@ -19,6 +19,8 @@ bool console_write_nowait(const char *buf, size_t len);
 void console_puts(const char *s);
 /* A received byte or -1; never blocks. */
 int console_getc(void);
+/* True when a received byte waits for console_getc. */
+bool console_input_waiting(void);
 /* Moves what the UART can take now from the ring to the UART (the tick calls it). */
 void console_tx_poll(void);
 /* Sends everything still queued, waiting for the UART: before a reset or a stop. */

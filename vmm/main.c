@@ -257,6 +257,7 @@ void kmain(uint32_t magic, uint64_t info)
              (unsigned long long)(platform.boot_done_us / 1000));
     shell_init();
     vcpu_set_render_loop(gpu_poll);
+    vcpu_set_chores_waiting(console_input_waiting);
     for (;;) {
         shell_poll();
         smp_poll_lost(say_cpu_lost);

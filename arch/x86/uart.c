@@ -28,11 +28,14 @@ void uart_putc(uint16_t port, char c)
     outb(port + UART_THR, (uint8_t)c);
 }
 
+bool uart_rx_ready(uint16_t port)
+{
+    return inb(port + UART_LSR) & UART_LSR_DR;
+}
+
 int uart_getc(uint16_t port)
 {
-    if (!(inb(port + UART_LSR) & UART_LSR_DR))
-        return -1;
-    return inb(port + UART_RBR);
+    return uart_rx_ready(port) ? inb(port + UART_RBR) : -1;
 }
 
 bool uart_tx_empty(uint16_t port)

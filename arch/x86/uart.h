@@ -63,5 +63,7 @@ void uart_put_nowait(uint16_t port, char c);
 #define UART_FIFO_BYTES 16 /* 16550A transmit FIFO */
 /* Next received byte, or -1 when none is waiting (never blocks). */
 int uart_getc(uint16_t port);
+/* True when a received byte is waiting (uart_getc would return it). */
+bool uart_rx_ready(uint16_t port);
 
 #endif

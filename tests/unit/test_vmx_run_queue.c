@@ -38,6 +38,9 @@ static struct sim {
     unsigned n;
     struct sim_guest g[8];
     uint64_t max_overrun; /* the most an entry ran past its stop time (must be 0 but exit costs) */
+    unsigned
+        cut_every; /* the hypervisor's chores cut the round after every n-th slice (0: never) */
+    unsigned slices, order[16]; /* slices run; the guests of the first 16 */
 } sim;
 
 static struct run_queue q;
@@ -124,6 +127,14 @@ static enum rq_exit s_enter(void *ctx, unsigned i, uint64_t until)
 static void s_slice_end(void *ctx, unsigned i, uint64_t ns)
 {
     sim.g[i].cpu += ns;
+    if (sim.slices < 16)
+        sim.order[sim.slices] = i;
+    sim.slices++;
+}
+
+static bool s_cut(void *ctx)
+{
+    return sim.cut_every && sim.slices % sim.cut_every == 0;
 }
 
 static bool s_between(void *ctx)
@@ -140,6 +151,7 @@ static const struct rq_ops sim_ops = {
     .enter = s_enter,
     .slice_end = s_slice_end,
     .between = s_between,
+    .cut = s_cut,
 };
 
 static void setup(unsigned n, const struct sim_guest *g, const uint32_t *weight)
@@ -279,6 +291,29 @@ static void test_spinners_share_by_weight(void **state)
     assert_true(b * 100 > a * 190 && b * 100 < a * 210);
 }
 
+/* Input at the shell cuts rounds short: the next round goes on with the guests that had no turn
+ * yet, so however often it comes, the spinners keep sharing by weight. */
+static void test_cut_rounds_go_on_where_they_stopped(void **state)
+{
+    const struct sim_guest g[] = { { .kind = SPIN }, { .kind = SPIN }, { .kind = SPIN } };
+    const uint32_t w[] = { 100, 200, 100 };
+    setup(3, g, w);
+    sim.cut_every = 1;
+    for (unsigned calls = 0; sim.slices < 6; calls++) {
+        unsigned before = sim.slices;
+        assert_true(calls < 8);
+        assert_true(rq_round(&q)); /* cut, or spinners that want more: back at once */
+        assert_in_range(sim.slices, before, before + 1);
+    }
+    /* Two rounds, at most one slice per call, each guest once a round. */
+    for (unsigned k = 0; k < 6; k++)
+        assert_int_equal(sim.order[k], k % 3);
+    run_for(3000 * MS);
+    uint64_t a = sim.g[0].cpu, b = sim.g[1].cpu, c = sim.g[2].cpu;
+    assert_true(b * 100 > a * 190 && b * 100 < a * 210);
+    assert_true(c * 100 > a * 95 && c * 100 < a * 105);
+}
+
 /* What the render loop asks between slices: a halted guest whose timer fired, under its share,
  * is owed the CPU by the one being rendered for, and is a pending wake-up until it runs. */
 static void test_owed_and_wake_pending(void **state)
@@ -304,6 +339,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sleeper_beside_spinner),
+        cmocka_unit_test(test_cut_rounds_go_on_where_they_stopped),
         cmocka_unit_test(test_sleeper_among_five),
         cmocka_unit_test(test_long_exit_work_waits_for_a_wake_up),
         cmocka_unit_test(test_put_off_work_is_not_starved),

@@ -240,11 +240,17 @@ bool rq_round(struct run_queue *q)
     bool busy = false;
     uint64_t start = q->ops.now(q->ops.ctx);
     share_tick(q, start);
-    for (unsigned i = 0; i < q->n; i++) {
-        q->ran[i] = false;
-        q->wanted[i] = false;
-        q->round_ticks[i] = 0;
+    if (q->cut_short) {
+        busy = q->cut_busy;
+    } else {
+        q->round_start = start;
+        for (unsigned i = 0; i < q->n; i++) {
+            q->ran[i] = false;
+            q->wanted[i] = false;
+            q->round_ticks[i] = 0;
+        }
     }
+    q->cut_short = false;
     unsigned i;
     while ((i = pick(q, q->ops.now(q->ops.ctx))) != RQ_NONE) {
         q->ran[i] = true;
@@ -253,8 +259,14 @@ bool rq_round(struct run_queue *q)
         busy |= all;
         if (q->ops.between && q->ops.between(q->ops.ctx))
             busy = true;
+        /* The guests that had their turn keep it: cutting rounds moves no CPU between them. */
+        if (q->ops.cut && q->ops.cut(q->ops.ctx)) {
+            q->cut_short = true;
+            q->cut_busy = busy;
+            return true;
+        }
     }
-    uint64_t round = q->ops.now(q->ops.ctx) - start;
+    uint64_t round = q->ops.now(q->ops.ctx) - q->round_start;
     for (i = 0; i < q->n; i++)
         if (q->wanted[i]) {
             q->wait_ticks += round - q->round_ticks[i];

@@ -58,6 +58,10 @@ struct rq_ops {
     enum rq_exit (*enter)(void *ctx, unsigned i, uint64_t until);
     void (*slice_end)(void *ctx, unsigned i, uint64_t ns); /* its slice took ns */
     bool (*between)(void *ctx); /* after every slice (the render loop); true if it has more */
+    /* After every slice: true when the hypervisor has work that should not wait for the round's
+     * end (the operator typed at the shell).  The round stops there and the next one goes on
+     * with the guests that had no turn yet.  May be NULL. */
+    bool (*cut)(void *ctx);
 };
 
 struct rq_wake_stats {
@@ -93,12 +97,16 @@ struct run_queue {
     bool defer_waiting[RQ_MAX];
     uint64_t deferred[RQ_MAX], deferred_ticks[RQ_MAX];
     uint64_t wait_ticks, demand_ticks;
+    bool cut_short;       /* the last round stopped early (ops.cut): the next goes on with it */
+    bool cut_busy;        /* ... and what it would have returned so far */
+    uint64_t round_start; /* the round's start, across the calls of a round cut short */
 };
 
 /* n guests, their weights (100 = one slice) and slices (ns); the clock runs at ticks_per_us. */
 void rq_init(struct run_queue *q, const struct rq_ops *ops, unsigned n, const uint32_t *weight,
              const uint64_t *slice_ns, uint64_t ticks_per_us);
-/* One round over the guests.  True when a guest used its whole slice or `between` had more. */
+/* One round over the guests, or its rest after a cut (ops.cut).  True when a guest used its
+ * whole slice, `between` had more, or the round was cut short. */
 bool rq_round(struct run_queue *q);
 /* True when a guest other than `runner` that has used less CPU wants the CPU now: work done
  * for runner outside its slice (its rendering) gives the CPU back. */

@@ -51,6 +51,13 @@ void vcpu_set_render_loop(bool (*poll)(void))
     render_poll = poll;
 }
 
+static bool (*chores_waiting)(void);
+
+void vcpu_set_chores_waiting(bool (*waiting)(void))
+{
+    chores_waiting = waiting;
+}
+
 /* ---- each CPU's queue over the vCPUs it owns ------------------------------------------------ */
 
 /* Requests to a CPU from the one holding the hypervisor lock: look again (an interrupt may be
@@ -351,6 +358,14 @@ static bool rq_between(void *ctx)
     return cq->cpu == render_at && render_poll && render_poll();
 }
 
+/* The boot CPU's chores (the shell) do not wait for its round's end: a byte the operator typed
+ * waits one slice, not a round of them. */
+static bool rq_cut(void *ctx)
+{
+    const struct cpu_queue *cq = ctx;
+    return cq->cpu == 0 && chores_waiting && chores_waiting();
+}
+
 static const struct rq_ops machine_ops = {
     .now = rq_now,
     .guest = rq_guest,
@@ -359,6 +374,7 @@ static const struct rq_ops machine_ops = {
     .enter = rq_enter,
     .slice_end = rq_slice_end,
     .between = rq_between,
+    .cut = rq_cut,
 };
 
 /* ---- placement, and the loop of a CPU other than the boot CPU -------------------------------- */

@@ -56,6 +56,9 @@ bool vcpu_on_owner(struct vcpu *c, void (*fn)(void *arg), void *arg);
  * GPU model needs the CPU between slices, not once per round, or busy guests starve it).
  * Returns true if it still has work. */
 void vcpu_set_render_loop(bool (*poll)(void));
+/* True when the boot CPU's chores have work that should not wait for a round of its guests'
+ * slices (input at the shell): its round stops after the slice under way. */
+void vcpu_set_chores_waiting(bool (*waiting)(void));
 /* True when a halted vCPU on the render loop's CPU has an interrupt ready (its timer fired, a
  * device raised one) and has not run since: the render loop then gives the CPU back (a GPU
  * would run beside it).  Never, when the render loop has its CPU to itself. */
