@@ -26,8 +26,10 @@ ifneq ($(FUZZ_ONLY),)
 FUZZERS := $(filter $(addprefix $(F)/,$(FUZZ_ONLY)),$(FUZZERS))
 endif
 
+# The harnesses' shared headers (tests/fuzz/*.h) are prerequisites too: a change to one (the
+# oracle's attributes, the cursor) must rebuild every target, not leave old binaries in place.
 define fuzz_program
-$(F)/$(basename $(notdir $(1))): $(1) $(foreach m,$(call modules_of,$(1)),$(call pure_srcs,$(m)))
+$(F)/$(basename $(notdir $(1))): $(1) $(foreach m,$(call modules_of,$(1)),$(call pure_srcs,$(m))) $(wildcard tests/fuzz/*.h)
 	@mkdir -p $$(dir $$@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $$(filter %.c,$$^) -lfdt -o $$@
 endef

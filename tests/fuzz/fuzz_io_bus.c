@@ -57,8 +57,9 @@ static bool mmio_read(void *ctx, uint64_t off, unsigned size, uint64_t *value)
 
 /* The oracle's count of the EPT's leaf entries, from the tables themselves (SDM Vol. 3C 29.3.2):
  * how many there are, and how many map a page outside [lo, lo + size). */
-FUZZ_ORACLE static void count_leaves(const struct arena *a, uint64_t table, int level, uint64_t gpa,
-                                     uint64_t lo, uint64_t size, unsigned *n, unsigned *outside)
+FUZZ_ORACLE_PART static void count_leaves(const struct arena *a, uint64_t table, int level,
+                                          uint64_t gpa, uint64_t lo, uint64_t size, unsigned *n,
+                                          unsigned *outside)
 {
     uint64_t i = (table - ARENA_PHYS) / 4096;
     check(table >= ARENA_PHYS && i < ARENA_PAGES && a->used[i]);

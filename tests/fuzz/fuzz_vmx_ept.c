@@ -62,7 +62,7 @@ static void a_free(void *ctx, uint64_t phys)
     a->live--;
 }
 
-FUZZ_ORACLE static void *a_virt(void *ctx, uint64_t phys)
+FUZZ_ORACLE_PART static void *a_virt(void *ctx, uint64_t phys)
 {
     struct arena *a = ctx;
     check(phys >= ARENA_PHYS);
@@ -87,7 +87,7 @@ struct page {
 static struct page model[WINDOWS][WIN_PAGES];
 static uint8_t *arena_mem;
 
-FUZZ_ORACLE static unsigned count_tables(const struct ept *e, uint64_t phys, int level)
+FUZZ_ORACLE_PART static unsigned count_tables(const struct ept *e, uint64_t phys, int level)
 {
     const uint64_t *t = a_virt(e->ops.ctx, phys);
     unsigned n = 1;
@@ -102,8 +102,8 @@ FUZZ_ORACLE static unsigned count_tables(const struct ept *e, uint64_t phys, int
 /* The oracle's own walk, written from the entry format (SDM Vol. 3C 29.3.2) rather than by
  * calling ept_walk, so a mistake there cannot hide itself; only arena pages in use may be
  * tables, and a 1 GiB page (which Tessera never makes) is a failure. */
-FUZZ_ORACLE static int oracle_walk(const struct arena *a, uint64_t pml4, uint64_t gpa,
-                                   uint64_t *hpa, unsigned *perms, unsigned *mt, uint64_t *ps)
+FUZZ_ORACLE_PART static int oracle_walk(const struct arena *a, uint64_t pml4, uint64_t gpa,
+                                        uint64_t *hpa, unsigned *perms, unsigned *mt, uint64_t *ps)
 {
     uint64_t table = pml4;
     for (int level = 3; level >= 0; level--) {
