@@ -99,6 +99,21 @@ uint64_t gtt_scrub_owned(struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
     return w;
 }
 
+/* Every entry of [lo, hi) to the scratch page, SCRUB_CHUNK entries per run call (as
+ * gtt_scrub_owned): at start-up that is the whole GGTT the library manages, a million entries
+ * for 4 GiB, and entry by entry the backend pays a call (the GPU model a memory write) each. */
+static void scrub_range(struct gtt *g, uint32_t lo, uint32_t hi)
+{
+    uint64_t scratch[SCRUB_CHUNK];
+    for (unsigned k = 0; k < SCRUB_CHUNK; k++)
+        scratch[k] = g->scratch_pte;
+    for (uint32_t i = lo; i < hi;) {
+        uint32_t run = hi - i < SCRUB_CHUNK ? hi - i : SCRUB_CHUNK;
+        gtt_phys_write_run(g, i, run, scratch);
+        i += run;
+    }
+}
+
 long gtt_done(struct gtt *g, long rc)
 {
     for (unsigned w = 0; w < GTT_MAX_VGPUS / 64; w++)
@@ -188,13 +203,11 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
 
     /* Start from a known state: everything the library manages points at the scratch page. */
     uint32_t lo = gtt_page_of(l->fence_pool.start), hi = gtt_page_of(l->aperture_bytes);
-    for (uint32_t i = lo; i < hi; i++)
-        gtt_phys_write(g, i, g->scratch_pte);
+    scrub_range(g, lo, hi);
     g->st.entries_scrub += hi - lo;
     lo = gtt_page_of(l->slots.start);
     hi = gtt_page_of(l->slots.start + l->slots.size);
-    for (uint32_t i = lo; i < hi; i++)
-        gtt_phys_write(g, i, g->scratch_pte);
+    scrub_range(g, lo, hi);
     g->st.entries_scrub += hi - lo;
     return (int)gtt_done(g, 0);
 }

@@ -62,6 +62,40 @@ static void test_init_scrubs_managed_entries(void **state)
     assert_int_equal(pte, FAKE_SCRATCH);
 }
 
+/* A backend that writes runs: one call for n consecutive entries. */
+static unsigned run_calls;
+static void fake_write_run(void *ctx, uint32_t index, uint32_t n, const uint64_t *ptes)
+{
+    run_calls++;
+    for (uint32_t k = 0; k < n; k++)
+        fake_ggtt_write(ctx, index + k, ptes[k]);
+}
+
+/* Given a backend that writes runs, start-up scrubs the same entries to the same scratch
+ * page as entry by entry, in a call per run instead of one per entry. */
+static void test_init_scrubs_in_runs(void **state)
+{
+    struct env *e = *state;
+    struct fake one, runs;
+    struct gtt g1, g2;
+    fake_init(&one, &e->lay);
+    fake_init(&runs, &e->lay);
+    struct gtt_config c1 = fake_config(&one, &e->lay), c2 = fake_config(&runs, &e->lay);
+    c2.ops.ggtt_write_run = fake_write_run;
+    run_calls = 0;
+    assert_int_equal(gtt_init(&g1, &c1), 0);
+    assert_int_equal(gtt_init(&g2, &c2), 0);
+    assert_memory_equal(one.ggtt, runs.ggtt, (size_t)one.n_entries * sizeof *one.ggtt);
+    assert_int_equal(runs.phys_writes, one.phys_writes);
+    assert_true(run_calls > 0 && run_calls * 32u < one.phys_writes);
+    assert_int_equal(g2.st.entries_scrub, g1.st.entries_scrub);
+    assert_int_equal(g2.st.invalidates, g1.st.invalidates);
+    gtt_fini(&g1);
+    gtt_fini(&g2);
+    fake_fini(&one);
+    fake_fini(&runs);
+}
+
 static void test_write_translates_into_shadow_only_when_not_owner(void **state)
 {
     struct env *e = *state;
@@ -265,6 +299,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_init_scrubs_managed_entries, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_init_scrubs_in_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_translates_into_shadow_only_when_not_owner,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_forwarded_when_owner, setup, teardown),
