@@ -128,6 +128,44 @@ static void exact_copy(void **state)
     display_composer_free(&h.c);
 }
 
+/* A tile drawn in bands of 3 rows, scaled and clipped at the wall's bottom edge, ends up exactly
+ * as drawn whole; a band past the visible rows draws nothing; a read that fails in a band leaves
+ * that band, and only it, showing the pattern. */
+static void bands_make_the_whole_tile(void **state)
+{
+    (void)state;
+    struct display_composer c = { 0 };
+    struct src *s = src_new(9, 14);
+    struct surf whole, banded;
+    surf_init(&whole, 12, 10, false);
+    surf_init(&banded, 12, 10, false);
+    struct display_rect t = { 2, 3, 6, 11 }; /* 7 rows on the surface */
+    assert_int_equal(display_compose_tile(&c, &whole.s, &t, &s->img), DISPLAY_TILE_PICTURE);
+    for (uint32_t first = 0; first < 7; first += 3)
+        assert_int_equal(display_compose_band(&c, &banded.s, &t, &s->img, first, 3),
+                         DISPLAY_TILE_PICTURE);
+    assert_memory_equal(whole.buf, banded.buf, (size_t)(whole.s.pitch / 4) * 10 * 4);
+    unsigned reads = s->reads;
+    assert_int_equal(display_compose_band(&c, &banded.s, &t, &s->img, 9, 3), DISPLAY_TILE_PICTURE);
+    assert_int_equal(s->reads, reads);
+    assert_memory_equal(whole.buf, banded.buf, (size_t)(whole.s.pitch / 4) * 10 * 4);
+
+    s->fail_at = s->reads + 2; /* the band's second row */
+    assert_int_equal(display_compose_band(&c, &banded.s, &t, &s->img, 3, 3),
+                     DISPLAY_TILE_READ_FAILED);
+    for (uint32_t y = 0; y < 7; y++)
+        for (uint32_t x = 0; x < 6; x++) {
+            uint32_t want = y >= 3 && y < 6 ? display_nosignal_pixel(6, 11, x, y)
+                                            : at(&whole, 2 + x, 3 + y);
+            assert_int_equal(at(&banded, 2 + x, 3 + y), want);
+        }
+    assert_untouched_outside(&banded, 2, 3, 6, 7);
+    src_free(s);
+    free(whole.buf);
+    free(banded.buf);
+    display_composer_free(&c);
+}
+
 static void downscale_two_to_one(void **state)
 {
     (void)state;
@@ -373,6 +411,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(exact_copy),
+        cmocka_unit_test(bands_make_the_whole_tile),
         cmocka_unit_test(downscale_two_to_one),
         cmocka_unit_test(upscale),
         cmocka_unit_test(scale_coord_bounds),

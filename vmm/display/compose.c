@@ -65,11 +65,13 @@ static bool grow(uint32_t **buf, size_t *cap, size_t n)
 /* The part of the tile on the surface; false if none of it is (or the arguments are bad). */
 struct visible {
     uint32_t w, h; /* visible size; the tile's top-left corner is always on the surface */
+    uint32_t y0;   /* the first of the rows y0 .. h - 1 drawn (a band of them) */
 };
 
 static enum display_tile_result clip(const struct display_surface *dst,
                                      const struct display_rect *tile, struct visible *v)
 {
+    v->y0 = 0;
     if (!dst || !dst->pixels || !tile || dst->pitch % DISPLAY_BYTES_PER_PIXEL ||
         (uint64_t)dst->pitch < (uint64_t)dst->width * DISPLAY_BYTES_PER_PIXEL || !tile->width ||
         !tile->height)
@@ -79,6 +81,14 @@ static enum display_tile_result clip(const struct display_surface *dst,
     v->w = dst->width - tile->x < tile->width ? dst->width - tile->x : tile->width;
     v->h = dst->height - tile->y < tile->height ? dst->height - tile->y : tile->height;
     return DISPLAY_TILE_PICTURE;
+}
+
+/* The visible rows [first, first + rows) of the tile, at most: v->y0 .. v->h - 1. */
+static void band(struct visible *v, uint32_t first, uint32_t rows)
+{
+    uint32_t end = rows > v->h - (first < v->h ? first : v->h) ? v->h : first + rows;
+    v->y0 = first < v->h ? first : v->h;
+    v->h = end;
 }
 
 static uint32_t *row_at(const struct display_surface *dst, uint32_t x, uint32_t y)
@@ -129,7 +139,7 @@ static void nosignal(struct display_composer *c, const struct display_surface *d
         uint32_t built = UINT32_MAX; /* which kind of row out_row holds: 1 = with the bar */
         uint32_t bar_h = tile->height / 8 ? tile->height / 8 : 1;
         uint32_t bar_y = (tile->height - bar_h) / 2;
-        for (uint32_t y = 0; y < v->h; y++) {
+        for (uint32_t y = v->y0; y < v->h; y++) {
             uint32_t kind = y >= bar_y && y < bar_y + bar_h;
             if (kind != built) {
                 for (uint32_t x = 0; x < v->w; x++)
@@ -140,7 +150,7 @@ static void nosignal(struct display_composer *c, const struct display_surface *d
         }
         return;
     }
-    for (uint32_t y = 0; y < v->h; y++) {
+    for (uint32_t y = v->y0; y < v->h; y++) {
         uint32_t *d = row_at(dst, tile->x, tile->y + y);
         bool changed = false;
         for (uint32_t x = 0; x < v->w; x++) {
@@ -172,10 +182,20 @@ enum display_tile_result display_compose_tile(struct display_composer *c,
                                               const struct display_rect *tile,
                                               const struct display_image *src)
 {
+    return display_compose_band(c, dst, tile, src, 0, UINT32_MAX);
+}
+
+enum display_tile_result display_compose_band(struct display_composer *c,
+                                              const struct display_surface *dst,
+                                              const struct display_rect *tile,
+                                              const struct display_image *src, uint32_t first_row,
+                                              uint32_t rows)
+{
     struct visible v;
     enum display_tile_result r = clip(dst, tile, &v);
     if (r != DISPLAY_TILE_PICTURE)
         return r;
+    band(&v, first_row, rows);
     if (!src)
         r = DISPLAY_TILE_NO_SOURCE;
     else if (!display_image_valid(src))
@@ -199,7 +219,7 @@ enum display_tile_result display_compose_tile(struct display_composer *c,
     bool identity = tile->width == src->width; /* 1:1 columns: read straight into the row */
 
     uint32_t built = UINT32_MAX; /* the source row out_row holds */
-    for (uint32_t y = 0; y < v.h; y++) {
+    for (uint32_t y = v.y0; y < v.h; y++) {
         uint32_t sy = display_scale_coord(y, tile->height, src->height);
         if (sy != built) {
             uint64_t off = (uint64_t)sy * src->stride + (uint64_t)first * DISPLAY_BYTES_PER_PIXEL;

@@ -69,6 +69,16 @@ enum display_tile_result display_compose_tile(struct display_composer *c,
                                               const struct display_rect *tile,
                                               const struct display_image *src);
 
+/* The same for the tile's rows [first_row, first_row + rows) only (those on the surface): a tile drawn
+ * in bands, one per call, so that what else needs the CPU (or the hypervisor's lock) waits for
+ * one band, not a whole tile.  A read that fails leaves the band showing "no signal"; the
+ * caller keeps the rest of the tile whole (vmm/display/wall.c). */
+enum display_tile_result display_compose_band(struct display_composer *c,
+                                              const struct display_surface *dst,
+                                              const struct display_rect *tile,
+                                              const struct display_image *src, uint32_t first_row,
+                                              uint32_t rows);
+
 /* Fills the visible part of `tile` with the no-signal pattern (c may be NULL: no scratch is
  * used then, only slower).  Returns DISPLAY_TILE_NO_SOURCE when it drew. */
 enum display_tile_result display_draw_nosignal(struct display_composer *c,

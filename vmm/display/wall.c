@@ -37,9 +37,13 @@ static struct {
     bool painted[TESSERA_MAX_GUESTS];        /* the tile has been drawn once */
     bool overlapped[TESSERA_MAX_GUESTS];     /* another tile covers part of it */
     const char *refused[TESSERA_MAX_GUESTS]; /* why the vGPU refused its surface, last logged */
-    /* the frame under way (wall_poll makes it a tile at a time) */
+    /* the frame under way (wall_poll makes it a band of a tile at a time) */
     bool in_frame;
     unsigned next_tile;
+    uint32_t next_row;                 /* the tile's next band */
+    bool tile_nosignal;                /* the rest of the tile draws "no signal" ... */
+    enum display_tile_result tile_why; /* ... for this reason */
+    uint32_t next_copy_row;            /* the screen copy's next row */
     uint64_t frame_start_ns, frame_ns; /* when it started; CPU it took so far */
     unsigned frame_pictures, frame_nosignal;
     struct wall_stats st;
@@ -185,45 +189,95 @@ static unsigned rate_from_cmdline(const char *cmdline)
     return WALL_DEFAULT_HZ;
 }
 
-/* One tile of the frame under way: its guest's picture read whole (never half of one frame
- * and half of the next). */
-static void compose_tile(unsigned vm)
+/* A band of a tile's rows per call: under an emulator a 512x384 tile took 16 ms, held the
+ * hypervisor lock all that time, and every other CPU's exit waited for it.  Each band reads its
+ * guest's source again, so it is checked under the lock like any access, and a guest that flips
+ * while its tile is drawn may show parts of two of its frames for one wall frame.  A tile whose
+ * picture goes (a read that fails, the guest stopped) part way is drawn again from its top as
+ * "no signal": never half a picture and half the pattern. */
+#define WALL_BAND_ROWS 32u
+#define WALL_COPY_ROWS 32u /* rows copied to the screen per call (about 0.85 ms under Bochs) */
+
+static void tile_done(unsigned vm, enum display_tile_result r, const struct display_image *img,
+                      const char *refused)
 {
-    const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
-    struct display_rect rect = { t->x, t->y, t->width, t->height };
-    struct display_image img;
-    const char *refused;
-    bool have = source_image(vm, &img, &refused);
-    if (!have && showing_nosignal(vm) && refused == wall.refused[vm]) {
-        wall.frame_nosignal++; /* the pattern is already there: nothing to redraw */
-        return;
-    }
-    enum display_tile_result r = display_compose_tile(&wall.composer, &wall.surface, &rect,
-                                                      have ? &img : NULL);
-    if (r == DISPLAY_TILE_NO_SOURCE && refused)
-        r = DISPLAY_TILE_REFUSED;
     wall.painted[vm] = true;
     if (r == DISPLAY_TILE_PICTURE)
         wall.frame_pictures++;
     else if (r != DISPLAY_TILE_OUTSIDE && r != DISPLAY_TILE_BAD_SURFACE)
         wall.frame_nosignal++;
-    note_tile(vm, r, &img, refused);
+    note_tile(vm, r, img, refused);
 }
 
-/* The rows the frame changed go to the screen. */
-static void copy_dirty_rows(void)
+static bool is_picture(enum display_tile_result r)
 {
-    if (wall.st.shown) {
-        for (uint32_t y = 0; y < wall.surface.height; y++) {
-            if (wall.surface.dirty_rows[y]) {
-                copy_row_to_screen(y);
-                wall.surface.dirty_rows[y] = 0;
-                wall.st.rows_copied++;
-            }
-        }
-    } else {
-        memset(wall.surface.dirty_rows, 0, wall.surface.height);
+    return r == DISPLAY_TILE_PICTURE;
+}
+
+/* One band of tile vm; true when the tile is done. */
+static bool compose_band(unsigned vm)
+{
+    const struct cfg_tile *t = &wall.cfg->guest[vm].tile;
+    struct display_rect rect = { t->x, t->y, t->width, t->height };
+    struct display_image img = { 0 };
+    const char *refused;
+    bool have = source_image(vm, &img, &refused) && !wall.tile_nosignal;
+    if (wall.next_row == 0 && !wall.tile_nosignal && !have && showing_nosignal(vm) &&
+        refused == wall.refused[vm]) {
+        wall.frame_nosignal++; /* the pattern is already there: nothing to redraw */
+        return true;
     }
+    enum display_tile_result r = display_compose_band(&wall.composer, &wall.surface, &rect,
+                                                      have ? &img : NULL, wall.next_row,
+                                                      WALL_BAND_ROWS);
+    if (r == DISPLAY_TILE_NO_SOURCE && refused)
+        r = DISPLAY_TILE_REFUSED;
+    if (r == DISPLAY_TILE_OUTSIDE || r == DISPLAY_TILE_BAD_SURFACE) {
+        tile_done(vm, r, &img, refused); /* the tile's place, the same for every band */
+        return true;
+    }
+    if (wall.tile_nosignal) {
+        r = wall.tile_why;
+    } else if (wall.next_row == 0) {
+        wall.tile_why = r;
+    } else if (is_picture(r) != is_picture(wall.tile_why)) {
+        /* Picture above, pattern here, or the other way round: the pattern from the top. */
+        wall.tile_why = is_picture(r) ? wall.tile_why : r;
+        wall.tile_nosignal = true;
+        wall.next_row = 0;
+        return false;
+    }
+    uint32_t visible = wall.surface.height - t->y < t->height ? wall.surface.height - t->y
+                                                              : t->height;
+    wall.next_row += WALL_BAND_ROWS;
+    if (wall.next_row < visible)
+        return false;
+    wall.next_row = 0;
+    wall.tile_nosignal = false;
+    tile_done(vm, r, &img, refused);
+    return true;
+}
+
+/* The rows the frame changed go to the screen, up to `rows` of them (the uncached screen is slow
+ * to write: about 26 us a row under Bochs); true when all have. */
+static bool copy_dirty_rows(uint32_t rows)
+{
+    if (!wall.st.shown) {
+        memset(wall.surface.dirty_rows, 0, wall.surface.height);
+        return true;
+    }
+    for (; wall.next_copy_row < wall.surface.height; wall.next_copy_row++) {
+        uint32_t y = wall.next_copy_row;
+        if (!wall.surface.dirty_rows[y])
+            continue;
+        if (!rows--)
+            return false;
+        copy_row_to_screen(y);
+        wall.surface.dirty_rows[y] = 0;
+        wall.st.rows_copied++;
+    }
+    wall.next_copy_row = 0;
+    return true;
 }
 
 /* The finished frame's counters. */
@@ -242,6 +296,9 @@ static void record_frame(void)
 static void start_frame(void)
 {
     wall.next_tile = 0;
+    wall.next_row = 0;
+    wall.tile_nosignal = false;
+    wall.next_copy_row = 0;
     wall.frame_ns = 0;
     wall.frame_pictures = wall.frame_nosignal = 0;
 }
@@ -253,8 +310,9 @@ static void compose_frame(void)
     if (!wall.in_frame)
         start_frame();
     for (; wall.next_tile < wall.cfg->n_guests; wall.next_tile++)
-        compose_tile(wall.next_tile);
-    copy_dirty_rows();
+        while (!compose_band(wall.next_tile))
+            ;
+    copy_dirty_rows(UINT32_MAX);
     wall.frame_ns += timer_now_ns() - t0;
     record_frame();
     wall.in_frame = false;
@@ -338,8 +396,8 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
         wall.native ? "XRGB8888" : "converted to its channel order", wall.st.hz);
 }
 
-/* A frame is made one tile per call (and the screen copy in one more), so the guests run between
- * its steps: under an emulator a whole frame costs tens of ms, longer than a guest display's
+/* A frame is made one band of a tile per call (and the screen copy in a few more), so the guests
+ * run between its steps: under an emulator a whole frame costs tens of ms, longer than a guest display's
  * frame period, and composing it at once would make a guest miss vblanks it waits for. */
 void wall_poll(uint64_t now_ns)
 {
@@ -352,11 +410,15 @@ void wall_poll(uint64_t now_ns)
     }
     uint64_t t0 = timer_now_ns();
     if (wall.next_tile < wall.cfg->n_guests) {
-        compose_tile(wall.next_tile++);
+        if (compose_band(wall.next_tile))
+            wall.next_tile++;
         wall.frame_ns += timer_now_ns() - t0;
         return;
     }
-    copy_dirty_rows();
+    if (!copy_dirty_rows(WALL_COPY_ROWS)) {
+        wall.frame_ns += timer_now_ns() - t0;
+        return;
+    }
     uint64_t done = timer_now_ns();
     wall.frame_ns += done - t0;
     record_frame();
