@@ -106,6 +106,7 @@ static struct {
     struct guest g[NG];
     uint64_t cpu_ns;
     unsigned hostile, msi_ok;
+    unsigned wanted, wanted_calls; /* another CPU waits for the step every other time it asks */
     uint64_t pml4, pt, va_data, va_batch; /* the i915 guest's kernel PPGTT */
     uint64_t pp_batch;                    /* the RAM page behind va_batch */
     /* Pages of the i915 guest's RAM the vGPU protects, and what they held when protected. */
@@ -283,6 +284,11 @@ static bool msi(void *ctx, unsigned vm)
     return m.msi_ok;
 }
 
+static bool cpu_wanted(void *ctx)
+{
+    return m.wanted && (++m.wanted_calls & 1u);
+}
+
 /* No write-protected page changed behind the guest's CPU (re-taken after render steps). */
 static void check_protected(bool retake)
 {
@@ -352,7 +358,7 @@ static bool build(void)
         .host = { m.layout.host.start, arena + A_HOST, HOST_BYTES - 4096 },
         .engine_hws_gm = (uint32_t)(m.layout.host.start + HOST_BYTES - 4096),
         .env = { NULL, guest_ram, now_ns, gpu_run, cpu_ns, gpu_fault, log_line, aperture_rw,
-                 page_alloc, page_free, guest_phys, phys_ptr, protect, msi },
+                 page_alloc, page_free, guest_phys, phys_ptr, protect, msi, cpu_wanted },
         .max_vgpus = NG,
         .balloon_controller = true,
         .render_budget_ns = 200000,
@@ -907,6 +913,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned flags = (unsigned)take(&c, 1);
     m.hostile = flags & 1u;
     m.msi_ok = !(flags & 2u);
+    m.wanted = flags & 4u;
     unsigned other = 1u - m.hostile;
 
     unsigned steps = 0;
