@@ -399,10 +399,10 @@ void wall_init(const struct cfg *cfg, wall_source_fn source)
 /* A frame is made one band of a tile per call (and the screen copy in a few more), so the guests
  * run between its steps: under an emulator a whole frame costs tens of ms, longer than a guest display's
  * frame period, and composing it at once would make a guest miss vblanks it waits for. */
-void wall_poll(uint64_t now_ns)
+bool wall_poll(uint64_t now_ns)
 {
     if (!wall.st.shown || !wall.period_ns || (!wall.in_frame && now_ns < wall.next_ns))
-        return;
+        return false;
     if (!wall.in_frame) {
         start_frame();
         wall.in_frame = true;
@@ -413,11 +413,11 @@ void wall_poll(uint64_t now_ns)
         if (compose_band(wall.next_tile))
             wall.next_tile++;
         wall.frame_ns += timer_now_ns() - t0;
-        return;
+        return true;
     }
     if (!copy_dirty_rows(WALL_COPY_ROWS)) {
         wall.frame_ns += timer_now_ns() - t0;
-        return;
+        return true;
     }
     uint64_t done = timer_now_ns();
     wall.frame_ns += done - t0;
@@ -431,6 +431,7 @@ void wall_poll(uint64_t now_ns)
                                                           : start + wall.period_ns;
     uint64_t floor = done + wall.frame_ns * (WALL_MAX_CPU_SHARE - 1);
     wall.next_ns = next > floor ? next : floor;
+    return false;
 }
 
 bool wall_compose_now(void)

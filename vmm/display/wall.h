@@ -42,11 +42,12 @@ typedef bool (*wall_source_fn)(unsigned vm, struct wall_source *out);
  * it does or why the wall is not shown.  `source` may be NULL (every tile: no signal). */
 void wall_init(const struct cfg *cfg, wall_source_fn source);
 
-/* Composes a frame and updates the screen when one is due (at the wall's rate); cheap
- * otherwise.  Call it from the main loop.  A tile without a picture that already shows "no
- * signal" is not redrawn; every tile with a picture is re-read each frame (a guest may draw
- * with the CPU, which the hypervisor does not see). */
-void wall_poll(uint64_t now_ns);
+/* Composes a frame and updates the screen when one is due (at the wall's rate), a step of it
+ * per call; cheap otherwise.  Call it from the main loop.  True while a frame is under way: its
+ * next step is due at once, so the loop should not idle until its next tick.  A tile without a
+ * picture that already shows "no signal" is not redrawn; every tile with a picture is re-read
+ * each frame (a guest may draw with the CPU, which the hypervisor does not see). */
+bool wall_poll(uint64_t now_ns);
 
 /* Guest `vm` restarted: its tile is as at boot, so the first picture of its new life is logged
  * even if no frame was composed between its old picture and that one. */

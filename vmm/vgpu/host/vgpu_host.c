@@ -671,10 +671,8 @@ bool vgpu_host_poll(uint64_t budget_us)
     static uint64_t last_end;
     static bool was_busy;
     uint64_t now = timer_now_ns();
-    if (!vgpu_host.ready) {
-        wall_poll(now);
-        return false;
-    }
+    if (!vgpu_host.ready)
+        return wall_poll(now);
     /* A GPU that had nothing to do since the last call let that wall time pass idle; one with
      * work only advances by what it executes (the model runs only here). */
     if (gpu.model && !was_busy && last_end && now > last_end) {
@@ -719,6 +717,6 @@ bool vgpu_host_poll(uint64_t budget_us)
     last_end = timer_now_ns();
 
     hv_lock_yield();
-    wall_poll(last_end);
-    return busy;
+    bool composing = wall_poll(last_end);
+    return busy || composing;
 }

@@ -35,7 +35,8 @@ bool vgpu_host_init(const struct cfg *cfg);
 void vgpu_host_ept_update(unsigned id, const struct gtt_ept_update *u);
 /* All of a guest's aperture EPT updates so far take effect (one INVEPT). */
 void vgpu_host_ept_flush(unsigned id);
-/* Main loop: renders for at most budget_us of CPU; true if the GPU still has work. */
+/* Main loop: renders for at most budget_us of CPU, then a step of the wall; true if the GPU
+ * still has work or the wall a frame under way. */
 bool vgpu_host_poll(uint64_t budget_us);
 
 #endif
