@@ -71,11 +71,17 @@ void gtt_phys_write_run(struct gtt *g, uint32_t first, uint32_t n, const uint64_
 
 #define SCRUB_CHUNK 64u /* scratch PTEs written per run call */
 
+/* A run of SCRUB_CHUNK scratch entries, the source of the run writes below. */
+static void scratch_run(const struct gtt *g, uint64_t *out)
+{
+    for (unsigned k = 0; k < SCRUB_CHUNK; k++)
+        out[k] = g->scratch_pte;
+}
+
 uint64_t gtt_scrub_owned(struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
 {
     uint64_t scratch[SCRUB_CHUNK], w = 0;
-    for (unsigned k = 0; k < SCRUB_CHUNK; k++)
-        scratch[k] = g->scratch_pte;
+    scratch_run(g, scratch);
     for (uint32_t i = first, end = first + n; i < end;) {
         if (g->owner[i] != id) {
             i++;
@@ -105,13 +111,13 @@ uint64_t gtt_scrub_owned(struct gtt *g, uint16_t id, uint32_t first, uint32_t n)
 static void scrub_range(struct gtt *g, uint32_t lo, uint32_t hi)
 {
     uint64_t scratch[SCRUB_CHUNK];
-    for (unsigned k = 0; k < SCRUB_CHUNK; k++)
-        scratch[k] = g->scratch_pte;
+    scratch_run(g, scratch);
     for (uint32_t i = lo; i < hi;) {
         uint32_t run = hi - i < SCRUB_CHUNK ? hi - i : SCRUB_CHUNK;
         gtt_phys_write_run(g, i, run, scratch);
         i += run;
     }
+    g->st.entries_scrub += hi - lo;
 }
 
 long gtt_done(struct gtt *g, long rc)
@@ -202,13 +208,8 @@ int gtt_init(struct gtt *g, const struct gtt_config *cfg)
     gtt_pool_init(&g->pool, l->fence_pool.start, l->fence_pool.size);
 
     /* Start from a known state: everything the library manages points at the scratch page. */
-    uint32_t lo = gtt_page_of(l->fence_pool.start), hi = gtt_page_of(l->aperture_bytes);
-    scrub_range(g, lo, hi);
-    g->st.entries_scrub += hi - lo;
-    lo = gtt_page_of(l->slots.start);
-    hi = gtt_page_of(l->slots.start + l->slots.size);
-    scrub_range(g, lo, hi);
-    g->st.entries_scrub += hi - lo;
+    scrub_range(g, gtt_page_of(l->fence_pool.start), gtt_page_of(l->aperture_bytes));
+    scrub_range(g, gtt_page_of(l->slots.start), gtt_page_of(l->slots.start + l->slots.size));
     return (int)gtt_done(g, 0);
 }
 

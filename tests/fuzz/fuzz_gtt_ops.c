@@ -89,10 +89,11 @@ static FUZZ_ORACLE void check(const struct gtt *g)
         }
     for (uint32_t b = 0; b * BLOCK < n_phys; b++) {
         uint32_t first = b * BLOCK, n = n_phys - first < BLOCK ? n_phys - first : BLOCK;
-        if (!all && !dirty[b] && !memcmp(&seen_owner[first], &g->owner[first], 2ull * n))
+        if (!all && !dirty[b] &&
+            !memcmp(&seen_owner[first], &g->owner[first], n * sizeof *seen_owner))
             continue;
         dirty[b] = false;
-        memcpy(&seen_owner[first], &g->owner[first], 2ull * n);
+        memcpy(&seen_owner[first], &g->owner[first], n * sizeof *seen_owner);
         for (uint32_t i = first; i < first + n; i++) {
             uint16_t o = g->owner[i];
             if (o == GTT_NO_VGPU)

@@ -117,13 +117,12 @@ void shell_poll(void)
         enum line_result r = line_feed(&editor, (unsigned char)c);
         if (r == LINE_PENDING)
             continue;
-        if (r == LINE_READY) {
-            uint64_t t0 = timer_now_ns();
+        uint64_t t0 = timer_now_ns();
+        if (r == LINE_READY)
             shell_execute(editor.buf);
-            fflush(stdout);
-            turns.last_ran_ns = timer_now_ns() - t0;
-        }
         fflush(stdout);
+        if (r == LINE_READY)
+            turns.last_ran_ns = timer_now_ns() - t0;
         if (!divert) /* a command that diverted input (console) prompts when it ends */
             line_start(&editor);
     }
